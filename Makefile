@@ -1,0 +1,64 @@
+# Developer entry points. `make demo` and `make test` are all a fresh clone needs
+# (see README.md). Nothing here activates the venv: tools run as $(VENV)/bin/...
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Re-run `pip install -e` when the project's metadata or the JS build inputs change.
+STAMP := $(VENV)/.install.stamp
+JS_STAMP := js/node_modules/.package-lock.json
+PYTEST_ARGS ?=
+
+# JupyterLab refuses to run as root unless told to (CI runs as root).
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: venv demo lint format test test-js test-py js clean
+
+venv: $(STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml js/package.json js/package-lock.json | $(PY)
+	$(PY) -m pip install --upgrade pip
+	# Editable install; its build hook also runs `npm install` and
+	# `npm run build` in js/, producing src/inspectwidgets/static/.
+	$(PY) -m pip install -e ".[dev]"
+	touch $@
+
+# The server is rooted at notebooks/; default_url makes the printed URL open the
+# notebook itself.
+demo: venv
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --no-browser $(ALLOW_ROOT) \
+		--LabApp.default_url=/lab/tree/quickstart.ipynb notebooks/quickstart.ipynb
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# Not part of `test`: rewrites files.
+format: venv
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+$(JS_STAMP): js/package.json js/package-lock.json
+	cd js && npm ci
+
+test-js: $(JS_STAMP)
+	cd js && npm test
+
+# Rebuild the bundle by hand after editing js/ (or run `npm run dev` in js/).
+js: $(JS_STAMP)
+	cd js && npm run build
+
+# pytest exits 5 when it collects no test; that fails here like any other
+# non-zero exit, with a hint.
+test-py: venv
+	$(PY) -m pytest $(PYTEST_ARGS) || { rc=$$?; \
+		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
+		exit $$rc; }
+
+test: lint test-js test-py
+
+clean:
+	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output

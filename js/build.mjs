@@ -1,0 +1,32 @@
+// Bundle the front-end entries into ../src/inspectwidgets/static/ (git-ignored,
+// shipped in the wheel). Run by `npm run build`, which hatch-jupyter-builder
+// calls during `pip install` / `python -m build`; `npm run dev` rebuilds on change.
+//
+// To add a widget, add its entry module to ENTRIES: the output file is
+// static/<name>.js. Every dependency is bundled (no CDN imports at run time).
+import * as esbuild from "esbuild";
+
+const ENTRIES = {
+  codecs: "src/codecs.js",
+};
+
+const watch = process.argv.includes("--watch");
+
+/** @type {import("esbuild").BuildOptions} */
+const options = {
+  entryPoints: ENTRIES,
+  outdir: "../src/inspectwidgets/static",
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  minify: !watch,
+  sourcemap: watch ? "inline" : false,
+  logLevel: "info",
+};
+
+if (watch) {
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+} else {
+  await esbuild.build(options);
+}

@@ -1,0 +1,20 @@
+"""inspectwidgets: live, interactive model inspection for Jupyter."""
+
+from .inspection import (
+    PermutationImportanceResult,
+    cross_val_permutation_importance,
+    iter_permutation_importance,
+    oob_permutation_importance,
+    permutation_importance,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PermutationImportanceResult",
+    "__version__",
+    "cross_val_permutation_importance",
+    "iter_permutation_importance",
+    "oob_permutation_importance",
+    "permutation_importance",
+]

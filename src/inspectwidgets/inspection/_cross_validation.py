@@ -1,0 +1,195 @@
+"""Cross-validated permutation importance: refit per fold, permute held-out rows."""
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import check_cv
+from sklearn.utils import Bunch, _safe_indexing, check_random_state
+
+from ._permutation import DEFAULT_MAX_MEMORY, permutation_importance
+from ._scoring import ScoringPlan
+from ._validation import (
+    check_max_samples,
+    check_n_repeats,
+    check_sample_weight,
+    check_X,
+    check_y,
+    resolve_features,
+)
+
+Z_95 = 1.96
+
+
+def _fit_and_permute(
+    estimator, X, y, train, test, sample_weight, fit_params, seed, kwargs
+):
+    fitted = clone(estimator).fit(
+        _safe_indexing(X, train),
+        _safe_indexing(y, train),
+        **_index_params(fit_params, train, X.shape[0]),
+    )
+    weight = None if sample_weight is None else sample_weight[test]
+    result = permutation_importance(
+        fitted,
+        _safe_indexing(X, test),
+        _safe_indexing(y, test),
+        sample_weight=weight,
+        random_state=seed,
+        return_result=True,
+        **kwargs,
+    )
+    return fitted, result
+
+
+def _index_params(fit_params, rows, n_samples):
+    """Rows of every per-sample fit parameter; other parameters unchanged."""
+    return {
+        key: _safe_indexing(value, rows) if _is_per_sample(value, n_samples) else value
+        for key, value in fit_params.items()
+    }
+
+
+def _is_per_sample(value, n_samples):
+    return (
+        hasattr(value, "__len__")
+        and not isinstance(value, (str, dict))
+        and len(value) == n_samples
+    )
+
+
+def cross_val_permutation_importance(
+    estimator,
+    X,
+    y,
+    *,
+    cv=5,
+    groups=None,
+    scoring=None,
+    n_repeats=5,
+    n_jobs=None,
+    random_state=None,
+    sample_weight=None,
+    max_samples=1.0,
+    features=None,
+    fit_params=None,
+    max_memory=DEFAULT_MAX_MEMORY,
+    return_estimator=False,
+):
+    """Permutation importance on the held-out fold of each cross-validation split.
+
+    For every split a clone of `estimator` is fitted on the training rows and
+    its permutation importance computed on the held-out rows. This measures
+    what each feature contributes to generalization, averaged over fits,
+    rather than what one fitted model relies on.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        Unfitted (or fitted: it is cloned) estimator.
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+    cv : int, cross-validation generator or iterable, default=5
+        As in :func:`sklearn.model_selection.cross_validate`; an int gives
+        (Stratified)KFold.
+    groups : array-like of shape (n_samples,), default=None
+        Group labels for group-aware splitters such as GroupKFold.
+    scoring, n_repeats, max_samples, features, max_memory
+        As in :func:`permutation_importance`.
+    n_jobs : int, default=None
+        Folds fitted and permuted in parallel (threads). Results do not depend
+        on it.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the permutations; fold `k` gets the k-th int drawn from it.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights used in scoring the held-out rows.
+    fit_params : dict, default=None
+        Passed to ``fit``; per-sample arrays are split with the folds.
+    return_estimator : bool, default=False
+        Also return the fitted estimator of each fold.
+
+    Returns
+    -------
+    result : Bunch or dict of Bunch
+        For each scorer (a dict keyed by scorer name for several scorers):
+
+        importances : ndarray of shape (n_features, n_splits)
+            Mean importance over repeats, per fold.
+        importances_mean, importances_std : ndarray of shape (n_features,)
+            Mean and standard deviation of `importances` across folds.
+        ci_low, ci_high : ndarray of shape (n_features,)
+            ``importances_mean -/+ 1.96 * importances_std``: the range holding
+            about 95 % of fold importances if they are normally distributed.
+        fold_importances : ndarray of shape (n_splits, n_features, n_repeats)
+            Every fold's raw importances.
+        baseline_scores : ndarray of shape (n_splits,)
+            Each fold's score on its unpermuted held-out rows.
+        feature_names : ndarray of str
+        estimators : list of estimators (with ``return_estimator=True``)
+    """
+    if not hasattr(estimator, "fit"):
+        raise TypeError(
+            "estimator must be a scikit-learn estimator; "
+            f"got {type(estimator).__name__}."
+        )
+    X = check_X(X)
+    n_samples = X.shape[0]
+    y = check_y(y, n_samples)
+    sample_weight = check_sample_weight(sample_weight, n_samples)
+    check_n_repeats(n_repeats)
+    check_max_samples(max_samples, n_samples)
+    resolve_features(X, features)
+    ScoringPlan(estimator, scoring)  # scorer errors before any fit
+    fit_params = dict(fit_params or {})
+
+    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
+    splits = list(splitter.split(X, y, groups))
+    seeds = check_random_state(random_state).randint(
+        np.iinfo(np.int32).max + 1, size=len(splits)
+    )
+    kwargs = dict(
+        scoring=scoring,
+        n_repeats=n_repeats,
+        max_samples=max_samples,
+        features=features,
+        max_memory=max_memory,
+    )
+    fits = Parallel(n_jobs=n_jobs, prefer="threads")(
+        delayed(_fit_and_permute)(
+            estimator, X, y, train, test, sample_weight, fit_params, seed, kwargs
+        )
+        for (train, test), seed in zip(splits, seeds, strict=True)
+    )
+    estimators = [fitted for fitted, _ in fits]
+    results = [result for _, result in fits]
+    first = results[0]
+    bunches = {
+        name: _summarize(
+            [r.importances(name) for r in results],
+            [r.baseline_scores[name] for r in results],
+            first.feature_names,
+        )
+        for name in first.scorer_names
+    }
+    if return_estimator:
+        for bunch in bunches.values():
+            bunch.estimators = estimators
+    if first.multimetric:
+        return bunches
+    return bunches[first.scorer_names[0]]
+
+
+def _summarize(fold_importances, baseline_scores, feature_names):
+    fold_importances = np.stack(fold_importances)
+    per_fold = fold_importances.mean(axis=2).T
+    mean = per_fold.mean(axis=1)
+    std = per_fold.std(axis=1)
+    return Bunch(
+        importances=per_fold,
+        importances_mean=mean,
+        importances_std=std,
+        ci_low=mean - Z_95 * std,
+        ci_high=mean + Z_95 * std,
+        fold_importances=fold_importances,
+        baseline_scores=np.asarray(baseline_scores),
+        feature_names=np.asarray(feature_names, dtype=object),
+    )

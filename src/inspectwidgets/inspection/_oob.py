@@ -1,0 +1,224 @@
+"""Breiman's out-of-bag permutation importance for bagged ensembles."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from joblib import effective_n_jobs
+from sklearn.base import is_classifier
+from sklearn.ensemble._bagging import BaseBagging
+from sklearn.ensemble._forest import BaseForest
+from sklearn.utils import Bunch, check_array, check_random_state
+
+from ._batching import ArrayBatcher
+from ._permutation import DEFAULT_MAX_MEMORY, permutation_schedule
+from ._scoring import ScoringPlan
+from ._validation import (
+    check_fitted,
+    check_n_repeats,
+    check_sample_weight,
+    check_X,
+    check_y,
+    resolve_features,
+)
+
+
+def _check_ensemble(ensemble):
+    check_fitted(ensemble)
+    if not isinstance(ensemble, (BaseForest, BaseBagging)):
+        raise TypeError(
+            "forest must be a bagged ensemble fitted with bootstrap "
+            "(RandomForest*, ExtraTrees* or Bagging*); got "
+            f"{type(ensemble).__name__}. For other models use "
+            "permutation_importance on held-out data."
+        )
+    if not getattr(ensemble, "bootstrap", False):
+        raise ValueError(
+            f"forest: {type(ensemble).__name__} was fitted with bootstrap=False, so "
+            "every member saw every row and there are no out-of-bag rows. Refit "
+            "it with bootstrap=True, or use permutation_importance on held-out data."
+        )
+
+
+class _Member:
+    """One fitted member of the ensemble, answering in the ensemble's terms.
+
+    Members of classifiers are fitted on encoded labels (0..K-1) and, for
+    Bagging, may have seen only some classes and some columns; outputs are
+    mapped back to the ensemble's classes and columns.
+    """
+
+    def __init__(self, ensemble, index):
+        self.ensemble = ensemble
+        self.estimator = ensemble.estimators_[index]
+        features = getattr(ensemble, "estimators_features_", None)
+        self.columns = None if features is None else features[index]
+
+    def outputs(self, X, methods):
+        if self.columns is not None:
+            X = X[:, self.columns]
+        if not is_classifier(self.ensemble):
+            return {"predict": self.estimator.predict(X)}
+        classes = self.ensemble.classes_
+        if not hasattr(self.estimator, "predict_proba"):
+            encoded = self.estimator.predict(X).astype(int)
+            return {"predict": classes.take(encoded)}
+        proba = np.zeros((X.shape[0], len(classes)))
+        proba[:, self.estimator.classes_.astype(int)] = self.estimator.predict_proba(X)
+        outputs = {
+            "predict_proba": proba,
+            "predict": classes.take(np.argmax(proba, axis=1)),
+        }
+        if "predict_log_proba" in methods:
+            with np.errstate(divide="ignore"):
+                outputs["predict_log_proba"] = np.log(proba)
+        return outputs
+
+
+def oob_permutation_importance(
+    forest,
+    X,
+    y,
+    *,
+    scoring=None,
+    n_repeats=5,
+    n_jobs=None,
+    random_state=None,
+    sample_weight=None,
+    features=None,
+    max_memory=DEFAULT_MAX_MEMORY,
+):
+    """Breiman's out-of-bag permutation importance.
+
+    Each member of a bagged ensemble is scored on the rows it did not see in
+    training (its out-of-bag rows), then again with a feature permuted among
+    those rows; a feature's importance is the drop in score averaged over the
+    members. No held-out set is needed, and every member is judged only on
+    data it was not fitted to.
+
+    Parameters
+    ----------
+    forest : fitted RandomForest*, ExtraTrees* or Bagging* with bootstrap=True
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The training data, in the order used for ``fit`` (out-of-bag rows are
+        identified by position).
+    y : array-like of shape (n_samples,)
+        The training targets.
+    scoring : str, list, tuple, set, dict or None, default=None
+        Scorers built from predictions (names or ``make_scorer`` objects).
+        None uses accuracy for classifiers and R² for regressors, as the
+        ensemble's ``score`` does.
+    n_repeats : int, default=5
+        Permutations per feature and member.
+    n_jobs : int, default=None
+        Threads scoring members in parallel. Results do not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Member `t`'s permutations come from the t-th int drawn from it.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights used in scoring.
+    features : list or dict, default=None
+        Columns or groups to permute, as in :func:`permutation_importance`.
+    max_memory : int, default=256 MiB
+        Bytes of permuted copies held at once per member.
+
+    Returns
+    -------
+    result : Bunch or dict of Bunch
+        ``importances`` (n_features, n_repeats): the drop in score averaged
+        over members, per repeat; ``importances_mean`` and ``importances_std``
+        over repeats; ``member_importances`` (n_members, n_features): each
+        member's mean drop; ``baseline_score``: members' mean out-of-bag
+        score; ``feature_names``. A dict keyed by scorer for several scorers.
+    """
+    _check_ensemble(forest)
+    # Forests fit and predict their trees on float32, as they do themselves.
+    dtype = np.float32 if isinstance(forest, BaseForest) else None
+    X = check_X(X)
+    labels, columns = resolve_features(X, features)
+    X = check_array(X, dtype=dtype, ensure_all_finite=False)
+    n_samples = X.shape[0]
+    if n_samples != forest._n_samples:
+        raise ValueError(
+            f"X has {n_samples} rows but the forest was fitted on "
+            f"{forest._n_samples}; pass the training data in its original order."
+        )
+    y = check_y(y, n_samples)
+    sample_weight = check_sample_weight(sample_weight, n_samples)
+    n_repeats = check_n_repeats(n_repeats)
+    plan = ScoringPlan(forest, scoring)
+    if not plan.all_replayable:
+        raise ValueError(
+            "scoring: out-of-bag importance scores each member from its "
+            "predictions, so scorers must be names or make_scorer objects, "
+            "not arbitrary callables."
+        )
+    if "decision_function" in plan.response_methods:
+        raise ValueError(
+            "scoring: scorers that need decision_function are not supported "
+            "for out-of-bag importance; use one built on predict_proba."
+        )
+
+    seeds = check_random_state(random_state).randint(
+        np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
+    )
+    y = np.asarray(y)
+    in_bag = forest.estimators_samples_
+
+    def score_member(index):
+        oob = np.setdiff1d(np.arange(n_samples), in_bag[index])
+        if oob.size < 2:
+            return None
+        member = _Member(forest, index)
+        X_oob, y_oob = X[oob], y[oob]
+        weight = None if sample_weight is None else sample_weight[oob]
+        baseline = plan.score_blocks(
+            member.outputs(X_oob, plan.response_methods),
+            1,
+            y_oob,
+            weight,
+            None,
+            vectorize=False,
+        )
+        _, permutations = permutation_schedule(
+            seeds[index], oob.size, oob.size, n_repeats
+        )
+        jobs = [(r, f) for r in range(n_repeats) for f in range(len(columns))]
+        batcher = ArrayBatcher(X_oob)
+        per_chunk = max(
+            1, int(max_memory // (batcher.bytes_per_copy * effective_n_jobs(n_jobs)))
+        )
+        drops = {name: np.empty((len(columns), n_repeats)) for name in baseline}
+        for start in range(0, len(jobs), per_chunk):
+            chunk = jobs[start : start + per_chunk]
+            stacked = batcher.build([(permutations[r], columns[f]) for r, f in chunk])
+            scores = plan.score_blocks(
+                member.outputs(stacked, plan.response_methods),
+                len(chunk),
+                y_oob,
+                weight,
+                None,
+            )
+            for name, values in scores.items():
+                for (r, f), value in zip(chunk, values, strict=True):
+                    drops[name][f, r] = baseline[name][0] - value
+        return {name: (baseline[name][0], drops[name]) for name in baseline}
+
+    with ThreadPoolExecutor(max_workers=effective_n_jobs(n_jobs)) as pool:
+        members = [
+            m for m in pool.map(score_member, range(len(forest.estimators_))) if m
+        ]
+    if not members:
+        raise ValueError("forest: no member has out-of-bag rows to score.")
+    bunches = {}
+    for name in members[0]:
+        baselines = np.array([m[name][0] for m in members])
+        drops = np.stack([m[name][1] for m in members])
+        importances = drops.mean(axis=0)
+        bunches[name] = Bunch(
+            importances=importances,
+            importances_mean=importances.mean(axis=1),
+            importances_std=importances.std(axis=1),
+            member_importances=drops.mean(axis=2),
+            baseline_score=float(baselines.mean()),
+            feature_names=np.asarray(labels, dtype=object),
+        )
+    return bunches if plan.multimetric else bunches[next(iter(bunches))]

@@ -1,0 +1,384 @@
+"""Permutation importance: scikit-learn's numbers, batched and streamed."""
+
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
+
+import numpy as np
+from joblib import effective_n_jobs
+from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils.random import sample_without_replacement
+
+from ._batching import make_batcher
+from ._pipeline import columnwise_view
+from ._result import PermutationImportanceResult
+from ._scoring import ScoringPlan
+from ._validation import (
+    check_fitted,
+    check_max_samples,
+    check_n_repeats,
+    check_sample_weight,
+    check_X,
+    check_y,
+    resolve_features,
+)
+
+DEFAULT_MAX_MEMORY = 256 * 2**20
+
+
+def permutation_schedule(random_state, n_samples, max_samples, n_repeats):
+    """Rows and row permutations exactly as scikit-learn draws them.
+
+    scikit-learn draws one int seed from `random_state`, then, for every
+    column, seeds a fresh RandomState with it, subsamples the rows (if
+    ``max_samples < n_samples``) and shuffles an index array in place once per
+    repeat, applying each shuffle to the already permuted column. Every column
+    therefore sees the same rows and the same permutations; we draw them once.
+
+    Returns
+    -------
+    rows : ndarray of shape (max_samples,) or None
+        Subsampled rows of X, or None for all rows.
+    permutations : list of ndarray of shape (max_samples,)
+        ``permutations[r]`` maps each row of the permuted column at repeat `r`
+        to the row of the (subsampled) data it comes from.
+    """
+    random_state = check_random_state(random_state)
+    seed = random_state.randint(np.iinfo(np.int32).max + 1)
+    rng = np.random.RandomState(seed)
+    rows = None
+    if max_samples < n_samples:
+        rows = sample_without_replacement(n_samples, max_samples, random_state=rng)
+    shuffling = np.arange(max_samples)
+    composed = np.arange(max_samples)
+    permutations = []
+    for _ in range(n_repeats):
+        rng.shuffle(shuffling)
+        composed = composed[shuffling]
+        permutations.append(composed)
+    return rows, permutations
+
+
+def chunk_sizes(n_jobs_total, round_size, max_per_chunk):
+    """Sizes of successive prediction chunks over repeat-major jobs.
+
+    The first chunk is one repeat round, so a streamed run shows results early;
+    later chunks double until they reach the memory cap, so per-call overhead
+    is paid only a few times.
+    """
+    sizes, size, done = [], max(1, min(round_size, max_per_chunk)), 0
+    while done < n_jobs_total:
+        size = min(size, n_jobs_total - done)
+        sizes.append(size)
+        done += size
+        size = min(size * 2, max_per_chunk)
+    return sizes
+
+
+class PermutationRun:
+    """One validated permutation-importance computation, ready to stream.
+
+    Construction validates every argument and resolves the random draws;
+    iterating predicts, scores and yields a :class:`PermutationImportanceResult`
+    after each repeat round.
+    """
+
+    def __init__(
+        self,
+        estimator,
+        X,
+        y,
+        *,
+        scoring=None,
+        n_repeats=5,
+        n_jobs=None,
+        random_state=None,
+        sample_weight=None,
+        max_samples=1.0,
+        features=None,
+        max_memory=DEFAULT_MAX_MEMORY,
+        cancel=None,
+    ):
+        check_fitted(estimator)
+        X = check_X(X)
+        n_samples = X.shape[0]
+        y = check_y(y, n_samples)
+        sample_weight = check_sample_weight(sample_weight, n_samples)
+        n_repeats = check_n_repeats(n_repeats)
+        max_samples = check_max_samples(max_samples, n_samples)
+        self.feature_names, self.feature_columns = resolve_features(X, features)
+        if not max_memory > 0:
+            raise ValueError(
+                f"max_memory must be a positive number of bytes; got {max_memory!r}."
+            )
+        if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+            raise TypeError(
+                "cancel must be an object with an is_set() method, such as "
+                f"threading.Event; got {type(cancel).__name__}."
+            )
+        self.plan = ScoringPlan(estimator, scoring)
+        self.estimator, self.X, self.y = estimator, X, y
+        self.sample_weight = sample_weight
+        self.n_repeats = n_repeats
+        self.n_workers = effective_n_jobs(n_jobs)
+        self.max_memory = max_memory
+        self.cancel = cancel
+        self.baseline = None
+        self.rows, self.permutations = permutation_schedule(
+            random_state, n_samples, max_samples, n_repeats
+        )
+
+    def _subsample(self, data):
+        if data is None or self.rows is None:
+            return data
+        return _safe_indexing(data, self.rows, axis=0)
+
+    def _cancelled(self):
+        return self.cancel is not None and self.cancel.is_set()
+
+    def __iter__(self):
+        self.baseline = self.plan.baseline(self.X, self.y, self.sample_weight)
+        names = tuple(self.baseline)
+        n_features = len(self.feature_names)
+        source, columns, model = self._permutation_space()
+        batcher = make_batcher(source)
+        y_rows = self._subsample(self.y)
+        weight_rows = self._subsample(self.sample_weight)
+        methods = self.plan.response_methods
+
+        # Repeat-major jobs: a round is every feature at one repeat.
+        jobs = [(r, f) for r in range(self.n_repeats) for f in range(n_features)]
+        # Scores in job order (repeat-major), one flat array per scorer.
+        scores = {name: np.full(len(jobs), np.nan) for name in names}
+        per_copy = (
+            batcher.bytes_per_copy + 8 * batcher.n_rows * max(1, len(methods)) * 4
+        )
+        cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
+        bounds = np.cumsum([0] + chunk_sizes(len(jobs), n_features, cap))
+
+        def evaluate(start, stop):
+            if self._cancelled():
+                return None
+            copies = [(self.permutations[r], columns[f]) for r, f in jobs[start:stop]]
+            stacked = batcher.build(copies)
+            outputs = self.plan.predict(stacked, model)
+            return self.plan.score_blocks(
+                outputs,
+                len(copies),
+                y_rows,
+                weight_rows,
+                lambda b: batcher.block(stacked, b),
+            )
+
+        rounds_done = 0
+        with ThreadPoolExecutor(max_workers=self.n_workers) as pool:
+            pending = []
+            chunks = pairwise(bounds)
+            for _ in range(self.n_workers):
+                self._submit(pool, pending, chunks, evaluate)
+            while pending:
+                start, stop, future = pending.pop(0)
+                chunk_scores = future.result()
+                if chunk_scores is None:
+                    break
+                for name in names:
+                    scores[name][start:stop] = chunk_scores[name]
+                while rounds_done < stop // n_features:
+                    rounds_done += 1
+                    yield self._snapshot(scores, rounds_done)
+                if self._cancelled():
+                    break
+                self._submit(pool, pending, chunks, evaluate)
+            for *_, future in pending:
+                future.cancel()
+
+    def _permutation_space(self):
+        """The data to permute, its column groups and the model predicting it.
+
+        Normally X itself and the estimator. For a pipeline whose preprocessing
+        is provably column-wise, the preprocessed rows (transformed once) and
+        the final step, which then sees exactly what the pipeline gives it.
+        """
+        rows = self._subsample(self.X)
+        view = columnwise_view(self.estimator, self.X.shape[1])
+        if view is not None and self.plan.all_replayable:
+            transformed = view.transform(rows)
+            if isinstance(transformed, np.ndarray):
+                columns = [view.map_columns(c) for c in self.feature_columns]
+                return transformed, columns, view.model
+        return rows, self.feature_columns, self.estimator
+
+    def _submit(self, pool, pending, chunks, evaluate):
+        bounds = next(chunks, None)
+        if bounds is not None:
+            start, stop = int(bounds[0]), int(bounds[1])
+            pending.append((start, stop, pool.submit(evaluate, start, stop)))
+
+    def _snapshot(self, scores, n_done):
+        return PermutationImportanceResult(
+            feature_names=tuple(self.feature_names),
+            feature_columns=tuple(self.feature_columns),
+            scorer_names=tuple(self.baseline),
+            baseline_scores=dict(self.baseline),
+            permuted_scores={
+                name: s.reshape(self.n_repeats, -1)[:n_done].T.copy()
+                for name, s in scores.items()
+            },
+            n_repeats=self.n_repeats,
+            multimetric=self.plan.multimetric,
+        )
+
+    def empty_result(self):
+        """A result with no repeats, for a run cancelled before its first round."""
+        n_features = len(self.feature_names)
+        return self._snapshot(
+            {name: np.empty(self.n_repeats * n_features) for name in self.baseline}, 0
+        )
+
+
+def iter_permutation_importance(
+    estimator,
+    X,
+    y,
+    *,
+    scoring=None,
+    n_repeats=5,
+    n_jobs=None,
+    random_state=None,
+    sample_weight=None,
+    max_samples=1.0,
+    features=None,
+    max_memory=DEFAULT_MAX_MEMORY,
+    cancel=None,
+):
+    """Stream permutation importance, one repeat round at a time.
+
+    Arguments are validated when this is called; the work happens as the
+    returned iterator is consumed. Parameters are those of
+    :func:`permutation_importance`.
+
+    Yields
+    ------
+    result : PermutationImportanceResult
+        After each repeat round: every selected feature's scores for repeats
+        ``0 .. k``. The last one equals :func:`permutation_importance`'s
+        result. If `cancel` is set, the iterator stops after the chunk in
+        flight; the last result yielded stays valid.
+    """
+    run = PermutationRun(
+        estimator,
+        X,
+        y,
+        scoring=scoring,
+        n_repeats=n_repeats,
+        n_jobs=n_jobs,
+        random_state=random_state,
+        sample_weight=sample_weight,
+        max_samples=max_samples,
+        features=features,
+        max_memory=max_memory,
+        cancel=cancel,
+    )
+    return iter(run)
+
+
+def permutation_importance(
+    estimator,
+    X,
+    y,
+    *,
+    scoring=None,
+    n_repeats=5,
+    n_jobs=None,
+    random_state=None,
+    sample_weight=None,
+    max_samples=1.0,
+    features=None,
+    max_memory=DEFAULT_MAX_MEMORY,
+    callback=None,
+    cancel=None,
+    return_result=False,
+):
+    """Permutation importance for feature evaluation, as in scikit-learn.
+
+    A drop-in for :func:`sklearn.inspection.permutation_importance`: the same
+    parameters, return types and, for the same `random_state`, the same
+    numbers. Permuted copies of the data are predicted in a few batched calls
+    (bounded by `max_memory`), each prediction is shared by all scorers, and
+    common metrics are scored for all repeats at once.
+
+    Parameters
+    ----------
+    estimator : object
+        A fitted estimator compatible with `scoring`.
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+        Data on which importance is computed (training or held-out data).
+    y : array-like of shape (n_samples,) or (n_samples, n_outputs), or None
+        Targets.
+    scoring : str, callable, list, tuple, set, dict or None, default=None
+        As in scikit-learn: one scorer, or several (a dict of Bunches is then
+        returned). None uses the estimator's ``score`` method.
+    n_repeats : int, default=5
+        Number of times each feature is permuted.
+    n_jobs : int or None, default=None
+        Threads predicting chunks in parallel. Results do not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Controls the permutations, exactly as in scikit-learn.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights used in scoring.
+    max_samples : int or float, default=1.0
+        Rows drawn (without replacement) from X for the permuted scores.
+    features : list or dict, default=None
+        Columns to permute, by name or position; others cost nothing. A dict
+        ``{label: [columns]}`` permutes each group's columns together with one
+        shared row permutation. None permutes every column on its own.
+    max_memory : int, default=256 MiB
+        Bytes of permuted copies (and their predictions) held at once.
+    callback : callable, default=None
+        Called with the partial :class:`PermutationImportanceResult` after
+        every repeat round, e.g. to report progress.
+    cancel : threading.Event or object with ``is_set()``, default=None
+        When set, the computation stops after the chunk in flight and the
+        repeats completed so far are returned.
+    return_result : bool, default=False
+        Return the :class:`PermutationImportanceResult` (every scorer's
+        per-repeat scores and baselines) instead of scikit-learn's Bunch.
+
+    Returns
+    -------
+    result : Bunch or dict of Bunch
+        ``importances_mean`` (n_features,), ``importances_std`` (n_features,),
+        ``importances`` (n_features, n_repeats), plus ``baseline_score`` and
+        ``feature_names``; a dict keyed by scorer name for several scorers.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from inspectwidgets import permutation_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = Ridge(alpha=1e-2).fit(X, y)
+    >>> r = permutation_importance(model, X, y, n_repeats=5, random_state=0)
+    >>> r.importances.shape
+    (10, 5)
+    """
+    run = PermutationRun(
+        estimator,
+        X,
+        y,
+        scoring=scoring,
+        n_repeats=n_repeats,
+        n_jobs=n_jobs,
+        random_state=random_state,
+        sample_weight=sample_weight,
+        max_samples=max_samples,
+        features=features,
+        max_memory=max_memory,
+        cancel=cancel,
+    )
+    result = None
+    for result in run:
+        if callback is not None:
+            callback(result)
+    if result is None:
+        result = run.empty_result()
+    return result if return_result else result.to_sklearn()

@@ -1,0 +1,127 @@
+"""The result of a permutation-importance run, complete or partial."""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.utils import Bunch
+
+
+@dataclass(frozen=True)
+class PermutationImportanceResult:
+    """Scores of every scorer for every permuted feature and repeat done so far.
+
+    A streamed run yields one of these after each repeat round; each is a
+    consistent snapshot (every feature has the same repeats) that later rounds
+    do not modify. Importances are ``baseline_scores[s] - permuted_scores[s]``,
+    kept per scorer so a display can switch scorer without new predictions.
+
+    Attributes
+    ----------
+    feature_names : tuple of str
+        Labels of the permuted features or groups, in the order requested.
+    feature_columns : tuple of tuple of int
+        Positions in X of the columns permuted together for each feature.
+    scorer_names : tuple of str
+        Names of the scores; ``("score",)`` for a single unnamed scorer.
+    baseline_scores : dict of str to float
+        Score of each scorer on the unpermuted data.
+    permuted_scores : dict of str to ndarray of shape (n_features, n_repeats_done)
+        Score of each scorer with each feature permuted, per repeat.
+    n_repeats : int
+        Repeats requested.
+    multimetric : bool
+        Whether scikit-learn would return a dict of Bunches for this scoring.
+    """
+
+    feature_names: tuple
+    feature_columns: tuple
+    scorer_names: tuple
+    baseline_scores: dict
+    permuted_scores: dict
+    n_repeats: int
+    multimetric: bool = False
+
+    @property
+    def n_repeats_done(self):
+        return next(iter(self.permuted_scores.values())).shape[1]
+
+    @property
+    def complete(self):
+        return self.n_repeats_done == self.n_repeats
+
+    def _scorer(self, scorer):
+        if scorer is None:
+            if len(self.scorer_names) != 1:
+                raise ValueError(
+                    f"scorer: this result holds {list(self.scorer_names)}; "
+                    "name the one you want."
+                )
+            return self.scorer_names[0]
+        if scorer not in self.permuted_scores:
+            raise ValueError(
+                f"scorer: {scorer!r} is not in this result; "
+                f"choose from {list(self.scorer_names)}."
+            )
+        return scorer
+
+    def importances(self, scorer=None):
+        """Importances of shape (n_features, n_repeats_done) for one scorer."""
+        scorer = self._scorer(scorer)
+        return self.baseline_scores[scorer] - self.permuted_scores[scorer]
+
+    def to_bunch(self, scorer=None):
+        """scikit-learn's Bunch for one scorer, plus `baseline_score` and
+        `feature_names`."""
+        importances = self.importances(scorer)
+        with np.errstate(invalid="ignore"):
+            mean = (
+                np.mean(importances, axis=1)
+                if importances.shape[1]
+                else _nan(importances)
+            )
+            std = (
+                np.std(importances, axis=1)
+                if importances.shape[1]
+                else _nan(importances)
+            )
+        return Bunch(
+            importances_mean=mean,
+            importances_std=std,
+            importances=importances,
+            baseline_score=self.baseline_scores[self._scorer(scorer)],
+            feature_names=np.asarray(self.feature_names, dtype=object),
+        )
+
+    def to_sklearn(self):
+        """What :func:`sklearn.inspection.permutation_importance` returns: a
+        Bunch, or a dict of Bunches keyed by scorer name for several scorers."""
+        if self.multimetric:
+            return {name: self.to_bunch(name) for name in self.scorer_names}
+        return self.to_bunch(self.scorer_names[0])
+
+    def to_frame(self):
+        """Tidy DataFrame: one row per feature, scorer and repeat."""
+        import pandas as pd
+
+        frames = []
+        n_features, n_done = len(self.feature_names), self.n_repeats_done
+        for name in self.scorer_names:
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "feature": np.repeat(
+                            np.asarray(self.feature_names, dtype=object), n_done
+                        ),
+                        "scorer": name,
+                        "repeat": np.tile(np.arange(n_done), n_features),
+                        "importance": self.importances(name).ravel(),
+                        "baseline_score": self.baseline_scores[name],
+                        "permuted_score": self.permuted_scores[name].ravel(),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+
+def _nan(importances):
+    return np.full(importances.shape[0], np.nan)

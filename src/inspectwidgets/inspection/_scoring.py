@@ -1,0 +1,414 @@
+"""Scorers that share predictions across many permuted copies of the data.
+
+scikit-learn's scorers ask the estimator for predictions themselves. To predict
+every permuted copy once, whatever the number of scorers, we hand the scorers a
+:class:`ReplayEstimator` that answers prediction calls with outputs computed
+beforehand in one batched call. The scorers' own code then turns those outputs
+into scores, so the numbers are scikit-learn's. For the commonest metrics a
+vectorized version scores all copies of a batch at once.
+"""
+
+import difflib
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import ClassifierMixin, RegressorMixin, is_regressor
+from sklearn.ensemble._forest import ForestClassifier
+from sklearn.metrics import (
+    accuracy_score,
+    get_scorer_names,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    r2_score,
+    root_mean_squared_error,
+)
+from sklearn.metrics._scorer import (
+    _BaseScorer,
+    _cached_call,
+    _check_multimetric_scoring,
+    _PassthroughScorer,
+    _Scorer,
+    check_scoring,
+)
+from sklearn.pipeline import Pipeline
+from sklearn.utils import get_tags
+from sklearn.utils.validation import _check_response_method
+
+PREDICTION_METHODS = (
+    "predict",
+    "predict_proba",
+    "decision_function",
+    "predict_log_proba",
+)
+
+_CLASSIFICATION_MODULES = (
+    "sklearn.metrics._classification",
+    "sklearn.metrics._ranking",
+)
+
+
+class ReplayEstimator:
+    """Stand-in for a fitted estimator inside scikit-learn scorers.
+
+    Every attribute is the wrapped estimator's, except its prediction methods,
+    which return ``outputs[method]`` whatever X they are given.
+    """
+
+    def __init__(self, estimator, outputs):
+        self._estimator = estimator
+        self._outputs = outputs
+
+    def __getattr__(self, name):
+        if name not in PREDICTION_METHODS:
+            return getattr(self._estimator, name)
+        if not hasattr(self._estimator, name):
+            raise AttributeError(
+                f"{type(self._estimator).__name__} has no method {name!r}"
+            )
+
+        def method(X):
+            return self._outputs[name]
+
+        method.__name__ = name
+        return method
+
+    def __sklearn_tags__(self):
+        return get_tags(self._estimator)
+
+
+@dataclass
+class PlannedScorer:
+    """One scorer of a scoring plan.
+
+    `name` is None for a custom callable that may return a dict of scores.
+    `replayable` scorers get their predictions from a :class:`ReplayEstimator`;
+    the others are called with the real estimator on the permuted data.
+    """
+
+    name: str | None
+    scorer: object
+    replayable: bool
+    pass_sample_weight: bool
+    vectorized: object = None
+
+
+def _final_estimator(estimator):
+    while isinstance(estimator, Pipeline):
+        estimator = estimator.steps[-1][1]
+    return estimator
+
+
+def _score_is_builtin(estimator):
+    """The metric behind ``estimator.score`` when it is scikit-learn's default."""
+    final = _final_estimator(estimator)
+    score_method = getattr(type(final), "score", None)
+    if score_method is RegressorMixin.score:
+        return r2_score
+    if score_method is ClassifierMixin.score:
+        return accuracy_score
+    return None
+
+
+def _as_replayable(estimator, scorer):
+    """Replace a passthrough scorer by the equivalent metric scorer, if any.
+
+    ``RegressorMixin.score`` is ``r2_score(y, predict(X), sample_weight=...)``
+    and ``ClassifierMixin.score`` is the same with ``accuracy_score``; a Pipeline
+    scores with its final step, so both can be replayed from predictions.
+    """
+    if isinstance(scorer, _PassthroughScorer):
+        metric = _score_is_builtin(estimator)
+        if metric is not None:
+            return _Scorer(metric, 1, {}, "predict")
+    return scorer
+
+
+def _check_scorer_names(scoring):
+    names = []
+    if isinstance(scoring, str):
+        names = [scoring]
+    elif isinstance(scoring, (list, tuple, set)):
+        names = [s for s in scoring if isinstance(s, str)]
+    elif isinstance(scoring, dict):
+        names = [s for s in scoring.values() if isinstance(s, str)]
+    valid = get_scorer_names()
+    for name in names:
+        if name not in valid:
+            close = difflib.get_close_matches(name, valid, n=4, cutoff=0.5)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise ValueError(
+                f"scoring: {name!r} is not a known scorer name.{hint} "
+                "See sklearn.metrics.get_scorer_names() for all valid names."
+            )
+
+
+def _check_scorer_fits(estimator, name, scorer):
+    """Raise before any prediction if `scorer` cannot score `estimator`."""
+    if not isinstance(scorer, _BaseScorer):
+        return
+    label = name or repr(scorer)
+    try:
+        _check_response_method(estimator, scorer._response_method)
+    except AttributeError:
+        methods = scorer._response_method
+        methods = [methods] if isinstance(methods, str) else list(methods)
+        raise ValueError(
+            f"scoring: {label!r} needs the estimator's "
+            f"{' or '.join(methods)}, which {type(estimator).__name__} does not "
+            "have. Choose a scorer that fits this estimator."
+        ) from None
+    module = getattr(scorer._score_func, "__module__", "") or ""
+    if is_regressor(estimator) and module.startswith(_CLASSIFICATION_MODULES):
+        raise ValueError(
+            f"scoring: {label!r} is a classification metric but "
+            f"{type(estimator).__name__} is a regressor. Use a regression scorer "
+            "such as 'r2' or 'neg_mean_squared_error'."
+        )
+
+
+class ScoringPlan:
+    """The scorers of one inspection run and how each gets its predictions.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    scoring : str, callable, list, tuple, set, dict or None
+        As in :func:`sklearn.inspection.permutation_importance`.
+    """
+
+    def __init__(self, estimator, scoring):
+        _check_scorer_names(scoring)
+        self.multimetric = isinstance(scoring, (list, tuple, set, dict))
+        if self.multimetric:
+            try:
+                scorers = _check_multimetric_scoring(estimator, scoring)
+            except ValueError as exc:
+                raise ValueError(f"scoring: {exc}") from None
+        else:
+            name = scoring if isinstance(scoring, str) else None
+            scorers = {name: check_scoring(estimator, scoring=scoring)}
+        self.scorers = []
+        for name, scorer in scorers.items():
+            scorer = _as_replayable(estimator, scorer)
+            _check_scorer_fits(estimator, name, scorer)
+            replayable = isinstance(scorer, _BaseScorer)
+            if self.multimetric:
+                # scikit-learn routes sample_weight only to scorers accepting it.
+                accepts = getattr(scorer, "_accept_sample_weight", lambda: False)
+                pass_weight = accepts()
+            else:
+                pass_weight = True
+            self.scorers.append(
+                PlannedScorer(
+                    name=name,
+                    scorer=scorer,
+                    replayable=replayable,
+                    pass_sample_weight=pass_weight,
+                    vectorized=_VECTORIZED.get(_metric_key(scorer)),
+                )
+            )
+        self.estimator = estimator
+        # The prediction methods the replayable scorers call, each computed
+        # once per batch; scikit-learn picks them the same way.
+        self.response_methods = tuple(
+            dict.fromkeys(
+                _check_response_method(estimator, s.scorer._response_method).__name__
+                for s in self.scorers
+                if s.replayable
+            )
+        )
+
+    @property
+    def all_replayable(self):
+        return all(s.replayable for s in self.scorers)
+
+    def _kwargs(self, planned, sample_weight):
+        if sample_weight is not None and planned.pass_sample_weight:
+            return {"sample_weight": sample_weight}
+        return {}
+
+    def _call(self, planned, estimator, X, y, sample_weight):
+        kwargs = self._kwargs(planned, sample_weight)
+        if planned.replayable:
+            return planned.scorer._score(_uncached_call, estimator, X, y, **kwargs)
+        return planned.scorer(estimator, X, y, **kwargs)
+
+    def score_blocks(
+        self, outputs, n_blocks, y, sample_weight, block_X, vectorize=True
+    ):
+        """Score `n_blocks` equal blocks of rows of batched prediction outputs.
+
+        Parameters
+        ----------
+        outputs : dict of str to ndarray
+            Each response method's output on the concatenated blocks.
+        n_blocks : int
+        y, sample_weight : targets and weights of one block
+        block_X : callable
+            ``block_X(b)`` gives the rows of block `b`, for custom scorers.
+        vectorize : bool, default=True
+            Score common metrics for all blocks at once. They agree with
+            scikit-learn's own code to rounding; the baseline is scored without
+            them so that it is scikit-learn's number exactly.
+
+        Returns
+        -------
+        dict of str to ndarray of shape (n_blocks,)
+        """
+        blocked = {
+            method: value.reshape((n_blocks, -1) + value.shape[1:])
+            for method, value in outputs.items()
+        }
+        scores = {}
+        for planned in self.scorers:
+            if vectorize and planned.vectorized and _can_vectorize(y, blocked):
+                weight = sample_weight if planned.pass_sample_weight else None
+                values = planned.scorer._sign * planned.vectorized(
+                    np.asarray(y), blocked["predict"], weight
+                )
+                scores[planned.name or "score"] = values
+                continue
+            per_block = []
+            for b in range(n_blocks):
+                if planned.replayable:
+                    est = ReplayEstimator(
+                        self.estimator, {m: v[b] for m, v in blocked.items()}
+                    )
+                    per_block.append(self._call(planned, est, None, y, sample_weight))
+                else:
+                    per_block.append(
+                        self._call(
+                            planned, self.estimator, block_X(b), y, sample_weight
+                        )
+                    )
+            if isinstance(per_block[0], dict):
+                # A custom scorer returning a dict makes the result multimetric,
+                # as in scikit-learn.
+                self.multimetric = True
+                for key in per_block[0]:
+                    scores[key] = np.array([s[key] for s in per_block], dtype=float)
+            else:
+                scores[planned.name or "score"] = np.array(per_block, dtype=float)
+        return scores
+
+    def predict(self, X, estimator=None):
+        """Each needed prediction method's output on `X`, computed once.
+
+        A forest classifier's ``predict`` is taken from its ``predict_proba``,
+        exactly as ``ForestClassifier.predict`` does, saving a second pass.
+        """
+        estimator = self.estimator if estimator is None else estimator
+        outputs = {}
+        methods = self.response_methods
+        if {"predict", "predict_proba"} <= set(methods) and derive_predict_from_proba(
+            estimator
+        ):
+            proba = estimator.predict_proba(X)
+            outputs["predict_proba"] = proba
+            outputs["predict"] = estimator.classes_.take(
+                np.argmax(proba, axis=1), axis=0
+            )
+        for method in methods:
+            if method not in outputs:
+                outputs[method] = getattr(estimator, method)(X)
+        return outputs
+
+    def baseline(self, X, y, sample_weight):
+        """Scores on the unpermuted data, by scikit-learn's own code path.
+
+        Returns a dict of scores keyed by scorer name ("score" for a single
+        unnamed scorer).
+        """
+        scores = self.score_blocks(
+            self.predict(X), 1, y, sample_weight, lambda b: X, vectorize=False
+        )
+        return {name: float(values[0]) for name, values in scores.items()}
+
+
+def _uncached_call(estimator, response_method, *args, **kwargs):
+    return _cached_call(None, estimator, response_method, *args, **kwargs)
+
+
+def _metric_key(scorer):
+    if (
+        type(scorer) is _Scorer
+        and not scorer._kwargs
+        and scorer._response_method == "predict"
+    ):
+        return scorer._score_func
+    return None
+
+
+def _can_vectorize(y, blocked):
+    if y is None or "predict" not in blocked:
+        return False
+    y = np.asarray(y)
+    predictions = blocked["predict"]
+    return (
+        y.ndim == 1
+        and y.shape[0] >= 2
+        and predictions.ndim == 2
+        and y.dtype.kind in "fiu"
+        and predictions.dtype.kind in "fiu"
+    )
+
+
+# Vectorized metrics over a (n_blocks, n_rows) prediction array, following
+# scikit-learn's formulas (np.average for means) so results agree to rounding.
+def _r2(y, predictions, weight):
+    y = y.astype(float)
+    w = 1.0 if weight is None else weight
+    numerator = np.sum(w * (y - predictions) ** 2, axis=1)
+    denominator = np.sum(w * (y - np.average(y, weights=weight)) ** 2)
+    if denominator == 0:
+        return np.where(numerator == 0, 1.0, 0.0)
+    return 1 - numerator / denominator
+
+
+def _mse(y, predictions, weight):
+    return np.average((y - predictions) ** 2, axis=1, weights=weight)
+
+
+def _rmse(y, predictions, weight):
+    return np.sqrt(_mse(y, predictions, weight))
+
+
+def _mae(y, predictions, weight):
+    return np.average(np.abs(predictions - y), axis=1, weights=weight)
+
+
+def _mape(y, predictions, weight):
+    y = y.astype(float)
+    relative = np.abs(predictions - y) / np.maximum(np.abs(y), np.finfo(np.float64).eps)
+    return np.average(relative, axis=1, weights=weight)
+
+
+def _accuracy(y, predictions, weight):
+    return np.average(predictions == y, axis=1, weights=weight)
+
+
+_VECTORIZED = {
+    r2_score: _r2,
+    mean_squared_error: _mse,
+    root_mean_squared_error: _rmse,
+    mean_absolute_error: _mae,
+    mean_absolute_percentage_error: _mape,
+    accuracy_score: _accuracy,
+}
+
+
+def derive_predict_from_proba(estimator):
+    """Whether ``predict`` is exactly ``classes_.take(argmax(predict_proba))``.
+
+    True for scikit-learn's forest classifiers (whose ``predict`` calls
+    ``predict_proba`` and takes the argmax) with a single output, alone or as a
+    Pipeline's final step. Then ``predict`` costs no second pass over the trees.
+    """
+    final = _final_estimator(estimator)
+    return (
+        isinstance(final, ForestClassifier)
+        and type(final).predict is ForestClassifier.predict
+        and type(final).predict_proba is ForestClassifier.predict_proba
+        and getattr(final, "n_outputs_", None) == 1
+    )

@@ -1,0 +1,221 @@
+"""Input validation shared by the inspection engine.
+
+Every check runs at the public boundary, before any prediction work, and raises
+an error that names the argument and the value received.
+"""
+
+import numbers
+from collections.abc import Mapping
+
+import numpy as np
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
+
+
+def check_fitted(estimator):
+    """Raise a ValueError naming `estimator` if it has not been fitted."""
+    if not hasattr(estimator, "fit"):
+        raise TypeError(
+            "estimator must be a fitted scikit-learn estimator; "
+            f"got {type(estimator).__name__}, which has no 'fit' method."
+        )
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError as exc:
+        raise NotFittedError(
+            f"estimator: {type(estimator).__name__} is not fitted yet. "
+            "Call its 'fit' method with training data before inspecting it."
+        ) from exc
+
+
+def check_X(X):
+    """Return X as a DataFrame (unchanged) or a 2-D ndarray, as scikit-learn does.
+
+    scikit-learn's `permutation_importance` keeps DataFrames and passes anything
+    else through `check_array(..., dtype=None)`; following it keeps object and
+    string columns intact for pipelines.
+    """
+    if hasattr(X, "iloc"):
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D; got a pandas object with ndim={X.ndim}.")
+        return X
+    try:
+        return check_array(X, ensure_all_finite="allow-nan", dtype=None)
+    except TypeError as exc:
+        raise TypeError(
+            f"X must be a 2-D array-like or a pandas DataFrame; {exc}"
+        ) from exc
+
+
+def n_rows(data):
+    return data.shape[0] if hasattr(data, "shape") else len(data)
+
+
+def check_y(y, n_samples, name="y"):
+    """Check the length of `y` and that it holds no NaN; return it unchanged."""
+    if y is None:
+        return None
+    if n_rows(y) != n_samples:
+        raise ValueError(
+            f"X and {name} have inconsistent numbers of samples: X has "
+            f"{n_samples} rows but {name} has {n_rows(y)}. Pass the targets "
+            "that belong to the rows of X."
+        )
+    values = np.asarray(y)
+    if values.dtype.kind == "f" and np.isnan(values).any():
+        n_nan = int(np.isnan(values).sum())
+        raise ValueError(
+            f"{name} contains {n_nan} NaN value(s); scores cannot be computed "
+            f"against missing targets. Drop those rows from X and {name} first."
+        )
+    if values.dtype == object:
+        missing = [v for v in values.ravel() if v is None or v != v]
+        if missing:
+            raise ValueError(
+                f"{name} contains {len(missing)} missing value(s) (None/NaN). "
+                f"Drop those rows from X and {name} first."
+            )
+    return y
+
+
+def check_sample_weight(sample_weight, n_samples):
+    if sample_weight is None:
+        return None
+    sample_weight = np.asarray(sample_weight)
+    if sample_weight.ndim != 1 or sample_weight.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight must have shape ({n_samples},) to match X; "
+            f"got shape {sample_weight.shape}."
+        )
+    return sample_weight
+
+
+def check_n_repeats(n_repeats):
+    if not isinstance(n_repeats, numbers.Integral) or isinstance(n_repeats, bool):
+        raise TypeError(
+            f"n_repeats must be an int >= 1; got {n_repeats!r} "
+            f"of type {type(n_repeats).__name__}."
+        )
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be an int >= 1; got {n_repeats}.")
+    return int(n_repeats)
+
+
+def check_max_samples(max_samples, n_samples):
+    """Resolve `max_samples` to a number of rows, as scikit-learn does."""
+    if isinstance(max_samples, bool) or not isinstance(max_samples, numbers.Real):
+        raise TypeError(
+            "max_samples must be an int in [1, n_samples] or a float in (0, 1]; "
+            f"got {max_samples!r}."
+        )
+    if isinstance(max_samples, numbers.Integral):
+        if not 1 <= max_samples <= n_samples:
+            raise ValueError(
+                f"max_samples must be <= n_samples ({n_samples}) and >= 1; "
+                f"got {max_samples}."
+            )
+        return int(max_samples)
+    if not 0 < max_samples <= 1:
+        raise ValueError(
+            f"max_samples as a float must be in (0, 1]; got {max_samples}."
+        )
+    resolved = int(max_samples * n_samples)
+    if resolved < 1:
+        raise ValueError(
+            f"max_samples={max_samples} selects no rows of the {n_samples} in X; "
+            "use a larger fraction."
+        )
+    return resolved
+
+
+def column_names(X):
+    """The names of X's columns: the DataFrame's labels or 'x0', 'x1', ..."""
+    if hasattr(X, "columns"):
+        return [str(c) for c in X.columns]
+    return [f"x{i}" for i in range(X.shape[1])]
+
+
+def _column_index(X, column, argument):
+    """Resolve one column to its position in X: integers are positions (as in
+    scikit-learn), anything else is a DataFrame column label."""
+    n_columns = X.shape[1]
+    if isinstance(column, numbers.Integral) and not isinstance(column, bool):
+        if not -n_columns <= column < n_columns:
+            raise ValueError(
+                f"{argument}: column index {column} is out of range for X with "
+                f"{n_columns} columns (valid: 0 to {n_columns - 1})."
+            )
+        return int(column) % n_columns
+    if hasattr(X, "columns") and column in X.columns:
+        return X.columns.get_loc(column)
+    if hasattr(X, "columns"):
+        hint = f"X's columns are {_preview(list(X.columns))}."
+    else:
+        hint = "X is an array without column names; select columns by index."
+    raise ValueError(f"{argument}: unknown feature {column!r}. {hint}")
+
+
+def _preview(names, limit=12):
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return (
+        f"[{shown}, ...] ({len(names)} in all)" if len(names) > limit else f"[{shown}]"
+    )
+
+
+def resolve_features(X, features):
+    """Resolve `features` to labels and the column positions permuted together.
+
+    Parameters
+    ----------
+    X : ndarray or DataFrame of shape (n_samples, n_columns)
+    features : None, list of column names/indices, or mapping
+        None selects every column; a list selects single columns; a mapping
+        ``{label: column or list of columns}`` defines groups whose columns
+        share one row permutation.
+
+    Returns
+    -------
+    labels : list of str
+    columns : list of tuple of int
+    """
+    names = column_names(X)
+    if features is None:
+        return names, [(i,) for i in range(X.shape[1])]
+    if isinstance(features, Mapping):
+        items = list(features.items())
+    elif isinstance(features, (str, numbers.Integral)):
+        items = [(features, features)]
+    else:
+        try:
+            items = [(f, f) for f in features]
+        except TypeError:
+            raise TypeError(
+                "features must be a list of column names/indices or a mapping "
+                f"{{label: columns}}; got {type(features).__name__}."
+            ) from None
+    if not items:
+        raise ValueError(
+            "features is empty; pass at least one column name or index, "
+            "or None to use every column."
+        )
+    labels, columns = [], []
+    for label, spec in items:
+        argument = f"features[{label!r}]"
+        spec = list(spec) if isinstance(spec, (list, tuple, np.ndarray)) else [spec]
+        if not spec:
+            raise ValueError(f"{argument}: a group needs at least one column.")
+        positions = [_column_index(X, c, argument) for c in spec]
+        if len(set(positions)) != len(positions):
+            repeated = sorted({names[p] for p in positions if positions.count(p) > 1})
+            raise ValueError(
+                f"{argument} names column(s) {repeated} more than once; "
+                "list each column of a group once."
+            )
+        if isinstance(label, numbers.Integral) and not isinstance(label, bool):
+            label = names[positions[0]] if len(positions) == 1 else str(label)
+        labels.append(str(label))
+        columns.append(tuple(positions))
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"features contains duplicate labels: {labels}.")
+    return labels, columns

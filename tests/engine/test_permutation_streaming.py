@@ -1,0 +1,239 @@
+"""Streaming, cancellation, groups and shared predictions beyond scikit-learn."""
+
+import functools
+import threading
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.inspection import permutation_importance as sklearn_permutation_importance
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.utils import check_random_state
+
+from inspectwidgets import iter_permutation_importance, permutation_importance
+
+
+def test_stream_yields_consistent_rounds_ending_in_the_one_shot_result(mixed_pipeline):
+    pipe, X, y = mixed_pipeline
+    kwargs = dict(n_repeats=4, random_state=0, scoring=["accuracy", "roc_auc"])
+    snapshots = list(iter_permutation_importance(pipe, X, y, max_memory=1, **kwargs))
+    assert [s.n_repeats_done for s in snapshots] == [1, 2, 3, 4]
+    final = permutation_importance(pipe, X, y, **kwargs)
+    for name in ("accuracy", "roc_auc"):
+        assert_array_equal(snapshots[-1].importances(name), final[name].importances)
+        # Each snapshot is a prefix of the next and was not modified later.
+        for earlier, later in pairwise(snapshots):
+            k = earlier.n_repeats_done
+            assert_array_equal(
+                earlier.permuted_scores[name], later.permuted_scores[name][:, :k]
+            )
+            assert not np.isnan(earlier.permuted_scores[name]).any()
+
+
+def test_progress_callback_sees_every_round(diabetes):
+    model, X, y = diabetes
+    seen = []
+    permutation_importance(
+        model,
+        X,
+        y,
+        n_repeats=5,
+        random_state=0,
+        callback=lambda r: seen.append(r.n_repeats_done),
+    )
+    assert seen == [1, 2, 3, 4, 5]
+
+
+def test_cancellation_stops_promptly_and_keeps_the_partial_result(diabetes):
+    model, X, y = diabetes
+    cancel = threading.Event()
+
+    def stop_after_two(result):
+        if result.n_repeats_done == 2:
+            cancel.set()
+
+    partial = permutation_importance(
+        model,
+        X,
+        y,
+        n_repeats=30,
+        random_state=0,
+        max_memory=1,
+        callback=stop_after_two,
+        cancel=cancel,
+        return_result=True,
+    )
+    assert partial.n_repeats_done == 2 and not partial.complete
+    full = permutation_importance(model, X, y, n_repeats=30, random_state=0)
+    assert_array_equal(partial.importances(), full.importances[:, :2])
+
+
+def test_cancelled_before_start_returns_an_empty_result(diabetes):
+    model, X, y = diabetes
+    cancel = threading.Event()
+    cancel.set()
+    result = permutation_importance(model, X, y, n_repeats=3, cancel=cancel)
+    assert result.importances.shape == (X.shape[1], 0)
+    assert np.isnan(result.importances_mean).all()
+    assert result.baseline_score == model.score(X, y)
+
+
+def naive_group_importance(estimator, X, y, columns, n_repeats, random_state):
+    """scikit-learn's documented procedure, written out, with several columns
+    sharing each row permutation."""
+    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max + 1)
+    rng = np.random.RandomState(seed)
+    baseline = estimator.score(X, y)
+    permuted = X.copy()
+    order = np.arange(X.shape[0])
+    drops = []
+    for _ in range(n_repeats):
+        rng.shuffle(order)
+        permuted[:, columns] = permuted[order][:, columns]
+        drops.append(baseline - estimator.score(permuted, y))
+    return np.array(drops)
+
+
+def test_groups_permute_their_columns_together():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    X[:, 1] = X[:, 0] + rng.normal(scale=0.05, size=300)  # a correlated pair
+    y = X[:, 0] + X[:, 1] + 0.5 * X[:, 2]
+    model = LinearRegression().fit(X, y)
+    result = permutation_importance(
+        model,
+        X,
+        y,
+        n_repeats=6,
+        random_state=0,
+        features={"pair": [0, 1], "third": 2, "noise": [3]},
+    )
+    assert list(result.feature_names) == ["pair", "third", "noise"]
+    assert_allclose(
+        result.importances[0],
+        naive_group_importance(model, X, y, [0, 1], 6, 0),
+        rtol=1e-12,
+    )
+    # A one-column group is that column's own importance, as scikit-learn has it.
+    expected = sklearn_permutation_importance(model, X, y, n_repeats=6, random_state=0)
+    assert_allclose(
+        result.importances[1:], expected.importances[[2, 3]], rtol=1e-12, atol=1e-12
+    )
+    # Permuting the pair together removes more than either column alone.
+    assert result.importances_mean[0] > expected.importances_mean[:2].max()
+
+
+def test_group_by_name_on_dataframe(mixed_pipeline):
+    pipe, X, y = mixed_pipeline
+    result = permutation_importance(
+        pipe, X, y, n_repeats=2, random_state=0, features={"who": ["city", "age"]}
+    )
+    assert result.feature_names.tolist() == ["who"]
+    assert result.importances.shape == (1, 2)
+
+
+class CountingClassifier(ClassifierMixin, BaseEstimator):
+    """Wraps a fitted classifier and counts prediction calls and rows."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def fit(self, X, y):
+        self.classes_ = self.inner.classes_
+        self.calls = {"predict": 0, "predict_proba": 0, "decision_function": 0}
+        self.rows = 0
+        return self
+
+    def _count(self, method, X):
+        self.calls[method] += 1
+        self.rows += len(X)
+        return getattr(self.inner, method)(X)
+
+    def predict(self, X):
+        return self._count("predict", X)
+
+    def predict_proba(self, X):
+        return self._count("predict_proba", X)
+
+    def decision_function(self, X):
+        return self._count("decision_function", X)
+
+
+def test_each_permuted_copy_is_predicted_once_whatever_the_scorers():
+    X, y = make_classification(n_samples=200, n_features=5, random_state=0)
+    model = CountingClassifier(LogisticRegression().fit(X, y)).fit(X, y)
+    scoring = [
+        "accuracy",
+        "balanced_accuracy",
+        "roc_auc",
+        "neg_log_loss",
+        "average_precision",
+    ]
+    result = permutation_importance(
+        model, X, y, n_repeats=4, random_state=0, scoring=scoring
+    )
+    # predict, predict_proba and decision_function once each per batch:
+    # 1 baseline call per method, all 20 permuted copies in the same batches.
+    n_methods = 3
+    copies = 5 * 4
+    assert model.rows == n_methods * (len(X) + copies * len(X))
+    assert sum(model.calls.values()) <= n_methods * (1 + 3)  # baseline + a few chunks
+    expected = sklearn_permutation_importance(
+        model.inner, X, y, n_repeats=4, random_state=0, scoring=scoring
+    )
+    for name in scoring:
+        assert_allclose(
+            result[name].importances, expected[name].importances, rtol=1e-12, atol=1e-12
+        )
+
+
+def test_forest_predict_comes_from_its_predict_proba(binary):
+    X, y = binary
+    forest = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    calls = []
+
+    @functools.wraps(forest.predict)
+    def predict(X):
+        pytest.fail("predict should come from predict_proba")
+
+    @functools.wraps(forest.predict_proba)
+    def predict_proba(X, original=forest.predict_proba):
+        calls.append(len(X))
+        return original(X)
+
+    forest.predict, forest.predict_proba = predict, predict_proba
+    try:
+        permutation_importance(
+            forest,
+            X,
+            y,
+            n_repeats=2,
+            random_state=0,
+            scoring=["accuracy", "neg_log_loss"],
+        )
+    finally:
+        del forest.predict, forest.predict_proba
+    assert sum(calls) == len(X) * (1 + X.shape[1] * 2)
+
+
+def test_memory_budget_bounds_the_batch(binary):
+    X, y = binary
+    model = CountingClassifier(LogisticRegression().fit(X, y)).fit(X, y)
+    biggest = []
+    original = model.predict
+
+    def spy(X):
+        biggest.append(len(X))
+        return original(X)
+
+    model.predict = functools.wraps(original)(spy)
+    budget = 10 * X.nbytes
+    permutation_importance(
+        model, X, y, n_repeats=10, random_state=0, scoring="accuracy", max_memory=budget
+    )
+    assert max(biggest[1:]) * X.shape[1] * X.itemsize <= budget
+    assert len(biggest) > 2

@@ -1,0 +1,62 @@
+"""Execute every notebook in notebooks/ top to bottom.
+
+The notebooks run in a ``python3`` kernel. Run from the project's venv, that
+kernelspec is the one ipykernel installs into the venv (jupyter_core searches
+``sys.prefix`` first inside a virtual environment), and jupyter_client starts
+it with ``sys.executable``; ``test_python3_kernel_is_this_interpreter`` checks
+that, so the notebooks import the inspectwidgets installed here.
+"""
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+KERNEL_NAME = "python3"
+CELL_TIMEOUT = 600  # seconds
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+pytestmark = pytest.mark.notebook
+
+
+def test_notebooks_found():
+    assert NOTEBOOKS, f"no notebooks found in {NOTEBOOK_DIR}"
+
+
+def test_python3_kernel_is_this_interpreter():
+    spec = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
+    executable = spec.argv[0]
+    # jupyter_client replaces a bare "python"/"python3" with sys.executable.
+    if executable in {"python", "python3", f"python{sys.version_info[0]}"}:
+        executable = sys.executable
+    assert os.path.realpath(executable) == os.path.realpath(sys.executable), (
+        f"the {KERNEL_NAME!r} kernelspec in {spec.resource_dir} starts "
+        f"{spec.argv[0]!r}, not this interpreter {sys.executable!r}"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_runs(path):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        kernel_name=KERNEL_NAME,
+        timeout=CELL_TIMEOUT,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        # The message holds the failing cell's source and traceback.
+        error = ANSI_ESCAPE.sub("", str(exc))
+    else:
+        return
+    pytest.fail(f"{path.name} failed:\n{error}", pytrace=False)
