@@ -59,3 +59,9 @@ def mixed_pipeline():
         LogisticRegression(),
     ).fit(X, y)
     return pipe, X, y
+
+
+@pytest.fixture(scope="session")
+def mixed_frame():
+    """The factory `make_mixed_frame(n, seed)`, for tests that need fresh data."""
+    return make_mixed_frame

@@ -9,6 +9,7 @@ once gives each block exactly the predictions it would get on its own.
 from collections import defaultdict
 
 import numpy as np
+from scipy import sparse
 
 
 class ArrayBatcher:
@@ -76,5 +77,70 @@ class FrameBatcher:
         return stacked.iloc[b * self.n_rows : (b + 1) * self.n_rows]
 
 
+class SparseRowBatcher:
+    """Stacks permuted copies of a CSR matrix with sorted indices.
+
+    A copy's row ``i`` is row ``i``'s entries outside the permuted columns and
+    row ``permutation[i]``'s entries inside them, in column order: exactly the
+    rows (values, explicit zeros and storage order) that a column-wise
+    transformer produces for permuted input.
+    """
+
+    def __init__(self, X):
+        self.X = X
+        self.n_rows = X.shape[0]
+        self._entry_rows = np.repeat(np.arange(self.n_rows), np.diff(X.indptr))
+        self._segments = {}
+
+    @property
+    def bytes_per_copy(self):
+        return self.X.data.nbytes + self.X.indices.nbytes + self.X.indptr.nbytes
+
+    def _segments_of(self, columns):
+        """Split every row into runs of columns that are all permuted or not.
+
+        Returns each run's entry count and first entry per row, shape
+        (n_rows, n_runs), and whether each run is permuted.
+        """
+        if columns not in self._segments:
+            permuted = np.zeros(self.X.shape[1] + 1, dtype=bool)
+            permuted[list(columns)] = True
+            edges = np.flatnonzero(np.diff(permuted[:-1], prepend=~permuted[0]))
+            runs = np.searchsorted(edges, self.X.indices, side="right") - 1
+            counts = np.bincount(
+                self._entry_rows * len(edges) + runs, minlength=self.n_rows * len(edges)
+            ).reshape(self.n_rows, len(edges))
+            firsts = self.X.indptr[:-1, None] + np.cumsum(counts, axis=1) - counts
+            self._segments[columns] = counts, firsts, permuted[edges]
+        return self._segments[columns]
+
+    def build(self, copies):
+        X = self.X
+        identity = np.arange(self.n_rows)[:, None]
+        takes, row_lengths = [], []
+        for permutation, columns in copies:
+            counts, firsts, permuted = self._segments_of(tuple(columns))
+            source = np.where(permuted, permutation[:, None], identity)
+            run = np.arange(counts.shape[1])
+            lengths = counts[source, run].ravel()
+            starts = firsts[source, run].ravel()
+            offsets = np.cumsum(lengths) - lengths
+            takes.append(
+                np.repeat(starts - offsets, lengths) + np.arange(lengths.sum())
+            )
+            row_lengths.append(counts[source, run].sum(axis=1))
+        take = np.concatenate(takes)
+        indptr = np.concatenate([[0], np.cumsum(np.concatenate(row_lengths))])
+        shape = (len(copies) * self.n_rows, X.shape[1])
+        return type(X)((X.data[take], X.indices[take], indptr), shape=shape)
+
+    def block(self, stacked, b):
+        return stacked[b * self.n_rows : (b + 1) * self.n_rows]
+
+
 def make_batcher(X):
-    return FrameBatcher(X) if hasattr(X, "iloc") else ArrayBatcher(X)
+    if hasattr(X, "iloc"):
+        return FrameBatcher(X)
+    if sparse.issparse(X):
+        return SparseRowBatcher(X)
+    return ArrayBatcher(X)

@@ -5,6 +5,7 @@ from itertools import pairwise
 
 import numpy as np
 from joblib import effective_n_jobs
+from scipy import sparse
 from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.random import sample_without_replacement
 
@@ -202,7 +203,11 @@ class PermutationRun:
         view = columnwise_view(self.estimator, self.X.shape[1])
         if view is not None and self.plan.all_replayable:
             transformed = view.transform(rows)
-            if isinstance(transformed, np.ndarray):
+            if isinstance(transformed, np.ndarray) or (
+                sparse.issparse(transformed)
+                and transformed.format == "csr"
+                and transformed.has_sorted_indices
+            ):
                 columns = [view.map_columns(c) for c in self.feature_columns]
                 return transformed, columns, view.model
         return rows, self.feature_columns, self.estimator

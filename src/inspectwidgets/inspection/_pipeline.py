@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sklearn.compose import ColumnTransformer
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import (
+    FunctionTransformer,
     MaxAbsScaler,
     MinMaxScaler,
     OneHotEncoder,
@@ -49,12 +50,17 @@ class TransformedView:
         return tuple(sorted({o for c in raw_columns for o in self.output_columns[c]}))
 
 
+def _is_identity(transformer):
+    """ColumnTransformer's own stand-in for "passthrough" columns."""
+    return type(transformer) is FunctionTransformer and transformer.func is None
+
+
 def _outputs_per_column(transformer, n_inputs):
     if isinstance(transformer, str):
         return [1] * n_inputs if transformer == "passthrough" else [0] * n_inputs
     if type(transformer) is OneHotEncoder:
         return list(getattr(transformer, "_n_features_outs", []))
-    if type(transformer) in _ONE_OUTPUT_PER_COLUMN:
+    if type(transformer) in _ONE_OUTPUT_PER_COLUMN or _is_identity(transformer):
         return [1] * n_inputs
     return None
 
@@ -64,7 +70,7 @@ def columnwise_view(estimator, n_columns):
     if not isinstance(estimator, Pipeline) or len(estimator.steps) != 2:
         return None
     preprocessing, model = estimator.steps[0][1], estimator.steps[1][1]
-    if type(preprocessing) is not ColumnTransformer or preprocessing.sparse_output_:
+    if type(preprocessing) is not ColumnTransformer:
         return None
     if getattr(preprocessing, "_sklearn_output_config", {}).get(
         "transform", "default"
