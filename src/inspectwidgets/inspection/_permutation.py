@@ -1,5 +1,6 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed."""
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 
@@ -144,20 +145,21 @@ class PermutationRun:
         batcher = make_batcher(source)
         y_rows = self._subsample(self.y)
         weight_rows = self._subsample(self.sample_weight)
-        methods = self.plan.response_methods
 
         # Repeat-major jobs: a round is every feature at one repeat.
         jobs = [(r, f) for r in range(self.n_repeats) for f in range(n_features)]
         # Scores in job order (repeat-major), one flat array per scorer.
         scores = {name: np.full(len(jobs), np.nan) for name in names}
         per_copy = (
-            batcher.bytes_per_copy + 8 * batcher.n_rows * max(1, len(methods)) * 4
+            batcher.bytes_per_copy + batcher.n_rows * self.plan.output_bytes_per_row
         )
         cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
         bounds = np.cumsum([0] + chunk_sizes(len(jobs), n_features, cap))
+        # Set when the consumer stops early, so queued chunks skip their work.
+        stopped = threading.Event()
 
         def evaluate(start, stop):
-            if self._cancelled():
+            if self._cancelled() or stopped.is_set():
                 return None
             copies = [(self.permutations[r], columns[f]) for r, f in jobs[start:stop]]
             stacked = batcher.build(copies)
@@ -176,21 +178,24 @@ class PermutationRun:
             chunks = pairwise(bounds)
             for _ in range(self.n_workers):
                 self._submit(pool, pending, chunks, evaluate)
-            while pending:
-                start, stop, future = pending.pop(0)
-                chunk_scores = future.result()
-                if chunk_scores is None:
-                    break
-                for name in names:
-                    scores[name][start:stop] = chunk_scores[name]
-                while rounds_done < stop // n_features:
-                    rounds_done += 1
-                    yield self._snapshot(scores, rounds_done)
-                if self._cancelled():
-                    break
-                self._submit(pool, pending, chunks, evaluate)
-            for *_, future in pending:
-                future.cancel()
+            try:
+                while pending:
+                    start, stop, future = pending.pop(0)
+                    chunk_scores = future.result()
+                    if chunk_scores is None:
+                        break
+                    for name in names:
+                        scores[name][start:stop] = chunk_scores[name]
+                    while rounds_done < stop // n_features:
+                        rounds_done += 1
+                        yield self._snapshot(scores, rounds_done)
+                    if self._cancelled():
+                        break
+                    self._submit(pool, pending, chunks, evaluate)
+            finally:
+                stopped.set()
+                for *_, future in pending:
+                    future.cancel()
 
     def _permutation_space(self):
         """The data to permute, its column groups and the model predicting it.

@@ -69,6 +69,19 @@ class PermutationImportanceResult:
         scorer = self._scorer(scorer)
         return self.baseline_scores[scorer] - self.permuted_scores[scorer]
 
+    def top(self, scorer=None, k=None):
+        """Indices of the `k` features with the highest mean importance, most
+        important first (ties keep the requested order), and how many features
+        are left out."""
+        importances = self.importances(scorer)
+        if importances.shape[1]:
+            mean = importances.mean(axis=1)
+        else:
+            mean = np.zeros(len(importances))
+        order = np.argsort(-mean, kind="stable")
+        shown = order if k is None else order[:k]
+        return shown, len(order) - len(shown)
+
     def to_bunch(self, scorer=None):
         """scikit-learn's Bunch for one scorer, plus `baseline_score` and
         `feature_names`."""

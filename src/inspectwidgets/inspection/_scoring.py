@@ -110,6 +110,13 @@ def _score_is_builtin(estimator):
     return None
 
 
+def builtin_score_name(estimator):
+    """The scorer name equal to ``estimator.score``, or None if it is custom."""
+    return {r2_score: "r2", accuracy_score: "accuracy"}.get(
+        _score_is_builtin(estimator)
+    )
+
+
 def _as_replayable(estimator, scorer):
     """Replace a passthrough scorer by the equivalent metric scorer, if any.
 
@@ -209,6 +216,7 @@ class ScoringPlan:
                 )
             )
         self.estimator = estimator
+        self.output_bytes_per_row = 0
         # The prediction methods the replayable scorers call, each computed
         # once per batch; scikit-learn picks them the same way.
         self.response_methods = tuple(
@@ -320,8 +328,13 @@ class ScoringPlan:
         Returns a dict of scores keyed by scorer name ("score" for a single
         unnamed scorer).
         """
+        outputs = self.predict(X)
+        # Sizes the batches: bytes of predictions per row of permuted data.
+        self.output_bytes_per_row = sum(v.nbytes for v in outputs.values()) / max(
+            1, X.shape[0]
+        )
         scores = self.score_blocks(
-            self.predict(X), 1, y, sample_weight, lambda b: X, vectorize=False
+            outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
         return {name: float(values[0]) for name, values in scores.items()}
 
