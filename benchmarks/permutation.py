@@ -1,0 +1,350 @@
+"""inspectwidgets.permutation_importance against scikit-learn's, side by side.
+
+    python benchmarks/permutation.py [--quick] [--runs N]
+
+Prints, per case, median seconds of scikit-learn, ours and the predict floor
+(the model predicting every permuted row in one call), their ratios and how
+far our importances are from scikit-learn's; then the peak memory of one case.
+See README.md beside this file.
+"""
+
+import argparse
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import _timing
+import numpy as np
+import pandas as pd
+import sklearn
+from sklearn.compose import ColumnTransformer
+from sklearn.datasets import load_diabetes, make_classification, make_regression
+from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestClassifier
+from sklearn.inspection import permutation_importance as sklearn_importance
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+import inspectwidgets
+from inspectwidgets import permutation_importance
+
+RANDOM_STATE = 0
+QUICK_N_REPEATS = 2
+MIB = 2**20
+MEMORY_BUDGETS_MIB = (256, 32)  # 256 MiB is the default max_memory
+
+
+# --- models and data: each builder returns (fitted model, X, y) to inspect ---
+
+
+@functools.cache
+def ridge_on_diabetes():
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    X_train, X_val, y_train, y_val = train_test_split(X, y, random_state=0)
+    return Ridge(alpha=1e-2).fit(X_train, y_train), X_val, y_val
+
+
+@functools.cache
+def forest_on_classification():
+    X, y = make_classification(
+        n_samples=7000, n_features=20, n_informative=8, random_state=0
+    )
+    forest = RandomForestClassifier(n_estimators=100, random_state=0)
+    return forest.fit(X[:5000], y[:5000]), X[5000:], y[5000:]
+
+
+@functools.cache
+def boosting_on_regression():
+    X, y = make_regression(
+        n_samples=25000, n_features=50, n_informative=15, noise=10, random_state=0
+    )
+    boosting = HistGradientBoostingRegressor(random_state=0)
+    return boosting.fit(X[:20000], y[:20000]), X[20000:], y[20000:]
+
+
+def make_customers(n_rows, random_state):
+    """A frame with 3 string and 4 numeric columns, and a binary target.
+
+    The target depends on region, plan, income and tenure; store, age and
+    visits are noise, so their importances should be about zero.
+    """
+    rng = np.random.default_rng(random_state)
+    region = rng.integers(5, size=n_rows)
+    plan = rng.integers(12, size=n_rows)
+    store = rng.integers(30, size=n_rows)
+    X = pd.DataFrame(
+        {
+            "region": [f"region {i}" for i in region],
+            "plan": [f"plan {i}" for i in plan],
+            "store": [f"store {i}" for i in store],
+            "age": rng.normal(45, 12, n_rows),
+            "income": rng.lognormal(10.5, 0.5, n_rows),
+            "tenure": rng.exponential(5, n_rows),
+            "visits": rng.poisson(3, n_rows).astype(float),
+        }
+    )
+    logit = (
+        np.linspace(-1, 1, 5)[region]
+        + np.linspace(-1.5, 1.5, 12)[plan]
+        + (np.log(X["income"]) - 10.5) * 2
+        - (X["tenure"] - 5) * 0.2
+    )
+    y = (rng.random(n_rows) < 1 / (1 + np.exp(-logit))).astype(int)
+    return X, y
+
+
+@functools.cache
+def logistic_pipeline_on_customers():
+    X_train, y_train = make_customers(10_000, random_state=0)
+    X_val, y_val = make_customers(10_000, random_state=1)
+    preprocess = ColumnTransformer(
+        [
+            (
+                "cat",
+                OneHotEncoder(handle_unknown="ignore"),
+                ["region", "plan", "store"],
+            ),
+            ("num", StandardScaler(), ["age", "income", "tenure", "visits"]),
+        ]
+    )
+    pipeline = make_pipeline(preprocess, LogisticRegression(max_iter=1000))
+    return pipeline.fit(X_train, y_train), X_val, y_val
+
+
+# --- the case registry ---
+
+
+@dataclass
+class Case:
+    """One call of permutation_importance to time.
+
+    `floor_methods` are the prediction methods its scorers need, i.e. the
+    least model work any implementation must do on the permuted rows. With
+    `floor_on_final_step`, the model is a pipeline whose preprocessing maps
+    each column on its own (one-hot encoding, scaling): X then needs to be
+    transformed only once, and the least work per permuted row is the final
+    step's.
+    """
+
+    name: str
+    build: Callable
+    n_repeats: int
+    floor_methods: tuple
+    scoring: object = None
+    floor_on_final_step: bool = False
+
+
+# Also the case whose peak memory is measured.
+BOOSTING = Case("HistGB, 5000 x 50", boosting_on_regression, 5, ("predict",))
+
+CASES = [
+    Case("Ridge, diabetes", ridge_on_diabetes, 30, ("predict",)),
+    Case(
+        "Ridge, diabetes",
+        ridge_on_diabetes,
+        30,
+        ("predict",),
+        scoring=["r2", "neg_mean_absolute_percentage_error", "neg_mean_squared_error"],
+    ),
+    # A forest's predict is the argmax of its predict_proba.
+    Case(
+        "RF, 2000 x 20",
+        forest_on_classification,
+        10,
+        ("predict_proba",),
+        scoring="accuracy",
+    ),
+    Case(
+        "RF, 2000 x 20",
+        forest_on_classification,
+        10,
+        ("predict_proba",),
+        scoring=["accuracy", "roc_auc", "neg_log_loss"],
+    ),
+    BOOSTING,
+    Case(
+        "Pipeline, 10000-row frame",
+        logistic_pipeline_on_customers,
+        10,
+        ("predict",),
+        floor_on_final_step=True,
+    ),
+]
+
+
+# --- measuring ---
+
+
+def permuted_copies(X, n_repeats):
+    """Every copy of X that permutation importance predicts, stacked row-wise.
+
+    One copy per repeat and column, with that column's rows shuffled. Plain
+    copies of X would be no honest stand-in: a forest predicts 2,000 rows
+    repeated over and over much faster than the same number of varied rows.
+    """
+    rng = np.random.default_rng(RANDOM_STATE)
+    is_frame = isinstance(X, pd.DataFrame)
+    copies = []
+    for _ in range(n_repeats):
+        for column in range(X.shape[1]):
+            shuffled = rng.permutation(X.shape[0])
+            copy = X.copy()
+            if is_frame:
+                copy.isetitem(column, X.iloc[:, column].array.take(shuffled))
+            else:
+                copy[:, column] = X[shuffled, column]
+            copies.append(copy)
+    return pd.concat(copies, ignore_index=True) if is_frame else np.vstack(copies)
+
+
+def max_abs_differences(expected, actual, single_name):
+    """Largest |actual - expected| over the importances, per scorer."""
+    if "importances" in expected:  # one scorer: a Bunch, not a dict of them
+        expected, actual = {single_name: expected}, {single_name: actual}
+    return {
+        name: float(np.max(np.abs(actual[name].importances - bunch.importances)))
+        for name, bunch in expected.items()
+    }
+
+
+def run_case(case, runs, n_repeats):
+    """Median seconds of scikit-learn, ours and the floor; differences."""
+    model, X, y = case.build()
+    kwargs = {
+        "scoring": case.scoring,
+        "n_repeats": n_repeats,
+        "random_state": RANDOM_STATE,
+    }
+    # Built outside the timer: the floor is prediction work only.
+    predictor, stacked = model, permuted_copies(X, n_repeats)
+    if case.floor_on_final_step:
+        predictor, stacked = model[-1], model[:-1].transform(stacked)
+
+    def floor():
+        for method in case.floor_methods:
+            getattr(predictor, method)(stacked)
+
+    medians, results = _timing.time_side_by_side(
+        {
+            "sklearn": lambda: sklearn_importance(model, X, y, **kwargs),
+            "ours": lambda: permutation_importance(model, X, y, **kwargs),
+            "floor": floor,
+        },
+        runs,
+    )
+    single_name = case.scoring if isinstance(case.scoring, str) else "score"
+    differences = max_abs_differences(results["sklearn"], results["ours"], single_name)
+    return medians, differences
+
+
+def measure_memory(case, n_repeats):
+    """Peak extra bytes of scikit-learn's call and of ours at each budget.
+
+    Returns a list of (call, budget in MiB or None, peak in MiB).
+    """
+    model, X, y = case.build()
+    kwargs = {"n_repeats": n_repeats, "random_state": RANDOM_STATE}
+    peaks = [
+        (
+            "scikit-learn",
+            None,
+            _timing.peak_memory(lambda: sklearn_importance(model, X, y, **kwargs)),
+        )
+    ]
+    for budget in MEMORY_BUDGETS_MIB:
+        peak = _timing.peak_memory(
+            lambda budget=budget: permutation_importance(
+                model, X, y, max_memory=budget * MIB, **kwargs
+            )
+        )
+        peaks.append(("inspectwidgets", budget, peak))
+    return [(call, budget, peak / MIB) for call, budget, peak in peaks]
+
+
+# --- reporting ---
+
+TIMING_COLUMNS = [
+    ("case", "<"),
+    ("n_repeats", ">"),
+    ("sklearn s", ">"),
+    ("ours s", ">"),
+    ("ours/sklearn", ">"),
+    ("floor s", ">"),
+    ("ours/floor", ">"),
+    ("max |diff|", ">"),
+    ("scorer", "<"),
+]
+
+
+def timing_rows(case, n_repeats, medians, differences):
+    """One row with the timings and first scorer, one more per other scorer."""
+    timings = [
+        case.name,
+        str(n_repeats),
+        f"{medians['sklearn']:.3f}",
+        f"{medians['ours']:.3f}",
+        f"{medians['ours'] / medians['sklearn']:.3f}",
+        f"{medians['floor']:.3f}",
+        f"{medians['ours'] / medians['floor']:.2f}",
+    ]
+    blank = [""] * len(timings)
+    return [
+        [*(blank if i else timings), f"{difference:.1e}", scorer]
+        for i, (scorer, difference) in enumerate(differences.items())
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke test: 1 run and n_repeats={QUICK_N_REPEATS} everywhere",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=5, help="runs per case (default: 5)"
+    )
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1; got {args.runs}.")
+    runs = 1 if args.quick else args.runs
+
+    print("permutation_importance: inspectwidgets vs scikit-learn")
+    print(_timing.describe_environment([np, pd, sklearn, inspectwidgets]))
+    print(
+        f"Median seconds of {runs} run(s) per case; sklearn, ours and floor "
+        "alternate within each run; n_jobs=None."
+    )
+    print(
+        "floor: one call of the prediction method(s) the scorers need on all "
+        "permuted copies,\nbuilt beforehand (for the pipeline: its final step on "
+        "the transformed copies)."
+    )
+    print("max |diff|: largest |ours - sklearn| over the importances, per scorer.")
+    print()
+
+    rows = []
+    for case in CASES:
+        n_repeats = QUICK_N_REPEATS if args.quick else case.n_repeats
+        medians, differences = run_case(case, runs, n_repeats)
+        rows += timing_rows(case, n_repeats, medians, differences)
+    print(_timing.format_table(TIMING_COLUMNS, rows))
+    print()
+
+    n_repeats = QUICK_N_REPEATS if args.quick else BOOSTING.n_repeats
+    peaks = measure_memory(BOOSTING, n_repeats)
+    print(f"Peak extra memory (tracemalloc), {BOOSTING.name}, n_repeats={n_repeats}")
+    print(
+        _timing.format_table(
+            [("call", "<"), ("max_memory MiB", ">"), ("peak MiB", ">")],
+            [
+                [call, "-" if budget is None else str(budget), f"{peak:.1f}"]
+                for call, budget, peak in peaks
+            ],
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
