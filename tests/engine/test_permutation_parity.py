@@ -172,6 +172,44 @@ def test_decision_function_with_string_labels_and_pos_label(binary):
     )
 
 
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_probability_metrics_with_string_labels_and_decision_function(
+    binary, with_weight
+):
+    X, y = binary
+    labels = np.where(y == 1, "yes", "no")
+    weight = np.linspace(0.2, 3, len(y)) if with_weight else None
+    scoring = ["roc_auc", "neg_log_loss", "accuracy"]
+    for model in (
+        LogisticRegression(),
+        RandomForestClassifier(n_estimators=5, random_state=0),
+    ):
+        model.fit(X, labels)
+        assert_same_as_sklearn(
+            model,
+            X,
+            labels,
+            n_repeats=3,
+            random_state=0,
+            scoring=scoring,
+            sample_weight=weight,
+        )
+
+
+def test_one_class_rows_fail_as_in_sklearn(binary):
+    # Rows holding one class only are outside the vectorized log loss; the
+    # error comes from scikit-learn's own function, as it would without us.
+    X, y = binary
+    model = LogisticRegression().fit(X, y)
+    rows = y == 1
+    kwargs = dict(n_repeats=2, random_state=0, scoring="neg_log_loss")
+    with pytest.raises(ValueError, match="contains only one label") as expected:
+        sklearn_permutation_importance(model, X[rows], y[rows], **kwargs)
+    with pytest.raises(ValueError) as got:
+        permutation_importance(model, X[rows], y[rows], **kwargs)
+    assert str(got.value) == str(expected.value)
+
+
 def test_custom_callables_and_dict_returning_scorer(binary):
     X, y = binary
     model = KNeighborsClassifier().fit(X, y)

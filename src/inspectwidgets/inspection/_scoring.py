@@ -12,17 +12,9 @@ import difflib
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, is_regressor
+from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier, is_regressor
 from sklearn.ensemble._forest import ForestClassifier
-from sklearn.metrics import (
-    accuracy_score,
-    get_scorer_names,
-    mean_absolute_error,
-    mean_absolute_percentage_error,
-    mean_squared_error,
-    r2_score,
-    root_mean_squared_error,
-)
+from sklearn.metrics import accuracy_score, get_scorer_names, r2_score
 from sklearn.metrics._scorer import (
     _BaseScorer,
     _cached_call,
@@ -34,6 +26,8 @@ from sklearn.metrics._scorer import (
 from sklearn.pipeline import Pipeline
 from sklearn.utils import get_tags
 from sklearn.utils.validation import _check_response_method
+
+from ._vectorized import VECTORIZED
 
 PREDICTION_METHODS = (
     "predict",
@@ -212,10 +206,13 @@ class ScoringPlan:
                     scorer=scorer,
                     replayable=replayable,
                     pass_sample_weight=pass_weight,
-                    vectorized=_VECTORIZED.get(_metric_key(scorer)),
+                    vectorized=_vectorized_metric(scorer),
                 )
             )
         self.estimator = estimator
+        self._classes = (
+            getattr(estimator, "classes_", None) if is_classifier(estimator) else None
+        )
         self.output_bytes_per_row = 0
         # The prediction methods the replayable scorers call, each computed
         # once per batch; scikit-learn picks them the same way.
@@ -270,13 +267,17 @@ class ScoringPlan:
         }
         scores = {}
         for planned in self.scorers:
-            if vectorize and planned.vectorized and _can_vectorize(y, blocked):
+            if vectorize and planned.vectorized is not None and y is not None:
                 weight = sample_weight if planned.pass_sample_weight else None
-                values = planned.scorer._sign * planned.vectorized(
-                    np.asarray(y), blocked["predict"], weight
+                values = planned.vectorized(
+                    np.asarray(y),
+                    self._response(planned, blocked),
+                    weight,
+                    self._classes,
                 )
-                scores[planned.name or "score"] = values
-                continue
+                if values is not None:
+                    scores[planned.name or "score"] = planned.scorer._sign * values
+                    continue
             per_block = []
             for b in range(n_blocks):
                 if planned.replayable:
@@ -299,6 +300,17 @@ class ScoringPlan:
             else:
                 scores[planned.name or "score"] = np.array(per_block, dtype=float)
         return scores
+
+    def _response(self, planned, blocked):
+        """The response a scorer sees, for all blocks at once: as scikit-learn's
+        ``_get_response_values`` gives it, the positive class's column (the
+        last class) of binary probabilities and the raw output otherwise."""
+        method = _check_response_method(self.estimator, planned.scorer._response_method)
+        response = blocked[method.__name__]
+        binary = self._classes is not None and len(self._classes) == 2
+        if method.__name__ == "predict_proba" and binary:
+            return response[..., -1]
+        return response
 
     def predict(self, X, estimator=None):
         """Each needed prediction method's output on `X`, computed once.
@@ -343,72 +355,15 @@ def _uncached_call(estimator, response_method, *args, **kwargs):
     return _cached_call(None, estimator, response_method, *args, **kwargs)
 
 
-def _metric_key(scorer):
-    if (
-        type(scorer) is _Scorer
-        and not scorer._kwargs
-        and scorer._response_method == "predict"
-    ):
-        return scorer._score_func
+def _vectorized_metric(scorer):
+    """The vectorized version of a plain scikit-learn metric scorer, if any.
+
+    Only scorers without extra keyword arguments qualify: their positive class
+    and averaging are the metric's defaults, which the versions reproduce.
+    """
+    if type(scorer) is _Scorer and not scorer._kwargs:
+        return VECTORIZED.get(scorer._score_func)
     return None
-
-
-def _can_vectorize(y, blocked):
-    if y is None or "predict" not in blocked:
-        return False
-    y = np.asarray(y)
-    predictions = blocked["predict"]
-    return (
-        y.ndim == 1
-        and y.shape[0] >= 2
-        and predictions.ndim == 2
-        and y.dtype.kind in "fiu"
-        and predictions.dtype.kind in "fiu"
-    )
-
-
-# Vectorized metrics over a (n_blocks, n_rows) prediction array, following
-# scikit-learn's formulas (np.average for means) so results agree to rounding.
-def _r2(y, predictions, weight):
-    y = y.astype(float)
-    w = 1.0 if weight is None else weight
-    numerator = np.sum(w * (y - predictions) ** 2, axis=1)
-    denominator = np.sum(w * (y - np.average(y, weights=weight)) ** 2)
-    if denominator == 0:
-        return np.where(numerator == 0, 1.0, 0.0)
-    return 1 - numerator / denominator
-
-
-def _mse(y, predictions, weight):
-    return np.average((y - predictions) ** 2, axis=1, weights=weight)
-
-
-def _rmse(y, predictions, weight):
-    return np.sqrt(_mse(y, predictions, weight))
-
-
-def _mae(y, predictions, weight):
-    return np.average(np.abs(predictions - y), axis=1, weights=weight)
-
-
-def _mape(y, predictions, weight):
-    y = y.astype(float)
-    relative = np.abs(predictions - y) / np.maximum(np.abs(y), np.finfo(np.float64).eps)
-    return np.average(relative, axis=1, weights=weight)
-
-
-def _accuracy(y, predictions, weight):
-    return np.average(predictions == y, axis=1, weights=weight)
-
-
-_VECTORIZED = {
-    r2_score: _r2,
-    mean_squared_error: _mse,
-    root_mean_squared_error: _rmse,
-    mean_absolute_error: _mae,
-    mean_absolute_percentage_error: _mape,
-    accuracy_score: _accuracy,
-}
 
 
 def derive_predict_from_proba(estimator):
