@@ -8,6 +8,8 @@ import * as esbuild from "esbuild";
 
 const ENTRIES = {
   codecs: "src/codecs.js",
+  // Imports widget.css, which esbuild emits beside it as permutation_widget.css.
+  permutation_widget: "src/permutation_widget.js",
 };
 
 const watch = process.argv.includes("--watch");

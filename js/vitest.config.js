@@ -4,5 +4,6 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["src/**/*.test.js"],
+    setupFiles: ["src/test_setup.js"],
   },
 });

@@ -7,11 +7,15 @@ from .inspection import (
     oob_permutation_importance,
     permutation_importance,
 )
+from .plotting import PermutationImportanceDisplay
+from .widgets import PermutationImportanceWidget
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "PermutationImportanceDisplay",
     "PermutationImportanceResult",
+    "PermutationImportanceWidget",
     "__version__",
     "cross_val_permutation_importance",
     "iter_permutation_importance",

@@ -1,0 +1,521 @@
+// Horizontal permutation-importance chart: bars (mean ± std) or box plots of
+// the per-repeat importances, one row per feature, drawn with d3.
+//
+// Rows are joined by feature name, so a live update (more repeats done, a new
+// order) moves and resizes the existing elements with a short transition
+// instead of redrawing; features that enter or leave fade in or out. Rows on
+// their way out lose their `data-testid`s at once, so tests and screen readers
+// only see the rows of the latest data.
+
+import { axisBottom } from "d3-axis";
+import { scaleBand, scaleLinear } from "d3-scale";
+import { select } from "d3-selection";
+import "d3-transition";
+
+import { boxStats } from "./box_stats.js";
+import { formatNumber } from "./format.js";
+
+/** Height of one feature row, in px. */
+export const ROW_HEIGHT = 22;
+/** Duration of the update transitions, in ms. */
+export const TRANSITION_MS = 250;
+
+const MARGIN = { top: 6, right: 18, bottom: 40 };
+const DEFAULT_WIDTH = 640;
+// Label column: estimated width of one character at the label font size
+// (text is not measured, which also keeps jsdom and browsers in agreement).
+const CHAR_WIDTH = 6.6;
+const LABEL_GAP = 8;
+const MIN_LABEL_WIDTH = 48;
+const MAX_LABEL_FRACTION = 0.4;
+const OUTLIER_RADIUS = 2.5;
+
+/**
+ * Shorten `name` to at most `maxChars` characters, ending with an ellipsis.
+ *
+ * @param {string} name
+ * @param {number} maxChars
+ * @returns {string}
+ */
+export function truncate(name, maxChars) {
+  if (name.length <= maxChars) return name;
+  return `${name.slice(0, Math.max(1, maxChars - 1))}…`;
+}
+
+/** No animation for users who asked for reduced motion. */
+function defaultDuration() {
+  const reduce =
+    typeof matchMedia === "function" &&
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return reduce ? 0 : TRANSITION_MS;
+}
+
+/** One object per drawn feature, with the numbers the row needs. */
+function makeRows(data) {
+  const { features, mean, std, permutedMean } = data;
+  const repeats = data.repeatsDone ?? 0;
+  const values =
+    data.values &&
+    repeats > 0 &&
+    data.values.length === features.length * repeats
+      ? data.values
+      : null;
+  return features.map((feature, i) => {
+    const row = values ? values.subarray(i * repeats, (i + 1) * repeats) : null;
+    return {
+      feature: String(feature),
+      index: i,
+      mean: mean[i],
+      std: Number.isFinite(std?.[i]) ? std[i] : 0,
+      permuted: permutedMean ? permutedMean[i] : NaN,
+      box: row ? boxStats(row) : null,
+    };
+  });
+}
+
+/** The x domain: 0 and every drawn value, padded a little away from zero. */
+export function importanceDomain(rows, kind) {
+  let lo = 0;
+  let hi = 0;
+  for (const r of rows) {
+    const ends =
+      kind === "boxes" && r.box
+        ? [r.box.min, r.box.max]
+        : [r.mean - r.std, r.mean + r.std, r.mean];
+    for (const v of ends) {
+      if (Number.isFinite(v)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+  }
+  if (hi - lo === 0) return [0, 1];
+  const pad = (hi - lo) * 0.05;
+  return [lo < 0 ? lo - pad : 0, hi > 0 ? hi + pad : 0];
+}
+
+/** Append the (initially empty) elements of a new row. */
+function buildRow(g) {
+  g.attr("class", "piw-row").attr("tabindex", 0);
+  g.append("rect").attr("class", "piw-hit");
+  const label = g
+    .append("text")
+    .attr("class", "piw-label")
+    .attr("text-anchor", "end");
+  label.append("tspan").attr("class", "piw-label-text");
+  label.append("title");
+
+  const bars = g.append("g").attr("class", "piw-bars");
+  bars.append("rect").attr("class", "piw-bar");
+  bars.append("line").attr("class", "piw-err");
+  bars.append("line").attr("class", "piw-err piw-err-cap piw-err-low");
+  bars.append("line").attr("class", "piw-err piw-err-cap piw-err-high");
+
+  const box = g.append("g").attr("class", "piw-boxplot");
+  box.append("line").attr("class", "piw-whisker piw-whisker-low");
+  box.append("line").attr("class", "piw-whisker piw-whisker-high");
+  box
+    .append("line")
+    .attr("class", "piw-whisker piw-whisker-cap piw-whisker-cap-low");
+  box
+    .append("line")
+    .attr("class", "piw-whisker piw-whisker-cap piw-whisker-cap-high");
+  box.append("rect").attr("class", "piw-box");
+  box.append("line").attr("class", "piw-median");
+  box.append("g").attr("class", "piw-outliers");
+}
+
+/**
+ * Create the chart inside `container`.
+ *
+ * @param {HTMLElement} container
+ * @param {{onHover?: (feature: string | null) => void, duration?: number}}
+ *   [options] `onHover` is called with the hovered feature, then `null`;
+ *   `duration` of the transitions in ms (0 draws synchronously; default
+ *   `TRANSITION_MS`, or 0 when the user prefers reduced motion).
+ * @returns {{update: (data: ImportanceChartData) => void, destroy: () => void}}
+ *
+ * @typedef {object} ImportanceChartData
+ * @property {string[]} features labels, drawn top to bottom as given.
+ * @property {Float32Array} mean mean importance, one per feature.
+ * @property {Float32Array} std standard deviation over repeats.
+ * @property {Float32Array | null} values per-repeat importances, row-major
+ *   `[features.length, repeatsDone]` (needed for "boxes").
+ * @property {number} repeatsDone
+ * @property {"bars" | "boxes"} kind
+ * @property {number} baseline score on unpermuted data.
+ * @property {Float32Array | null} permutedMean mean score with each feature
+ *   permuted.
+ * @property {string} [scorer] scorer name, for the axis title and tooltip.
+ */
+export function createImportanceChart(
+  container,
+  { onHover, duration = defaultDuration() } = {},
+) {
+  const root = select(container).append("div").attr("class", "piw-chart");
+  const svg = root
+    .append("svg")
+    .attr("class", "piw-chart-svg")
+    .attr("data-testid", "piw-chart")
+    .attr("role", "img")
+    .attr("aria-label", "Permutation importance");
+  const plot = svg.append("g").attr("class", "piw-plot");
+  const rowsG = plot.append("g").attr("class", "piw-rows");
+  const zeroLine = plot.append("line").attr("class", "piw-zero");
+  const axisG = plot.append("g").attr("class", "piw-axis");
+  const axisTitle = plot
+    .append("text")
+    .attr("class", "piw-axis-title")
+    .attr("text-anchor", "middle");
+  const tooltip = root
+    .append("div")
+    .attr("class", "piw-tooltip")
+    .attr("data-testid", "piw-tooltip")
+    .attr("role", "tooltip")
+    .style("display", "none");
+
+  let data = null;
+  let rows = [];
+  let lastWidth = 0;
+  let hovered = null;
+  let hoveredIndex = -1;
+  let destroyed = false;
+
+  function measureWidth() {
+    return container.clientWidth > 0 ? container.clientWidth : DEFAULT_WIDTH;
+  }
+
+  function draw(animate) {
+    if (data === null) return;
+    const kind =
+      data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
+    const width = measureWidth();
+    lastWidth = width;
+
+    const longest = rows.reduce((n, r) => Math.max(n, r.feature.length), 0);
+    const labelWidth = Math.max(
+      MIN_LABEL_WIDTH,
+      Math.min(longest * CHAR_WIDTH + LABEL_GAP, width * MAX_LABEL_FRACTION),
+    );
+    const maxChars = Math.max(
+      2,
+      Math.floor((labelWidth - LABEL_GAP) / CHAR_WIDTH),
+    );
+    const innerWidth = Math.max(40, width - labelWidth - MARGIN.right);
+    const innerHeight = rows.length * ROW_HEIGHT;
+
+    const x = scaleLinear()
+      .domain(importanceDomain(rows, kind))
+      .range([0, innerWidth]);
+    const y = scaleBand()
+      .domain(rows.map((r) => r.feature))
+      .range([0, innerHeight])
+      .paddingInner(0.28)
+      .paddingOuter(0.14);
+    const band = y.bandwidth();
+    const mid = band / 2;
+    const x0 = x(0);
+    const px = (v) => (Number.isFinite(v) ? x(v) : x0);
+
+    const useTransition = animate && duration > 0;
+    const t = useTransition ? svg.transition().duration(duration) : null;
+    const tr = (selection) => (t ? selection.transition(t) : selection);
+    if (!useTransition) {
+      // Finish the picture at once: stop running transitions, drop rows that
+      // were fading out.
+      svg.selectAll("*").interrupt();
+      rowsG.selectAll("g.piw-row.piw-exiting").remove();
+    }
+
+    svg
+      .attr("width", width)
+      .attr("height", innerHeight + MARGIN.top + MARGIN.bottom)
+      .style("display", rows.length === 0 ? "none" : null);
+    tr(plot).attr("transform", `translate(${labelWidth},${MARGIN.top})`);
+
+    const joined = rowsG
+      .selectAll("g.piw-row")
+      .data(rows, (d) => d.feature)
+      .join(
+        (enter) =>
+          enter
+            .append("g")
+            .call(buildRow)
+            .attr("transform", (d) => `translate(0,${y(d.feature)})`)
+            .style("opacity", 0),
+        (update) => update.interrupt().classed("piw-exiting", false),
+        (exit) => {
+          exit
+            .classed("piw-exiting", true)
+            .attr("data-feature", null)
+            .attr("tabindex", null);
+          exit.selectAll("[data-testid]").attr("data-testid", null);
+          tr(exit).style("opacity", 0).remove();
+          return exit;
+        },
+      );
+
+    joined
+      .attr("data-feature", (d) => d.feature)
+      .attr(
+        "aria-label",
+        (d) => `${d.feature}: ${formatNumber(d.mean)} ± ${formatNumber(d.std)}`,
+      );
+    tr(joined)
+      .attr("transform", (d) => `translate(0,${y(d.feature)})`)
+      .style("opacity", 1);
+
+    const step = y.step();
+    joined
+      .select("rect.piw-hit")
+      .attr("x", -labelWidth)
+      .attr("y", mid - step / 2)
+      .attr("width", labelWidth + innerWidth)
+      .attr("height", step);
+
+    const label = joined
+      .select("text.piw-label")
+      .attr("x", -LABEL_GAP)
+      .attr("y", mid)
+      .attr("dy", "0.32em");
+    label
+      .select("tspan.piw-label-text")
+      .text((d) => truncate(d.feature, maxChars));
+    label.select("title").text((d) => d.feature);
+
+    // Bars: 0 → mean, with ±std error bars.
+    const bars = joined
+      .select("g.piw-bars")
+      .attr("display", kind === "bars" ? null : "none");
+    bars
+      .select("rect.piw-bar")
+      .attr("data-testid", "piw-bar")
+      .attr("data-feature", (d) => d.feature)
+      .classed("piw-negative", (d) => d.mean < 0);
+    tr(bars.select("rect.piw-bar"))
+      .attr("x", (d) => Math.min(x0, px(d.mean)))
+      .attr("width", (d) => Math.abs(px(d.mean) - x0))
+      .attr("y", 0)
+      .attr("height", band);
+    const hasErr = (d) => Number.isFinite(d.mean) && d.std > 0;
+    bars
+      .selectAll("line.piw-err")
+      .attr("display", (d) => (hasErr(d) ? null : "none"));
+    tr(bars.select("line.piw-err:not(.piw-err-cap)"))
+      .attr("x1", (d) => px(d.mean - d.std))
+      .attr("x2", (d) => px(d.mean + d.std))
+      .attr("y1", mid)
+      .attr("y2", mid);
+    for (const [cls, sign] of [
+      ["piw-err-low", -1],
+      ["piw-err-high", 1],
+    ]) {
+      tr(bars.select(`line.${cls}`))
+        .attr("x1", (d) => px(d.mean + sign * d.std))
+        .attr("x2", (d) => px(d.mean + sign * d.std))
+        .attr("y1", band * 0.25)
+        .attr("y2", band * 0.75);
+    }
+
+    // Box plots of the per-repeat values.
+    const boxes = joined
+      .select("g.piw-boxplot")
+      .attr("display", (d) => (kind === "boxes" && d.box ? null : "none"))
+      .filter((d) => d.box !== null);
+    boxes
+      .select("rect.piw-box")
+      .attr("data-testid", "piw-box")
+      .attr("data-feature", (d) => d.feature)
+      .classed("piw-negative", (d) => d.box.median < 0);
+    tr(boxes.select("rect.piw-box"))
+      .attr("x", (d) => x(d.box.q1))
+      .attr("width", (d) => Math.max(1, x(d.box.q3) - x(d.box.q1)))
+      .attr("y", 0)
+      .attr("height", band);
+    tr(boxes.select("line.piw-median"))
+      .attr("x1", (d) => x(d.box.median))
+      .attr("x2", (d) => x(d.box.median))
+      .attr("y1", 0)
+      .attr("y2", band);
+    const whiskers = [
+      ["piw-whisker-low", (b) => b.whiskerLow, (b) => b.q1],
+      ["piw-whisker-high", (b) => b.q3, (b) => b.whiskerHigh],
+    ];
+    for (const [cls, from, to] of whiskers) {
+      tr(boxes.select(`line.${cls}`))
+        .attr("x1", (d) => x(from(d.box)))
+        .attr("x2", (d) => x(to(d.box)))
+        .attr("y1", mid)
+        .attr("y2", mid);
+    }
+    for (const [cls, at] of [
+      ["piw-whisker-cap-low", (b) => b.whiskerLow],
+      ["piw-whisker-cap-high", (b) => b.whiskerHigh],
+    ]) {
+      tr(boxes.select(`line.${cls}`))
+        .attr("x1", (d) => x(at(d.box)))
+        .attr("x2", (d) => x(at(d.box)))
+        .attr("y1", band * 0.25)
+        .attr("y2", band * 0.75);
+    }
+    const outliers = boxes
+      .select("g.piw-outliers")
+      .selectAll("circle.piw-outlier")
+      .data((d) => d.box.outliers)
+      .join((enter) =>
+        enter
+          .append("circle")
+          .attr("class", "piw-outlier")
+          .attr("r", OUTLIER_RADIUS)
+          .attr("cy", mid)
+          .attr("cx", (v) => x(v)),
+      );
+    tr(outliers)
+      .attr("cx", (v) => x(v))
+      .attr("cy", mid);
+
+    // Axis, zero line, title.
+    tr(zeroLine)
+      .attr("x1", x0)
+      .attr("x2", x0)
+      .attr("y1", 0)
+      .attr("y2", innerHeight);
+    tr(axisG)
+      .attr("transform", `translate(0,${innerHeight})`)
+      .call(
+        axisBottom(x)
+          .ticks(Math.max(2, Math.floor(innerWidth / 80)))
+          .tickSizeOuter(0),
+      );
+    axisTitle
+      .attr("x", innerWidth / 2)
+      .attr("y", innerHeight + MARGIN.bottom - 6)
+      .text(`importance (decrease in ${data.scorer || "score"})`);
+
+    if (hovered !== null) {
+      // Keep the tooltip while its row stays in place (live updates of the
+      // numbers); hide it when the row moved away from under the pointer.
+      const row = rows.find((r) => r.feature === hovered);
+      if (row && row.index === hoveredIndex) fillTooltip(row, kind);
+      else hideTooltip();
+    }
+  }
+
+  function fillTooltip(row, kind) {
+    const lines = [
+      ["piw-tooltip-title", row.feature],
+      ["", `${formatNumber(row.mean)} ± ${formatNumber(row.std)} (mean ± std)`],
+    ];
+    if (kind === "boxes" && row.box) {
+      lines.push([
+        "",
+        `median ${formatNumber(row.box.median)}, IQR ${formatNumber(row.box.q1)} to ${formatNumber(row.box.q3)}`,
+      ]);
+    }
+    lines.push(["", `repeats: ${data.repeatsDone ?? 0}`]);
+    if (Number.isFinite(data.baseline) && Number.isFinite(row.permuted)) {
+      const name = data.scorer ? `${data.scorer} ` : "";
+      lines.push([
+        "",
+        `${name}${formatNumber(data.baseline)} → ${formatNumber(row.permuted)}`,
+      ]);
+    }
+    tooltip
+      .selectAll("div")
+      .data(lines)
+      .join("div")
+      .attr("class", ([cls]) => cls || null)
+      .text(([, text]) => text);
+  }
+
+  function hideTooltip() {
+    tooltip.style("display", "none");
+    if (hovered !== null) {
+      hovered = null;
+      onHover?.(null);
+    }
+  }
+
+  function showTooltip(rowNode, clientX, clientY) {
+    const row = select(rowNode).datum();
+    const kind =
+      data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
+    fillTooltip(row, kind);
+    tooltip.style("display", null);
+    const box = root.node().getBoundingClientRect();
+    let left;
+    let top;
+    if (clientX === undefined) {
+      // Keyboard focus: next to the row.
+      const rowBox = rowNode.getBoundingClientRect();
+      left = rowBox.left - box.left + rowBox.width / 2;
+      top = rowBox.bottom - box.top + 4;
+    } else {
+      left = clientX - box.left + 14;
+      top = clientY - box.top + 14;
+    }
+    const tipWidth = tooltip.node().offsetWidth;
+    if (box.width > 0 && left + tipWidth > box.width)
+      left = Math.max(0, box.width - tipWidth);
+    tooltip.style("left", `${left}px`).style("top", `${top}px`);
+    hoveredIndex = row.index;
+    if (hovered !== row.feature) {
+      hovered = row.feature;
+      onHover?.(row.feature);
+    }
+  }
+
+  function liveRow(target) {
+    const node = target?.closest?.("g.piw-row");
+    return node && !node.classList.contains("piw-exiting") ? node : null;
+  }
+
+  svg
+    .on("pointermove", (event) => {
+      const node = liveRow(event.target);
+      if (node) showTooltip(node, event.clientX, event.clientY);
+      else hideTooltip();
+    })
+    .on("pointerleave", hideTooltip)
+    .on("focusin", (event) => {
+      const node = liveRow(event.target);
+      if (node) showTooltip(node);
+    })
+    .on("focusout", hideTooltip);
+
+  let resizeObserver = null;
+  if (typeof ResizeObserver !== "undefined") {
+    resizeObserver = new ResizeObserver(() => {
+      if (!destroyed && data !== null && measureWidth() !== lastWidth)
+        draw(false);
+    });
+    resizeObserver.observe(container);
+  }
+
+  return {
+    /** Draw `data`, moving the rows of features already drawn. */
+    update(next) {
+      if (destroyed) return;
+      const first = data === null;
+      data = next;
+      rows = makeRows(next);
+      draw(!first);
+    },
+    /** Stop transitions, remove listeners, the observer and every element. */
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      resizeObserver?.disconnect();
+      svg
+        .on("pointermove", null)
+        .on("pointerleave", null)
+        .on("focusin", null)
+        .on("focusout", null);
+      svg.selectAll("*").interrupt();
+      svg.interrupt();
+      root.remove();
+      data = null;
+      rows = [];
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// Reading the PermutationImportanceWidget's traits into what the UI draws.
+// Pure functions (no DOM), tested in permutation_widget.test.js.
+
+import { formatSeconds } from "./charts/format.js";
+import { decodeArray } from "./codecs.js";
+
+/**
+ * The decoded result of one scorer from the `_chart` trait.
+ *
+ * @param {object | null | undefined} chart the `_chart` value ({} before the
+ *   first result).
+ * @param {string} scorer
+ * @returns {{features: string[], mean: Float32Array, std: Float32Array,
+ *   permutedMean: Float32Array, values: Float32Array | null,
+ *   repeatsDone: number, baseline: number, nHidden: number,
+ *   nFeatures: number} | null} `null` when `chart` holds no result for
+ *   `scorer`.
+ * @throws {TypeError | RangeError} when an array is malformed (see
+ *   `decodeArray`) or its length differs from the number of features.
+ */
+export function scorerResult(chart, scorer) {
+  const block = chart?.scorers?.[scorer];
+  if (!block) return null;
+  const features = (block.features ?? []).map(String);
+  const k = features.length;
+  const vector = (name) => {
+    const { values } = decodeArray(block[name]);
+    if (values.length !== k) {
+      throw new RangeError(
+        `${scorer}.${name} has ${values.length} values for ${k} features.`,
+      );
+    }
+    return values;
+  };
+  let values = null;
+  let repeatsDone = chart.repeats_done ?? 0;
+  if (block.values) {
+    const decoded = decodeArray(block.values);
+    if (decoded.shape.length !== 2 || decoded.shape[0] !== k) {
+      throw new RangeError(
+        `${scorer}.values has shape ${JSON.stringify(decoded.shape)}; expected [${k}, repeats].`,
+      );
+    }
+    values = decoded.values;
+    repeatsDone = decoded.shape[1];
+  }
+  return {
+    features,
+    mean: vector("mean"),
+    std: vector("std"),
+    permutedMean: vector("permuted_mean"),
+    values,
+    repeatsDone,
+    baseline: Number(block.baseline),
+    nHidden: block.n_hidden ?? 0,
+    nFeatures: chart.n_features ?? k,
+  };
+}
+
+/**
+ * The `k` features to select for "Top k": the most important ones of
+ * `result` (already sorted by mean importance, descending), then — when the
+ * result has fewer, or there is none yet — the first options in order.
+ *
+ * @param {{features: string[]} | null} result from `scorerResult`
+ * @param {string[]} options every selectable label
+ * @param {number} k
+ * @returns {string[]}
+ */
+export function topFeatures(result, options, k) {
+  const allowed = new Set(options);
+  const picked = [];
+  const seen = new Set();
+  const take = (name) => {
+    if (picked.length < k && allowed.has(name) && !seen.has(name)) {
+      picked.push(name);
+      seen.add(name);
+    }
+  };
+  for (const name of result?.features ?? []) take(name);
+  for (const name of options) take(name);
+  return picked;
+}
+
+/** A whole number of seconds for an ETA: "<1 s", "4 s", "2 min 5 s". */
+function formatEta(seconds) {
+  if (seconds < 0.5) return "<1 s";
+  return seconds < 60 ? `${Math.round(seconds)} s` : formatSeconds(seconds);
+}
+
+/**
+ * The progress line under the controls.
+ *
+ * @param {{status: string, repeatsDone: number, repeatsTotal: number,
+ *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean}} state
+ * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
+ *   "cancelled at 12 / 30", "error".
+ */
+export function progressText({
+  status,
+  repeatsDone,
+  repeatsTotal,
+  etaSeconds,
+  elapsedSeconds,
+  hasResult,
+}) {
+  switch (status) {
+    case "running": {
+      const count = `${repeatsDone} / ${repeatsTotal} repeats`;
+      return etaSeconds >= 0
+        ? `${count} · ETA ${formatEta(etaSeconds)}`
+        : count;
+    }
+    case "done":
+      return `done in ${formatSeconds(elapsedSeconds)}`;
+    case "cancelled":
+      return `cancelled at ${repeatsDone} / ${repeatsTotal}`;
+    case "error":
+      return "error";
+    default:
+      return hasResult ? "ready" : "not run yet";
+  }
+}
+
+/** Whether two collections hold the same members (order ignored). */
+export function sameMembers(a, b) {
+  const setA = new Set(a);
+  const setB = new Set(b);
+  return setA.size === setB.size && [...setA].every((x) => setB.has(x));
+}

@@ -1,0 +1,646 @@
+// Front end of PermutationImportanceWidget (anywidget ESM module).
+//
+// Draws what the traits hold: controls that read and write the public traits,
+// a progress line from the status traits, and the chart or table of `_chart`
+// for the displayed scorer. Switching the displayed scorer or the view needs no
+// Python: every scorer's result is already in `_chart`.
+//
+// Feature and scorer choices are staged and sent together by "Apply" (or by
+// "Run"), so a series of clicks starts one computation, not one per click.
+
+import "./widget.css";
+
+import { createImportanceChart } from "./charts/importance_chart.js";
+import { formatNumber } from "./charts/format.js";
+import {
+  progressText,
+  sameMembers,
+  scorerResult,
+  topFeatures,
+} from "./permutation_data.js";
+import { createChecklist } from "./ui/checklist.js";
+import { h, listenerBag } from "./ui/dom.js";
+
+const VIEWS = [
+  ["bars", "Bars"],
+  ["boxes", "Boxes"],
+  ["table", "Table"],
+];
+const DEFAULT_TOP_K = 10;
+const NEGATIVE_NOTE =
+  "Negative: permuting the feature improved the score — the model does not rely on it; the value is noise.";
+
+/** Traits that change the progress line, the status and the chart. */
+const LIVE_TRAITS = [
+  "status",
+  "progress",
+  "error",
+  "_repeats_done",
+  "_repeats_total",
+  "_eta_seconds",
+  "_elapsed_seconds",
+  "_chart",
+];
+
+const frame =
+  typeof requestAnimationFrame === "function"
+    ? (fn) => requestAnimationFrame(fn)
+    : (fn) => setTimeout(fn, 16);
+const cancelFrame =
+  typeof cancelAnimationFrame === "function"
+    ? (id) => cancelAnimationFrame(id)
+    : (id) => clearTimeout(id);
+
+/** Build the DOM. Returns the root and the elements the widget updates. */
+function buildDom() {
+  const ui = {};
+  ui.root = h("div", {
+    className: "inspectwidgets-permutation",
+    testid: "piw-root",
+  });
+
+  // Features: filter, All / None / Top k, checklist.
+  ui.featureCount = h("span", { className: "piw-count" });
+  ui.filter = h("input", {
+    className: "piw-filter",
+    testid: "piw-feature-filter",
+    attrs: {
+      type: "search",
+      placeholder: "Filter features",
+      "aria-label": "Filter features",
+    },
+  });
+  ui.all = h("button", {
+    text: "All",
+    attrs: { type: "button", title: "Select every feature shown" },
+  });
+  ui.none = h("button", {
+    text: "None",
+    attrs: { type: "button", title: "Unselect every feature shown" },
+  });
+  ui.top = h("button", {
+    testid: "piw-top",
+    text: "Top",
+    attrs: {
+      type: "button",
+      title: "Select the k most important features of the displayed scorer",
+    },
+  });
+  ui.topK = h("input", {
+    className: "piw-top-k",
+    testid: "piw-top-k",
+    attrs: {
+      type: "number",
+      min: 1,
+      step: 1,
+      value: DEFAULT_TOP_K,
+      "aria-label": "k",
+    },
+  });
+  ui.featureList = h("div", { className: "piw-list-host" });
+  const features = h("section", { className: "piw-group piw-group-features" }, [
+    h("div", { className: "piw-group-title" }, [
+      h("span", { text: "Features" }),
+      ui.featureCount,
+    ]),
+    ui.filter,
+    h("div", { className: "piw-row-buttons" }, [
+      ui.all,
+      ui.none,
+      ui.top,
+      ui.topK,
+    ]),
+    ui.featureList,
+  ]);
+
+  // Scorers: checklist and the displayed scorer.
+  ui.scorerList = h("div", { className: "piw-list-host piw-list-host-short" });
+  ui.displayScorer = h("select", {
+    testid: "piw-display-scorer",
+    attrs: { "aria-label": "Displayed scorer" },
+  });
+  const scorers = h("section", { className: "piw-group piw-group-scorers" }, [
+    h("div", { className: "piw-group-title" }, [
+      h("span", { text: "Scorers" }),
+    ]),
+    ui.scorerList,
+    h("label", { className: "piw-field" }, [
+      h("span", { text: "Show" }),
+      ui.displayScorer,
+    ]),
+  ]);
+
+  // Run settings, view switch, actions.
+  ui.repeats = h("input", {
+    testid: "piw-repeats",
+    attrs: { type: "number", min: 1, step: 1, "aria-label": "Repeats" },
+  });
+  ui.viewButtons = new Map(
+    VIEWS.map(([view, label]) => [
+      view,
+      h("button", {
+        testid: `piw-view-${view}`,
+        text: label,
+        attrs: { type: "button", "aria-pressed": "false" },
+      }),
+    ]),
+  );
+  ui.apply = h("button", {
+    className: "piw-apply",
+    testid: "piw-apply",
+    text: "Apply",
+    attrs: { type: "button" },
+  });
+  ui.run = h("button", {
+    className: "piw-run",
+    testid: "piw-run",
+    text: "Run",
+    attrs: { type: "button" },
+  });
+  ui.stop = h("button", {
+    className: "piw-stop",
+    testid: "piw-stop",
+    text: "Stop",
+    attrs: { type: "button" },
+  });
+  ui.hint = h("p", {
+    className: "piw-hint",
+    testid: "piw-hint",
+    attrs: { "aria-live": "polite" },
+  });
+  const run = h("section", { className: "piw-group piw-group-run" }, [
+    h("label", { className: "piw-field" }, [
+      h("span", { text: "Repeats" }),
+      ui.repeats,
+    ]),
+    h(
+      "div",
+      {
+        className: "piw-segmented",
+        attrs: { role: "group", "aria-label": "View" },
+      },
+      [...ui.viewButtons.values()],
+    ),
+    h("div", { className: "piw-row-buttons" }, [ui.apply, ui.run, ui.stop]),
+    ui.hint,
+  ]);
+
+  // Progress, error, output.
+  ui.progressFill = h("div", { className: "piw-progress-fill" });
+  ui.progressBar = h(
+    "div",
+    {
+      className: "piw-progress",
+      attrs: {
+        role: "progressbar",
+        "aria-valuemin": 0,
+        "aria-valuemax": 100,
+        "aria-label": "Progress",
+      },
+    },
+    [ui.progressFill],
+  );
+  ui.progressText = h("span", {
+    className: "piw-progress-text",
+    testid: "piw-progress",
+    attrs: { "aria-live": "polite" },
+  });
+  ui.error = h("div", {
+    className: "piw-error",
+    testid: "piw-error",
+    attrs: { role: "alert" },
+  });
+  ui.error.hidden = true;
+  ui.baseline = h("div", { className: "piw-baseline", testid: "piw-baseline" });
+  ui.chartHost = h("div", { className: "piw-chart-host" });
+  ui.table = h("table", { className: "piw-table", testid: "piw-table" });
+  ui.table.hidden = true;
+  ui.negativeNote = h("p", {
+    className: "piw-note piw-negative-note",
+    testid: "piw-negative-note",
+    text: NEGATIVE_NOTE,
+  });
+  ui.hidden = h("p", { className: "piw-note", testid: "piw-hidden" });
+  ui.empty = h("p", { className: "piw-note piw-empty", testid: "piw-empty" });
+
+  ui.root.append(
+    h("div", { className: "piw-controls" }, [features, scorers, run]),
+    h("div", { className: "piw-status" }, [ui.progressBar, ui.progressText]),
+    ui.error,
+    h("div", { className: "piw-output" }, [
+      ui.baseline,
+      ui.chartHost,
+      ui.table,
+      ui.negativeNote,
+      ui.hidden,
+      ui.empty,
+    ]),
+  );
+  return ui;
+}
+
+/** Fill `table` with one row per feature of `result` (text only). */
+function fillTable(table, result, scorer) {
+  const head = h("thead", {}, [
+    h("tr", {}, [
+      h("th", { text: "Feature", attrs: { scope: "col" } }),
+      h("th", { text: "Mean importance", attrs: { scope: "col" } }),
+      h("th", { text: "Std", attrs: { scope: "col" } }),
+      h("th", { text: `Permuted ${scorer}`, attrs: { scope: "col" } }),
+      h("th", { text: `Baseline ${scorer}`, attrs: { scope: "col" } }),
+    ]),
+  ]);
+  const body = h(
+    "tbody",
+    {},
+    result.features.map((feature, i) =>
+      h("tr", { className: result.mean[i] < 0 ? "piw-negative" : "" }, [
+        h("th", { text: feature, attrs: { scope: "row" } }),
+        h("td", { text: formatNumber(result.mean[i]) }),
+        h("td", { text: formatNumber(result.std[i]) }),
+        h("td", { text: formatNumber(result.permutedMean[i]) }),
+        h("td", { text: formatNumber(result.baseline) }),
+      ]),
+    ),
+  );
+  table.replaceChildren(head, body);
+}
+
+function render({ model, el }) {
+  const ui = buildDom();
+  el.append(ui.root);
+  const dom = listenerBag();
+  const modelListeners = [];
+  const onModel = (name, fn) => {
+    model.on(`change:${name}`, fn);
+    modelListeners.push([`change:${name}`, fn]);
+  };
+  const save = (values) => {
+    for (const [name, value] of Object.entries(values)) model.set(name, value);
+    model.save_changes();
+  };
+  const list = (name) => {
+    const value = model.get(name);
+    return Array.isArray(value) ? value.map(String) : [];
+  };
+
+  // Staged multi-select choices; null = follow the model.
+  let pendingFeatures = null;
+  let pendingScorers = null;
+  const chosenFeatures = () => pendingFeatures ?? new Set(list("features"));
+  const chosenScorers = () => pendingScorers ?? new Set(list("scoring"));
+  const featuresChanged = () =>
+    pendingFeatures !== null && !sameMembers(pendingFeatures, list("features"));
+  const scorersChanged = () =>
+    pendingScorers !== null && !sameMembers(pendingScorers, list("scoring"));
+
+  const featureList = createChecklist(ui.featureList, {
+    testid: "piw-feature-option",
+    dataAttribute: "data-feature",
+    label: "Features",
+    onToggle(name, checked) {
+      const next = new Set(chosenFeatures());
+      if (checked) next.add(name);
+      else next.delete(name);
+      pendingFeatures = next;
+      syncSelection();
+    },
+  });
+  const scorerList = createChecklist(ui.scorerList, {
+    testid: "piw-scorer-option",
+    dataAttribute: "data-scorer",
+    label: "Scorers",
+    onToggle(name, checked) {
+      const next = new Set(chosenScorers());
+      if (checked) next.add(name);
+      else next.delete(name);
+      pendingScorers = next;
+      syncSelection();
+    },
+  });
+
+  let chart = createImportanceChart(ui.chartHost);
+
+  // ---- Controls --------------------------------------------------------
+
+  /** Why the staged choices cannot be sent (empty lists), as sentences. */
+  function selectionProblems() {
+    const problems = [];
+    if (chosenFeatures().size === 0)
+      problems.push("Select at least one feature.");
+    if (chosenScorers().size === 0)
+      problems.push("Select at least one scorer.");
+    return problems;
+  }
+
+  /** Reflect staged choices: checkboxes, counts, Apply/Run, hint. */
+  function syncSelection() {
+    const options = list("_feature_options");
+    const features = chosenFeatures();
+    const scorers = chosenScorers();
+    featureList.setSelected(features);
+    scorerList.setSelected(scorers);
+    ui.featureCount.textContent = `${[...features].filter((f) => options.includes(f)).length} of ${options.length}`;
+
+    const problems = selectionProblems();
+    const changed = featuresChanged() || scorersChanged();
+    ui.apply.disabled = !changed || problems.length > 0;
+    ui.run.disabled = problems.length > 0;
+    ui.apply.classList.toggle(
+      "piw-attention",
+      changed && problems.length === 0,
+    );
+    ui.hint.textContent =
+      problems.length > 0
+        ? problems.join(" ")
+        : changed
+          ? "Changes not applied yet: Apply or Run."
+          : "";
+    ui.hint.classList.toggle("piw-hint-problem", problems.length > 0);
+  }
+
+  /** Send staged choices to Python (which reruns). Returns whether it sent. */
+  function applyPending() {
+    if (selectionProblems().length > 0) return false;
+    const values = {};
+    if (featuresChanged()) {
+      const options = list("_feature_options");
+      values.features = [
+        ...options.filter((f) => pendingFeatures.has(f)),
+        ...[...pendingFeatures].filter((f) => !options.includes(f)),
+      ];
+    }
+    if (scorersChanged()) {
+      const options = list("_scorer_options");
+      const scoring = [
+        ...options.filter((s) => pendingScorers.has(s)),
+        ...[...pendingScorers].filter((s) => !options.includes(s)),
+      ];
+      values.scoring = scoring;
+      if (!scoring.includes(model.get("display_scorer")))
+        values.display_scorer = scoring[0];
+    }
+    if (Object.keys(values).length === 0) return false;
+    pendingFeatures = null;
+    pendingScorers = null;
+    save(values);
+    syncSelection();
+    return true;
+  }
+
+  function syncFeatureOptions() {
+    featureList.setOptions(list("_feature_options"));
+    syncSelection();
+  }
+
+  function syncScorerOptions() {
+    const options = list("_scorer_options");
+    const extra = list("scoring").filter((s) => !options.includes(s));
+    scorerList.setOptions([...options, ...extra]);
+    syncSelection();
+  }
+
+  function syncDisplayScorer() {
+    const scoring = list("scoring");
+    const current = String(model.get("display_scorer") ?? "");
+    const names =
+      scoring.includes(current) || current === ""
+        ? scoring
+        : [...scoring, current];
+    ui.displayScorer.replaceChildren(
+      ...names.map((name) =>
+        h("option", { text: name, attrs: { value: name } }),
+      ),
+    );
+    ui.displayScorer.value = current;
+    ui.displayScorer.disabled = names.length < 2;
+  }
+
+  function syncRepeats() {
+    if (document.activeElement !== ui.repeats || ui.repeats.value === "") {
+      ui.repeats.value = String(model.get("n_repeats") ?? 1);
+    }
+  }
+
+  function syncView() {
+    const view = model.get("view");
+    for (const [name, button] of ui.viewButtons)
+      button.setAttribute("aria-pressed", String(name === view));
+  }
+
+  // ---- Live part: progress, status, chart (one redraw per frame) --------
+
+  let frameId = null;
+
+  function drawLive() {
+    const status = String(model.get("status") ?? "idle");
+    const repeatsDone = model.get("_repeats_done") ?? 0;
+    const repeatsTotal = model.get("_repeats_total") ?? 0;
+    ui.root.setAttribute("data-status", status);
+    ui.root.setAttribute("data-repeats-done", String(repeatsDone));
+    ui.stop.disabled = status !== "running";
+
+    const chartValue = model.get("_chart") ?? {};
+    const scorer = String(model.get("display_scorer") ?? "");
+    let result = null;
+    let drawError = "";
+    try {
+      result = scorerResult(chartValue, scorer);
+    } catch (err) {
+      drawError = `Could not draw the result: ${err.message}`;
+    }
+
+    const progress =
+      status === "done"
+        ? 1
+        : Math.min(1, Math.max(0, Number(model.get("progress")) || 0));
+    ui.progressFill.style.width = `${(progress * 100).toFixed(1)}%`;
+    ui.progressBar.setAttribute(
+      "aria-valuenow",
+      String(Math.round(progress * 100)),
+    );
+    ui.progressText.textContent = progressText({
+      status,
+      repeatsDone,
+      repeatsTotal,
+      etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+      elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
+      hasResult: Object.keys(chartValue?.scorers ?? {}).length > 0,
+    });
+
+    const errorText =
+      String(model.get("error") ?? "") ||
+      (status === "error" ? "The computation failed." : "");
+    const message = [errorText, drawError].filter(Boolean).join("\n");
+    ui.error.textContent = message;
+    ui.error.hidden = message === "";
+
+    const view = model.get("view");
+    const kind = view === "boxes" ? "boxes" : "bars";
+    const features = result?.features ?? [];
+    ui.baseline.textContent = result
+      ? `baseline ${scorer} = ${formatNumber(result.baseline)}`
+      : "";
+    ui.chartHost.hidden = view === "table" || features.length === 0;
+    ui.table.hidden = view !== "table" || features.length === 0;
+    if (view === "table") {
+      if (result) fillTable(ui.table, result, scorer);
+    } else {
+      chart.update({
+        features,
+        mean: result?.mean ?? new Float32Array(0),
+        std: result?.std ?? new Float32Array(0),
+        values: result?.values ?? null,
+        repeatsDone: result?.repeatsDone ?? 0,
+        kind,
+        baseline: result?.baseline ?? NaN,
+        permutedMean: result?.permutedMean ?? null,
+        scorer,
+      });
+    }
+
+    const drawn =
+      kind === "boxes" && result?.values ? result.values : result?.mean;
+    ui.negativeNote.hidden = !(drawn && drawn.some((v) => v < 0));
+    const nHidden = result?.nHidden ?? 0;
+    ui.hidden.hidden = nHidden <= 0;
+    ui.hidden.textContent =
+      nHidden > 0
+        ? `${nHidden} more ${nHidden === 1 ? "feature" : "features"} not shown (max_bars = ${model.get("max_bars")}).`
+        : "";
+    ui.empty.hidden = features.length > 0;
+    ui.empty.textContent =
+      features.length > 0
+        ? ""
+        : Object.keys(chartValue?.scorers ?? {}).length === 0
+          ? status === "running"
+            ? "Computing the first repeat…"
+            : "No result yet: press Run."
+          : `No result for ${scorer} yet: press Run.`;
+  }
+
+  function scheduleLive() {
+    if (frameId === null) {
+      frameId = frame(() => {
+        frameId = null;
+        drawLive();
+      });
+    }
+  }
+
+  function drawNow() {
+    if (frameId !== null) {
+      cancelFrame(frameId);
+      frameId = null;
+    }
+    drawLive();
+  }
+
+  // ---- DOM listeners ----------------------------------------------------
+
+  dom.on(ui.filter, "input", () => featureList.setFilter(ui.filter.value));
+  dom.on(ui.all, "click", () => {
+    pendingFeatures = new Set([
+      ...chosenFeatures(),
+      ...featureList.visibleOptions(),
+    ]);
+    syncSelection();
+  });
+  dom.on(ui.none, "click", () => {
+    const next = new Set(chosenFeatures());
+    for (const name of featureList.visibleOptions()) next.delete(name);
+    pendingFeatures = next;
+    syncSelection();
+  });
+  dom.on(ui.top, "click", () => {
+    const k = Math.max(1, Math.floor(Number(ui.topK.value)) || DEFAULT_TOP_K);
+    ui.topK.value = String(k);
+    let result = null;
+    try {
+      result = scorerResult(
+        model.get("_chart"),
+        String(model.get("display_scorer") ?? ""),
+      );
+    } catch {
+      result = null; // malformed result: fall back to the option order
+    }
+    pendingFeatures = new Set(topFeatures(result, list("_feature_options"), k));
+    syncSelection();
+  });
+  dom.on(ui.repeats, "change", () => {
+    const n = Number(ui.repeats.value);
+    if (Number.isInteger(n) && n >= 1) {
+      save({ n_repeats: n });
+    } else {
+      ui.repeats.value = String(model.get("n_repeats") ?? 1);
+    }
+  });
+  dom.on(ui.displayScorer, "change", () =>
+    save({ display_scorer: ui.displayScorer.value }),
+  );
+  for (const [view, button] of ui.viewButtons) {
+    dom.on(button, "click", () => {
+      if (model.get("view") !== view) save({ view });
+    });
+  }
+  dom.on(ui.apply, "click", applyPending);
+  dom.on(ui.run, "click", () => {
+    if (selectionProblems().length > 0) return; // never run on an empty list
+    // Staged choices are sent instead: changing them makes Python rerun.
+    if (!applyPending())
+      save({ _run_requests: (model.get("_run_requests") ?? 0) + 1 });
+  });
+  dom.on(ui.stop, "click", () => {
+    if (model.get("status") === "running")
+      save({ _stop_requests: (model.get("_stop_requests") ?? 0) + 1 });
+  });
+
+  // ---- Model listeners --------------------------------------------------
+
+  onModel("_feature_options", syncFeatureOptions);
+  onModel("features", () => {
+    if (!featuresChanged()) pendingFeatures = null;
+    syncSelection();
+  });
+  onModel("_scorer_options", syncScorerOptions);
+  onModel("scoring", () => {
+    if (!scorersChanged()) pendingScorers = null;
+    syncScorerOptions();
+    syncDisplayScorer();
+  });
+  onModel("display_scorer", () => {
+    syncDisplayScorer();
+    drawNow();
+  });
+  onModel("view", () => {
+    syncView();
+    drawNow();
+  });
+  onModel("n_repeats", syncRepeats);
+  onModel("max_bars", scheduleLive);
+  for (const name of LIVE_TRAITS) onModel(name, scheduleLive);
+
+  syncFeatureOptions();
+  syncScorerOptions();
+  syncDisplayScorer();
+  syncRepeats();
+  syncView();
+  drawLive();
+
+  return () => {
+    for (const [event, fn] of modelListeners) model.off(event, fn);
+    modelListeners.length = 0;
+    dom.removeAll();
+    if (frameId !== null) {
+      cancelFrame(frameId);
+      frameId = null;
+    }
+    featureList.destroy();
+    scorerList.destroy();
+    chart.destroy();
+    chart = null;
+    ui.root.remove();
+  };
+}
+
+export default { render };

@@ -1,0 +1,605 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
+import widget from "./permutation_widget.js";
+
+// ---- A fake anywidget model -------------------------------------------------
+
+/** Like a Backbone model: `set` fires "change:<name>" synchronously. */
+class FakeModel {
+  constructor(state) {
+    this.state = { ...state };
+    this.listeners = new Map();
+    this.onCalls = 0;
+    this.offCalls = 0;
+    this.saves = [];
+  }
+
+  get(name) {
+    return this.state[name];
+  }
+
+  set(name, value) {
+    const changed = this.state[name] !== value;
+    this.state[name] = value;
+    if (changed)
+      for (const cb of [...(this.listeners.get(`change:${name}`) ?? [])]) cb();
+  }
+
+  on(event, cb) {
+    this.onCalls += 1;
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event).add(cb);
+  }
+
+  off(event, cb) {
+    this.offCalls += 1;
+    this.listeners.get(event)?.delete(cb);
+  }
+
+  save_changes() {
+    this.saves.push({ ...this.state });
+  }
+
+  /** Number of listeners still registered. */
+  listenerCount() {
+    return [...this.listeners.values()].reduce((n, set) => n + set.size, 0);
+  }
+}
+
+/**
+ * `_chart` with every array a DataView into one shared ArrayBuffer, at a
+ * non-zero byteOffset, as ipywidgets delivers buffers.
+ */
+function makeChart(scorers, { repeatsDone = 3, nRepeats = 5, nFeatures } = {}) {
+  const arrays = [];
+  for (const block of Object.values(scorers)) {
+    arrays.push(block.mean, block.std, block.permuted, block.values);
+  }
+  const floats = arrays.reduce((n, a) => n + a.length, 0);
+  const buffer = new ArrayBuffer(16 + floats * 4 + 4);
+  let offset = 16;
+  const view = (values, shape) => {
+    new Float32Array(buffer, offset, values.length).set(values);
+    const dv = new DataView(buffer, offset, values.length * 4);
+    offset += values.length * 4;
+    return { data: dv, dtype: "float32", shape };
+  };
+  const out = {};
+  for (const [name, block] of Object.entries(scorers)) {
+    const k = block.features.length;
+    out[name] = {
+      features: block.features,
+      n_hidden: block.nHidden ?? 0,
+      baseline: block.baseline,
+      greater_is_better: true,
+      mean: view(block.mean, [k]),
+      std: view(block.std, [k]),
+      permuted_mean: view(block.permuted, [k]),
+      values: view(block.values, [k, repeatsDone]),
+    };
+  }
+  return {
+    repeats_done: repeatsDone,
+    n_repeats: nRepeats,
+    n_features:
+      nFeatures ??
+      Math.max(...Object.values(scorers).map((b) => b.features.length)),
+    scorers: out,
+  };
+}
+
+const R2 = {
+  features: ["bmi", "s5", "bp"],
+  baseline: 0.452,
+  mean: [0.3, 0.15, -0.02],
+  std: [0.02, 0.01, 0.005],
+  permuted: [0.152, 0.302, 0.472],
+  values: [0.28, 0.3, 0.32, 0.14, 0.15, 0.16, -0.025, -0.02, -0.015],
+};
+const MSE = {
+  features: ["s5", "age"],
+  baseline: -2900,
+  mean: [900, 50],
+  std: [40, 10],
+  permuted: [-3800, -2950],
+  values: [860, 900, 940, 40, 50, 60],
+  nHidden: 2,
+};
+
+function makeModel(overrides = {}) {
+  return new FakeModel({
+    features: ["age", "bmi", "bp", "s5"],
+    n_repeats: 5,
+    scoring: ["r2", "neg_mean_squared_error"],
+    display_scorer: "r2",
+    view: "bars",
+    max_bars: 20,
+    status: "done",
+    progress: 1,
+    error: "",
+    _feature_options: ["age", "bmi", "bp", "s5"],
+    _scorer_options: ["r2", "neg_mean_squared_error", "explained_variance"],
+    _repeats_done: 3,
+    _repeats_total: 5,
+    _eta_seconds: -1,
+    _elapsed_seconds: 3.21,
+    _run_requests: 0,
+    _stop_requests: 0,
+    _chart: makeChart({ r2: R2, neg_mean_squared_error: MSE }),
+    ...overrides,
+  });
+}
+
+// ---- Controlled animation frames --------------------------------------------
+
+let frames;
+let nextFrameId;
+let cancelled;
+function flushFrames() {
+  const pending = [...frames.entries()];
+  frames.clear();
+  for (const [, fn] of pending) fn(performance.now());
+}
+
+let el;
+let cleanup;
+beforeEach(() => {
+  frames = new Map();
+  nextFrameId = 1;
+  cancelled = [];
+  vi.stubGlobal("requestAnimationFrame", (fn) => {
+    const id = nextFrameId++;
+    frames.set(id, fn);
+    return id;
+  });
+  vi.stubGlobal("cancelAnimationFrame", (id) => {
+    cancelled.push(id);
+    frames.delete(id);
+  });
+  el = document.createElement("div");
+  document.body.append(el);
+  cleanup = null;
+});
+afterEach(() => {
+  cleanup?.();
+  el.remove();
+  vi.unstubAllGlobals();
+});
+
+function mount(model) {
+  cleanup = widget.render({ model, el });
+  return model;
+}
+
+const byTestId = (id) => el.querySelector(`[data-testid="${id}"]`);
+const allByTestId = (id) => [...el.querySelectorAll(`[data-testid="${id}"]`)];
+const barFeatures = () =>
+  allByTestId("piw-bar").map((b) => b.getAttribute("data-feature"));
+const featureBox = (name) =>
+  allByTestId("piw-feature-option").find(
+    (b) => b.getAttribute("data-feature") === name,
+  );
+const scorerBox = (name) =>
+  allByTestId("piw-scorer-option").find(
+    (b) => b.getAttribute("data-scorer") === name,
+  );
+const click = (node) =>
+  node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+function toggle(box) {
+  box.checked = !box.checked;
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+// ---- The widget ---------------------------------------------------------------
+
+describe("PermutationImportanceWidget front end", () => {
+  it("renders the displayed scorer's bars, baseline, notes and status hooks", () => {
+    mount(makeModel());
+    const root = byTestId("piw-root");
+    expect(root.classList.contains("inspectwidgets-permutation")).toBe(true);
+    expect(root.getAttribute("data-status")).toBe("done");
+    expect(root.getAttribute("data-repeats-done")).toBe("3");
+    expect(barFeatures()).toEqual(["bmi", "s5", "bp"]);
+    expect(byTestId("piw-chart")).not.toBeNull();
+    expect(byTestId("piw-baseline").textContent).toBe("baseline r2 = 0.452");
+    expect(byTestId("piw-progress").textContent).toBe("done in 3.2 s");
+    // "bp" has a negative mean: the note explains it.
+    expect(byTestId("piw-negative-note").hidden).toBe(false);
+    expect(byTestId("piw-hidden").hidden).toBe(true);
+    expect(byTestId("piw-error").hidden).toBe(true);
+  });
+
+  it("switches the displayed scorer from the model without Python", () => {
+    const model = mount(makeModel());
+    model.set("display_scorer", "neg_mean_squared_error");
+    // Redrawn synchronously: no frame, no save_changes.
+    expect(barFeatures()).toEqual(["s5", "age"]);
+    expect(model.saves).toHaveLength(0);
+    expect(byTestId("piw-display-scorer").value).toBe("neg_mean_squared_error");
+    expect(byTestId("piw-baseline").textContent).toBe(
+      "baseline neg_mean_squared_error = −2,900",
+    );
+    expect(byTestId("piw-hidden").textContent).toBe(
+      "2 more features not shown (max_bars = 20).",
+    );
+    expect(byTestId("piw-negative-note").hidden).toBe(true);
+  });
+
+  it("switches the displayed scorer from the select and writes the trait back", () => {
+    const model = mount(makeModel());
+    const select = byTestId("piw-display-scorer");
+    expect([...select.options].map((o) => o.value)).toEqual([
+      "r2",
+      "neg_mean_squared_error",
+    ]);
+    const s5 = allByTestId("piw-bar").find(
+      (b) => b.getAttribute("data-feature") === "s5",
+    );
+    const t0 = performance.now();
+    select.value = "neg_mean_squared_error";
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(performance.now() - t0).toBeLessThan(50);
+    expect(barFeatures()).toEqual(["s5", "age"]);
+    // The surviving feature keeps its bar element.
+    expect(
+      allByTestId("piw-bar").find(
+        (b) => b.getAttribute("data-feature") === "s5",
+      ),
+    ).toBe(s5);
+    expect(model.get("display_scorer")).toBe("neg_mean_squared_error");
+    expect(model.saves).toHaveLength(1);
+  });
+
+  it("Run increments _run_requests and saves", () => {
+    const model = mount(makeModel({ _run_requests: 4 }));
+    click(byTestId("piw-run"));
+    expect(model.get("_run_requests")).toBe(5);
+    expect(model.saves).toHaveLength(1);
+    expect(model.saves[0]._run_requests).toBe(5);
+  });
+
+  it("enables Stop only while running; Stop increments _stop_requests", () => {
+    const model = mount(makeModel({ status: "idle", _chart: {} }));
+    const stop = byTestId("piw-stop");
+    expect(stop.disabled).toBe(true);
+    model.set("status", "running");
+    flushFrames();
+    expect(stop.disabled).toBe(false);
+    expect(byTestId("piw-root").getAttribute("data-status")).toBe("running");
+    click(stop);
+    expect(model.get("_stop_requests")).toBe(1);
+    expect(model.saves).toHaveLength(1);
+    for (const status of ["cancelled", "done", "error", "idle"]) {
+      model.set("status", status);
+      flushFrames();
+      expect(stop.disabled).toBe(true);
+    }
+  });
+
+  it("the repeats input writes n_repeats and rejects values below 1", () => {
+    const model = mount(makeModel());
+    const input = byTestId("piw-repeats");
+    expect(input.value).toBe("5");
+    input.value = "12";
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.get("n_repeats")).toBe(12);
+    expect(model.saves).toHaveLength(1);
+    input.value = "0";
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.get("n_repeats")).toBe(12);
+    expect(input.value).toBe("12");
+    expect(model.saves).toHaveLength(1);
+    model.set("n_repeats", 3);
+    expect(input.value).toBe("3");
+  });
+
+  it("shows the error as text and stays usable", () => {
+    const model = mount(makeModel());
+    const message = "<img src=x onerror=alert(1)> is not a column";
+    model.set("status", "error");
+    model.set("error", message);
+    flushFrames();
+    const box = byTestId("piw-error");
+    expect(box.hidden).toBe(false);
+    expect(box.textContent).toBe(message);
+    expect(el.querySelector("img")).toBeNull();
+    expect(byTestId("piw-progress").textContent).toBe("error");
+    expect(byTestId("piw-run").disabled).toBe(false);
+    model.set("status", "running");
+    model.set("error", "");
+    flushFrames();
+    expect(box.hidden).toBe(true);
+  });
+
+  it("shows hostile feature names literally in options, chart, tooltip and table", () => {
+    const evil = "<img src=x onerror=alert(1)>";
+    const chart = makeChart({ r2: { ...R2, features: [evil, "s5", "bp"] } });
+    const model = mount(
+      makeModel({
+        _feature_options: [evil, "s5", "bp"],
+        features: [evil],
+        _chart: chart,
+      }),
+    );
+    expect(featureBox(evil)).toBeDefined();
+    expect(barFeatures()[0]).toBe(evil);
+    allByTestId("piw-bar")[0].dispatchEvent(
+      new Event("pointermove", { bubbles: true }),
+    );
+    expect(el.querySelector(".piw-tooltip-title").textContent).toBe(evil);
+    click(byTestId("piw-view-table"));
+    expect(model.get("view")).toBe("table");
+    expect(byTestId("piw-table").querySelector("tbody th").textContent).toBe(
+      evil,
+    );
+    expect(el.querySelector("img")).toBeNull();
+  });
+
+  it("the view switch draws bars, boxes or a table", () => {
+    const model = mount(makeModel());
+    expect(byTestId("piw-view-bars").getAttribute("aria-pressed")).toBe("true");
+    click(byTestId("piw-view-boxes"));
+    expect(model.get("view")).toBe("boxes");
+    expect(model.saves).toHaveLength(1);
+    expect(
+      allByTestId("piw-box").map((b) => b.getAttribute("data-feature")),
+    ).toEqual(["bmi", "s5", "bp"]);
+    expect(byTestId("piw-view-boxes").getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+    click(byTestId("piw-view-table"));
+    const table = byTestId("piw-table");
+    expect(table.hidden).toBe(false);
+    expect(el.querySelector(".piw-chart-host").hidden).toBe(true);
+    const rows = [...table.querySelectorAll("tbody tr")].map((tr) =>
+      [...tr.children].map((c) => c.textContent),
+    );
+    expect(rows[0]).toEqual(["bmi", "0.3", "0.02", "0.152", "0.452"]);
+    expect(rows[2][1]).toBe("−0.02");
+    expect(
+      [...table.querySelectorAll("thead th")].map((th) => th.textContent),
+    ).toEqual([
+      "Feature",
+      "Mean importance",
+      "Std",
+      "Permuted r2",
+      "Baseline r2",
+    ]);
+  });
+
+  it("coalesces bursts of live changes into one redraw per frame", () => {
+    const model = mount(makeModel({ status: "running", _chart: {} }));
+    expect(barFeatures()).toEqual([]);
+    for (let done = 1; done <= 5; done += 1) {
+      model.set("_repeats_done", done);
+      model.set("progress", done / 5);
+      model.set("_eta_seconds", 5 - done);
+      model.set("_chart", makeChart({ r2: R2 }, { repeatsDone: 3 }));
+    }
+    expect(frames.size).toBe(1);
+    expect(barFeatures()).toEqual([]); // not drawn before the frame
+    flushFrames();
+    expect(barFeatures()).toEqual(["bmi", "s5", "bp"]);
+    expect(byTestId("piw-root").getAttribute("data-repeats-done")).toBe("5");
+    expect(byTestId("piw-progress").textContent).toBe(
+      "5 / 5 repeats · ETA <1 s",
+    );
+    model.set("_repeats_done", 4);
+    model.set("_eta_seconds", 4.2);
+    flushFrames();
+    expect(byTestId("piw-progress").textContent).toBe(
+      "4 / 5 repeats · ETA 4 s",
+    );
+  });
+
+  it("stages feature choices and applies them together", () => {
+    const model = mount(makeModel());
+    const apply = byTestId("piw-apply");
+    expect(featureBox("age").checked).toBe(true);
+    expect(apply.disabled).toBe(true);
+    toggle(featureBox("age"));
+    toggle(featureBox("bp"));
+    expect(model.saves).toHaveLength(0);
+    expect(apply.disabled).toBe(false);
+    click(apply);
+    expect(model.get("features")).toEqual(["bmi", "s5"]);
+    expect(model.saves).toHaveLength(1);
+    expect(apply.disabled).toBe(true);
+  });
+
+  it("never sends an empty feature list", () => {
+    const model = mount(makeModel());
+    click(el.querySelector(".piw-row-buttons button:nth-child(2)")); // None
+    expect(allByTestId("piw-feature-option").every((b) => !b.checked)).toBe(
+      true,
+    );
+    expect(byTestId("piw-apply").disabled).toBe(true);
+    expect(byTestId("piw-run").disabled).toBe(true);
+    expect(byTestId("piw-hint").textContent).toBe(
+      "Select at least one feature.",
+    );
+    click(byTestId("piw-apply"));
+    click(byTestId("piw-run"));
+    expect(model.saves).toHaveLength(0);
+    expect(model.get("features")).toHaveLength(4);
+  });
+
+  it("filters the feature list; All and None act on the features shown", () => {
+    const model = mount(
+      makeModel({
+        features: ["age"],
+        _feature_options: ["age", "bmi", "bp", "s1", "s2"],
+      }),
+    );
+    const filter = byTestId("piw-feature-filter");
+    filter.value = "S";
+    filter.dispatchEvent(new Event("input", { bubbles: true }));
+    const shown = allByTestId("piw-feature-option").filter(
+      (b) => !b.closest("label").hidden,
+    );
+    expect(shown.map((b) => b.getAttribute("data-feature"))).toEqual([
+      "s1",
+      "s2",
+    ]);
+    click(el.querySelector(".piw-row-buttons button:nth-child(1)")); // All
+    click(byTestId("piw-apply"));
+    expect(model.get("features")).toEqual(["age", "s1", "s2"]);
+  });
+
+  it("Top k picks the most important features of the displayed scorer", () => {
+    const model = mount(makeModel({ features: ["age"] }));
+    byTestId("piw-top-k").value = "2";
+    click(byTestId("piw-top"));
+    click(byTestId("piw-apply"));
+    expect(model.get("features")).toEqual(["bmi", "s5"]);
+  });
+
+  it("Run sends staged choices instead of a run request", () => {
+    const model = mount(makeModel());
+    toggle(featureBox("age"));
+    click(byTestId("piw-run"));
+    expect(model.get("features")).toEqual(["bmi", "bp", "s5"]);
+    expect(model.get("_run_requests")).toBe(0);
+    expect(model.saves).toHaveLength(1);
+  });
+
+  it("stages scorers, never sends none, and keeps display_scorer in scoring", () => {
+    const model = mount(makeModel());
+    toggle(scorerBox("r2"));
+    toggle(scorerBox("neg_mean_squared_error"));
+    expect(byTestId("piw-apply").disabled).toBe(true);
+    expect(byTestId("piw-hint").textContent).toBe(
+      "Select at least one scorer.",
+    );
+    toggle(scorerBox("explained_variance"));
+    click(byTestId("piw-apply"));
+    expect(model.get("scoring")).toEqual(["explained_variance"]);
+    expect(model.get("display_scorer")).toBe("explained_variance");
+    expect(model.saves).toHaveLength(1);
+    expect(byTestId("piw-empty").textContent).toBe(
+      "No result for explained_variance yet: press Run.",
+    );
+  });
+
+  it("shows a decoding problem inline instead of throwing", () => {
+    const chart = makeChart({ r2: R2 });
+    chart.scorers.r2.mean = {
+      data: new DataView(new ArrayBuffer(8)),
+      dtype: "float32",
+      shape: [2],
+    };
+    mount(makeModel({ _chart: chart }));
+    expect(byTestId("piw-error").hidden).toBe(false);
+    expect(byTestId("piw-error").textContent).toMatch(
+      /^Could not draw the result: r2\.mean has 2 values for 3 features/,
+    );
+  });
+
+  it("cleanup removes every model listener, DOM node and pending frame", () => {
+    const model = makeModel();
+    const c = widget.render({ model, el });
+    expect(model.onCalls).toBeGreaterThan(10);
+    model.set("_repeats_done", 4); // schedules a frame
+    expect(frames.size).toBe(1);
+    const [pending] = frames.keys();
+    c();
+    expect(model.offCalls).toBe(model.onCalls);
+    expect(model.listenerCount()).toBe(0);
+    expect(cancelled).toContain(pending);
+    expect(frames.size).toBe(0);
+    expect(el.childNodes).toHaveLength(0);
+  });
+
+  it("supports two views of one model, each cleaned up on its own", () => {
+    const model = makeModel();
+    const other = document.createElement("div");
+    const c1 = widget.render({ model, el });
+    const c2 = widget.render({ model, el: other });
+    const perView = model.listenerCount() / 2;
+    c1();
+    expect(model.listenerCount()).toBe(perView);
+    model.set("display_scorer", "neg_mean_squared_error");
+    expect(other.querySelectorAll('[data-testid="piw-bar"]')).toHaveLength(2);
+    c2();
+    expect(model.listenerCount()).toBe(0);
+  });
+});
+
+// ---- Pure helpers -------------------------------------------------------------
+
+describe("scorerResult", () => {
+  it("decodes DataViews at non-zero offsets, including misaligned ones", () => {
+    const chart = makeChart({ r2: R2 });
+    const result = scorerResult(chart, "r2");
+    expect(chart.scorers.r2.mean.data.byteOffset).toBeGreaterThan(0);
+    expect(result.features).toEqual(["bmi", "s5", "bp"]);
+    expect([...result.mean]).toEqual([...Float32Array.from(R2.mean)]);
+    expect(result.repeatsDone).toBe(3);
+    expect(result.values).toHaveLength(9);
+
+    const bytes = new Uint8Array(3 + 12);
+    new Uint8Array(Float32Array.from([1, 2, 3]).buffer).forEach((b, i) => {
+      bytes[3 + i] = b;
+    });
+    chart.scorers.r2.std = {
+      data: new DataView(bytes.buffer, 3, 12),
+      dtype: "float32",
+      shape: [3],
+    };
+    expect([...scorerResult(chart, "r2").std]).toEqual([1, 2, 3]);
+  });
+
+  it("returns null without a result for the scorer", () => {
+    expect(scorerResult({}, "r2")).toBeNull();
+    expect(scorerResult(null, "r2")).toBeNull();
+    expect(scorerResult(makeChart({ r2: R2 }), "accuracy")).toBeNull();
+  });
+});
+
+describe("topFeatures", () => {
+  it("takes the result's order, then fills from the options", () => {
+    const options = ["a", "b", "c", "d"];
+    expect(topFeatures({ features: ["c", "a"] }, options, 1)).toEqual(["c"]);
+    expect(topFeatures({ features: ["c", "a"] }, options, 3)).toEqual([
+      "c",
+      "a",
+      "b",
+    ]);
+    expect(topFeatures(null, options, 2)).toEqual(["a", "b"]);
+    expect(topFeatures({ features: ["gone", "d"] }, options, 1)).toEqual(["d"]);
+  });
+});
+
+describe("progressText", () => {
+  const base = {
+    repeatsDone: 12,
+    repeatsTotal: 30,
+    etaSeconds: 4.4,
+    elapsedSeconds: 3.21,
+    hasResult: true,
+  };
+  it("describes each status", () => {
+    expect(progressText({ ...base, status: "running" })).toBe(
+      "12 / 30 repeats · ETA 4 s",
+    );
+    expect(progressText({ ...base, status: "running", etaSeconds: -1 })).toBe(
+      "12 / 30 repeats",
+    );
+    expect(progressText({ ...base, status: "running", etaSeconds: 0.2 })).toBe(
+      "12 / 30 repeats · ETA <1 s",
+    );
+    expect(progressText({ ...base, status: "running", etaSeconds: 125 })).toBe(
+      "12 / 30 repeats · ETA 2 min 5 s",
+    );
+    expect(progressText({ ...base, status: "done" })).toBe("done in 3.2 s");
+    expect(progressText({ ...base, status: "cancelled" })).toBe(
+      "cancelled at 12 / 30",
+    );
+    expect(progressText({ ...base, status: "error" })).toBe("error");
+    expect(progressText({ ...base, status: "idle" })).toBe("ready");
+    expect(progressText({ ...base, status: "idle", hasResult: false })).toBe(
+      "not run yet",
+    );
+  });
+});

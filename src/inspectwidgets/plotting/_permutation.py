@@ -1,0 +1,132 @@
+"""Permutation importance as a matplotlib chart: bars with error bars, or boxes."""
+
+import numpy as np
+
+from ..inspection import PermutationImportanceResult, permutation_importance
+
+
+def chart_size(n_bars):
+    """Figure size (inches) that gives each drawn feature a readable row."""
+    return (6.4, 1.2 + 0.3 * max(n_bars, 1))
+
+
+class PermutationImportanceDisplay:
+    """Permutation importance chart, as in scikit-learn's examples.
+
+    Use :meth:`from_estimator` to compute and plot, or :meth:`from_result` to
+    plot a :class:`~inspectwidgets.PermutationImportanceResult` (for example a
+    widget's ``result``). ``__init__`` only stores the result.
+
+    Parameters
+    ----------
+    result : PermutationImportanceResult
+
+    Attributes
+    ----------
+    figure_ : matplotlib Figure
+    ax_ : matplotlib Axes
+    artists_ : list
+        The bars (or box artists) drawn.
+    """
+
+    def __init__(self, result):
+        if not isinstance(result, PermutationImportanceResult):
+            raise TypeError(
+                "result must be a PermutationImportanceResult (use "
+                "permutation_importance(..., return_result=True)); got "
+                f"{type(result).__name__}."
+            )
+        self.result = result
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        ax=None,
+        kind="bar",
+        scorer=None,
+        max_features=20,
+        **kwargs,
+    ):
+        """Compute permutation importance (keyword arguments as in
+        :func:`~inspectwidgets.permutation_importance`) and plot it."""
+        result = permutation_importance(estimator, X, y, return_result=True, **kwargs)
+        return cls(result).plot(
+            ax=ax, kind=kind, scorer=scorer, max_features=max_features
+        )
+
+    @classmethod
+    def from_result(cls, result, *, ax=None, kind="bar", scorer=None, max_features=20):
+        """Plot an existing result."""
+        return cls(result).plot(
+            ax=ax, kind=kind, scorer=scorer, max_features=max_features
+        )
+
+    def plot(self, *, ax=None, kind="bar", scorer=None, max_features=20):
+        """Draw the chart.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure is created when None.
+        kind : {"bar", "box"}, default="bar"
+            Mean importance with ±std error bars, or box plots of the repeats.
+        scorer : str, default=None
+            Scorer to show; required when the result holds several.
+        max_features : int, default=20
+            Draw the most important features only; the title says how many
+            are hidden.
+
+        Returns
+        -------
+        self
+        """
+        import matplotlib.pyplot as plt
+
+        if kind not in ("bar", "box"):
+            raise ValueError(f'kind must be "bar" or "box"; got {kind!r}.')
+        result = self.result
+        scorer = result._scorer(scorer)
+        shown, hidden = result.top(scorer, max_features)
+        importances = result.importances(scorer)[shown]
+        names = [result.feature_names[i] for i in shown]
+        if ax is None:
+            _, ax = plt.subplots(figsize=chart_size(len(names)), layout="constrained")
+        positions = np.arange(len(names))[::-1]
+        if kind == "bar" or importances.shape[1] == 0:
+            mean = (
+                importances.mean(axis=1)
+                if importances.shape[1]
+                else np.zeros(len(names))
+            )
+            std = (
+                importances.std(axis=1)
+                if importances.shape[1]
+                else np.zeros(len(names))
+            )
+            colors = np.where(mean < 0, "tab:red", "tab:blue")
+            self.artists_ = list(
+                ax.barh(positions, mean, xerr=std, color=colors, capsize=3)
+            )
+        else:
+            boxes = ax.boxplot(
+                importances.T, positions=positions, orientation="horizontal", widths=0.6
+            )
+            self.artists_ = boxes["boxes"]
+        ax.set_yticks(positions, labels=names)
+        ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
+        ax.set_xlabel(f"Decrease in {scorer} when permuted")
+        baseline = result.baseline_scores[scorer]
+        title = (
+            f"Permutation importance ({result.n_repeats_done} of "
+            f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
+        )
+        if hidden:
+            title += f"\n{hidden} more features not shown"
+        ax.set_title(title, fontsize="medium")
+        self.ax_ = ax
+        self.figure_ = ax.figure
+        return self

@@ -1,0 +1,5 @@
+"""Jupyter widgets (anywidget): live views of the inspection engine."""
+
+from ._permutation import PermutationImportanceWidget
+
+__all__ = ["PermutationImportanceWidget"]

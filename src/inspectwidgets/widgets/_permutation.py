@@ -1,0 +1,347 @@
+"""The live permutation-importance widget."""
+
+import base64
+import io
+import pathlib
+
+import numpy as np
+import traitlets
+from sklearn.base import is_classifier, is_regressor
+from sklearn.metrics import check_scoring
+from sklearn.utils.multiclass import type_of_target
+
+from ..inspection import iter_permutation_importance
+from ..inspection._scoring import ScoringPlan, builtin_score_name
+from ..inspection._validation import check_fitted, check_X, resolve_features
+from ._base import ComputationWidget
+from ._serialization import binary_array
+
+STATIC = pathlib.Path(__file__).parent.parent / "static"
+
+# Scorers offered in the UI, by kind of estimator and target; only those whose
+# prediction method the estimator has are kept.
+_REGRESSION_SCORERS = [
+    "r2",
+    "neg_mean_squared_error",
+    "neg_root_mean_squared_error",
+    "neg_mean_absolute_error",
+    "neg_median_absolute_error",
+    "neg_mean_absolute_percentage_error",
+    "explained_variance",
+]
+_CLASSIFICATION_SCORERS = ["accuracy", "balanced_accuracy", "neg_log_loss"]
+_BINARY_SCORERS = [
+    "roc_auc",
+    "average_precision",
+    "f1",
+    "precision",
+    "recall",
+    "neg_brier_score",
+    "matthews_corrcoef",
+]
+_MULTICLASS_SCORERS = [
+    "f1_macro",
+    "f1_weighted",
+    "precision_macro",
+    "recall_macro",
+    "roc_auc_ovr",
+    "roc_auc_ovo",
+    "matthews_corrcoef",
+]
+# The estimator's own ``score`` when it is not a standard metric.
+OWN_SCORE = "score"
+
+
+def scorer_options(estimator, y):
+    """Scorer names that fit `estimator` and the kind of target `y`."""
+    if is_regressor(estimator):
+        names = list(_REGRESSION_SCORERS)
+    elif is_classifier(estimator):
+        target = type_of_target(y)
+        names = _CLASSIFICATION_SCORERS + (
+            _BINARY_SCORERS if target == "binary" else _MULTICLASS_SCORERS
+        )
+    else:
+        names = []
+    fitting = []
+    for name in names:
+        try:
+            ScoringPlan(estimator, name)
+        except ValueError:
+            continue
+        fitting.append(name)
+    return fitting
+
+
+class PermutationImportanceWidget(ComputationWidget):
+    """Permutation importance that fills in live while it is computed.
+
+    Pick features, repeats and scorers in the widget (or set the traits of the
+    same names from Python) and the bar chart updates after every repeat
+    round. The computation runs in a background thread, so other cells run
+    meanwhile; a change of settings cancels the run in flight and starts a new
+    one. Switching the displayed scorer or the view never recomputes.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+        Data to permute, ideally held out from training.
+    y : array-like of shape (n_samples,)
+    scoring : str or list of str, default=None
+        Scorer names; None uses the estimator's default metric (R² for
+        regressors, accuracy for classifiers).
+    n_repeats : int, default=5
+    features : list or dict, default=None
+        Columns (or ``{label: [columns]}`` groups) to compute; None for all.
+    random_state : int, default=0
+    n_jobs, sample_weight, max_samples
+        As in :func:`~inspectwidgets.permutation_importance`.
+    max_bars : int, default=25
+        Most important features drawn; the rest are counted, not sent.
+    view : {"bars", "boxes", "table"}, default="bars"
+    display_scorer : str, default=None
+        The scorer drawn; the first of `scoring` when None.
+    run : bool, default=True
+        Start computing at once.
+
+    Attributes
+    ----------
+    result : PermutationImportanceResult or None
+        The latest (possibly partial) result of the current settings.
+
+    Examples
+    --------
+    >>> w = PermutationImportanceWidget(model, X_test, y_test, n_repeats=10)
+    >>> w  # doctest: +SKIP
+    >>> w.wait()  # doctest: +SKIP
+    'done'
+    >>> w.to_frame().head()  # doctest: +SKIP
+    """
+
+    _esm = STATIC / "permutation_widget.js"
+    _css = STATIC / "permutation_widget.css"
+
+    features = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Labels of the features (or groups) to compute."""
+
+    n_repeats = traitlets.Int(5).tag(sync=True)
+    """Permutations per feature."""
+
+    scoring = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Names of the scorers computed; all share the same predictions."""
+
+    display_scorer = traitlets.Unicode("").tag(sync=True)
+    """The scorer drawn (one of `scoring`)."""
+
+    view = traitlets.Enum(("bars", "boxes", "table"), default_value="bars").tag(
+        sync=True
+    )
+    """Bars with ±std error bars, box plots of the repeats, or a table."""
+
+    max_bars = traitlets.Int(25, min=1).tag(sync=True)
+    """How many of the most important features are drawn."""
+
+    random_state = traitlets.Int(0).tag(sync=True)
+    """Seed of the permutations (scikit-learn's scheme)."""
+
+    _feature_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    _scorer_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    _repeats_done = traitlets.Int(0).tag(sync=True)
+    _repeats_total = traitlets.Int(0).tag(sync=True)
+    _chart = traitlets.Dict().tag(sync=True)
+
+    _RERUN_ON = ("features", "n_repeats", "scoring", "random_state")
+
+    def __init__(
+        self,
+        estimator,
+        X,
+        y,
+        *,
+        scoring=None,
+        n_repeats=5,
+        features=None,
+        random_state=0,
+        n_jobs=None,
+        sample_weight=None,
+        max_samples=1.0,
+        max_bars=25,
+        view="bars",
+        display_scorer=None,
+        run=True,
+    ):
+        check_fitted(estimator)
+        X = check_X(X)
+        labels, columns = resolve_features(X, features)
+        all_labels, all_columns = resolve_features(X, None)
+        # Groups and single columns the user may pick, each with its columns.
+        self._columns = dict(zip(all_labels, all_columns, strict=True))
+        self._columns.update(zip(labels, columns, strict=True))
+        scoring = self._scoring_names(estimator, scoring)
+        self._estimator, self._X, self._y = estimator, X, y
+        self._engine_kwargs = dict(
+            n_jobs=n_jobs, sample_weight=sample_weight, max_samples=max_samples
+        )
+        self._ready = False
+        super().__init__(
+            features=labels,
+            n_repeats=n_repeats,
+            scoring=scoring,
+            display_scorer=display_scorer or scoring[0],
+            view=view,
+            max_bars=max_bars,
+            random_state=random_state,
+            _feature_options=list(self._columns),
+            _scorer_options=list(dict.fromkeys(scoring + scorer_options(estimator, y))),
+        )
+        # Fail early, in Python, for settings the engine would refuse.
+        self._stream(cancel=None)
+        self._ready = True
+        if run:
+            self.run()
+
+    @staticmethod
+    def _scoring_names(estimator, scoring):
+        if scoring is None:
+            return [builtin_score_name(estimator) or OWN_SCORE]
+        if isinstance(scoring, str):
+            return [scoring]
+        if isinstance(scoring, (list, tuple)) and all(
+            isinstance(s, str) for s in scoring
+        ):
+            return list(scoring)
+        raise TypeError(
+            "scoring must be a scorer name or a list of names for the widget; "
+            f"got {type(scoring).__name__}. For custom scorers use "
+            "inspectwidgets.permutation_importance."
+        )
+
+    # ComputationWidget hooks ------------------------------------------------
+
+    def _stream(self, cancel):
+        unknown = [f for f in self.features if f not in self._columns]
+        if unknown:
+            raise ValueError(
+                f"features: unknown {unknown}; choose from {list(self._columns)}."
+            )
+        scoring = {
+            name: check_scoring(self._estimator) if name == OWN_SCORE else name
+            for name in self.scoring
+        }
+        return iter_permutation_importance(
+            self._estimator,
+            self._X,
+            self._y,
+            scoring=scoring or [],
+            n_repeats=self.n_repeats,
+            random_state=self.random_state,
+            features={label: self._columns[label] for label in self.features},
+            cancel=cancel,
+            **self._engine_kwargs,
+        )
+
+    def _show(self, result):
+        self._repeats_done = result.n_repeats_done
+        self._repeats_total = result.n_repeats
+        self._chart = chart_payload(result, self.max_bars)
+
+    def _progress_of(self, result):
+        return result.n_repeats_done, result.n_repeats
+
+    # Reactions to settings ----------------------------------------------------
+
+    @traitlets.observe(*_RERUN_ON)
+    def _on_settings(self, change):
+        if not self._ready:
+            return
+        if (
+            change["name"] == "scoring"
+            and self.scoring
+            and self.display_scorer not in self.scoring
+        ):
+            self.display_scorer = self.scoring[0]
+        self.run()
+
+    @traitlets.observe("max_bars")
+    def _on_max_bars(self, change):
+        if self.result is not None:
+            self._chart = chart_payload(self.result, self.max_bars)
+
+    # Results in Python --------------------------------------------------------
+
+    def _require_result(self):
+        if self.result is None:
+            raise RuntimeError(
+                "No result yet: the computation has not finished a repeat round. "
+                "Call wait() first."
+            )
+        return self.result
+
+    def to_frame(self):
+        """Tidy DataFrame of the current result: feature, scorer, repeat,
+        importance (plus baseline and permuted scores)."""
+        return self._require_result().to_frame()
+
+    def figure(self):
+        """A matplotlib Figure of the chart as currently set (scorer, view).
+
+        The figure is not registered with pyplot, so returning it from a cell
+        shows it once.
+        """
+        from matplotlib.figure import Figure
+
+        from ..plotting import PermutationImportanceDisplay
+        from ..plotting._permutation import chart_size
+
+        result = self._require_result()
+        n_bars = min(self.max_bars, len(result.feature_names))
+        figure = Figure(figsize=chart_size(n_bars), layout="constrained")
+        PermutationImportanceDisplay(result).plot(
+            ax=figure.subplots(),
+            kind="box" if self.view == "boxes" else "bar",
+            scorer=self.display_scorer,
+            max_features=self.max_bars,
+        )
+        return figure
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        # Where no widget manager runs (nbconvert, GitHub) the picture shows.
+        if self.result is not None and self.result.n_repeats_done:
+            data = {**data, "image/png": self._png()}
+        return data, metadata
+
+    def _png(self):
+        buffer = io.BytesIO()
+        self.figure().savefig(buffer, format="png", dpi=96)
+        return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def chart_payload(result, max_bars):
+    """What the front end draws: for every scorer its top features, as binary
+    float32 arrays, so switching scorer needs no round trip to Python."""
+    scorers = {}
+    for name in result.scorer_names:
+        shown, hidden = result.top(name, max_bars)
+        importances = result.importances(name)[shown]
+        done = importances.shape[1]
+        mean = importances.mean(axis=1) if done else np.zeros(len(shown))
+        std = importances.std(axis=1) if done else np.zeros(len(shown))
+        scorers[name] = {
+            "features": [result.feature_names[i] for i in shown],
+            "n_hidden": int(hidden),
+            "baseline": float(result.baseline_scores[name]),
+            "greater_is_better": True,
+            "mean": binary_array(mean),
+            "std": binary_array(std),
+            "permuted_mean": binary_array(result.baseline_scores[name] - mean),
+            "values": binary_array(importances),
+        }
+    return {
+        "repeats_done": result.n_repeats_done,
+        "n_repeats": result.n_repeats,
+        "n_features": len(result.feature_names),
+        "scorers": scorers,
+    }
