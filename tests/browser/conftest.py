@@ -1,0 +1,427 @@
+"""JupyterLab + Playwright fixtures for the end-to-end widget tests.
+
+One JupyterLab server and one Chromium per session (the recipe in
+``/work/shared/recipes/browser-testing.md``). Every test writes its own
+notebook into the server's root folder with nbformat and opens it in a fresh
+page, in a workspace of its own, so tests do not share kernels or layout.
+
+Screenshots and ``timings.json`` go to ``tests/output/browser/`` (git-ignored).
+The browser is Debian's ``/usr/bin/chromium``; never run ``playwright install``.
+Without it the tests are skipped, except when ``CI`` is set: there they fail.
+"""
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+OUTPUT_DIR = Path(__file__).resolve().parents[1] / "output" / "browser"
+VIEWPORT = {"width": 1280, "height": 1000}
+SERVER_START_TIMEOUT = 60  # seconds
+KERNEL_READY_TIMEOUT = 60_000  # ms
+CELL_TIMEOUT = 60_000  # ms
+
+# Measurements printed at the end of the session and saved to timings.json:
+# observations, never asserted against a threshold.
+TIMINGS = {}
+
+
+def _missing(reason):
+    """Skip on a developer's machine; fail in CI, where the suite must run."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: browser tests must not be skipped)")
+    pytest.skip(reason)
+
+
+# --- Browser ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} not found; install it with `apt-get install chromium`")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _missing(
+            "the playwright Python package is not installed (pip install playwright)"
+        )
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium_path), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+# --- JupyterLab server -----------------------------------------------------
+
+
+@dataclass
+class LabServer:
+    url: str
+    root_dir: Path
+    log: Path
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_ready(url, process, log):
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{_tail(log)}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"JupyterLab not ready after {SERVER_START_TIMEOUT} s:\n{_tail(log)}")
+
+
+def _tail(log):
+    return log.read_text(errors="replace")[-3000:]
+
+
+def _stop(process):
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory, chromium_path):
+    """A JupyterLab server on a free local port, isolated from the user's
+    Jupyter folders; its root is an empty temporary folder."""
+    base = tmp_path_factory.mktemp("jupyterlab")
+    root_dir = base / "root"
+    dirs = {
+        name: base / name.lower()
+        for name in (
+            "JUPYTER_CONFIG_DIR",
+            "JUPYTER_DATA_DIR",
+            "JUPYTER_RUNTIME_DIR",
+            "JUPYTERLAB_SETTINGS_DIR",
+            "JUPYTERLAB_WORKSPACES_DIR",
+            "IPYTHONDIR",
+        )
+    }
+    for path in [root_dir, *dirs.values()]:
+        path.mkdir()
+    # Without this a "Jupyter news?" toast covers the screenshots.
+    notification = (
+        dirs["JUPYTERLAB_SETTINGS_DIR"]
+        / "@jupyterlab"
+        / "apputils-extension"
+        / "notification.jupyterlab-settings"
+    )
+    notification.parent.mkdir(parents=True)
+    notification.write_text(
+        json.dumps(
+            {"fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True}
+        )
+    )
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={root_dir}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    env = {
+        **os.environ,
+        **{name: str(path) for name, path in dirs.items()},
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+    log = base / "server.log"
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            command,
+            env=env,
+            cwd=root_dir,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # the server and its kernels: one process group
+        )
+    try:
+        _wait_ready(url, process, log)
+        yield LabServer(url=url, root_dir=root_dir, log=log)
+    finally:
+        _stop(process)
+
+
+# --- Notebooks in the page -------------------------------------------------
+
+# Text of a cell's outputs, from the model (not the DOM), one output a line.
+_OUTPUT_TEXT_JS = """
+(cell) => {
+  const text = (v) => (Array.isArray(v) ? v.join('') : (v ?? ''));
+  return cell.model.outputs.toJSON().map((o) => {
+    if (o.output_type === 'stream') return text(o.text);
+    if (o.output_type === 'error') return `${o.ename}: ${o.evalue}`;
+    return text((o.data || {})['text/plain']);
+  }).join('');
+}
+"""
+
+_RUN_CELL_JS = f"""
+async ([index, code]) => {{
+  const app = window.jupyterapp;
+  const notebook = app.shell.currentWidget.content;
+  if (index === null) {{
+    notebook.activeCellIndex = notebook.widgets.length - 1;
+    await app.commands.execute('notebook:insert-cell-below');
+    index = notebook.activeCellIndex;
+  }} else {{
+    notebook.activeCellIndex = index;
+  }}
+  const cell = notebook.widgets[index];
+  if (code !== null) cell.model.sharedModel.setSource(code);
+  // Resolves when the kernel has replied and its outputs have arrived.
+  await app.commands.execute('notebook:run-cell');
+  return [index, ({_OUTPUT_TEXT_JS})(cell)];
+}}
+"""
+
+
+def write_notebook(path, cells):
+    """Write code `cells` (strings) as a Python 3 notebook at `path`."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    nbformat.write(nb, path)
+
+
+class LabNotebook:
+    """A notebook open in JupyterLab, driven through ``window.jupyterapp``."""
+
+    def __init__(self, page, server, name):
+        self.page = page
+        self.server = server
+        self.name = name
+
+    # Opening and running ------------------------------------------------
+
+    def open(self):
+        workspace = Path(self.name).stem
+        self.page.goto(
+            f"{self.server.url}/lab/workspaces/{workspace}/tree/{self.name}?reset"
+        )
+        self.page.wait_for_function(
+            """(name) => {
+              const panel = window.jupyterapp?.shell?.currentWidget;
+              return panel?.context?.path === name
+                && panel.sessionContext?.session?.kernel?.status === 'idle';
+            }""",
+            arg=self.name,
+            timeout=KERNEL_READY_TIMEOUT,
+            polling=100,
+        )
+        return self
+
+    def run_all(self):
+        """Run every cell; fail with the tracebacks if a cell raised."""
+        errors = self.page.evaluate(
+            """async () => {
+              const app = window.jupyterapp;
+              await app.commands.execute('notebook:run-all-cells');
+              const notebook = app.shell.currentWidget.content;
+              return notebook.widgets
+                .filter((cell) => cell.model.type === 'code')
+                .flatMap((cell) => cell.model.outputs.toJSON())
+                .filter((o) => o.output_type === 'error')
+                .map((o) => `${o.ename}: ${o.evalue}`);
+            }"""
+        )
+        assert not errors, f"cells of {self.name} raised: {errors}"
+
+    def run_code(self, code):
+        """Insert a cell at the end with `code`, run it and wait for its reply.
+
+        Returns ``(index, output_text)``; the index re-runs it with `rerun`.
+        """
+        index, output = self.page.evaluate(_RUN_CELL_JS, [None, code])
+        return index, output
+
+    def rerun(self, index):
+        """Run the cell at `index` again; return its output text."""
+        return self.page.evaluate(_RUN_CELL_JS, [index, None])[1]
+
+    def start_code(self, code):
+        """Insert a cell with `code` and start running it without waiting.
+
+        Returns the page's ``performance.now()`` taken just before the run
+        command is issued.
+        """
+        return self.page.evaluate(
+            """async (code) => {
+              const app = window.jupyterapp;
+              const notebook = app.shell.currentWidget.content;
+              notebook.activeCellIndex = notebook.widgets.length - 1;
+              await app.commands.execute('notebook:insert-cell-below');
+              notebook.activeCell.model.sharedModel.setSource(code);
+              const t0 = performance.now();
+              app.commands.execute('notebook:run-cell');
+              return t0;
+            }""",
+            code,
+        )
+
+    def eventually_prints(self, code, expected, timeout=15):
+        """Run `code` until its output (stripped) equals `expected`.
+
+        ipywidgets keeps one front-end → kernel update in flight and sends the
+        next only when the kernel is idle, so a print right after a UI change
+        may still show the old value: re-run (bounded), never sleep.
+        """
+        index, output = self.run_code(code)
+        deadline = time.monotonic() + timeout
+        while output.strip() != expected and time.monotonic() < deadline:
+            output = self.rerun(index)
+        assert output.strip() == expected, (
+            f"{code!r} printed {output.strip()!r}, expected {expected!r}"
+        )
+        return output
+
+    # Theme and pictures -------------------------------------------------
+
+    def set_theme(self, theme):
+        self.page.evaluate(
+            """(theme) => window.jupyterapp.commands.execute(
+                 'apputils:change-theme', {theme})""",
+            theme,
+        )
+        light = "true" if "Light" in theme else "false"
+        self.page.wait_for_function(
+            """([theme, light]) => document.body.dataset.jpThemeName === theme
+                 && document.body.dataset.jpThemeLight === light""",
+            arg=[theme, light],
+        )
+
+    def screenshot(self, locator, name):
+        OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+        path = OUTPUT_DIR / name
+        self.page.mouse.move(0, 0)  # no hover highlight in the picture
+        locator.screenshot(path=str(path), animations="disabled")
+        return path
+
+    def close(self):
+        # The page may be gone already; the server stops the kernels anyway.
+        with contextlib.suppress(Exception):
+            self.page.evaluate(
+                """() => window.jupyterapp.shell.currentWidget
+                     ?.sessionContext?.shutdown()"""
+            )
+
+
+@pytest.fixture
+def open_notebook(lab_server, browser):
+    """``open_notebook(name, cells) -> LabNotebook``: write the notebook into
+    the server's root, open it in a new page and wait for an idle kernel."""
+    opened = []
+
+    def _open(name, cells, *, on_dialog=None, viewport=VIEWPORT):
+        write_notebook(lab_server.root_dir / name, cells)
+        context = browser.new_context(viewport=viewport)
+        context.set_default_timeout(CELL_TIMEOUT)
+        page = context.new_page()
+        if on_dialog is not None:
+            page.on("dialog", on_dialog)
+        notebook = LabNotebook(page, lab_server, name)
+        opened.append((context, notebook))
+        return notebook.open()
+
+    yield _open
+    for context, notebook in opened:
+        notebook.close()
+        context.close()
+
+
+# --- Timings ---------------------------------------------------------------
+
+
+@pytest.fixture
+def record_timing():
+    """``record_timing(name, seconds)``: print a measurement and keep it for
+    ``tests/output/browser/timings.json`` and the session summary."""
+
+    def _record(name, seconds):
+        TIMINGS[name] = round(seconds, 3)
+        print(f"[timing] {name}: {seconds:.3f} s")
+
+    return _record
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if TIMINGS:
+        OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+        (OUTPUT_DIR / "timings.json").write_text(json.dumps(TIMINGS, indent=2) + "\n")
+
+
+def pytest_terminal_summary(terminalreporter):
+    if TIMINGS:
+        terminalreporter.section("browser timings (measured, not asserted)")
+        for name, seconds in TIMINGS.items():
+            terminalreporter.write_line(f"{name}: {seconds:.3f} s")

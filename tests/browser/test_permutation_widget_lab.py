@@ -1,0 +1,459 @@
+"""PermutationImportanceWidget in JupyterLab, driven through the real page.
+
+Each test writes a notebook, runs it in Lab, works the widget's controls in
+Chromium and then asks the kernel (a print cell) what Python received. Times
+are measured and reported (see conftest's ``record_timing``), never asserted.
+"""
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the chromium_path fixture skips (fails in CI) with the reason
+    expect = None
+
+pytestmark = pytest.mark.browser
+
+BUNDLE = Path(__file__).resolve().parents[2] / "src" / "inspectwidgets" / "static"
+RUN_TIMEOUT = 60_000  # ms, for a computation to finish
+
+IMPORTS = """\
+import numpy as np
+import pandas as pd
+from inspectwidgets import PermutationImportanceWidget
+"""
+
+# 2,000 test rows x 20 features; predictions of 100 trees take a while.
+FOREST = (
+    IMPORTS
+    + """\
+from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import train_test_split
+
+X, y = make_classification(
+    n_samples=4000, n_features=20, n_informative=6, random_state=0
+)
+X_train, X_test, y_train, y_test = train_test_split(
+    X, y, test_size=2000, random_state=0
+)
+model = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=-1)
+model.fit(X_train, y_train)
+"""
+)
+
+# A quick model: a run takes a fraction of a second.
+LOGISTIC = (
+    IMPORTS
+    + """\
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+
+X, y = make_classification(n_samples=500, n_features=8, n_informative=4, random_state=0)
+model = LogisticRegression().fit(X, y)
+"""
+)
+
+# Named features of different lengths, for the pictures.
+CANCER = (
+    IMPORTS
+    + """\
+from sklearn.datasets import load_breast_cancer
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import train_test_split
+
+X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+model = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_train, y_train)
+w = PermutationImportanceWidget(
+    model, X_test, y_test, scoring=["accuracy", "roc_auc"], n_repeats=8, max_bars=15
+)
+w
+"""
+)
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+# Samples the widget once per animation frame into window.__piwLog: status,
+# repeats done and the drawn (non-empty) bars with their widths.
+WATCH_JS = """
+() => {
+  const log = (window.__piwLog = []);
+  window.__piwWatching = true;
+  let last = '';
+  const tick = () => {
+    const root = document.querySelector('[data-testid="piw-root"]');
+    if (root) {
+      const bars = [...root.querySelectorAll('[data-testid="piw-bar"]')].filter(
+        (bar) => bar.getBoundingClientRect().width > 0
+      );
+      const entry = {
+        status: root.dataset.status,
+        repeats: Number(root.dataset.repeatsDone),
+        bars: bars.length,
+        widths: bars.map((bar) => (+bar.getAttribute('width')).toFixed(1)).join(),
+      };
+      const key = JSON.stringify(entry);
+      if (key !== last) {
+        last = key;
+        log.push({ t: performance.now(), ...entry });
+      }
+    }
+    if (window.__piwWatching) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+"""
+
+# Whether no d3 transition is scheduled or running inside `root`.
+IDLE_JS = """
+(root) => ![root, ...root.querySelectorAll('*')].some(
+  (node) => node.__transition && Object.keys(node.__transition).length > 0
+)
+"""
+
+# On the next `change` of the displayed-scorer select, time (page clock) the
+# first frame whose baseline and axis title name `scorer`, then the frame in
+# which the bars stopped moving; collect the statuses seen meanwhile. The
+# listener captures the event before the widget's own handler runs.
+SWITCH_WATCH_JS = f"""
+([select, scorer]) => {{
+  const idle = {IDLE_JS};
+  const root = select.closest('[data-testid="piw-root"]');
+  const s = (window.__switch = {{}});
+  const tick = () => {{
+    s.statuses.add(root.dataset.status);
+    const title = root.querySelector('.piw-axis-title')?.textContent ?? '';
+    const baseline = root.querySelector('[data-testid="piw-baseline"]').textContent;
+    if (s.labelled === undefined && baseline.includes(scorer) && title.includes(scorer))
+      s.labelled = performance.now();
+    if (s.labelled !== undefined && idle(root)) {{
+      s.statuses = [...s.statuses];
+      s.settled = performance.now();
+    }} else {{
+      requestAnimationFrame(tick);
+    }}
+  }};
+  select.addEventListener('change', () => {{
+    s.t0 = performance.now();
+    s.statuses = new Set();
+    requestAnimationFrame(tick);
+  }}, {{ capture: true, once: true }});
+}}
+"""
+
+BAR_WIDTHS_JS = (
+    "(bars) => bars.map((b) => `${b.dataset.feature}:${b.getAttribute('width')}`)"
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built_bundle(chromium_path):
+    source = BUNDLE / "permutation_widget.js"
+    if not source.exists() or "piw-root" not in source.read_text():
+        pytest.fail(
+            f"{source} is missing or not the built front end: run "
+            "`cd js && npm install && npm run build`"
+        )
+
+
+def widget_root(nb):
+    return nb.page.get_by_test_id("piw-root")
+
+
+def wait_status(nb, status, timeout=RUN_TIMEOUT):
+    expect(widget_root(nb)).to_have_attribute("data-status", status, timeout=timeout)
+
+
+def wait_settled(nb):
+    nb.page.wait_for_function(IDLE_JS, arg=widget_root(nb).element_handle())
+
+
+def widget_cell(nb):
+    return nb.page.locator(".jp-Cell").filter(has=widget_root(nb))
+
+
+# --- 1. Live fill-in -------------------------------------------------------
+
+
+def test_bars_fill_in_while_running(open_notebook, record_timing):
+    nb = open_notebook("live_fill_in.ipynb", [FOREST])
+    nb.run_all()
+    nb.page.evaluate(WATCH_JS)
+
+    started = nb.start_code(
+        "w = PermutationImportanceWidget(\n"
+        "    model, X_test, y_test,\n"
+        '    scoring=["accuracy", "roc_auc", "neg_log_loss"], n_repeats=10,\n'
+        ")\n"
+        "w"
+    )
+    wall_start = time.perf_counter()
+    root = widget_root(nb)
+    expect(root.get_by_test_id("piw-bar").first).to_be_visible(timeout=RUN_TIMEOUT)
+    wall_first_bar = time.perf_counter() - wall_start
+    wait_status(nb, "done")
+    expect(root).to_have_attribute("data-repeats-done", "10")
+    log = nb.page.evaluate(
+        "() => { window.__piwWatching = false; return window.__piwLog; }"
+    )
+
+    first_bar = next(entry for entry in log if entry["bars"] > 0)
+    record_timing(
+        "live: cell run -> first bar drawn (page clock)",
+        (first_bar["t"] - started) / 1000,
+    )
+    record_timing("live: cell run -> first bar visible (Playwright)", wall_first_bar)
+    done_at = next(entry["t"] for entry in log if entry["status"] == "done")
+    record_timing("live: cell run -> status done", (done_at - started) / 1000)
+
+    running = [e for e in log if e["status"] == "running" and e["bars"] > 0]
+    assert running, f"no bars were drawn before the run finished: {log}"
+    repeats_seen = sorted({e["repeats"] for e in running})
+    assert len(repeats_seen) >= 2, (
+        f"bars drawn for only {repeats_seen} repeats while running; expected the "
+        "chart to update at least twice before 'done'"
+    )
+    assert len({e["widths"] for e in running}) >= 2, (
+        "the bars never changed while running"
+    )
+    print(f"repeats drawn while running: {repeats_seen}")
+
+    nb.eventually_prints(
+        "print(w.wait(60), w.result.n_repeats_done, len(w.scoring))", "done 10 3"
+    )
+
+
+# --- 2. Controls reach Python ---------------------------------------------
+
+
+def test_controls_reach_python(open_notebook, record_timing):
+    nb = open_notebook(
+        "controls.ipynb",
+        [
+            LOGISTIC,
+            "w = PermutationImportanceWidget(\n"
+            '    model, X, y, scoring=["accuracy", "roc_auc", "neg_log_loss"],\n'
+            "    n_repeats=3,\n"
+            ")\n"
+            "w",
+        ],
+    )
+    nb.run_all()
+    root = widget_root(nb)
+    wait_status(nb, "done")
+    expect(root).to_have_attribute("data-repeats-done", "3")
+
+    # Repeats: typed into the number input, applied on change (Enter).
+    repeats = root.get_by_test_id("piw-repeats")
+    expect(repeats).to_have_value("3")
+    repeats.fill("7")
+    repeats.press("Enter")
+    nb.eventually_prints("print(w.n_repeats)", "7")
+    wait_status(nb, "done")
+    expect(root).to_have_attribute("data-repeats-done", "7")
+
+    # Displayed scorer: redrawn from the data already in the page, no rerun.
+    nb.run_code("result_before_switch = w.result")
+    baseline = root.get_by_test_id("piw-baseline")
+    expect(baseline).to_contain_text("accuracy")
+    bars_before = root.get_by_test_id("piw-bar").evaluate_all(BAR_WIDTHS_JS)
+    select = root.get_by_test_id("piw-display-scorer")
+    nb.page.evaluate(SWITCH_WATCH_JS, [select.element_handle(), "roc_auc"])
+    select.select_option("roc_auc")
+    nb.page.wait_for_function("() => window.__switch.settled !== undefined")
+    switch = nb.page.evaluate("() => window.__switch")
+    record_timing(
+        "scorer switch: select -> chart labelled roc_auc",
+        (switch["labelled"] - switch["t0"]) / 1000,
+    )
+    record_timing(
+        "scorer switch: select -> bars settled",
+        (switch["settled"] - switch["t0"]) / 1000,
+    )
+    assert switch["statuses"] == ["done"], f"status changed during the switch: {switch}"
+    expect(baseline).to_contain_text("roc_auc")
+    bars_after = root.get_by_test_id("piw-bar").evaluate_all(BAR_WIDTHS_JS)
+    assert bars_after != bars_before, "the bars did not change with the scorer"
+    expect(root).to_have_attribute("data-status", "done")
+    nb.eventually_prints(
+        "print(w.display_scorer, w.status, w.result is result_before_switch)",
+        "roc_auc done True",
+    )
+
+    # Scorers: staged in the checklist, sent by Apply.
+    option = root.locator(
+        '[data-testid="piw-scorer-option"][data-scorer="neg_log_loss"]'
+    )
+    expect(option).to_be_checked()
+    option.uncheck()
+    apply = root.get_by_test_id("piw-apply")
+    expect(apply).to_be_enabled()
+    apply.click()
+    nb.eventually_prints("print(w.scoring)", "['accuracy', 'roc_auc']")
+    wait_status(nb, "done")
+    expect(select.locator("option")).to_have_text(["accuracy", "roc_auc"])
+    expect(select).to_have_value("roc_auc")
+    expect(apply).to_be_disabled()
+
+
+# --- 3. Stop -----------------------------------------------------------------
+
+
+def test_stop_cancels_a_long_run(open_notebook):
+    nb = open_notebook(
+        "stop.ipynb",
+        [
+            FOREST,
+            "w = PermutationImportanceWidget(model, X_test, y_test, n_repeats=200)\nw",
+        ],
+    )
+    nb.run_all()
+    root = widget_root(nb)
+    wait_status(nb, "running")
+    # At least one repeat in, so the partial result is not empty.
+    expect(root).to_have_attribute("data-repeats-done", re.compile(r"^[1-9]\d*$"))
+    stop = root.get_by_test_id("piw-stop")
+    expect(stop).to_be_enabled()
+    stop.click()
+    wait_status(nb, "cancelled", timeout=30_000)
+    expect(stop).to_be_disabled()
+    expect(root.get_by_test_id("piw-progress")).to_contain_text("cancelled")
+
+    _, output = nb.run_code("print(w.wait(30), w.result.n_repeats_done)")
+    status, done = output.split()
+    assert status == "cancelled", output
+    assert 0 < int(done) < 200, output
+    expect(root).to_have_attribute("data-repeats-done", done)
+    expect(root.get_by_test_id("piw-bar").first).to_be_visible()
+    wait_settled(nb)
+    nb.screenshot(widget_cell(nb), "permutation_cancelled.png")
+
+
+# --- 4. Text from data is never HTML ---------------------------------------
+
+
+def test_feature_names_are_text_not_html(open_notebook):
+    dialogs = []
+    nb = open_notebook(
+        "xss.ipynb",
+        [
+            IMPORTS
+            + f"""\
+from sklearn.linear_model import Ridge
+
+EVIL = {EVIL!r}
+rng = np.random.default_rng(0)
+X = pd.DataFrame({{EVIL: rng.normal(size=300), "normal": rng.normal(size=300)}})
+y = 3 * X[EVIL] + X["normal"] + rng.normal(scale=0.1, size=300)
+w = PermutationImportanceWidget(Ridge().fit(X, y), X, y, n_repeats=5)
+w
+"""
+        ],
+        on_dialog=lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()),
+    )
+    nb.run_all()
+    root = widget_root(nb)
+    wait_status(nb, "done")
+    evil_img = root.locator('img[src="x"]')
+
+    chart = root.get_by_test_id("piw-chart")
+    # The label (its <title> holds the same text, not drawn).
+    expect(chart.get_by_text(EVIL, exact=True).filter(visible=True)).to_have_count(1)
+    expect(
+        root.locator(f'[data-testid="piw-bar"][data-feature="{EVIL}"]')
+    ).to_be_visible()
+    expect(
+        root.locator(f'[data-testid="piw-feature-option"][data-feature="{EVIL}"]')
+    ).to_be_checked()
+    expect(root.locator(".piw-option-label", has_text=EVIL)).to_have_text(EVIL)
+    expect(evil_img).to_have_count(0)
+    wait_settled(nb)
+    nb.screenshot(root, "permutation_xss.png")
+
+    # The tooltip repeats the name.
+    root.locator(f'[data-testid="piw-bar"][data-feature="{EVIL}"]').hover()
+    expect(root.get_by_test_id("piw-tooltip")).to_contain_text(EVIL)
+    expect(evil_img).to_have_count(0)
+
+    root.get_by_test_id("piw-view-table").click()
+    table = root.get_by_test_id("piw-table")
+    expect(table).to_be_visible()
+    expect(table.get_by_role("rowheader", name=EVIL, exact=True)).to_be_visible()
+    expect(evil_img).to_have_count(0)
+
+    # Round trip through the kernel, so a late onerror would have fired.
+    nb.eventually_prints("print(w.view)", "table")
+    assert nb.page.locator('img[src="x"]').count() == 0
+    assert dialogs == [], f"dialogs fired: {dialogs}"
+
+
+# --- 5. Errors show inline -------------------------------------------------
+
+
+def test_bad_setting_shows_error_inline_then_recovers(open_notebook):
+    nb = open_notebook(
+        "error.ipynb",
+        [
+            LOGISTIC,
+            "w = PermutationImportanceWidget(model, X, y, n_repeats=3)\nw",
+        ],
+    )
+    nb.run_all()
+    root = widget_root(nb)
+    error = root.get_by_test_id("piw-error")
+    wait_status(nb, "done")
+    expect(error).to_be_hidden()
+
+    nb.run_code("w.n_repeats = 0")
+    wait_status(nb, "error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("n_repeats")
+    wait_settled(nb)
+    nb.screenshot(root, "permutation_error.png")
+
+    nb.run_code("w.n_repeats = 3")
+    wait_status(nb, "done")
+    expect(error).to_be_hidden()
+    expect(root).to_have_attribute("data-repeats-done", "3")
+    nb.eventually_prints("print(w.status, repr(w.error))", "done ''")
+
+
+# --- 6. Pictures -------------------------------------------------------------
+
+
+def test_screenshots_light_and_dark(open_notebook):
+    # Tall enough for the whole cell: element screenshots are clipped to the
+    # notebook's scrolling area.
+    nb = open_notebook(
+        "screenshots.ipynb", [CANCER], viewport={"width": 1280, "height": 1800}
+    )
+    nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    nb.run_all()
+    root = widget_root(nb)
+    wait_status(nb, "done")
+    cell = widget_cell(nb)
+    try:
+        for theme, suffix in (
+            ("JupyterLab Light", "light"),
+            ("JupyterLab Dark", "dark"),
+        ):
+            nb.set_theme(theme)
+            for view in ("bars", "boxes", "table"):
+                button = root.get_by_test_id(f"piw-view-{view}")
+                button.click()
+                expect(button).to_have_attribute("aria-pressed", "true")
+                if view == "table":
+                    expect(root.get_by_test_id("piw-table")).to_be_visible()
+                else:
+                    expect(root.get_by_test_id("piw-chart")).to_be_visible()
+                    wait_settled(nb)
+                path = nb.screenshot(cell, f"permutation_{view}_{suffix}.png")
+                assert path.stat().st_size > 0
+    finally:
+        # The theme is a saved setting: leave the server light for other tests.
+        nb.set_theme("JupyterLab Light")
