@@ -11,7 +11,7 @@
 import "./widget.css";
 
 import { createImportanceChart } from "./charts/importance_chart.js";
-import { formatNumber } from "./charts/format.js";
+import { columnFormat, formatNumber } from "./charts/format.js";
 import {
   progressText,
   sameMembers,
@@ -27,8 +27,13 @@ const VIEWS = [
   ["table", "Table"],
 ];
 const DEFAULT_TOP_K = 10;
+// The negative-value notes, each shown only when something is drawn in the
+// negative colour in the view it describes.
 const NEGATIVE_NOTE =
   "Negative: permuting the feature improved the score — the model does not rely on it; the value is noise.";
+const NEGATIVE_BOX_NOTE =
+  "Median below 0: permuting the feature improved the score in at least half of the repeats — the model does not rely on it.";
+const STALE_NOTE = "Showing the last result before the error.";
 
 /** Traits that change the progress line, the status and the chart. */
 const LIVE_TRAITS = [
@@ -119,9 +124,11 @@ function buildDom() {
     testid: "piw-display-scorer",
     attrs: { "aria-label": "Displayed scorer" },
   });
+  ui.scorerCount = h("span", { className: "piw-count" });
   const scorers = h("section", { className: "piw-group piw-group-scorers" }, [
     h("div", { className: "piw-group-title" }, [
       h("span", { text: "Scorers" }),
+      ui.scorerCount,
     ]),
     ui.scorerList,
     h("label", { className: "piw-field" }, [
@@ -222,25 +229,41 @@ function buildDom() {
   });
   ui.hidden = h("p", { className: "piw-note", testid: "piw-hidden" });
   ui.empty = h("p", { className: "piw-note piw-empty", testid: "piw-empty" });
+  // Under the error box: the output below is dimmed and older than the error.
+  ui.staleNote = h("p", {
+    className: "piw-note piw-stale-note",
+    testid: "piw-stale-note",
+    text: STALE_NOTE,
+  });
+  ui.staleNote.hidden = true;
+  ui.output = h("div", { className: "piw-output" }, [
+    ui.baseline,
+    ui.chartHost,
+    ui.table,
+    ui.negativeNote,
+    ui.hidden,
+    ui.empty,
+  ]);
 
   ui.root.append(
     h("div", { className: "piw-controls" }, [features, scorers, run]),
     h("div", { className: "piw-status" }, [ui.progressBar, ui.progressText]),
     ui.error,
-    h("div", { className: "piw-output" }, [
-      ui.baseline,
-      ui.chartHost,
-      ui.table,
-      ui.negativeNote,
-      ui.hidden,
-      ui.empty,
-    ]),
+    ui.staleNote,
+    ui.output,
   );
   return ui;
 }
 
-/** Fill `table` with one row per feature of `result` (text only). */
+/**
+ * Fill `table` with one row per feature of `result` (text only). Each column
+ * keeps one number notation (see `columnFormat`), as the chart's tooltip does.
+ */
 function fillTable(table, result, scorer) {
+  const mean = columnFormat(result.mean);
+  const std = columnFormat(result.std);
+  const permuted = columnFormat(result.permutedMean);
+  const baseline = columnFormat([result.baseline]);
   const head = h("thead", {}, [
     h("tr", {}, [
       h("th", { text: "Feature", attrs: { scope: "col" } }),
@@ -256,10 +279,10 @@ function fillTable(table, result, scorer) {
     result.features.map((feature, i) =>
       h("tr", { className: result.mean[i] < 0 ? "piw-negative" : "" }, [
         h("th", { text: feature, attrs: { scope: "row" } }),
-        h("td", { text: formatNumber(result.mean[i]) }),
-        h("td", { text: formatNumber(result.std[i]) }),
-        h("td", { text: formatNumber(result.permutedMean[i]) }),
-        h("td", { text: formatNumber(result.baseline) }),
+        h("td", { text: mean(result.mean[i]) }),
+        h("td", { text: std(result.std[i]) }),
+        h("td", { text: permuted(result.permutedMean[i]) }),
+        h("td", { text: baseline(result.baseline) }),
       ]),
     ),
   );
@@ -341,6 +364,8 @@ function render({ model, el }) {
     featureList.setSelected(features);
     scorerList.setSelected(scorers);
     ui.featureCount.textContent = `${[...features].filter((f) => options.includes(f)).length} of ${options.length}`;
+    const scorerOptions = scorerList.options();
+    ui.scorerCount.textContent = `${[...scorers].filter((s) => scorerOptions.includes(s)).length} of ${scorerOptions.length}`;
 
     const problems = selectionProblems();
     const changed = featuresChanged() || scorersChanged();
@@ -483,10 +508,20 @@ function render({ model, el }) {
       : "";
     ui.chartHost.hidden = view === "table" || features.length === 0;
     ui.table.hidden = view !== "table" || features.length === 0;
+    // After a failed run the last result stays up, dimmed and captioned.
+    const stale = status === "error" && features.length > 0;
+    ui.output.classList.toggle("piw-stale", stale);
+    ui.staleNote.hidden = !stale;
+
+    // The negative note explains the negative colour, so it shows only when
+    // something is drawn in it: table rows and bars with a mean below 0,
+    // boxes with a median below 0.
+    let negativeNote = "";
     if (view === "table") {
       if (result) fillTable(ui.table, result, scorer);
+      if (result?.mean.some((v) => v < 0)) negativeNote = NEGATIVE_NOTE;
     } else {
-      chart.update({
+      const drawn = chart.update({
         features,
         mean: result?.mean ?? new Float32Array(0),
         std: result?.std ?? new Float32Array(0),
@@ -497,11 +532,16 @@ function render({ model, el }) {
         permutedMean: result?.permutedMean ?? null,
         scorer,
       });
+      if (drawn.negative > 0)
+        negativeNote =
+          drawn.kind === "boxes" ? NEGATIVE_BOX_NOTE : NEGATIVE_NOTE;
     }
-
-    const drawn =
-      kind === "boxes" && result?.values ? result.values : result?.mean;
-    ui.negativeNote.hidden = !(drawn && drawn.some((v) => v < 0));
+    ui.negativeNote.textContent = negativeNote;
+    ui.negativeNote.hidden = negativeNote === "";
+    ui.negativeNote.classList.toggle(
+      "piw-negative-note-boxes",
+      negativeNote === NEGATIVE_BOX_NOTE,
+    );
     const nHidden = result?.nHidden ?? 0;
     ui.hidden.hidden = nHidden <= 0;
     ui.hidden.textContent =

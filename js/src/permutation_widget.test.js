@@ -496,6 +496,134 @@ describe("PermutationImportanceWidget front end", () => {
     );
   });
 
+  it("shows the negative note only when something is drawn as negative", () => {
+    // "bp": one repeat far below 0 pulls the mean below 0, but the median
+    // (0.01) stays above it: its bar is orange, its box is not.
+    const mixed = {
+      ...R2,
+      mean: [0.3, 0.15, -0.09],
+      values: [0.28, 0.3, 0.32, 0.14, 0.15, 0.16, -0.3, 0.01, 0.02],
+    };
+    const model = mount(makeModel({ _chart: makeChart({ r2: mixed }) }));
+    const note = byTestId("piw-negative-note");
+    const negativeBoxes = () => el.querySelectorAll(".piw-box.piw-negative");
+    expect(el.querySelectorAll(".piw-bar.piw-negative")).toHaveLength(1);
+    expect(note.hidden).toBe(false);
+    expect(note.textContent).toMatch(/^Negative: permuting the feature/);
+
+    model.set("view", "boxes");
+    expect(allByTestId("piw-box")).toHaveLength(3);
+    expect(negativeBoxes()).toHaveLength(0);
+    expect(note.hidden).toBe(true);
+
+    // All of bp's repeats below 0: its box is orange and the note says why.
+    model.set("_chart", makeChart({ r2: R2 }));
+    flushFrames();
+    expect(negativeBoxes()).toHaveLength(1);
+    expect(negativeBoxes()[0].getAttribute("data-feature")).toBe("bp");
+    expect(note.hidden).toBe(false);
+    expect(note.textContent).toMatch(/^Median below 0: /);
+    expect(note.classList.contains("piw-negative-note-boxes")).toBe(true);
+
+    model.set("view", "table");
+    expect(note.hidden).toBe(false);
+    expect(note.textContent).toMatch(/^Negative: /);
+    expect(note.classList.contains("piw-negative-note-boxes")).toBe(false);
+  });
+
+  it("keeps whole scorer names, with a title, and counts the scorers", () => {
+    const long = "neg_mean_absolute_percentage_error";
+    mount(
+      makeModel({
+        _scorer_options: ["r2", "neg_mean_squared_error", long],
+      }),
+    );
+    const option = scorerBox(long).closest("label");
+    expect(option.getAttribute("title")).toBe(long);
+    expect(option.querySelector(".piw-option-label").textContent).toBe(long);
+    const count = el.querySelector(".piw-group-scorers .piw-count");
+    expect(count.textContent).toBe("2 of 3");
+    toggle(scorerBox(long));
+    expect(count.textContent).toBe("3 of 3");
+  });
+
+  it("writes each table column, and the tooltip, in one number notation", () => {
+    const small = {
+      features: ["a", "b", "c", "d"],
+      baseline: 0.965,
+      mean: [0.0122, 0.0035, 0.000874, 0],
+      std: [0.00005, 0.000002, 0.00004, 0],
+      permuted: [0.953, 0.962, 0.964, 0.965],
+      values: [
+        0.012, 0.0122, 0.0124, 0.0035, 0.0035, 0.0035, 0, 0.001, 0.0016, 0, 0,
+        0,
+      ],
+    };
+    const model = mount(
+      makeModel({
+        view: "table",
+        display_scorer: "accuracy",
+        scoring: ["accuracy"],
+        _chart: makeChart({ accuracy: small }),
+      }),
+    );
+    const cells = [...byTestId("piw-table").querySelectorAll("tbody tr")].map(
+      (tr) => [...tr.children].map((c) => c.textContent),
+    );
+    const column = (j) => cells.map((row) => row[j]);
+    // Decimal notation down the column, small values included...
+    expect(column(1)).toEqual(["0.0122", "0.0035", "0.000874", "0"]);
+    // ... scientific for a column that is all below 1e-4.
+    expect(column(2)).toEqual(["5e-5", "2e-6", "4e-5", "0"]);
+    expect(column(3)).toEqual(["0.953", "0.962", "0.964", "0.965"]);
+    // The tooltip shows the table's digits.
+    model.set("view", "bars");
+    const bar = allByTestId("piw-bar").find(
+      (b) => b.getAttribute("data-feature") === "c",
+    );
+    bar.dispatchEvent(new Event("pointermove", { bubbles: true }));
+    const lines = [...byTestId("piw-tooltip").children].map(
+      (d) => d.textContent,
+    );
+    expect(lines[1]).toBe(`${cells[2][1]} ± ${cells[2][2]} (mean ± std)`);
+    expect(lines.at(-1)).toBe(`accuracy ${cells[2][4]} → ${cells[2][3]}`);
+  });
+
+  it("dims the last result and says so while the error shows", () => {
+    const model = mount(makeModel());
+    const output = el.querySelector(".piw-output");
+    const note = byTestId("piw-stale-note");
+    expect(note.hidden).toBe(true);
+    expect(output.classList.contains("piw-stale")).toBe(false);
+    model.set("status", "error");
+    model.set("error", "ValueError: n_repeats must be an int >= 1; got 0.");
+    flushFrames();
+    expect(byTestId("piw-error").hidden).toBe(false);
+    expect(output.classList.contains("piw-stale")).toBe(true);
+    expect(note.hidden).toBe(false);
+    expect(note.textContent).toBe("Showing the last result before the error.");
+    // The caption sits outside the dimmed output, under the error box.
+    expect(output.contains(note)).toBe(false);
+    expect(byTestId("piw-error").nextElementSibling).toBe(note);
+    model.set("status", "running");
+    model.set("error", "");
+    flushFrames();
+    expect(output.classList.contains("piw-stale")).toBe(false);
+    expect(note.hidden).toBe(true);
+  });
+
+  it("has no stale caption for an error without an earlier result", () => {
+    const model = mount(makeModel({ status: "idle", _chart: {} }));
+    model.set("status", "error");
+    model.set("error", "boom");
+    flushFrames();
+    expect(byTestId("piw-error").hidden).toBe(false);
+    expect(byTestId("piw-stale-note").hidden).toBe(true);
+    expect(
+      el.querySelector(".piw-output").classList.contains("piw-stale"),
+    ).toBe(false);
+  });
+
   it("cleanup removes every model listener, DOM node and pending frame", () => {
     const model = makeModel();
     const c = widget.render({ model, el });
@@ -593,6 +721,9 @@ describe("progressText", () => {
       "12 / 30 repeats · ETA 2 min 5 s",
     );
     expect(progressText({ ...base, status: "done" })).toBe("done in 3.2 s");
+    expect(
+      progressText({ ...base, status: "done", elapsedSeconds: 0.02 }),
+    ).toBe("done in <0.1 s");
     expect(progressText({ ...base, status: "cancelled" })).toBe(
       "cancelled at 12 / 30",
     );

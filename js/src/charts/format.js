@@ -1,15 +1,21 @@
 // Number formatting shared by the charts, tables and tooltips.
 import { format } from "d3-format";
 
+/** Smallest magnitude written in decimal notation; below it, scientific. */
+export const DECIMAL_FLOOR = 1e-4;
+
 const thousands = format(",.0f");
 const tiny = format(".2~e");
 const significant = format(".3~r");
+// Values far below the rest of their column: decimal notation still, rounded
+// to the decimals that 3 significant digits of DECIMAL_FLOOR need.
+const sixDecimals = format(".6~f");
 
 /**
- * A short, readable number: 3 significant digits ("0.452", "12.3"),
- * thousands grouped without decimals ("1,235"), scientific for tiny values
- * ("1.2e-5"), "n/a" for NaN or infinities. Negative numbers use d3-format's
- * minus sign (−).
+ * A short, readable number: 3 significant digits ("0.452", "12.3",
+ * "0.000874"), thousands grouped without decimals ("1,235"), scientific
+ * below 1e-4 ("1.23e-5"), "n/a" for NaN or infinities. Negative numbers use
+ * d3-format's minus sign (−).
  *
  * @param {number} value
  * @returns {string}
@@ -19,19 +25,52 @@ export function formatNumber(value) {
   if (value === 0) return "0";
   const magnitude = Math.abs(value);
   if (magnitude >= 1000) return thousands(value);
-  if (magnitude < 1e-3) return tiny(value);
+  if (magnitude < DECIMAL_FLOOR) return tiny(value);
   return significant(value);
 }
 
 /**
- * A duration for humans: "3.2 s" under 10 s, "42 s" under a minute, then
- * "2 min 5 s".
+ * A formatter for one column of numbers (a table column, and the same
+ * quantity in the tooltip), so that one notation holds for the whole column
+ * and "8.74e-4" never sits next to "0.0035".
+ *
+ * When the column's largest magnitude is at least 1e-4, every value is
+ * written in decimal notation like `formatNumber` ("0.0122", "0.000874",
+ * "1,235"), values below 1e-4 included: they are rounded to 6 decimals
+ * ("0.000012", or "0") instead of switching to scientific notation. When the
+ * whole column is below 1e-4, every value is scientific ("8.7e-5"). Zero is
+ * "0", NaN and infinities "n/a".
+ *
+ * @param {ArrayLike<number> | null | undefined} values the column.
+ * @returns {(value: number) => string}
+ */
+export function columnFormat(values) {
+  let largest = 0;
+  for (const value of values ?? []) {
+    if (Number.isFinite(value)) largest = Math.max(largest, Math.abs(value));
+  }
+  const scientific = largest > 0 && largest < DECIMAL_FLOOR;
+  return (value) => {
+    if (!Number.isFinite(value)) return "n/a";
+    if (value === 0) return "0";
+    if (scientific) return tiny(value);
+    const magnitude = Math.abs(value);
+    if (magnitude >= 1000) return thousands(value);
+    if (magnitude >= DECIMAL_FLOOR) return significant(value);
+    return sixDecimals(value);
+  };
+}
+
+/**
+ * A duration for humans: "<0.1 s" for what would read "0.0 s", "3.2 s"
+ * under 10 s, "42 s" under a minute, then "2 min 5 s".
  *
  * @param {number} seconds non-negative
  * @returns {string}
  */
 export function formatSeconds(seconds) {
   if (!Number.isFinite(seconds) || seconds < 0) return "?";
+  if (seconds < 0.05) return "<0.1 s";
   if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 60) return `${Math.round(seconds)} s`;
   const rounded = Math.round(seconds);

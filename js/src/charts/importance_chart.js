@@ -6,6 +6,10 @@
 // instead of redrawing; features that enter or leave fade in or out. Rows on
 // their way out lose their `data-testid`s at once, so tests and screen readers
 // only see the rows of the latest data.
+//
+// The svg's `data-settled` attribute is "false" while a transition runs and
+// "true" once the last one ended (at once when nothing animates), so browser
+// tests can wait for a still picture.
 
 import { axisBottom } from "d3-axis";
 import { scaleBand, scaleLinear } from "d3-scale";
@@ -13,7 +17,7 @@ import { select } from "d3-selection";
 import "d3-transition";
 
 import { boxStats } from "./box_stats.js";
-import { formatNumber } from "./format.js";
+import { columnFormat } from "./format.js";
 
 /** Height of one feature row, in px. */
 export const ROW_HEIGHT = 22;
@@ -40,6 +44,30 @@ const OUTLIER_RADIUS = 2.5;
 export function truncate(name, maxChars) {
   if (name.length <= maxChars) return name;
   return `${name.slice(0, Math.max(1, maxChars - 1))}…`;
+}
+
+/**
+ * Whether `row` is drawn in the "negative" colour: its bar when the mean is
+ * below 0, its box when the median is.
+ *
+ * @param {{mean: number, box: {median: number} | null}} row
+ * @param {"bars" | "boxes"} kind the kind actually drawn.
+ * @returns {boolean}
+ */
+export function isNegativeRow(row, kind) {
+  return kind === "boxes"
+    ? row.box !== null && row.box.median < 0
+    : row.mean < 0;
+}
+
+/** The formatters of one result: one notation per quantity, as in the table. */
+function makeFormats(data) {
+  return {
+    importance: columnFormat(data.mean),
+    std: columnFormat(data.std),
+    permuted: columnFormat(data.permutedMean),
+    baseline: columnFormat([data.baseline]),
+  };
 }
 
 /** No animation for users who asked for reduced motion. */
@@ -133,7 +161,8 @@ function buildRow(g) {
  *   [options] `onHover` is called with the hovered feature, then `null`;
  *   `duration` of the transitions in ms (0 draws synchronously; default
  *   `TRANSITION_MS`, or 0 when the user prefers reduced motion).
- * @returns {{update: (data: ImportanceChartData) => void, destroy: () => void}}
+ * @returns {{update: (data: ImportanceChartData) => ImportanceChartDrawn,
+ *   destroy: () => void}}
  *
  * @typedef {object} ImportanceChartData
  * @property {string[]} features labels, drawn top to bottom as given.
@@ -147,6 +176,12 @@ function buildRow(g) {
  * @property {Float32Array | null} permutedMean mean score with each feature
  *   permuted.
  * @property {string} [scorer] scorer name, for the axis title and tooltip.
+ *
+ * @typedef {object} ImportanceChartDrawn what `update` drew.
+ * @property {"bars" | "boxes"} kind "bars" also when "boxes" was asked for
+ *   without per-repeat values.
+ * @property {number} negative how many rows are drawn in the negative colour
+ *   (see `isNegativeRow`).
  */
 export function createImportanceChart(
   container,
@@ -158,7 +193,8 @@ export function createImportanceChart(
     .attr("class", "piw-chart-svg")
     .attr("data-testid", "piw-chart")
     .attr("role", "img")
-    .attr("aria-label", "Permutation importance");
+    .attr("aria-label", "Permutation importance")
+    .attr("data-settled", "true");
   const plot = svg.append("g").attr("class", "piw-plot");
   const rowsG = plot.append("g").attr("class", "piw-rows");
   const zeroLine = plot.append("line").attr("class", "piw-zero");
@@ -176,6 +212,9 @@ export function createImportanceChart(
 
   let data = null;
   let rows = [];
+  let formats = null;
+  // Incremented by every draw: only the latest one may mark the chart settled.
+  let drawCount = 0;
   let lastWidth = 0;
   let hovered = null;
   let hoveredIndex = -1;
@@ -185,10 +224,37 @@ export function createImportanceChart(
     return container.clientWidth > 0 ? container.clientWidth : DEFAULT_WIDTH;
   }
 
+  /** The kind drawn: boxes need per-repeat values. */
+  function drawnKind() {
+    return data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
+  }
+
+  /** Keep `data-settled` up to date for the draw using transition `t`. */
+  function trackSettled(t) {
+    drawCount += 1;
+    const current = drawCount;
+    if (t === null) {
+      svg.attr("data-settled", "true");
+      return;
+    }
+    svg.attr("data-settled", "false");
+    // Every element's transition shares the timing of `t` (the svg's), so
+    // they all end in the timer tick in which `t` ends; the promise settles
+    // after that tick, once departed rows are removed too.
+    t.end().then(
+      () => {
+        if (!destroyed && current === drawCount)
+          svg.attr("data-settled", "true");
+      },
+      () => {
+        // Interrupted by a newer draw (which sets the attribute) or destroy.
+      },
+    );
+  }
+
   function draw(animate) {
     if (data === null) return;
-    const kind =
-      data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
+    const kind = drawnKind();
     const width = measureWidth();
     lastWidth = width;
 
@@ -223,9 +289,11 @@ export function createImportanceChart(
     if (!useTransition) {
       // Finish the picture at once: stop running transitions, drop rows that
       // were fading out.
+      svg.interrupt();
       svg.selectAll("*").interrupt();
       rowsG.selectAll("g.piw-row.piw-exiting").remove();
     }
+    trackSettled(t);
 
     svg
       .attr("width", width)
@@ -259,7 +327,8 @@ export function createImportanceChart(
       .attr("data-feature", (d) => d.feature)
       .attr(
         "aria-label",
-        (d) => `${d.feature}: ${formatNumber(d.mean)} ± ${formatNumber(d.std)}`,
+        (d) =>
+          `${d.feature}: ${formats.importance(d.mean)} ± ${formats.std(d.std)}`,
       );
     tr(joined)
       .attr("transform", (d) => `translate(0,${y(d.feature)})`)
@@ -291,7 +360,7 @@ export function createImportanceChart(
       .select("rect.piw-bar")
       .attr("data-testid", "piw-bar")
       .attr("data-feature", (d) => d.feature)
-      .classed("piw-negative", (d) => d.mean < 0);
+      .classed("piw-negative", (d) => isNegativeRow(d, "bars"));
     tr(bars.select("rect.piw-bar"))
       .attr("x", (d) => Math.min(x0, px(d.mean)))
       .attr("width", (d) => Math.abs(px(d.mean) - x0))
@@ -326,7 +395,7 @@ export function createImportanceChart(
       .select("rect.piw-box")
       .attr("data-testid", "piw-box")
       .attr("data-feature", (d) => d.feature)
-      .classed("piw-negative", (d) => d.box.median < 0);
+      .classed("piw-negative", (d) => isNegativeRow(d, "boxes"));
     tr(boxes.select("rect.piw-box"))
       .attr("x", (d) => x(d.box.q1))
       .attr("width", (d) => Math.max(1, x(d.box.q3) - x(d.box.q1)))
@@ -387,6 +456,9 @@ export function createImportanceChart(
           .ticks(Math.max(2, Math.floor(innerWidth / 80)))
           .tickSizeOuter(0),
       );
+    // d3-axis pins font-size="10" and a font family on its group: drop them
+    // so the tick labels take the widget's theme font and size (widget.css).
+    axisG.attr("font-size", null).attr("font-family", null);
     axisTitle
       .attr("x", innerWidth / 2)
       .attr("y", innerHeight + MARGIN.bottom - 6)
@@ -399,17 +471,23 @@ export function createImportanceChart(
       if (row && row.index === hoveredIndex) fillTooltip(row, kind);
       else hideTooltip();
     }
+    return {
+      kind,
+      negative: rows.filter((r) => isNegativeRow(r, kind)).length,
+    };
   }
 
   function fillTooltip(row, kind) {
+    // The table's column formats, so both show the same digits.
+    const { importance, std, permuted, baseline } = formats;
     const lines = [
       ["piw-tooltip-title", row.feature],
-      ["", `${formatNumber(row.mean)} ± ${formatNumber(row.std)} (mean ± std)`],
+      ["", `${importance(row.mean)} ± ${std(row.std)} (mean ± std)`],
     ];
     if (kind === "boxes" && row.box) {
       lines.push([
         "",
-        `median ${formatNumber(row.box.median)}, IQR ${formatNumber(row.box.q1)} to ${formatNumber(row.box.q3)}`,
+        `median ${importance(row.box.median)}, IQR ${importance(row.box.q1)} to ${importance(row.box.q3)}`,
       ]);
     }
     lines.push(["", `repeats: ${data.repeatsDone ?? 0}`]);
@@ -417,7 +495,7 @@ export function createImportanceChart(
       const name = data.scorer ? `${data.scorer} ` : "";
       lines.push([
         "",
-        `${name}${formatNumber(data.baseline)} → ${formatNumber(row.permuted)}`,
+        `${name}${baseline(data.baseline)} → ${permuted(row.permuted)}`,
       ]);
     }
     tooltip
@@ -438,9 +516,7 @@ export function createImportanceChart(
 
   function showTooltip(rowNode, clientX, clientY) {
     const row = select(rowNode).datum();
-    const kind =
-      data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
-    fillTooltip(row, kind);
+    fillTooltip(row, drawnKind());
     tooltip.style("display", null);
     const box = root.node().getBoundingClientRect();
     let left;
@@ -493,13 +569,18 @@ export function createImportanceChart(
   }
 
   return {
-    /** Draw `data`, moving the rows of features already drawn. */
+    /**
+     * Draw `data`, moving the rows of features already drawn.
+     *
+     * @returns {ImportanceChartDrawn}
+     */
     update(next) {
-      if (destroyed) return;
+      if (destroyed) return { kind: "bars", negative: 0 };
       const first = data === null;
       data = next;
       rows = makeRows(next);
-      draw(!first);
+      formats = makeFormats(next);
+      return draw(!first);
     },
     /** Stop transitions, remove listeners, the observer and every element. */
     destroy() {
@@ -516,6 +597,7 @@ export function createImportanceChart(
       root.remove();
       data = null;
       rows = [];
+      formats = null;
     },
   };
 }

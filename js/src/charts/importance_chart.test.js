@@ -4,9 +4,10 @@ import {
   TRANSITION_MS,
   createImportanceChart,
   importanceDomain,
+  isNegativeRow,
   truncate,
 } from "./importance_chart.js";
-import { formatNumber, formatSeconds } from "./format.js";
+import { columnFormat, formatNumber, formatSeconds } from "./format.js";
 
 function chartData(features, means, overrides = {}) {
   const k = features.length;
@@ -293,6 +294,83 @@ describe("createImportanceChart", () => {
     chart.destroy();
   });
 
+  it("reports the kind drawn and how many rows are drawn as negative", () => {
+    const chart = createImportanceChart(container, { duration: 0 });
+    // "b": mean below 0 (one very negative repeat), median above 0.
+    const values = Float32Array.from([0.2, 0.3, 0.25, -0.9, 0.01, 0.02]);
+    const data = (kind, vals = values) =>
+      chartData(["a", "b"], [0.25, -0.29], {
+        values: vals,
+        repeatsDone: 3,
+        kind,
+      });
+    expect(chart.update(data("bars"))).toEqual({ kind: "bars", negative: 1 });
+    expect(chart.update(data("boxes"))).toEqual({ kind: "boxes", negative: 0 });
+    expect(container.querySelectorAll(".piw-box.piw-negative")).toHaveLength(0);
+    // Without per-repeat values "boxes" falls back to bars, and says so.
+    expect(chart.update(data("boxes", null))).toEqual({
+      kind: "bars",
+      negative: 1,
+    });
+    chart.destroy();
+    expect(chart.update(data("bars"))).toEqual({ kind: "bars", negative: 0 });
+  });
+
+  it("marks the svg settled only once the last transition has ended", async () => {
+    const duration = 600;
+    const chart = createImportanceChart(container, { duration });
+    const svg = container.querySelector('[data-testid="piw-chart"]');
+    const settled = () => svg.getAttribute("data-settled");
+    expect(settled()).toBe("true");
+    // The first draw does not animate.
+    chart.update(chartData(["a", "b"], [0.2, 0.1]));
+    expect(settled()).toBe("true");
+    chart.update(chartData(["b", "c"], [0.3, 0.1]));
+    expect(settled()).toBe("false");
+    await sleep(duration / 2);
+    // A second update halfway restarts the wait: the end (or interruption)
+    // of the first one's transitions must not mark the chart settled.
+    chart.update(chartData(["c", "a"], [0.4, 0.2]));
+    expect(settled()).toBe("false");
+    await sleep(duration / 2 + 100);
+    expect(settled()).toBe("false");
+    await vi.waitFor(() => expect(settled()).toBe("true"), {
+      timeout: 3 * duration,
+      interval: 10,
+    });
+    // Everything is in place: departed rows removed, bars at full width.
+    expect(container.querySelectorAll("g.piw-row")).toHaveLength(2);
+    const width = (f) => Number(barOf(container, f).getAttribute("width"));
+    expect(width("c") / width("a")).toBeCloseTo(2, 1);
+    chart.destroy();
+  });
+
+  it("is settled at once without transitions (duration 0, reduced motion)", () => {
+    const chart = createImportanceChart(container, { duration: 0 });
+    const svg = container.querySelector('[data-testid="piw-chart"]');
+    chart.update(chartData(["a", "b"], [0.2, 0.1]));
+    chart.update(chartData(["b", "c"], [0.3, 0.1]));
+    expect(svg.getAttribute("data-settled")).toBe("true");
+    chart.destroy();
+  });
+
+  it("leaves the axis font to the stylesheet and names the scorer", async () => {
+    const chart = createImportanceChart(container);
+    chart.update(chartData(["a", "b"], [0.2, 0.1]));
+    chart.update(chartData(["a", "b"], [0.3, 0.1]));
+    const axis = container.querySelector("g.piw-axis");
+    // d3-axis's font-size="10" would make the theme's relative sizes tiny.
+    expect(axis.hasAttribute("font-size")).toBe(false);
+    expect(axis.hasAttribute("font-family")).toBe(false);
+    expect(axis.querySelectorAll(".tick text").length).toBeGreaterThan(1);
+    expect(container.querySelector(".piw-axis-title").textContent).toBe(
+      "importance (decrease in r2)",
+    );
+    await sleep(TRANSITION_MS + 60);
+    expect(axis.hasAttribute("font-size")).toBe(false);
+    chart.destroy();
+  });
+
   it("destroy removes every element and every listener it added", () => {
     const listeners = trackListeners();
     try {
@@ -337,6 +415,18 @@ describe("importanceDomain", () => {
   });
 });
 
+describe("isNegativeRow", () => {
+  it("follows the mean for bars and the median for boxes", () => {
+    const row = { mean: -0.1, box: { median: 0.02 } };
+    expect(isNegativeRow(row, "bars")).toBe(true);
+    expect(isNegativeRow(row, "boxes")).toBe(false);
+    expect(isNegativeRow({ mean: 0.1, box: { median: -0.02 } }, "boxes")).toBe(
+      true,
+    );
+    expect(isNegativeRow({ mean: -0.1, box: null }, "boxes")).toBe(false);
+  });
+});
+
 describe("helpers", () => {
   it("truncate keeps short names and shortens long ones", () => {
     expect(truncate("age", 10)).toBe("age");
@@ -354,5 +444,30 @@ describe("helpers", () => {
     expect(formatSeconds(42.4)).toBe("42 s");
     expect(formatSeconds(125)).toBe("2 min 5 s");
     expect(formatSeconds(120)).toBe("2 min");
+    expect(formatSeconds(0)).toBe("<0.1 s");
+    expect(formatSeconds(0.04)).toBe("<0.1 s");
+    expect(formatSeconds(0.06)).toBe("0.1 s");
+    expect(formatNumber(0.000874)).toBe("0.000874");
+    expect(formatNumber(0.0001)).toBe("0.0001");
+  });
+
+  it("columnFormat keeps one notation for a whole column", () => {
+    const importance = columnFormat([0.0122, 0.0035, 0.000874, 0.00001, 0]);
+    const column = [0.0122, 0.0035, 0.000874, 0.000012, -0.000012, 0, -3e-7];
+    expect(column.map(importance)).toEqual([
+      "0.0122",
+      "0.0035",
+      "0.000874",
+      "0.000012",
+      "−0.000012",
+      "0",
+      "0",
+    ]);
+    const large = columnFormat(Float32Array.from([2900, 12.5, -0.5]));
+    expect([2900, 12.5, -0.5].map(large)).toEqual(["2,900", "12.5", "−0.5"]);
+    const tiny = columnFormat([8.74e-5, 1.2e-6, 0]);
+    expect([8.74e-5, 1.2e-6, 0].map(tiny)).toEqual(["8.74e-5", "1.2e-6", "0"]);
+    const none = columnFormat(null);
+    expect([NaN, Infinity, 0.5].map(none)).toEqual(["n/a", "n/a", "0.5"]);
   });
 });

@@ -80,6 +80,10 @@ export function createChecklist(
       filterText = text;
       applyFilter();
     },
+    /** Every label, in display order. */
+    options() {
+      return [...items.keys()];
+    },
     /** Labels currently shown (after the filter). */
     visibleOptions() {
       return [...items].filter(([, v]) => !v.item.hidden).map(([k]) => k);
