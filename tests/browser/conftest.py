@@ -181,6 +181,8 @@ def lab_server(tmp_path_factory, chromium_path):
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--LabApp.extension_manager=readonly",
+        # Notebook 7 is served by the same server, under /notebooks/.
+        "--JupyterNotebookApp.expose_app_in_browser=True",
     ]
     if os.geteuid() == 0:
         command.append("--allow-root")
@@ -397,6 +399,17 @@ def open_notebook(lab_server, browser):
     for context, notebook in opened:
         notebook.close()
         context.close()
+
+
+@pytest.fixture
+def notebook_file(lab_server):
+    """``notebook_file(name, cells)``: write a notebook into the server's root."""
+
+    def _write(name, cells):
+        write_notebook(lab_server.root_dir / name, cells)
+        return name
+
+    return _write
 
 
 # --- Timings ---------------------------------------------------------------
