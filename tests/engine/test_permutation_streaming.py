@@ -237,3 +237,21 @@ def test_memory_budget_bounds_the_batch(binary):
     )
     assert max(biggest[1:]) * X.shape[1] * X.itemsize <= budget
     assert len(biggest) > 2
+
+
+def test_chunks_double_while_fast_and_stay_at_a_round_while_slow():
+    from inspectwidgets.inspection._permutation import ChunkSchedule
+
+    fast = ChunkSchedule(n_jobs=100, round_size=5, cap=40, target_seconds=1.0)
+    sizes = []
+    while (chunk := fast.take()) is not None:
+        sizes.append(chunk[1] - chunk[0])
+        fast.record(0.01)
+    assert sizes == [5, 10, 20, 40, 25]
+
+    slow = ChunkSchedule(n_jobs=20, round_size=5, cap=40, target_seconds=1.0)
+    sizes = []
+    while (chunk := slow.take()) is not None:
+        sizes.append(chunk[1] - chunk[0])
+        slow.record(0.9)
+    assert sizes == [5, 5, 5, 5]

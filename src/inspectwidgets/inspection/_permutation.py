@@ -1,8 +1,8 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed."""
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
 
 import numpy as np
 from joblib import effective_n_jobs
@@ -60,20 +60,40 @@ def permutation_schedule(random_state, n_samples, max_samples, n_repeats):
     return rows, permutations
 
 
-def chunk_sizes(n_jobs_total, round_size, max_per_chunk):
-    """Sizes of successive prediction chunks over repeat-major jobs.
+# A chunk faster than half this doubles the next one: long enough to pay the
+# per-call overhead rarely, short enough for a live display to move.
+TARGET_CHUNK_SECONDS = 0.5
 
-    The first chunk is one repeat round, so a streamed run shows results early;
-    later chunks double until they reach the memory cap, so per-call overhead
-    is paid only a few times.
+
+class ChunkSchedule:
+    """Successive ``(start, stop)`` chunks of jobs, sized as the run goes.
+
+    The first chunk is one repeat round, so a streamed run shows results early.
+    A chunk that predicted in under half of `target_seconds` doubles the next
+    one, up to `cap` jobs (the memory budget), so cheap models pay the per-call
+    overhead only a few times; slow chunks keep their size, so a live display
+    still updates about every `target_seconds`. Numbers never depend on it.
     """
-    sizes, size, done = [], max(1, min(round_size, max_per_chunk)), 0
-    while done < n_jobs_total:
-        size = min(size, n_jobs_total - done)
-        sizes.append(size)
-        done += size
-        size = min(size * 2, max_per_chunk)
-    return sizes
+
+    def __init__(self, n_jobs, round_size, cap, target_seconds=TARGET_CHUNK_SECONDS):
+        self.n_jobs = n_jobs
+        self.cap = cap
+        self.size = max(1, min(round_size, cap))
+        self.target_seconds = target_seconds
+        self._next = 0
+
+    def take(self):
+        """The next chunk, or None when every job has been handed out."""
+        if self._next >= self.n_jobs:
+            return None
+        start = self._next
+        self._next = min(start + self.size, self.n_jobs)
+        return start, self._next
+
+    def record(self, seconds):
+        """Report how long the last chunk took."""
+        if seconds * 2 < self.target_seconds:
+            self.size = min(self.size * 2, self.cap)
 
 
 class PermutationRun:
@@ -154,36 +174,39 @@ class PermutationRun:
             batcher.bytes_per_copy + batcher.n_rows * self.plan.output_bytes_per_row
         )
         cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
-        bounds = np.cumsum([0] + chunk_sizes(len(jobs), n_features, cap))
+        schedule = ChunkSchedule(len(jobs), n_features, cap)
         # Set when the consumer stops early, so queued chunks skip their work.
         stopped = threading.Event()
 
         def evaluate(start, stop):
             if self._cancelled() or stopped.is_set():
                 return None
+            started = time.perf_counter()
             copies = [(self.permutations[r], columns[f]) for r, f in jobs[start:stop]]
             stacked = batcher.build(copies)
             outputs = self.plan.predict(stacked, model)
-            return self.plan.score_blocks(
+            scores = self.plan.score_blocks(
                 outputs,
                 len(copies),
                 y_rows,
                 weight_rows,
                 lambda b: batcher.block(stacked, b),
             )
+            return scores, time.perf_counter() - started
 
         rounds_done = 0
         with ThreadPoolExecutor(max_workers=self.n_workers) as pool:
             pending = []
-            chunks = pairwise(bounds)
             for _ in range(self.n_workers):
-                self._submit(pool, pending, chunks, evaluate)
+                self._submit(pool, pending, schedule, evaluate)
             try:
                 while pending:
                     start, stop, future = pending.pop(0)
-                    chunk_scores = future.result()
-                    if chunk_scores is None:
+                    done = future.result()
+                    if done is None:
                         break
+                    chunk_scores, seconds = done
+                    schedule.record(seconds)
                     for name in names:
                         scores[name][start:stop] = chunk_scores[name]
                     while rounds_done < stop // n_features:
@@ -191,7 +214,7 @@ class PermutationRun:
                         yield self._snapshot(scores, rounds_done)
                     if self._cancelled():
                         break
-                    self._submit(pool, pending, chunks, evaluate)
+                    self._submit(pool, pending, schedule, evaluate)
             finally:
                 stopped.set()
                 for *_, future in pending:
@@ -217,11 +240,10 @@ class PermutationRun:
                 return transformed, columns, view.model
         return rows, self.feature_columns, self.estimator
 
-    def _submit(self, pool, pending, chunks, evaluate):
-        bounds = next(chunks, None)
-        if bounds is not None:
-            start, stop = int(bounds[0]), int(bounds[1])
-            pending.append((start, stop, pool.submit(evaluate, start, stop)))
+    def _submit(self, pool, pending, schedule, evaluate):
+        chunk = schedule.take()
+        if chunk is not None:
+            pending.append((*chunk, pool.submit(evaluate, *chunk)))
 
     def _snapshot(self, scores, n_done):
         return PermutationImportanceResult(
