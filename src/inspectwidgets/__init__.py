@@ -2,10 +2,14 @@
 
 from .inspection import (
     PermutationImportanceResult,
+    cluster_features,
+    compare_importances,
     cross_val_permutation_importance,
+    impurity_importance,
     iter_permutation_importance,
     oob_permutation_importance,
     permutation_importance,
+    relative_importance,
 )
 from .plotting import PermutationImportanceDisplay
 from .widgets import PermutationImportanceWidget
@@ -17,8 +21,12 @@ __all__ = [
     "PermutationImportanceResult",
     "PermutationImportanceWidget",
     "__version__",
+    "cluster_features",
+    "compare_importances",
     "cross_val_permutation_importance",
+    "impurity_importance",
     "iter_permutation_importance",
     "oob_permutation_importance",
     "permutation_importance",
+    "relative_importance",
 ]

@@ -12,6 +12,7 @@ then sees bit-for-bit the matrix the pipeline would have given it.
 from dataclasses import dataclass
 
 from sklearn.compose import ColumnTransformer
+from sklearn.impute import SimpleImputer
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import (
     FunctionTransformer,
@@ -24,8 +25,10 @@ from sklearn.preprocessing import (
 )
 
 # Transformers whose output for a row depends only on that row's value of one
-# input column, with a fixed number of output columns per input column.
+# input column, with one output column per input column. (A SimpleImputer that
+# dropped an empty column or added indicators fails the width check below.)
 _ONE_OUTPUT_PER_COLUMN = (
+    SimpleImputer,
     OrdinalEncoder,
     StandardScaler,
     MinMaxScaler,

@@ -1,0 +1,96 @@
+"""Groups of correlated features, for grouped permutation importance."""
+
+import numpy as np
+from scipy.cluster import hierarchy
+from scipy.spatial.distance import squareform
+from scipy.stats import spearmanr
+from sklearn.utils import Bunch
+
+from ._validation import check_X, column_names
+
+
+def cluster_features(X, *, threshold=None, n_clusters=None):
+    """Cluster features on Spearman rank correlation, as in scikit-learn's
+    multicollinear-features example.
+
+    Features are joined by Ward linkage on the distance ``1 - |ρ|``; cutting the
+    tree at `threshold` (or into `n_clusters`) gives groups of features that
+    move together. Permuting one feature of such a group leaves its partners
+    to carry the signal, so its permutation importance looks small; pass
+    ``result.groups`` as ``features=`` to permutation importance to permute each
+    group at once.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        Numeric features.
+    threshold : float, default=None
+        Linkage distance at which to cut (``fcluster(..., criterion="distance")``).
+    n_clusters : int, default=None
+        Number of groups wanted (``criterion="maxclust"``). Give at most one of
+        `threshold` and `n_clusters`; with neither, `threshold` is 1.
+
+    Returns
+    -------
+    result : Bunch
+        groups : dict of str to list
+            Label (the names of up to three members) -> column names (for a
+            DataFrame) or indices, in X's column order.
+        labels : ndarray of shape (n_features,)
+            Cluster number of each feature, from 1.
+        linkage : ndarray of shape (n_features - 1, 4)
+            SciPy linkage matrix, for a dendrogram.
+        correlation : ndarray of shape (n_features, n_features)
+            Spearman correlations (0 where a feature is constant).
+        feature_names : ndarray of str
+    """
+    if threshold is not None and n_clusters is not None:
+        raise ValueError(
+            "Give threshold or n_clusters, not both; "
+            f"got threshold={threshold!r} and n_clusters={n_clusters!r}."
+        )
+    X = check_X(X)
+    names = column_names(X)
+    if X.shape[1] < 2:
+        raise ValueError(f"X needs at least 2 features to cluster; got {X.shape[1]}.")
+    if n_clusters is not None and not 1 <= n_clusters <= X.shape[1]:
+        raise ValueError(
+            f"n_clusters must be between 1 and the {X.shape[1]} features; "
+            f"got {n_clusters}."
+        )
+    if threshold is not None and not threshold >= 0:
+        raise ValueError(f"threshold must be >= 0; got {threshold!r}.")
+    values = np.asarray(X, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        correlation = spearmanr(values).statistic
+    correlation = np.nan_to_num(np.atleast_2d(correlation), nan=0.0)
+    # Symmetric with a unit diagonal, as squareform and Ward need.
+    correlation = (correlation + correlation.T) / 2
+    np.fill_diagonal(correlation, 1.0)
+    distance = 1 - np.abs(correlation)
+    linkage = hierarchy.ward(squareform(distance, checks=False))
+    if n_clusters is not None:
+        labels = hierarchy.fcluster(linkage, n_clusters, criterion="maxclust")
+    else:
+        cut = 1.0 if threshold is None else threshold
+        labels = hierarchy.fcluster(linkage, cut, criterion="distance")
+    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+    groups = {}
+    for label in dict.fromkeys(labels):
+        members = [i for i in range(len(labels)) if labels[i] == label]
+        groups[_group_label([names[i] for i in members])] = [
+            columns[i] for i in members
+        ]
+    return Bunch(
+        groups=groups,
+        labels=labels,
+        linkage=linkage,
+        correlation=correlation,
+        feature_names=np.asarray(names, dtype=object),
+    )
+
+
+def _group_label(names):
+    if len(names) <= 3:
+        return " + ".join(names)
+    return f"{' + '.join(names[:3])} (+{len(names) - 3})"

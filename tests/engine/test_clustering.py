@@ -1,0 +1,63 @@
+"""Feature clusters on Spearman correlation, as in scikit-learn's example."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+from scipy.cluster import hierarchy
+from scipy.spatial.distance import squareform
+from scipy.stats import spearmanr
+from sklearn.datasets import load_breast_cancer
+from sklearn.ensemble import RandomForestClassifier
+
+from inspectwidgets import cluster_features, permutation_importance
+
+
+def test_matches_the_scikit_learn_example():
+    X, _ = load_breast_cancer(return_X_y=True, as_frame=True)
+    result = cluster_features(X, threshold=1)
+    # The example's own code.
+    corr = spearmanr(X).correlation
+    corr = (corr + corr.T) / 2
+    np.fill_diagonal(corr, 1)
+    linkage = hierarchy.ward(squareform(1 - np.abs(corr)))
+    labels = hierarchy.fcluster(linkage, 1, criterion="distance")
+    assert_allclose(result.linkage, linkage)
+    assert (result.labels == labels).all()
+    assert len(result.groups) == len(set(labels))
+    assert sorted(c for cols in result.groups.values() for c in cols) == sorted(
+        X.columns
+    )
+
+
+def test_groups_plug_into_permutation_importance():
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=400)
+    X = pd.DataFrame(
+        {
+            "a": a,
+            "a_copy": a + rng.normal(scale=0.01, size=400),
+            "noise": rng.normal(size=400),
+        }
+    )
+    y = (a > 0).astype(int)
+    result = cluster_features(X, n_clusters=2)
+    assert sorted(map(sorted, result.groups.values())) == [["a", "a_copy"], ["noise"]]
+    model = RandomForestClassifier(n_estimators=20, random_state=0).fit(X, y)
+    grouped = permutation_importance(
+        model, X, y, features=result.groups, random_state=0
+    )
+    single = permutation_importance(model, X, y, random_state=0)
+    pair = list(result.groups).index("a + a_copy")
+    # Permuting the pair together removes what either alone cannot.
+    assert grouped.importances_mean[pair] > single.importances_mean[:2].max()
+
+
+def test_errors():
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    with pytest.raises(ValueError, match="not both"):
+        cluster_features(X, threshold=1, n_clusters=2)
+    with pytest.raises(ValueError, match="n_clusters must be between 1 and the 3"):
+        cluster_features(X, n_clusters=5)
+    with pytest.raises(ValueError, match="at least 2 features"):
+        cluster_features(X[:, :1])

@@ -1,0 +1,115 @@
+"""compare_importances tells the MDI-vs-permutation story of scikit-learn's example."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.impute import SimpleImputer
+from sklearn.inspection import permutation_importance as sklearn_permutation_importance
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OrdinalEncoder
+
+from inspectwidgets import compare_importances
+from inspectwidgets.inspection._comparison import INFLATED_MDI
+
+
+def titanic_like(n=1200, seed=0):
+    """Passengers whose survival depends on sex, class and age, plus a random
+    number and a random category unrelated to it."""
+    rng = np.random.default_rng(seed)
+    sex = rng.choice(["female", "male"], n)
+    pclass = rng.choice(["1", "2", "3"], n, p=[0.25, 0.25, 0.5])
+    age = rng.normal(30, 12, n).clip(1, 80)
+    age[rng.uniform(size=n) < 0.1] = np.nan
+    logit = (
+        2.2 * (sex == "female")
+        - 0.9 * (pclass == "3")
+        - 0.02 * np.nan_to_num(age, nan=30)
+    )
+    survived = (rng.uniform(size=n) < 1 / (1 + np.exp(-logit))).astype(int)
+    X = pd.DataFrame(
+        {
+            "sex": sex,
+            "pclass": pclass,
+            "age": age,
+            "random_cat": rng.integers(0, 3, n).astype(str),
+            "random_num": rng.normal(size=n),
+        }
+    )
+    return X, survived
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = titanic_like()
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, stratify=y, random_state=0
+    )
+    categorical = ["sex", "pclass", "random_cat"]
+    numerical = ["age", "random_num"]
+    model = Pipeline(
+        [
+            (
+                "preprocess",
+                ColumnTransformer(
+                    [
+                        ("cat", OrdinalEncoder(), categorical),
+                        ("num", SimpleImputer(strategy="mean"), numerical),
+                    ]
+                ),
+            ),
+            ("forest", RandomForestClassifier(n_estimators=60, random_state=0)),
+        ]
+    ).fit(X_train, y_train)
+    return model, X_train, X_test, y_train, y_test
+
+
+def test_mdi_inflates_the_random_number_permutation_does_not(fitted):
+    model, X_train, X_test, y_train, y_test = fitted
+    table = compare_importances(
+        model, X_train, y_train, X_test, y_test, n_repeats=5, random_state=0
+    )
+    # MDI of the forest's inputs, mapped back through the ColumnTransformer.
+    forest_mdi = model[-1].feature_importances_
+    order = ["sex", "pclass", "random_cat", "age", "random_num"]
+    assert_allclose(table.loc[order, "mdi"], forest_mdi)
+    expected_test = sklearn_permutation_importance(
+        model, X_test, y_test, n_repeats=5, random_state=0
+    )
+    assert_allclose(
+        table.loc[list(X_test.columns), "permutation_test_mean"],
+        expected_test.importances_mean,
+        atol=1e-12,
+    )
+    assert table.loc["random_num", "rank_mdi"] <= 3  # high-cardinality bias
+    for random_feature in ("random_num", "random_cat"):
+        row = table.loc[random_feature]
+        # Not distinguishable from zero on held-out data.
+        assert row.permutation_test_mean - 2 * row.permutation_test_std <= 0
+    assert INFLATED_MDI in table.loc["random_num", "notes"]
+    assert table.index[0] == "sex"
+    assert table.loc["sex", "relative_importance"] <= 100
+
+
+def test_models_without_trees_get_no_impurity_columns(fitted):
+    _, X_train, X_test, y_train, y_test = fitted
+    numeric = ["age", "random_num"]
+    model = Pipeline(
+        [("impute", SimpleImputer()), ("logistic", LogisticRegression())]
+    ).fit(X_train[numeric], y_train)
+    table = compare_importances(
+        model, X_train[numeric], y_train, X_test[numeric], y_test, n_repeats=2
+    )
+    assert table["mdi"].isna().all() and table["relative_importance"].isna().all()
+
+
+def test_one_scorer_only(fitted):
+    model, X_train, X_test, y_train, y_test = fitted
+    with pytest.raises(ValueError, match="uses one scorer"):
+        compare_importances(
+            model, X_train, y_train, X_test, y_test, scoring=["accuracy", "roc_auc"]
+        )

@@ -1,0 +1,145 @@
+"""MDI and ESL relative importance against scikit-learn and a loop over nodes."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.datasets import load_iris, make_classification, make_regression
+from sklearn.ensemble import (
+    ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+)
+from sklearn.linear_model import Ridge
+from sklearn.tree import DecisionTreeRegressor
+
+from inspectwidgets import impurity_importance, relative_importance
+
+
+@pytest.fixture(scope="module")
+def regression():
+    return make_regression(n_samples=300, n_features=5, n_informative=3, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        DecisionTreeRegressor(max_depth=4, random_state=0),
+        ExtraTreesRegressor(n_estimators=8, max_depth=4, random_state=0),
+        GradientBoostingRegressor(n_estimators=10, random_state=0),
+    ],
+)
+def test_mdi_equals_feature_importances(model, regression):
+    X, y = regression
+    model.fit(X, y)
+    result = impurity_importance(model)
+    assert_allclose(result.importances_mean, model.feature_importances_, rtol=1e-12)
+    assert_allclose(
+        result.importances.mean(axis=0), result.importances_mean, rtol=1e-12
+    )
+    assert result.importances_std.shape == (5,)
+
+
+def test_mdi_of_a_forest_classifier_and_its_spread(iris):
+    X, y = iris
+    forest = RandomForestClassifier(n_estimators=12, random_state=0).fit(X, y)
+    result = impurity_importance(forest, feature_names=["a", "b", "c", "d"])
+    assert_allclose(result.importances_mean, forest.feature_importances_, rtol=1e-12)
+    per_tree = np.array([t.feature_importances_ for t in forest.estimators_])
+    assert_allclose(result.importances_std, per_tree.std(axis=0), rtol=1e-9)
+    assert list(result.feature_names) == ["a", "b", "c", "d"]
+
+
+def test_mdi_of_hist_gradient_boosting_sums_split_gains(regression):
+    X, y = regression
+    model = HistGradientBoostingRegressor(max_iter=15, random_state=0).fit(X, y)
+    gains = np.zeros(5)
+    for (predictor,) in model._predictors:
+        for node in predictor.nodes:
+            if not node["is_leaf"]:
+                gains[node["feature_idx"]] += node["gain"]
+    assert_allclose(impurity_importance(model).importances_mean, gains / gains.sum())
+
+
+def naive_improvement(tree, n_features):
+    """ι² summed per feature, one node at a time."""
+    t = tree.tree_
+    total = np.zeros(n_features)
+    for node in range(t.node_count):
+        left, right = t.children_left[node], t.children_right[node]
+        if left == -1:
+            continue
+        total[t.feature[node]] += (
+            t.weighted_n_node_samples[node] * t.impurity[node]
+            - t.weighted_n_node_samples[left] * t.impurity[left]
+            - t.weighted_n_node_samples[right] * t.impurity[right]
+        )
+    return total
+
+
+def test_relative_importance_of_boosting_follows_esl(regression):
+    X, y = regression
+    model = GradientBoostingRegressor(n_estimators=20, max_depth=2, random_state=0).fit(
+        X, y
+    )
+    squared = np.mean(
+        [naive_improvement(t, 5) for t in model.estimators_[:, 0]], axis=0
+    )
+    expected = np.sqrt(squared)
+    expected = 100 * expected / expected.max()
+    assert_allclose(relative_importance(model).importances, expected, rtol=1e-10)
+    assert relative_importance(model).importances.max() == 100
+
+
+def test_per_class_relative_importance_of_three_class_boosting(iris):
+    X, y = iris
+    model = GradientBoostingClassifier(
+        n_estimators=15, max_depth=2, random_state=0
+    ).fit(X, y)
+    result = relative_importance(model, per_class=True)
+    per_class = np.array(
+        [
+            np.sqrt(
+                np.mean(
+                    [naive_improvement(t, 4) for t in model.estimators_[:, k]], axis=0
+                )
+            )
+            for k in range(3)
+        ]
+    )
+    assert_allclose(
+        result.per_class, 100 * per_class / per_class.max(axis=1, keepdims=True)
+    )
+    overall = per_class.mean(axis=0)  # ESL eq. 10.46
+    assert_allclose(result.importances, 100 * overall / overall.max())
+    assert list(result.classes) == [0, 1, 2]
+    # Petal measurements separate the iris classes.
+    assert set(np.argsort(result.importances)[-2:]) == {2, 3}
+
+
+def test_relative_importance_of_hist_gradient_boosting_per_class(iris):
+    X, y = iris
+    model = HistGradientBoostingClassifier(max_iter=10, random_state=0).fit(X, y)
+    result = relative_importance(model, per_class=True)
+    assert result.per_class.shape == (3, 4)
+    assert_allclose(result.per_class.max(axis=1), 100)
+
+
+def test_errors():
+    X, y = make_classification(n_samples=80, n_features=4, random_state=0)
+    with pytest.raises(TypeError, match="tree models"):
+        impurity_importance(Ridge().fit(X, y))
+    with pytest.raises(ValueError, match="not fitted"):
+        relative_importance(GradientBoostingRegressor())
+    binary = GradientBoostingClassifier(n_estimators=3).fit(X, y)
+    with pytest.raises(ValueError, match="per_class=True needs"):
+        relative_importance(binary, per_class=True)
+    with pytest.raises(ValueError, match="feature_names has 2 names"):
+        impurity_importance(binary, feature_names=["a", "b"])
