@@ -109,7 +109,7 @@ def test_models_without_trees_get_no_impurity_columns(fitted):
 
 def test_one_scorer_only(fitted):
     model, X_train, X_test, y_train, y_test = fitted
-    with pytest.raises(ValueError, match="uses one scorer"):
+    with pytest.raises(ValueError, match="a comparison uses one scorer"):
         compare_importances(
             model, X_train, y_train, X_test, y_test, scoring=["accuracy", "roc_auc"]
         )

@@ -3,7 +3,7 @@
 import numpy as np
 from scipy.cluster import hierarchy
 from scipy.spatial.distance import squareform
-from scipy.stats import spearmanr
+from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
 from ._validation import check_X, column_names
@@ -41,7 +41,8 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
         linkage : ndarray of shape (n_features - 1, 4)
             SciPy linkage matrix, for a dendrogram.
         correlation : ndarray of shape (n_features, n_features)
-            Spearman correlations (0 where a feature is constant).
+            Spearman correlations over the rows without missing values (0 where
+        a feature is constant).
         feature_names : ndarray of str
     """
     if threshold is not None and n_clusters is not None:
@@ -61,9 +62,11 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
     if threshold is not None and not threshold >= 0:
         raise ValueError(f"threshold must be >= 0; got {threshold!r}.")
     values = np.asarray(X, dtype=float)
+    # Spearman's rho is Pearson's on ranks; rows with a missing value are left out.
+    ranks = rankdata(values[~np.isnan(values).any(axis=1)], axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        correlation = spearmanr(values).statistic
-    correlation = np.nan_to_num(np.atleast_2d(correlation), nan=0.0)
+        correlation = np.corrcoef(ranks, rowvar=False)
+    correlation = np.nan_to_num(correlation, nan=0.0)
     # Symmetric with a unit diagonal, as squareform and Ward need.
     correlation = (correlation + correlation.T) / 2
     np.fill_diagonal(correlation, 1.0)
@@ -72,15 +75,11 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
     if n_clusters is not None:
         labels = hierarchy.fcluster(linkage, n_clusters, criterion="maxclust")
     else:
-        cut = 1.0 if threshold is None else threshold
-        labels = hierarchy.fcluster(linkage, cut, criterion="distance")
+        labels = hierarchy.fcluster(
+            linkage, 1.0 if threshold is None else threshold, criterion="distance"
+        )
     columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
-    groups = {}
-    for label in dict.fromkeys(labels):
-        members = [i for i in range(len(labels)) if labels[i] == label]
-        groups[_group_label([names[i] for i in members])] = [
-            columns[i] for i in members
-        ]
+    groups = groups_of(labels, columns)
     return Bunch(
         groups=groups,
         labels=labels,
@@ -88,6 +87,24 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
         correlation=correlation,
         feature_names=np.asarray(names, dtype=object),
     )
+
+
+def groups_at(linkage, columns, threshold):
+    """Groups of `columns` (a list, in linkage order) cut at `threshold`."""
+    return groups_of(
+        hierarchy.fcluster(linkage, threshold, criterion="distance"), columns
+    )
+
+
+def groups_of(labels, columns):
+    """``{label: [columns]}`` for cluster numbers `labels`, one per column."""
+    groups = {}
+    for cluster in dict.fromkeys(labels):
+        members = [
+            c for c, label in zip(columns, labels, strict=True) if label == cluster
+        ]
+        groups[_group_label([str(m) for m in members])] = members
+    return groups
 
 
 def _group_label(names):

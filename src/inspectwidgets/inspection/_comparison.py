@@ -94,20 +94,7 @@ def compare_importances(
         ``permutation_test_std``, ``rank_mdi``, ``rank_permutation_test``
         (1 = most important) and ``notes`` (flags, "; "-separated).
     """
-    import pandas as pd
-
-    check_fitted(estimator)
-    if isinstance(scoring, (list, tuple, set, dict)):
-        raise ValueError(
-            "scoring: compare_importances uses one scorer; got several. "
-            "Call it once per scorer."
-        )
-    X_train, X_test = check_X(X_train), check_X(X_test)
-    if X_train.shape[1] != X_test.shape[1]:
-        raise ValueError(
-            f"X_train has {X_train.shape[1]} columns but X_test has "
-            f"{X_test.shape[1]}; pass the same features."
-        )
+    X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
     kwargs = dict(
         scoring=scoring, n_repeats=n_repeats, random_state=random_state, n_jobs=n_jobs
     )
@@ -117,20 +104,71 @@ def compare_importances(
     test = permutation_importance(
         estimator, X_test, y_test, sample_weight=sample_weight_test, **kwargs
     )
-    n_columns = X_train.shape[1]
-    model, output_columns = _tree_model_and_columns(estimator, n_columns)
-    mdi = relative = np.full(n_columns, np.nan)
-    if model is not None:
-        mdi = _per_raw_column(
-            impurity_importance(model).importances_mean, output_columns, np.sum
+    mdi, relative = impurity_columns(estimator, X_train.shape[1])
+    return comparison_frame(test.feature_names, mdi, relative, train, test)
+
+
+def check_comparison_inputs(estimator, X_train, X_test, scoring):
+    """Validate what a comparison needs; return X_train and X_test checked."""
+    check_fitted(estimator)
+    if isinstance(scoring, (list, tuple, set, dict)):
+        raise ValueError(
+            "scoring: a comparison uses one scorer; got several. "
+            "Compare once per scorer."
         )
-        # Squared relative importances add up over a raw column's outputs.
-        squared = relative_importance(model).importances ** 2
-        relative = np.sqrt(_per_raw_column(squared, output_columns, np.sum))
-        relative = relative * (100 / relative.max()) if relative.max() > 0 else relative
+    X_train, X_test = check_X(X_train), check_X(X_test)
+    if X_train.shape[1] != X_test.shape[1]:
+        raise ValueError(
+            f"X_train has {X_train.shape[1]} columns but X_test has "
+            f"{X_test.shape[1]}; pass the same features."
+        )
+    return X_train, X_test
+
+
+def impurity_columns(estimator, n_columns):
+    """MDI and ESL relative importance per raw column of X (NaN where the
+    model behind `estimator` is not a tree model or the mapping is unknown)."""
+    model, output_columns = _tree_model_and_columns(estimator, n_columns)
+    if model is None:
+        return np.full(n_columns, np.nan), np.full(n_columns, np.nan)
+    mdi = _per_raw_column(
+        impurity_importance(model).importances_mean, output_columns, np.sum
+    )
+    # Squared relative importances add up over a raw column's outputs.
+    squared = relative_importance(model).importances ** 2
+    relative = np.sqrt(_per_raw_column(squared, output_columns, np.sum))
+    if relative.max() > 0:
+        relative = relative * (100 / relative.max())
+    return mdi, relative
+
+
+def per_class_relative_importance(estimator, n_columns):
+    """ESL per-class relative importance per raw column, or None where the
+    model is not a K-class gradient boosting model."""
+    model, output_columns = _tree_model_and_columns(estimator, n_columns)
+    if model is None:
+        return None
+    try:
+        result = relative_importance(model, per_class=True)
+    except ValueError:
+        return None
+    rows = []
+    for row in result.per_class:
+        combined = np.sqrt(_per_raw_column(row**2, output_columns, np.sum))
+        rows.append(
+            combined * (100 / combined.max()) if combined.max() > 0 else combined
+        )
+    return result.classes, np.array(rows)
+
+
+def comparison_frame(feature_names, mdi, relative, train, test):
+    """The comparison table from impurity columns and two permutation Bunches
+    (train and test, possibly partial), with ranks and flags."""
+    import pandas as pd
+
     frame = pd.DataFrame(
         {
-            "feature": test.feature_names,
+            "feature": list(feature_names),
             "mdi": mdi,
             "relative_importance": relative,
             "permutation_train_mean": train.importances_mean,
@@ -143,7 +181,7 @@ def compare_importances(
     frame["rank_permutation_test"] = frame["permutation_test_mean"].rank(
         ascending=False, method="min"
     )
-    frame["notes"] = [_notes(row, n_columns) for row in frame.itertuples()]
+    frame["notes"] = [_notes(row, len(frame)) for row in frame.itertuples()]
     return frame.sort_values(
         "permutation_test_mean", ascending=False, kind="stable"
     ).set_index("feature")

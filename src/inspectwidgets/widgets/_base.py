@@ -27,7 +27,8 @@ class ComputationWidget(anywidget.AnyWidget):
     """An anywidget whose computation runs on a background thread.
 
     Subclasses implement ``_stream(cancel)`` (validate and return an iterator
-    of snapshots) and ``_show(snapshot)`` (write traits for one snapshot).
+    of snapshots), ``_show(snapshot)`` (write traits for one snapshot and
+    return what ``result`` becomes) and ``_progress_of(snapshot)``.
     """
 
     status = traitlets.Enum(STATUSES, default_value="idle").tag(sync=True)
@@ -136,9 +137,8 @@ class ComputationWidget(anywidget.AnyWidget):
                 with self._lock:
                     if generation != self._generation:
                         return
-                    self.result = snapshot
                     with self.hold_sync():
-                        self._show(snapshot)
+                        self.result = self._show(snapshot)
                         self._update_timing(snapshot)
         except Exception as exc:  # a model raising mid-run: shown inline
             self._finish(generation, "error", describe_error(exc))

@@ -245,6 +245,7 @@ class PermutationImportanceWidget(ComputationWidget):
         self._repeats_done = result.n_repeats_done
         self._repeats_total = result.n_repeats
         self._chart = chart_payload(result, self.max_bars)
+        return result
 
     def _progress_of(self, result):
         return result.n_repeats_done, result.n_repeats
