@@ -1,8 +1,8 @@
 // Reading the PermutationImportanceWidget's traits into what the UI draws.
 // Pure functions (no DOM), tested in permutation_widget.test.js.
 
-import { formatSeconds } from "./charts/format.js";
 import { decodeArray } from "./codecs.js";
+import { statusText } from "./ui/status.js";
 
 /**
  * The decoded result of one scorer from the `_chart` trait.
@@ -82,12 +82,6 @@ export function topFeatures(result, options, k) {
   return picked;
 }
 
-/** A whole number of seconds for an ETA: "<1 s", "4 s", "2 min 5 s". */
-function formatEta(seconds) {
-  if (seconds < 0.5) return "<1 s";
-  return seconds < 60 ? `${Math.round(seconds)} s` : formatSeconds(seconds);
-}
-
 /**
  * The progress line under the controls.
  *
@@ -96,30 +90,13 @@ function formatEta(seconds) {
  * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error".
  */
-export function progressText({
-  status,
-  repeatsDone,
-  repeatsTotal,
-  etaSeconds,
-  elapsedSeconds,
-  hasResult,
-}) {
-  switch (status) {
-    case "running": {
-      const count = `${repeatsDone} / ${repeatsTotal} repeats`;
-      return etaSeconds >= 0
-        ? `${count} · ETA ${formatEta(etaSeconds)}`
-        : count;
-    }
-    case "done":
-      return `done in ${formatSeconds(elapsedSeconds)}`;
-    case "cancelled":
-      return `cancelled at ${repeatsDone} / ${repeatsTotal}`;
-    case "error":
-      return "error";
-    default:
-      return hasResult ? "ready" : "not run yet";
-  }
+export function progressText({ repeatsDone, repeatsTotal, ...state }) {
+  const fraction = `${repeatsDone} / ${repeatsTotal}`;
+  return statusText({
+    ...state,
+    count: `${fraction} repeats`,
+    stoppedAt: fraction,
+  });
 }
 
 /** Whether two collections hold the same members (order ignored). */

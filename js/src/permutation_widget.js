@@ -8,7 +8,7 @@
 // Feature and scorer choices are staged and sent together by "Apply" (or by
 // "Run"), so a series of clicks starts one computation, not one per click.
 
-import "./widget.css";
+import "./ui/theme.css";
 
 import { createImportanceChart } from "./charts/importance_chart.js";
 import { columnFormat, formatNumber } from "./charts/format.js";
@@ -19,7 +19,12 @@ import {
   topFeatures,
 } from "./permutation_data.js";
 import { createChecklist } from "./ui/checklist.js";
+import { repeatsInput, runStopButtons, viewSwitch } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
+import { frameScheduler } from "./ui/frame.js";
+import { bindModel } from "./ui/model.js";
+import { createStatus, errorMessage } from "./ui/status.js";
+import "./permutation_widget.css";
 
 const VIEWS = [
   ["bars", "Bars"],
@@ -33,7 +38,6 @@ const NEGATIVE_NOTE =
   "Negative: permuting the feature improved the score — the model does not rely on it; the value is noise.";
 const NEGATIVE_BOX_NOTE =
   "Median below 0: permuting the feature improved the score in at least half of the repeats — the model does not rely on it.";
-const STALE_NOTE = "Showing the last result before the error.";
 
 /** Traits that change the progress line, the status and the chart. */
 const LIVE_TRAITS = [
@@ -47,20 +51,14 @@ const LIVE_TRAITS = [
   "_chart",
 ];
 
-const frame =
-  typeof requestAnimationFrame === "function"
-    ? (fn) => requestAnimationFrame(fn)
-    : (fn) => setTimeout(fn, 16);
-const cancelFrame =
-  typeof cancelAnimationFrame === "function"
-    ? (id) => cancelAnimationFrame(id)
-    : (id) => clearTimeout(id);
-
-/** Build the DOM. Returns the root and the elements the widget updates. */
-function buildDom() {
+/**
+ * Build the DOM. Returns the root and the elements the widget updates; the
+ * repeats input is bound to the model through `context`.
+ */
+function buildDom(context) {
   const ui = {};
   ui.root = h("div", {
-    className: "inspectwidgets-permutation",
+    className: "inspectwidgets inspectwidgets-permutation",
     testid: "piw-root",
   });
 
@@ -109,7 +107,7 @@ function buildDom() {
       ui.featureCount,
     ]),
     ui.filter,
-    h("div", { className: "piw-row-buttons" }, [
+    h("div", { className: "iw-buttons piw-row-buttons" }, [
       ui.all,
       ui.none,
       ui.top,
@@ -131,111 +129,51 @@ function buildDom() {
       ui.scorerCount,
     ]),
     ui.scorerList,
-    h("label", { className: "piw-field" }, [
+    h("label", { className: "iw-field" }, [
       h("span", { text: "Show" }),
       ui.displayScorer,
     ]),
   ]);
 
   // Run settings, view switch, actions.
-  ui.repeats = h("input", {
-    testid: "piw-repeats",
-    attrs: { type: "number", min: 1, step: 1, "aria-label": "Repeats" },
-  });
-  ui.viewButtons = new Map(
-    VIEWS.map(([view, label]) => [
-      view,
-      h("button", {
-        testid: `piw-view-${view}`,
-        text: label,
-        attrs: { type: "button", "aria-pressed": "false" },
-      }),
-    ]),
-  );
+  ui.repeats = repeatsInput("piw-repeats", context);
+  ui.views = viewSwitch(VIEWS, "piw-view");
   ui.apply = h("button", {
     className: "piw-apply",
     testid: "piw-apply",
     text: "Apply",
     attrs: { type: "button" },
   });
-  ui.run = h("button", {
-    className: "piw-run",
-    testid: "piw-run",
-    text: "Run",
-    attrs: { type: "button" },
-  });
-  ui.stop = h("button", {
-    className: "piw-stop",
-    testid: "piw-stop",
-    text: "Stop",
-    attrs: { type: "button" },
-  });
+  ({ run: ui.run, stop: ui.stop } = runStopButtons("piw"));
   ui.hint = h("p", {
-    className: "piw-hint",
+    className: "iw-hint piw-hint",
     testid: "piw-hint",
     attrs: { "aria-live": "polite" },
   });
   const run = h("section", { className: "piw-group piw-group-run" }, [
-    h("label", { className: "piw-field" }, [
-      h("span", { text: "Repeats" }),
-      ui.repeats,
+    ui.repeats.field,
+    ui.views.node,
+    h("div", { className: "iw-buttons piw-row-buttons" }, [
+      ui.apply,
+      ui.run,
+      ui.stop,
     ]),
-    h(
-      "div",
-      {
-        className: "piw-segmented",
-        attrs: { role: "group", "aria-label": "View" },
-      },
-      [...ui.viewButtons.values()],
-    ),
-    h("div", { className: "piw-row-buttons" }, [ui.apply, ui.run, ui.stop]),
     ui.hint,
   ]);
 
   // Progress, error, output.
-  ui.progressFill = h("div", { className: "piw-progress-fill" });
-  ui.progressBar = h(
-    "div",
-    {
-      className: "piw-progress",
-      attrs: {
-        role: "progressbar",
-        "aria-valuemin": 0,
-        "aria-valuemax": 100,
-        "aria-label": "Progress",
-      },
-    },
-    [ui.progressFill],
-  );
-  ui.progressText = h("span", {
-    className: "piw-progress-text",
-    testid: "piw-progress",
-    attrs: { "aria-live": "polite" },
-  });
-  ui.error = h("div", {
-    className: "piw-error",
-    testid: "piw-error",
-    attrs: { role: "alert" },
-  });
-  ui.error.hidden = true;
+  ui.status = createStatus("piw");
   ui.baseline = h("div", { className: "piw-baseline", testid: "piw-baseline" });
   ui.chartHost = h("div", { className: "piw-chart-host" });
   ui.table = h("table", { className: "piw-table", testid: "piw-table" });
   ui.table.hidden = true;
   ui.negativeNote = h("p", {
-    className: "piw-note piw-negative-note",
+    className: "iw-note piw-negative-note",
     testid: "piw-negative-note",
     text: NEGATIVE_NOTE,
   });
-  ui.hidden = h("p", { className: "piw-note", testid: "piw-hidden" });
-  ui.empty = h("p", { className: "piw-note piw-empty", testid: "piw-empty" });
-  // Under the error box: the output below is dimmed and older than the error.
-  ui.staleNote = h("p", {
-    className: "piw-note piw-stale-note",
-    testid: "piw-stale-note",
-    text: STALE_NOTE,
-  });
-  ui.staleNote.hidden = true;
+  ui.hidden = h("p", { className: "iw-note", testid: "piw-hidden" });
+  ui.empty = h("p", { className: "iw-note piw-empty", testid: "piw-empty" });
   ui.output = h("div", { className: "piw-output" }, [
     ui.baseline,
     ui.chartHost,
@@ -247,9 +185,9 @@ function buildDom() {
 
   ui.root.append(
     h("div", { className: "piw-controls" }, [features, scorers, run]),
-    h("div", { className: "piw-status" }, [ui.progressBar, ui.progressText]),
-    ui.error,
-    ui.staleNote,
+    ui.status.bar,
+    ui.status.error,
+    ui.status.staleNote,
     ui.output,
   );
   return ui;
@@ -290,22 +228,12 @@ function fillTable(table, result, scorer) {
 }
 
 function render({ model, el }) {
-  const ui = buildDom();
-  el.append(ui.root);
   const dom = listenerBag();
-  const modelListeners = [];
-  const onModel = (name, fn) => {
-    model.on(`change:${name}`, fn);
-    modelListeners.push([`change:${name}`, fn]);
-  };
-  const save = (values) => {
-    for (const [name, value] of Object.entries(values)) model.set(name, value);
-    model.save_changes();
-  };
-  const list = (name) => {
-    const value = model.get(name);
-    return Array.isArray(value) ? value.map(String) : [];
-  };
+  const binding = bindModel(model);
+  const onModel = binding.on;
+  const { save, list } = binding;
+  const ui = buildDom({ model, binding, dom });
+  el.append(ui.root);
 
   // Staged multi-select choices; null = follow the model.
   let pendingFeatures = null;
@@ -441,21 +369,11 @@ function render({ model, el }) {
     ui.displayScorer.disabled = names.length < 2;
   }
 
-  function syncRepeats() {
-    if (document.activeElement !== ui.repeats || ui.repeats.value === "") {
-      ui.repeats.value = String(model.get("n_repeats") ?? 1);
-    }
-  }
-
   function syncView() {
-    const view = model.get("view");
-    for (const [name, button] of ui.viewButtons)
-      button.setAttribute("aria-pressed", String(name === view));
+    ui.views.setView(model.get("view"));
   }
 
   // ---- Live part: progress, status, chart (one redraw per frame) --------
-
-  let frameId = null;
 
   function drawLive() {
     const status = String(model.get("status") ?? "idle");
@@ -475,31 +393,6 @@ function render({ model, el }) {
       drawError = `Could not draw the result: ${err.message}`;
     }
 
-    const progress =
-      status === "done"
-        ? 1
-        : Math.min(1, Math.max(0, Number(model.get("progress")) || 0));
-    ui.progressFill.style.width = `${(progress * 100).toFixed(1)}%`;
-    ui.progressBar.setAttribute(
-      "aria-valuenow",
-      String(Math.round(progress * 100)),
-    );
-    ui.progressText.textContent = progressText({
-      status,
-      repeatsDone,
-      repeatsTotal,
-      etaSeconds: Number(model.get("_eta_seconds") ?? -1),
-      elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
-      hasResult: Object.keys(chartValue?.scorers ?? {}).length > 0,
-    });
-
-    const errorText =
-      String(model.get("error") ?? "") ||
-      (status === "error" ? "The computation failed." : "");
-    const message = [errorText, drawError].filter(Boolean).join("\n");
-    ui.error.textContent = message;
-    ui.error.hidden = message === "";
-
     const view = model.get("view");
     const kind = view === "boxes" ? "boxes" : "bars";
     const features = result?.features ?? [];
@@ -511,7 +404,20 @@ function render({ model, el }) {
     // After a failed run the last result stays up, dimmed and captioned.
     const stale = status === "error" && features.length > 0;
     ui.output.classList.toggle("piw-stale", stale);
-    ui.staleNote.hidden = !stale;
+    ui.status.update({
+      status,
+      progress: model.get("progress"),
+      text: progressText({
+        status,
+        repeatsDone,
+        repeatsTotal,
+        etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+        elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
+        hasResult: Object.keys(chartValue?.scorers ?? {}).length > 0,
+      }),
+      message: errorMessage(status, model.get("error"), [drawError]),
+      stale,
+    });
 
     // The negative note explains the negative colour, so it shows only when
     // something is drawn in it: table rows and bars with a mean below 0,
@@ -559,22 +465,9 @@ function render({ model, el }) {
           : `No result for ${scorer} yet: press Run.`;
   }
 
-  function scheduleLive() {
-    if (frameId === null) {
-      frameId = frame(() => {
-        frameId = null;
-        drawLive();
-      });
-    }
-  }
-
-  function drawNow() {
-    if (frameId !== null) {
-      cancelFrame(frameId);
-      frameId = null;
-    }
-    drawLive();
-  }
+  const live = frameScheduler(drawLive);
+  const scheduleLive = live.schedule;
+  const drawNow = live.now;
 
   // ---- DOM listeners ----------------------------------------------------
 
@@ -607,18 +500,10 @@ function render({ model, el }) {
     pendingFeatures = new Set(topFeatures(result, list("_feature_options"), k));
     syncSelection();
   });
-  dom.on(ui.repeats, "change", () => {
-    const n = Number(ui.repeats.value);
-    if (Number.isInteger(n) && n >= 1) {
-      save({ n_repeats: n });
-    } else {
-      ui.repeats.value = String(model.get("n_repeats") ?? 1);
-    }
-  });
   dom.on(ui.displayScorer, "change", () =>
     save({ display_scorer: ui.displayScorer.value }),
   );
-  for (const [view, button] of ui.viewButtons) {
+  for (const [view, button] of ui.views.buttons) {
     dom.on(button, "click", () => {
       if (model.get("view") !== view) save({ view });
     });
@@ -627,12 +512,10 @@ function render({ model, el }) {
   dom.on(ui.run, "click", () => {
     if (selectionProblems().length > 0) return; // never run on an empty list
     // Staged choices are sent instead: changing them makes Python rerun.
-    if (!applyPending())
-      save({ _run_requests: (model.get("_run_requests") ?? 0) + 1 });
+    if (!applyPending()) binding.increment("_run_requests");
   });
   dom.on(ui.stop, "click", () => {
-    if (model.get("status") === "running")
-      save({ _stop_requests: (model.get("_stop_requests") ?? 0) + 1 });
+    if (model.get("status") === "running") binding.increment("_stop_requests");
   });
 
   // ---- Model listeners --------------------------------------------------
@@ -656,25 +539,19 @@ function render({ model, el }) {
     syncView();
     drawNow();
   });
-  onModel("n_repeats", syncRepeats);
   onModel("max_bars", scheduleLive);
   for (const name of LIVE_TRAITS) onModel(name, scheduleLive);
 
   syncFeatureOptions();
   syncScorerOptions();
   syncDisplayScorer();
-  syncRepeats();
   syncView();
   drawLive();
 
   return () => {
-    for (const [event, fn] of modelListeners) model.off(event, fn);
-    modelListeners.length = 0;
+    binding.removeAll();
     dom.removeAll();
-    if (frameId !== null) {
-      cancelFrame(frameId);
-      frameId = null;
-    }
+    live.cancel();
     featureList.destroy();
     scorerList.destroy();
     chart.destroy();

@@ -2,50 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
 import widget from "./permutation_widget.js";
+import { FakeModel } from "./test_helpers.js";
 
-// ---- A fake anywidget model -------------------------------------------------
-
-/** Like a Backbone model: `set` fires "change:<name>" synchronously. */
-class FakeModel {
-  constructor(state) {
-    this.state = { ...state };
-    this.listeners = new Map();
-    this.onCalls = 0;
-    this.offCalls = 0;
-    this.saves = [];
-  }
-
-  get(name) {
-    return this.state[name];
-  }
-
-  set(name, value) {
-    const changed = this.state[name] !== value;
-    this.state[name] = value;
-    if (changed)
-      for (const cb of [...(this.listeners.get(`change:${name}`) ?? [])]) cb();
-  }
-
-  on(event, cb) {
-    this.onCalls += 1;
-    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
-    this.listeners.get(event).add(cb);
-  }
-
-  off(event, cb) {
-    this.offCalls += 1;
-    this.listeners.get(event)?.delete(cb);
-  }
-
-  save_changes() {
-    this.saves.push({ ...this.state });
-  }
-
-  /** Number of listeners still registered. */
-  listenerCount() {
-    return [...this.listeners.values()].reduce((n, set) => n + set.size, 0);
-  }
-}
+// ---- Payloads ---------------------------------------------------------------
 
 /**
  * `_chart` with every array a DataView into one shared ArrayBuffer, at a

@@ -11,12 +11,14 @@ from .inspection import (
     permutation_importance,
     relative_importance,
 )
-from .plotting import PermutationImportanceDisplay
-from .widgets import PermutationImportanceWidget
+from .plotting import ImportanceComparisonDisplay, PermutationImportanceDisplay
+from .widgets import ImportanceComparisonWidget, PermutationImportanceWidget
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ImportanceComparisonDisplay",
+    "ImportanceComparisonWidget",
     "PermutationImportanceDisplay",
     "PermutationImportanceResult",
     "PermutationImportanceWidget",

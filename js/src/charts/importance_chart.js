@@ -16,35 +16,37 @@ import { scaleBand, scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 import "d3-transition";
 
+import "./importance_chart.css";
+import { createTooltip } from "../ui/tooltip.js";
 import { boxStats } from "./box_stats.js";
+import {
+  LABEL_GAP,
+  ROW_HEIGHT,
+  TRANSITION_MS,
+  defaultDuration,
+  drawTransitions,
+  hoverRows,
+  joinRows,
+  labelLayout,
+  measureWidth,
+  observeResize,
+  themeAxis,
+  truncate,
+} from "./chart_base.js";
 import { columnFormat } from "./format.js";
 
-/** Height of one feature row, in px. */
-export const ROW_HEIGHT = 22;
-/** Duration of the update transitions, in ms. */
-export const TRANSITION_MS = 250;
+export { ROW_HEIGHT, TRANSITION_MS, truncate };
 
 const MARGIN = { top: 6, right: 18, bottom: 40 };
-const DEFAULT_WIDTH = 640;
-// Label column: estimated width of one character at the label font size
-// (text is not measured, which also keeps jsdom and browsers in agreement).
-const CHAR_WIDTH = 6.6;
-const LABEL_GAP = 8;
-const MIN_LABEL_WIDTH = 48;
-const MAX_LABEL_FRACTION = 0.4;
 const OUTLIER_RADIUS = 2.5;
 
-/**
- * Shorten `name` to at most `maxChars` characters, ending with an ellipsis.
- *
- * @param {string} name
- * @param {number} maxChars
- * @returns {string}
- */
-export function truncate(name, maxChars) {
-  if (name.length <= maxChars) return name;
-  return `${name.slice(0, Math.max(1, maxChars - 1))}…`;
-}
+/** The test ids of a permutation importance chart. */
+const PERMUTATION_TESTIDS = Object.freeze({
+  chart: "piw-chart",
+  bar: "piw-bar",
+  box: "piw-box",
+  tooltip: "piw-tooltip",
+});
 
 /**
  * Whether `row` is drawn in the "negative" colour: its bar when the mean is
@@ -70,14 +72,6 @@ function makeFormats(data) {
   };
 }
 
-/** No animation for users who asked for reduced motion. */
-function defaultDuration() {
-  const reduce =
-    typeof matchMedia === "function" &&
-    matchMedia("(prefers-reduced-motion: reduce)").matches;
-  return reduce ? 0 : TRANSITION_MS;
-}
-
 /** One object per drawn feature, with the numbers the row needs. */
 function makeRows(data) {
   const { features, mean, std, permutedMean } = data;
@@ -91,8 +85,10 @@ function makeRows(data) {
   return features.map((feature, i) => {
     const row = values ? values.subarray(i * repeats, (i + 1) * repeats) : null;
     return {
+      key: String(feature),
       feature: String(feature),
       index: i,
+      details: data.details?.[i] ?? [],
       mean: mean[i],
       std: Number.isFinite(std?.[i]) ? std[i] : 0,
       permuted: permutedMean ? permutedMean[i] : NaN,
@@ -124,7 +120,7 @@ export function importanceDomain(rows, kind) {
 
 /** Append the (initially empty) elements of a new row. */
 function buildRow(g) {
-  g.attr("class", "piw-row").attr("tabindex", 0);
+  g.attr("tabindex", 0);
   g.append("rect").attr("class", "piw-hit");
   const label = g
     .append("text")
@@ -157,12 +153,24 @@ function buildRow(g) {
  * Create the chart inside `container`.
  *
  * @param {HTMLElement} container
- * @param {{onHover?: (feature: string | null) => void, duration?: number}}
- *   [options] `onHover` is called with the hovered feature, then `null`;
- *   `duration` of the transitions in ms (0 draws synchronously; default
- *   `TRANSITION_MS`, or 0 when the user prefers reduced motion).
+ * @param {ImportanceChartOptions} [options]
  * @returns {{update: (data: ImportanceChartData) => ImportanceChartDrawn,
  *   destroy: () => void}}
+ *
+ * @typedef {object} ImportanceChartOptions
+ * @property {(key: string | null) => void} [onHover] called with the hovered
+ *   row's label, then `null`.
+ * @property {number} [duration] of the transitions in ms (0 draws
+ *   synchronously; default `TRANSITION_MS`, or 0 when the user prefers
+ *   reduced motion).
+ * @property {{chart?: string, bar?: string, box?: string, tooltip?: string}}
+ *   [testids] of the svg, bars, boxes and tooltip (default "piw-chart",
+ *   "piw-bar", "piw-box", "piw-tooltip").
+ * @property {string} [keyAttribute="data-feature"] attribute carrying each
+ *   row's label on the row, its bar and its box.
+ * @property {string} [label="Permutation importance"] the svg's aria-label.
+ * @property {import("../ui/tooltip.js").Tooltip} [tooltip] a tooltip to use
+ *   (and leave in place on destroy) instead of one of the chart's own.
  *
  * @typedef {object} ImportanceChartData
  * @property {string[]} features labels, drawn top to bottom as given.
@@ -176,6 +184,8 @@ function buildRow(g) {
  * @property {Float32Array | null} permutedMean mean score with each feature
  *   permuted.
  * @property {string} [scorer] scorer name, for the axis title and tooltip.
+ * @property {string[][]} [details] extra tooltip lines per feature (e.g. a
+ *   group's members).
  *
  * @typedef {object} ImportanceChartDrawn what `update` drew.
  * @property {"bars" | "boxes"} kind "bars" also when "boxes" was asked for
@@ -185,87 +195,58 @@ function buildRow(g) {
  */
 export function createImportanceChart(
   container,
-  { onHover, duration = defaultDuration() } = {},
+  {
+    onHover,
+    duration = defaultDuration(),
+    testids: testidOptions = {},
+    keyAttribute = "data-feature",
+    label: ariaLabel = "Permutation importance",
+    tooltip: sharedTooltip = null,
+  } = {},
 ) {
+  const testids = { ...PERMUTATION_TESTIDS, ...testidOptions };
   const root = select(container).append("div").attr("class", "piw-chart");
   const svg = root
     .append("svg")
-    .attr("class", "piw-chart-svg")
-    .attr("data-testid", "piw-chart")
+    .attr("class", "iw-chart-svg piw-chart-svg")
+    .attr("data-testid", testids.chart)
     .attr("role", "img")
-    .attr("aria-label", "Permutation importance")
+    .attr("aria-label", ariaLabel)
     .attr("data-settled", "true");
   const plot = svg.append("g").attr("class", "piw-plot");
   const rowsG = plot.append("g").attr("class", "piw-rows");
   const zeroLine = plot.append("line").attr("class", "piw-zero");
-  const axisG = plot.append("g").attr("class", "piw-axis");
+  const axisG = plot.append("g").attr("class", "iw-axis piw-axis");
   const axisTitle = plot
     .append("text")
-    .attr("class", "piw-axis-title")
+    .attr("class", "iw-axis-title piw-axis-title")
     .attr("text-anchor", "middle");
-  const tooltip = root
-    .append("div")
-    .attr("class", "piw-tooltip")
-    .attr("data-testid", "piw-tooltip")
-    .attr("role", "tooltip")
-    .style("display", "none");
+  const tooltip =
+    sharedTooltip ?? createTooltip(root.node(), { testid: testids.tooltip });
 
   let data = null;
   let rows = [];
   let formats = null;
-  // Incremented by every draw: only the latest one may mark the chart settled.
-  let drawCount = 0;
   let lastWidth = 0;
   let hovered = null;
   let hoveredIndex = -1;
   let destroyed = false;
-
-  function measureWidth() {
-    return container.clientWidth > 0 ? container.clientWidth : DEFAULT_WIDTH;
-  }
+  const transitions = drawTransitions(svg, () => destroyed);
 
   /** The kind drawn: boxes need per-repeat values. */
   function drawnKind() {
     return data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
   }
 
-  /** Keep `data-settled` up to date for the draw using transition `t`. */
-  function trackSettled(t) {
-    drawCount += 1;
-    const current = drawCount;
-    if (t === null) {
-      svg.attr("data-settled", "true");
-      return;
-    }
-    svg.attr("data-settled", "false");
-    // Every element's transition shares the timing of `t` (the svg's), so
-    // they all end in the timer tick in which `t` ends; the promise settles
-    // after that tick, once departed rows are removed too.
-    t.end().then(
-      () => {
-        if (!destroyed && current === drawCount)
-          svg.attr("data-settled", "true");
-      },
-      () => {
-        // Interrupted by a newer draw (which sets the attribute) or destroy.
-      },
-    );
-  }
-
   function draw(animate) {
     if (data === null) return;
     const kind = drawnKind();
-    const width = measureWidth();
+    const width = measureWidth(container);
     lastWidth = width;
 
-    const longest = rows.reduce((n, r) => Math.max(n, r.feature.length), 0);
-    const labelWidth = Math.max(
-      MIN_LABEL_WIDTH,
-      Math.min(longest * CHAR_WIDTH + LABEL_GAP, width * MAX_LABEL_FRACTION),
-    );
-    const maxChars = Math.max(
-      2,
-      Math.floor((labelWidth - LABEL_GAP) / CHAR_WIDTH),
+    const { labelWidth, maxChars } = labelLayout(
+      rows.map((r) => r.feature),
+      width,
     );
     const innerWidth = Math.max(40, width - labelWidth - MARGIN.right);
     const innerHeight = rows.length * ROW_HEIGHT;
@@ -283,17 +264,7 @@ export function createImportanceChart(
     const x0 = x(0);
     const px = (v) => (Number.isFinite(v) ? x(v) : x0);
 
-    const useTransition = animate && duration > 0;
-    const t = useTransition ? svg.transition().duration(duration) : null;
-    const tr = (selection) => (t ? selection.transition(t) : selection);
-    if (!useTransition) {
-      // Finish the picture at once: stop running transitions, drop rows that
-      // were fading out.
-      svg.interrupt();
-      svg.selectAll("*").interrupt();
-      rowsG.selectAll("g.piw-row.piw-exiting").remove();
-    }
-    trackSettled(t);
+    const { tr } = transitions(animate, duration, "g.piw-row.piw-exiting");
 
     svg
       .attr("width", width)
@@ -301,38 +272,19 @@ export function createImportanceChart(
       .style("display", rows.length === 0 ? "none" : null);
     tr(plot).attr("transform", `translate(${labelWidth},${MARGIN.top})`);
 
-    const joined = rowsG
-      .selectAll("g.piw-row")
-      .data(rows, (d) => d.feature)
-      .join(
-        (enter) =>
-          enter
-            .append("g")
-            .call(buildRow)
-            .attr("transform", (d) => `translate(0,${y(d.feature)})`)
-            .style("opacity", 0),
-        (update) => update.interrupt().classed("piw-exiting", false),
-        (exit) => {
-          exit
-            .classed("piw-exiting", true)
-            .attr("data-feature", null)
-            .attr("tabindex", null);
-          exit.selectAll("[data-testid]").attr("data-testid", null);
-          tr(exit).style("opacity", 0).remove();
-          return exit;
-        },
-      );
-
-    joined
-      .attr("data-feature", (d) => d.feature)
-      .attr(
-        "aria-label",
-        (d) =>
-          `${d.feature}: ${formats.importance(d.mean)} ± ${formats.std(d.std)}`,
-      );
-    tr(joined)
-      .attr("transform", (d) => `translate(0,${y(d.feature)})`)
-      .style("opacity", 1);
+    const joined = joinRows(rowsG, rows, {
+      rowClass: "piw-row",
+      exitingClass: "piw-exiting",
+      keyAttribute,
+      build: buildRow,
+      transform: (d) => `translate(0,${y(d.feature)})`,
+      tr,
+    });
+    joined.attr(
+      "aria-label",
+      (d) =>
+        `${d.feature}: ${formats.importance(d.mean)} ± ${formats.std(d.std)}`,
+    );
 
     const step = y.step();
     joined
@@ -358,8 +310,8 @@ export function createImportanceChart(
       .attr("display", kind === "bars" ? null : "none");
     bars
       .select("rect.piw-bar")
-      .attr("data-testid", "piw-bar")
-      .attr("data-feature", (d) => d.feature)
+      .attr("data-testid", testids.bar)
+      .attr(keyAttribute, (d) => d.feature)
       .classed("piw-negative", (d) => isNegativeRow(d, "bars"));
     tr(bars.select("rect.piw-bar"))
       .attr("x", (d) => Math.min(x0, px(d.mean)))
@@ -393,8 +345,8 @@ export function createImportanceChart(
       .filter((d) => d.box !== null);
     boxes
       .select("rect.piw-box")
-      .attr("data-testid", "piw-box")
-      .attr("data-feature", (d) => d.feature)
+      .attr("data-testid", testids.box)
+      .attr(keyAttribute, (d) => d.feature)
       .classed("piw-negative", (d) => isNegativeRow(d, "boxes"));
     tr(boxes.select("rect.piw-box"))
       .attr("x", (d) => x(d.box.q1))
@@ -456,9 +408,7 @@ export function createImportanceChart(
           .ticks(Math.max(2, Math.floor(innerWidth / 80)))
           .tickSizeOuter(0),
       );
-    // d3-axis pins font-size="10" and a font family on its group: drop them
-    // so the tick labels take the widget's theme font and size (widget.css).
-    axisG.attr("font-size", null).attr("font-family", null);
+    themeAxis(axisG);
     axisTitle
       .attr("x", innerWidth / 2)
       .attr("y", innerHeight + MARGIN.bottom - 6)
@@ -481,7 +431,7 @@ export function createImportanceChart(
     // The table's column formats, so both show the same digits.
     const { importance, std, permuted, baseline } = formats;
     const lines = [
-      ["piw-tooltip-title", row.feature],
+      ["iw-tooltip-title piw-tooltip-title", row.feature],
       ["", `${importance(row.mean)} ± ${std(row.std)} (mean ± std)`],
     ];
     if (kind === "boxes" && row.box) {
@@ -498,42 +448,26 @@ export function createImportanceChart(
         `${name}${baseline(data.baseline)} → ${permuted(row.permuted)}`,
       ]);
     }
-    tooltip
-      .selectAll("div")
-      .data(lines)
-      .join("div")
-      .attr("class", ([cls]) => cls || null)
-      .text(([, text]) => text);
+    for (const line of row.details) lines.push(["iw-tooltip-wrap", line]);
+    tooltip.fill(lines);
   }
 
   function hideTooltip() {
-    tooltip.style("display", "none");
+    tooltip.hide();
     if (hovered !== null) {
       hovered = null;
       onHover?.(null);
     }
   }
 
-  function showTooltip(rowNode, clientX, clientY) {
+  function showTooltip(rowNode, event) {
     const row = select(rowNode).datum();
     fillTooltip(row, drawnKind());
-    tooltip.style("display", null);
-    const box = root.node().getBoundingClientRect();
-    let left;
-    let top;
-    if (clientX === undefined) {
-      // Keyboard focus: next to the row.
-      const rowBox = rowNode.getBoundingClientRect();
-      left = rowBox.left - box.left + rowBox.width / 2;
-      top = rowBox.bottom - box.top + 4;
-    } else {
-      left = clientX - box.left + 14;
-      top = clientY - box.top + 14;
-    }
-    const tipWidth = tooltip.node().offsetWidth;
-    if (box.width > 0 && left + tipWidth > box.width)
-      left = Math.max(0, box.width - tipWidth);
-    tooltip.style("left", `${left}px`).style("top", `${top}px`);
+    tooltip.show(
+      event
+        ? { clientX: event.clientX, clientY: event.clientY }
+        : { anchor: rowNode },
+    );
     hoveredIndex = row.index;
     if (hovered !== row.feature) {
       hovered = row.feature;
@@ -541,32 +475,16 @@ export function createImportanceChart(
     }
   }
 
-  function liveRow(target) {
-    const node = target?.closest?.("g.piw-row");
-    return node && !node.classList.contains("piw-exiting") ? node : null;
-  }
-
-  svg
-    .on("pointermove", (event) => {
-      const node = liveRow(event.target);
-      if (node) showTooltip(node, event.clientX, event.clientY);
-      else hideTooltip();
-    })
-    .on("pointerleave", hideTooltip)
-    .on("focusin", (event) => {
-      const node = liveRow(event.target);
-      if (node) showTooltip(node);
-    })
-    .on("focusout", hideTooltip);
-
-  let resizeObserver = null;
-  if (typeof ResizeObserver !== "undefined") {
-    resizeObserver = new ResizeObserver(() => {
-      if (!destroyed && data !== null && measureWidth() !== lastWidth)
-        draw(false);
-    });
-    resizeObserver.observe(container);
-  }
+  const stopHover = hoverRows(svg, {
+    rowSelector: "g.piw-row",
+    exitingClass: "piw-exiting",
+    show: showTooltip,
+    hide: hideTooltip,
+  });
+  const stopObserving = observeResize(container, () => {
+    if (!destroyed && data !== null && measureWidth(container) !== lastWidth)
+      draw(false);
+  });
 
   return {
     /**
@@ -586,12 +504,9 @@ export function createImportanceChart(
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      resizeObserver?.disconnect();
-      svg
-        .on("pointermove", null)
-        .on("pointerleave", null)
-        .on("focusin", null)
-        .on("focusout", null);
+      stopObserving();
+      stopHover();
+      if (sharedTooltip && hovered !== null) sharedTooltip.hide();
       svg.selectAll("*").interrupt();
       svg.interrupt();
       root.remove();

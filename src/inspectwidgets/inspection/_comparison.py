@@ -8,9 +8,10 @@ from ._permutation import permutation_importance
 from ._pipeline import columnwise_view
 from ._validation import check_fitted, check_X
 
+# Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
     "negative test importance: permuting it improved the held-out score, so the "
-    "model does not rely on it there; the value is noise"
+    "model does not rely on it there (the value is noise)"
 )
 OVERFIT = (
     "train importance far above test: the model relies on it much more on its "

@@ -1,0 +1,409 @@
+// Dot plot of several importance measures on one normalized scale: one row
+// per feature, one coloured dot per measure (± std whiskers where the measure
+// has a spread), a thin line from a feature's lowest to its highest dot so
+// disagreement between measures stands out, and a warning marker on features
+// with a note.
+//
+// Rows are joined by feature name and dots by measure key, so live updates
+// (permutation repeats filling in) move the existing dots with a short
+// transition. The svg's `data-settled` works as in the importance chart.
+
+import { axisBottom } from "d3-axis";
+import { scaleBand, scaleLinear } from "d3-scale";
+import { select } from "d3-selection";
+import "d3-transition";
+
+import "./dot_plot.css";
+
+import {
+  LABEL_GAP,
+  defaultDuration,
+  drawTransitions,
+  hoverRows,
+  joinRows,
+  labelLayout,
+  measureWidth,
+  observeResize,
+  themeAxis,
+  truncate,
+} from "./chart_base.js";
+import { columnFormat } from "./format.js";
+
+export const DOT_RADIUS = 4.5;
+/** Height of one feature row, in px: room to offset the measures' dots. */
+export const ROW_HEIGHT = 28;
+const MARGIN = { top: 6, right: 18, bottom: 40 };
+/** Room for the warning marker between the labels and the plot, px. */
+const FLAG_WIDTH = 18;
+
+// Okabe-Ito colours (distinguishable with colour-vision deficiencies); the
+// two permutation measures share a hue family.
+const KNOWN_COLORS = {
+  mdi: "#E69F00",
+  relative_importance: "#CC79A7",
+  permutation_train: "#56B4E9",
+  permutation_test: "#0072B2",
+};
+const OTHER_COLORS = ["#009E73", "#D55E00", "#F0E442", "#999999"];
+
+/**
+ * A colour per measure key: fixed for the known measures (so a measure keeps
+ * its colour when another is absent), then the others in order.
+ *
+ * @param {string[]} keys
+ * @returns {Map<string, string>}
+ */
+export function measureColors(keys) {
+  const colors = new Map();
+  let other = 0;
+  for (const key of keys) {
+    if (Object.hasOwn(KNOWN_COLORS, key)) colors.set(key, KNOWN_COLORS[key]);
+    else {
+      colors.set(key, OTHER_COLORS[other % OTHER_COLORS.length]);
+      other += 1;
+    }
+  }
+  return colors;
+}
+
+/** The x domain: 0 and every dot and whisker end, padded a little. */
+export function dotDomain(rows) {
+  let lo = 0;
+  let hi = 0;
+  for (const row of rows) {
+    for (const dot of row.dots) {
+      const std = Number.isFinite(dot.std) ? dot.std : 0;
+      for (const v of [dot.x - std, dot.x + std]) {
+        if (Number.isFinite(v)) {
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
+      }
+    }
+  }
+  if (hi - lo === 0) return [0, 1];
+  const pad = (hi - lo) * 0.04;
+  return [lo < 0 ? lo - pad : 0, hi > 0 ? hi + pad : 0];
+}
+
+/** One object per feature, with its dots and flags. */
+function makeRows(data) {
+  const colors = measureColors(data.measures.map((m) => m.key));
+  return data.features.map((feature, i) => {
+    const dots = data.measures.map((m, k) => ({
+      key: m.key,
+      label: m.label,
+      color: colors.get(m.key),
+      k,
+      x: m.normalized[i],
+      std: m.normalizedStd ? m.normalizedStd[i] : NaN,
+      raw: m.values[i],
+      rawStd: m.std ? m.std[i] : NaN,
+    }));
+    const drawn = dots.filter((d) => Number.isFinite(d.x)).map((d) => d.x);
+    return {
+      key: String(feature),
+      feature: String(feature),
+      index: i,
+      dots,
+      low: drawn.length > 0 ? Math.min(...drawn) : NaN,
+      high: drawn.length > 0 ? Math.max(...drawn) : NaN,
+      flags: data.flags?.[i] ?? [],
+    };
+  });
+}
+
+function buildRow(g) {
+  g.attr("tabindex", 0).attr("data-testid", "icw-row");
+  g.append("rect").attr("class", "icw-hit");
+  const label = g
+    .append("text")
+    .attr("class", "icw-label")
+    .attr("text-anchor", "end");
+  label.append("tspan");
+  label.append("title");
+  const flag = g.append("g").attr("class", "icw-flag");
+  flag.append("path").attr("d", "M0,-6L6,5H-6Z");
+  flag.append("text").attr("text-anchor", "middle").attr("y", 4).text("!");
+  flag.append("title");
+  g.append("line").attr("class", "icw-range");
+  g.append("g").attr("class", "icw-dots");
+}
+
+/**
+ * Create the dot plot inside `container`.
+ *
+ * @param {HTMLElement} container
+ * @param {{tooltip: import("../ui/tooltip.js").Tooltip, duration?: number}}
+ *   options the tooltip to fill on hover; `duration` as in the importance
+ *   chart.
+ * @returns {{update: (data: DotPlotData) => void, destroy: () => void}}
+ *
+ * @typedef {object} DotPlotData
+ * @property {string[]} features top to bottom.
+ * @property {{key: string, label: string, values: ArrayLike<number>,
+ *   std: ArrayLike<number> | null, normalized: ArrayLike<number>,
+ *   normalizedStd: ArrayLike<number> | null}[]} measures the dots use
+ *   `normalized` (± `normalizedStd`), the tooltip the raw `values` (± `std`).
+ * @property {string[][]} flags per feature, the flags of its note.
+ * @property {string} axisTitle
+ */
+export function createDotPlot(
+  container,
+  { tooltip, duration = defaultDuration() },
+) {
+  const root = select(container).append("div").attr("class", "icw-dot-plot");
+  const legend = root
+    .append("div")
+    .attr("class", "icw-legend")
+    .attr("data-testid", "icw-legend");
+  const svg = root
+    .append("svg")
+    .attr("class", "iw-chart-svg icw-dot-svg")
+    .attr("data-testid", "icw-measures")
+    .attr("role", "img")
+    .attr("aria-label", "Importance measures per feature")
+    .attr("data-settled", "true");
+  const plot = svg.append("g").attr("class", "icw-plot");
+  const zeroLine = plot.append("line").attr("class", "icw-zero");
+  const rowsG = plot.append("g").attr("class", "icw-rows");
+  const axisG = plot.append("g").attr("class", "iw-axis");
+  const axisTitle = plot
+    .append("text")
+    .attr("class", "iw-axis-title")
+    .attr("text-anchor", "middle");
+
+  let data = null;
+  let rows = [];
+  let formats = [];
+  let lastWidth = 0;
+  let hovered = null;
+  let destroyed = false;
+  const transitions = drawTransitions(svg, () => destroyed);
+
+  function drawLegend() {
+    const colors = measureColors(data.measures.map((m) => m.key));
+    const items = legend
+      .selectAll("span.icw-legend-item")
+      .data(data.measures, (m) => m.key)
+      .join((enter) => {
+        const item = enter.append("span").attr("class", "icw-legend-item");
+        item.append("span").attr("class", "icw-swatch");
+        item.append("span").attr("class", "icw-legend-label");
+        return item;
+      })
+      .attr("data-measure", (m) => m.key);
+    items.select(".icw-swatch").style("background", (m) => colors.get(m.key));
+    items.select(".icw-legend-label").text((m) => m.label);
+    items.order();
+  }
+
+  function draw(animate) {
+    const width = measureWidth(container);
+    lastWidth = width;
+    const { labelWidth, maxChars } = labelLayout(
+      rows.map((r) => r.feature),
+      width,
+      FLAG_WIDTH,
+    );
+    const innerWidth = Math.max(40, width - labelWidth - MARGIN.right);
+    const innerHeight = rows.length * ROW_HEIGHT;
+    const x = scaleLinear().domain(dotDomain(rows)).range([0, innerWidth]);
+    const y = scaleBand()
+      .domain(rows.map((r) => r.feature))
+      .range([0, innerHeight])
+      .paddingInner(0.28)
+      .paddingOuter(0.14);
+    const band = y.bandwidth();
+    const mid = band / 2;
+    const m = data.measures.length;
+    // Each measure a little lower than the one before, so equal values
+    // stay visible side by side.
+    const spread = Math.min(4.5, band / Math.max(1, m));
+    const dy = (dot) => mid + (dot.k - (m - 1) / 2) * spread;
+
+    const { tr } = transitions(animate, duration, "g.icw-row.icw-exiting");
+    svg
+      .attr("width", width)
+      .attr("height", innerHeight + MARGIN.top + MARGIN.bottom)
+      .style("display", rows.length === 0 ? "none" : null);
+    tr(plot).attr("transform", `translate(${labelWidth},${MARGIN.top})`);
+
+    const joined = joinRows(rowsG, rows, {
+      rowClass: "icw-row",
+      exitingClass: "icw-exiting",
+      keyAttribute: "data-feature",
+      build: buildRow,
+      transform: (d) => `translate(0,${y(d.feature)})`,
+      tr,
+    });
+    joined
+      .attr("data-testid", "icw-row")
+      .classed("icw-flagged", (d) => d.flags.length > 0)
+      .attr("aria-label", (d) =>
+        [
+          d.feature,
+          ...d.dots.map(
+            (dot) => `${dot.label} ${formats[dot.k].value(dot.raw)}`,
+          ),
+        ].join(", "),
+      );
+    const step = y.step();
+    joined
+      .select("rect.icw-hit")
+      .attr("x", -labelWidth)
+      .attr("y", mid - step / 2)
+      .attr("width", labelWidth + innerWidth)
+      .attr("height", step);
+    const label = joined
+      .select("text.icw-label")
+      .attr("x", -LABEL_GAP - FLAG_WIDTH)
+      .attr("y", mid)
+      .attr("dy", "0.32em");
+    label.select("tspan").text((d) => truncate(d.feature, maxChars));
+    label.select("title").text((d) => d.feature);
+    const flag = joined
+      .select("g.icw-flag")
+      .attr("display", (d) => (d.flags.length > 0 ? null : "none"))
+      .attr("data-testid", (d) => (d.flags.length > 0 ? "icw-flag" : null))
+      .attr("transform", `translate(${-FLAG_WIDTH / 2 - 4},${mid})`);
+    flag.select("title").text((d) => d.flags.join("\n"));
+
+    tr(joined.select("line.icw-range"))
+      .attr("x1", (d) => (Number.isFinite(d.low) ? x(d.low) : x(0)))
+      .attr("x2", (d) => (Number.isFinite(d.high) ? x(d.high) : x(0)))
+      .attr("y1", mid)
+      .attr("y2", mid);
+
+    const dots = joined
+      .select("g.icw-dots")
+      .selectAll("g.icw-measure")
+      .data(
+        (d) => d.dots,
+        (dot) => dot.key,
+      )
+      .join((enter) => {
+        const g = enter.append("g").attr("class", "icw-measure");
+        g.append("line").attr("class", "icw-whisker");
+        g.append("circle")
+          .attr("class", "icw-dot")
+          .attr("r", DOT_RADIUS)
+          .attr("cx", (dot) => (Number.isFinite(dot.x) ? x(dot.x) : x(0)))
+          .attr("cy", dy);
+        return g;
+      })
+      .attr("data-measure", (dot) => dot.key)
+      .attr("display", (dot) => (Number.isFinite(dot.x) ? null : "none"));
+    dots.order();
+    dots
+      .select("circle.icw-dot")
+      .attr("data-testid", (dot) => (Number.isFinite(dot.x) ? "icw-dot" : null))
+      .attr("data-measure", (dot) => dot.key)
+      .attr("fill", (dot) => dot.color);
+    const visible = dots.filter((dot) => Number.isFinite(dot.x));
+    tr(visible.select("circle.icw-dot"))
+      .attr("cx", (dot) => x(dot.x))
+      .attr("cy", dy);
+    const whiskered = (dot) => Number.isFinite(dot.std) && dot.std > 0;
+    visible
+      .select("line.icw-whisker")
+      .attr("display", (dot) => (whiskered(dot) ? null : "none"))
+      .attr("stroke", (dot) => dot.color);
+    tr(visible.filter(whiskered).select("line.icw-whisker"))
+      .attr("x1", (dot) => x(dot.x - dot.std))
+      .attr("x2", (dot) => x(dot.x + dot.std))
+      .attr("y1", dy)
+      .attr("y2", dy);
+
+    tr(zeroLine)
+      .attr("x1", x(0))
+      .attr("x2", x(0))
+      .attr("y1", 0)
+      .attr("y2", innerHeight);
+    tr(axisG)
+      .attr("transform", `translate(0,${innerHeight})`)
+      .call(
+        axisBottom(x)
+          .ticks(Math.max(2, Math.floor(innerWidth / 80)))
+          .tickSizeOuter(0),
+      );
+    themeAxis(axisG);
+    axisTitle
+      .attr("x", innerWidth / 2)
+      .attr("y", innerHeight + MARGIN.bottom - 6)
+      .text(data.axisTitle);
+
+    if (hovered !== null) {
+      const row = rows.find((r) => r.feature === hovered);
+      if (row) fillTooltip(row);
+      else hideTooltip();
+    }
+  }
+
+  function fillTooltip(row) {
+    const lines = [["iw-tooltip-title", row.feature]];
+    for (const dot of row.dots) {
+      const { value, std } = formats[dot.k];
+      const spread = Number.isFinite(dot.rawStd) ? ` ± ${std(dot.rawStd)}` : "";
+      lines.push(["", `${dot.label}: ${value(dot.raw)}${spread}`]);
+    }
+    for (const flag of row.flags)
+      lines.push(["iw-tooltip-wrap icw-tooltip-flag", `⚠ ${flag}`]);
+    tooltip.fill(lines);
+  }
+
+  function hideTooltip() {
+    if (hovered !== null) {
+      hovered = null;
+      tooltip.hide();
+    }
+  }
+
+  const stopHover = hoverRows(svg, {
+    rowSelector: "g.icw-row",
+    exitingClass: "icw-exiting",
+    show(node, event) {
+      const row = select(node).datum();
+      hovered = row.feature;
+      fillTooltip(row);
+      tooltip.show(
+        event
+          ? { clientX: event.clientX, clientY: event.clientY }
+          : { anchor: node },
+      );
+    },
+    hide: hideTooltip,
+  });
+  const stopObserving = observeResize(container, () => {
+    if (!destroyed && data !== null && measureWidth(container) !== lastWidth)
+      draw(false);
+  });
+
+  return {
+    /** Draw `next`, moving the rows and dots already drawn. */
+    update(next) {
+      if (destroyed) return;
+      const first = data === null;
+      data = next;
+      rows = makeRows(next);
+      formats = next.measures.map((m) => ({
+        value: columnFormat(m.values),
+        std: columnFormat(m.std),
+      }));
+      drawLegend();
+      draw(!first);
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      stopObserving();
+      stopHover();
+      hideTooltip();
+      svg.selectAll("*").interrupt();
+      svg.interrupt();
+      root.remove();
+      data = null;
+      rows = [];
+    },
+  };
+}

@@ -1,0 +1,266 @@
+// The "Correlation" view: the Spearman correlation matrix in dendrogram leaf
+// order with the dendrogram above it, a threshold slider that cuts the tree
+// (dashed line on the dendrogram, clusters boxed on the heatmap), and next to
+// it the grouped permutation importance of the clusters, live as repeats
+// arrive.
+//
+// Moving the slider previews the cut at once (drawing only: the clusters are
+// read off the tree); releasing it calls `onThreshold`, which writes the
+// `threshold` trait so Python recomputes the grouped importance.
+
+import { scaleDiverging } from "d3-scale";
+import { interpolateRdBu } from "d3-scale-chromatic";
+
+import { observeResize } from "../charts/chart_base.js";
+import { createColorLegend } from "../charts/color_legend.js";
+import { createDendrogram, cutTree } from "../charts/dendrogram.js";
+import { formatNumber } from "../charts/format.js";
+import { createHeatmap } from "../charts/heatmap.js";
+import { createImportanceChart } from "../charts/importance_chart.js";
+import { sameThreshold } from "../comparison_data.js";
+import { h, listenerBag } from "../ui/dom.js";
+
+/** Width of the matrix panel before it has a layout (and in jsdom), px. */
+const MATRIX_FALLBACK_WIDTH = 460;
+const NO_CORRELATION =
+  "The correlation view needs at least two numeric features.";
+
+/** ρ = -1 blue, 0 white, +1 red. */
+const correlationColor = scaleDiverging((t) => interpolateRdBu(1 - t))
+  .domain([-1, 0, 1])
+  .clamp(true);
+
+/**
+ * @param {{tooltip: import("../ui/tooltip.js").Tooltip,
+ *   onThreshold: (value: number) => void}} options
+ * @returns {{node: HTMLElement, update: (state: CorrelationState) => number,
+ *   destroy: () => void}} `update` returns the number of features drawn.
+ *
+ * @typedef {object} CorrelationState
+ * @property {ReturnType<typeof import("../comparison_data.js").correlationResult>} correlation
+ * @property {ReturnType<typeof import("../comparison_data.js").groupsResult>} groups
+ * @property {number} threshold the trait's value.
+ */
+export function createCorrelationView({ tooltip, onThreshold }) {
+  const dom = listenerBag();
+  const slider = h("input", {
+    className: "icw-threshold",
+    testid: "icw-threshold",
+    attrs: {
+      type: "range",
+      min: 0,
+      max: 1,
+      step: 0.01,
+      "aria-label": "Threshold",
+    },
+  });
+  const sliderValue = h("output", {
+    className: "icw-threshold-value",
+    testid: "icw-threshold-value",
+  });
+  const clusterCount = h("span", {
+    className: "iw-note",
+    testid: "icw-cluster-count",
+  });
+  const controls = h("div", { className: "icw-threshold-row" }, [
+    h("label", { className: "iw-field" }, [
+      h("span", {
+        text: "Group features closer than",
+        attrs: { title: "Linkage distance at which features are grouped" },
+      }),
+      slider,
+    ]),
+    sliderValue,
+    clusterCount,
+  ]);
+
+  const legendHost = h("div", { className: "icw-legend-host" });
+  const dendrogramHost = h("div", { className: "icw-dendrogram-host" });
+  const heatmapHost = h("div", { className: "icw-heatmap-host" });
+  const matrix = h("div", { className: "icw-corr-matrix" }, [
+    legendHost,
+    dendrogramHost,
+    heatmapHost,
+  ]);
+  const groupsCaption = h("div", {
+    className: "icw-caption",
+    testid: "icw-groups-caption",
+  });
+  const groupsChartHost = h("div", { className: "icw-chart-host" });
+  const groupsEmpty = h("p", { className: "iw-note" });
+  const groupsPanel = h("div", { className: "icw-corr-groups" }, [
+    h("h4", {
+      className: "icw-panel-title",
+      text: "Grouped permutation importance (test)",
+    }),
+    groupsCaption,
+    groupsChartHost,
+    groupsEmpty,
+  ]);
+  const empty = h("p", { className: "iw-note", text: NO_CORRELATION });
+  const node = h("div", { className: "icw-view icw-view-correlation" }, [
+    controls,
+    empty,
+    h("div", { className: "icw-corr-panels" }, [matrix, groupsPanel]),
+  ]);
+
+  const legend = createColorLegend(legendHost, { testid: "icw-corr-legend" });
+  legend.update({
+    color: correlationColor,
+    domain: [-1, 1],
+    ticks: [-1, -0.5, 0, 0.5, 1],
+    title: "Spearman correlation ρ",
+  });
+  const dendrogram = createDendrogram(dendrogramHost);
+  const heatmap = createHeatmap(heatmapHost, {
+    testid: "icw-heatmap",
+    cellTestid: "icw-cell",
+    rowAttribute: "data-row",
+    colAttribute: "data-col",
+    label: "Spearman correlation between features, in dendrogram order",
+    tooltip,
+    width: () =>
+      matrix.clientWidth > 0 ? matrix.clientWidth : MATRIX_FALLBACK_WIDTH,
+  });
+  const groupsChart = createImportanceChart(groupsChartHost, {
+    testids: {
+      chart: "icw-groups",
+      bar: "icw-group-bar",
+      box: "icw-group-box",
+    },
+    keyAttribute: "data-group",
+    label: "Grouped permutation importance",
+    tooltip,
+  });
+
+  let state = null;
+  /** Slider value while dragging, before release; null otherwise. */
+  let preview = null;
+  let drawnWidth = 0;
+  // The heatmap and the dendrogram above it share one layout: a new width
+  // redraws both.
+  const stopObserving = observeResize(matrix, () => {
+    if (state !== null && matrix.clientWidth !== drawnWidth) {
+      drawnWidth = matrix.clientWidth;
+      drawMatrix(preview ?? state.threshold);
+    }
+  });
+
+  function drawMatrix(threshold) {
+    const { correlation } = state;
+    sliderValue.textContent = formatNumber(threshold);
+    if (!correlation) return 0;
+    const { features, matrix: values, linkage, leafOrder } = correlation;
+    const clusters = cutTree(linkage, leafOrder, threshold);
+    const grouped = clusters.filter((c) => c.end > c.start).length;
+    clusterCount.textContent = `${clusters.length} ${clusters.length === 1 ? "group" : "groups"}, ${grouped} with several features`;
+    const layout = heatmap.update({
+      rows: features,
+      cols: features,
+      values,
+      color: correlationColor,
+      boxes: clusters,
+      describe: (i, j, value) => [
+        ["iw-tooltip-title", `${features[i]} × ${features[j]}`],
+        ["", `Spearman ρ = ${formatNumber(value)}`],
+      ],
+    });
+    dendrogram.update({
+      linkage,
+      leafOrder,
+      left: layout.left,
+      cell: layout.cell,
+      width: layout.width,
+      maxDistance: correlation.maxDistance,
+      threshold,
+    });
+    return features.length;
+  }
+
+  function drawGroups() {
+    const { groups, threshold } = state;
+    const has = groups !== null && groups.labels.length > 0;
+    groupsChartHost.hidden = !has;
+    groupsEmpty.hidden = has;
+    groupsEmpty.textContent = has ? "" : "No grouped result yet.";
+    // The bars belong to the groups' threshold; dimmed until Python has
+    // recomputed them for the one shown.
+    const current =
+      has && sameThreshold(groups.threshold, preview ?? threshold);
+    groupsPanel.classList.toggle("icw-outdated", has && !current);
+    if (!has) {
+      groupsCaption.textContent = "";
+      return;
+    }
+    const parts = [
+      `threshold ${formatNumber(groups.threshold)}`,
+      `${groups.repeatsDone} of ${groups.nRepeats} repeats`,
+    ];
+    if (groups.scorer && Number.isFinite(groups.baseline))
+      parts.push(
+        `baseline ${groups.scorer} = ${formatNumber(groups.baseline)}`,
+      );
+    groupsCaption.textContent = parts.join(" · ");
+    groupsChart.update({
+      features: groups.labels,
+      mean: groups.mean,
+      std: groups.std,
+      values: null,
+      repeatsDone: groups.repeatsDone,
+      kind: "bars",
+      baseline: groups.baseline,
+      permutedMean: null,
+      scorer: groups.scorer,
+      details: groups.members.map((members) => [
+        `members: ${members.join(", ")}`,
+      ]),
+    });
+  }
+
+  function syncSlider() {
+    const max = state.correlation?.maxDistance ?? 0;
+    const top = max > 0 ? max : 1;
+    slider.max = String(top);
+    slider.step = String(top / 100);
+    slider.disabled = !state.correlation;
+    if (preview === null) slider.value = String(state.threshold);
+  }
+
+  dom.on(slider, "input", () => {
+    if (!state) return;
+    preview = Number(slider.value);
+    drawMatrix(preview);
+    drawGroups();
+  });
+  dom.on(slider, "change", () => {
+    if (!state) return;
+    const value = Number(slider.value);
+    preview = null;
+    if (Number.isFinite(value) && value >= 0) onThreshold(value);
+  });
+
+  return {
+    node,
+    update(next) {
+      state = next;
+      const has = next.correlation !== null;
+      empty.hidden = has;
+      matrix.hidden = !has;
+      controls.hidden = !has;
+      syncSlider();
+      drawnWidth = matrix.clientWidth;
+      const drawn = drawMatrix(preview ?? next.threshold);
+      drawGroups();
+      return drawn;
+    },
+    destroy() {
+      stopObserving();
+      dom.removeAll();
+      groupsChart.destroy();
+      heatmap.destroy();
+      dendrogram.destroy();
+      legend.destroy();
+      node.remove();
+    },
+  };
+}

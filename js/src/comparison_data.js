@@ -1,0 +1,254 @@
+// Reading the ImportanceComparisonWidget's traits into what the views draw.
+// Pure functions (no DOM, no statistics: every number comes from Python),
+// tested in comparison_data.test.js.
+
+import { decodeArray } from "./codecs.js";
+
+/** Whether a payload trait holds nothing yet (`{}`, null, undefined). */
+export function isEmpty(value) {
+  return (
+    value === null ||
+    value === undefined ||
+    typeof value !== "object" ||
+    Object.keys(value).length === 0
+  );
+}
+
+const finiteOr = (value, fallback) =>
+  value === null || value === undefined || !Number.isFinite(Number(value))
+    ? fallback
+    : Number(value);
+
+/**
+ * Decode `array` ({data, dtype, shape}) and check its shape.
+ *
+ * @param {object} array
+ * @param {number[]} shape expected shape.
+ * @param {string} name for the error message, e.g. "_measures.mdi.values".
+ * @returns {ArrayBufferView}
+ * @throws {RangeError} when the shape differs.
+ */
+function decodeShaped(array, shape, name) {
+  const decoded = decodeArray(array);
+  const same =
+    decoded.shape.length === shape.length &&
+    decoded.shape.every((n, i) => n === shape[i]);
+  if (!same) {
+    throw new RangeError(
+      `${name} has shape ${JSON.stringify(decoded.shape)}; expected ${JSON.stringify(shape)}.`,
+    );
+  }
+  return decoded.values;
+}
+
+const names = (list) => (Array.isArray(list) ? list.map(String) : []);
+
+/**
+ * The `_measures` trait, decoded.
+ *
+ * @param {object} value `{}` before the first result.
+ * @returns {MeasuresResult | null}
+ * @throws {TypeError | RangeError} when an array is malformed.
+ *
+ * @typedef {object} MeasuresResult
+ * @property {string[]} features sorted by test permutation importance.
+ * @property {Measure[]} measures in the order Python sent them.
+ * @property {string[]} notes per feature, "" when none.
+ * @property {number} repeatsDone
+ * @property {number} nRepeats
+ * @property {string} scorer
+ * @property {number} baselineTrain NaN while unknown.
+ * @property {number} baselineTest
+ *
+ * @typedef {object} Measure
+ * @property {string} key e.g. "mdi", "permutation_test".
+ * @property {string} label
+ * @property {ArrayBufferView} values raw importances.
+ * @property {ArrayBufferView | null} std raw std over repeats (permutation).
+ * @property {ArrayBufferView} normalized values / max |values|, in [-1, 1].
+ * @property {ArrayBufferView | null} normalizedStd std on the same scale.
+ */
+export function measuresResult(value) {
+  if (isEmpty(value)) return null;
+  const features = names(value.features);
+  const n = features.length;
+  const measures = (Array.isArray(value.measures) ? value.measures : []).map(
+    (m) => {
+      const key = String(m.key);
+      const vector = (field) =>
+        m[field] ? decodeShaped(m[field], [n], `${key}.${field}`) : null;
+      const values = vector("values");
+      const normalized = vector("normalized");
+      if (values === null || normalized === null) {
+        throw new TypeError(`Measure ${key} needs values and normalized.`);
+      }
+      return {
+        key,
+        label: String(m.label ?? key),
+        values,
+        std: vector("std"),
+        normalized,
+        normalizedStd: vector("normalized_std"),
+      };
+    },
+  );
+  const notes = names(value.notes);
+  return {
+    features,
+    measures,
+    notes: features.map((_, i) => notes[i] ?? ""),
+    repeatsDone: finiteOr(value.repeats_done, 0),
+    nRepeats: finiteOr(value.n_repeats, 0),
+    scorer: String(value.scorer ?? ""),
+    baselineTrain: finiteOr(value.baseline_train, NaN),
+    baselineTest: finiteOr(value.baseline_test, NaN),
+  };
+}
+
+/**
+ * The `_per_class` trait, decoded.
+ *
+ * @param {object} value `{}` when not applicable.
+ * @returns {{classes: string[], features: string[], values: ArrayBufferView}
+ *   | null} `values` row-major `[classes, features]`, each row 0..100.
+ */
+export function perClassResult(value) {
+  if (isEmpty(value)) return null;
+  const classes = names(value.classes);
+  const features = names(value.features);
+  const values = decodeShaped(
+    value.values,
+    [classes.length, features.length],
+    "_per_class.values",
+  );
+  return { classes, features, values };
+}
+
+/**
+ * The `_correlation` trait, decoded.
+ *
+ * @param {object} value `{}` when there are fewer than two numeric features.
+ * @returns {{features: string[], matrix: ArrayBufferView,
+ *   linkage: ArrayBufferView, leafOrder: number[], maxDistance: number}
+ *   | null} `features` and `matrix` in leaf order; `linkage` row-major
+ *   `[n - 1, 4]` in original feature indices; `leafOrder[p]` the original
+ *   index of the leaf at position `p`.
+ */
+export function correlationResult(value) {
+  if (isEmpty(value)) return null;
+  const features = names(value.features);
+  const n = features.length;
+  const matrix = decodeShaped(value.matrix, [n, n], "_correlation.matrix");
+  const linkage = decodeShaped(
+    value.linkage,
+    [Math.max(0, n - 1), 4],
+    "_correlation.linkage",
+  );
+  const leafOrder = (value.leaf_order ?? []).map(Number);
+  const seen = new Set(leafOrder);
+  if (
+    leafOrder.length !== n ||
+    seen.size !== n ||
+    !leafOrder.every((i) => Number.isInteger(i) && i >= 0 && i < n)
+  ) {
+    throw new RangeError(
+      `_correlation.leaf_order must be a permutation of 0..${n - 1}.`,
+    );
+  }
+  let maxDistance = finiteOr(value.max_distance, 0);
+  for (let k = 0; k < n - 1; k += 1)
+    maxDistance = Math.max(maxDistance, linkage[k * 4 + 2]);
+  return { features, matrix, linkage, leafOrder, maxDistance };
+}
+
+/**
+ * The `_groups` trait, decoded.
+ *
+ * @param {object} value `{}` before the first grouped result.
+ * @returns {{threshold: number, labels: string[], members: string[][],
+ *   mean: ArrayBufferView, std: ArrayBufferView, repeatsDone: number,
+ *   nRepeats: number, scorer: string, baseline: number} | null}
+ */
+export function groupsResult(value) {
+  if (isEmpty(value)) return null;
+  const groups = Array.isArray(value.groups) ? value.groups : [];
+  const g = groups.length;
+  return {
+    threshold: finiteOr(value.threshold, NaN),
+    labels: groups.map((group) => String(group.label)),
+    members: groups.map((group) => names(group.members)),
+    mean: decodeShaped(value.mean, [g], "_groups.mean"),
+    std: decodeShaped(value.std, [g], "_groups.std"),
+    repeatsDone: finiteOr(value.repeats_done, 0),
+    nRepeats: finiteOr(value.n_repeats, 0),
+    scorer: String(value.scorer ?? ""),
+    baseline: finiteOr(value.baseline, NaN),
+  };
+}
+
+/**
+ * The flags of one feature's note. Python joins flags with "; ", and a flag
+ * reads "headline: explanation" — whose explanation may itself contain "; ".
+ * A piece without ": " therefore continues the flag before it.
+ *
+ * @param {string} note
+ * @returns {string[]}
+ */
+export function splitNotes(note) {
+  const flags = [];
+  for (const piece of String(note ?? "").split("; ")) {
+    const text = piece.trim();
+    if (text === "") continue;
+    if (flags.length > 0 && !text.includes(": ")) {
+      flags[flags.length - 1] += `; ${text}`;
+    } else {
+      flags.push(text);
+    }
+  }
+  return flags;
+}
+
+/**
+ * Every distinct flag present, in order of first appearance, with the
+ * features that carry it.
+ *
+ * @param {string[]} features
+ * @param {string[]} notes per feature.
+ * @returns {{text: string, headline: string, explanation: string,
+ *   features: string[]}[]} `headline` is the text before the first ": "
+ *   (the whole text when there is none), `explanation` the rest.
+ */
+export function flagSummary(features, notes) {
+  const byText = new Map();
+  features.forEach((feature, i) => {
+    for (const text of splitNotes(notes[i])) {
+      if (!byText.has(text)) {
+        const cut = text.indexOf(": ");
+        byText.set(text, {
+          text,
+          headline: cut < 0 ? text : text.slice(0, cut),
+          explanation: cut < 0 ? "" : text.slice(cut + 2),
+          features: [],
+        });
+      }
+      byText.get(text).features.push(feature);
+    }
+  });
+  return [...byText.values()];
+}
+
+/**
+ * The progress text of a run (the widget reports a fraction, not repeats).
+ *
+ * @param {number} progress 0..1
+ * @returns {string} e.g. "45%".
+ */
+export function percent(progress) {
+  const value = Math.min(1, Math.max(0, Number(progress) || 0));
+  return `${Math.floor(value * 100)}%`;
+}
+
+/** Whether two thresholds are the same number (up to float32 rounding). */
+export function sameThreshold(a, b) {
+  return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  correlationResult,
+  flagSummary,
+  groupsResult,
+  isEmpty,
+  measuresResult,
+  percent,
+  perClassResult,
+  sameThreshold,
+  splitNotes,
+} from "./comparison_data.js";
+import {
+  INFLATED_MDI,
+  NEGATIVE,
+  OVERFIT,
+  correlationPayload,
+  groupsPayload,
+  measuresPayload,
+  payloadPacker,
+  perClassPayload,
+} from "./test_helpers.js";
+
+const f32 = (values) => [...Float32Array.from(values)];
+
+describe("measuresResult", () => {
+  it("decodes every measure from DataViews at non-zero offsets", () => {
+    const payload = measuresPayload(payloadPacker());
+    expect(payload.measures[0].values.data.byteOffset).toBeGreaterThan(0);
+    const result = measuresResult(payload);
+    expect(result.features).toEqual(["bmi", "s5", "bp", "age"]);
+    expect(result.measures.map((m) => m.key)).toEqual([
+      "mdi",
+      "relative_importance",
+      "permutation_train",
+      "permutation_test",
+    ]);
+    const [mdi, , , test] = result.measures;
+    expect([...mdi.values]).toEqual(f32([0.4, 0.3, 0.2, 0.1]));
+    expect([...mdi.normalized]).toEqual(f32([1, 0.75, 0.5, 0.25]));
+    expect(mdi.std).toBeNull();
+    expect(mdi.normalizedStd).toBeNull();
+    expect([...test.std]).toEqual(f32([0.01, 0.01, 0.01, 0.005]));
+    expect(test.normalizedStd).toHaveLength(4);
+    expect(result.notes[3]).toBe(NEGATIVE);
+    expect(result).toMatchObject({
+      repeatsDone: 5,
+      nRepeats: 10,
+      scorer: "r2",
+      baselineTrain: 0.91,
+      baselineTest: 0.452,
+    });
+  });
+
+  it("accepts absent measures, missing notes and an unknown train baseline", () => {
+    const payload = measuresPayload(payloadPacker(), {
+      only: ["permutation_test"],
+    });
+    payload.baseline_train = null;
+    payload.notes = [];
+    const result = measuresResult(payload);
+    expect(result.measures.map((m) => m.key)).toEqual(["permutation_test"]);
+    expect(result.notes).toEqual(["", "", "", ""]);
+    expect(result.baselineTrain).toBeNaN();
+  });
+
+  it("returns null before the first result and rejects wrong lengths", () => {
+    expect(measuresResult({})).toBeNull();
+    expect(measuresResult(undefined)).toBeNull();
+    const pack = payloadPacker();
+    const payload = measuresPayload(pack);
+    payload.measures[1].normalized = pack([1, 2, 3]);
+    expect(() => measuresResult(payload)).toThrow(
+      /relative_importance\.normalized has shape \[3\]; expected \[4\]/,
+    );
+  });
+});
+
+describe("perClassResult, correlationResult, groupsResult", () => {
+  it("decode their payloads", () => {
+    const pack = payloadPacker();
+    const perClass = perClassResult(perClassPayload(pack));
+    expect(perClass.classes).toEqual(["setosa", "versicolor", "virginica"]);
+    expect(perClass.values).toHaveLength(12);
+    expect(perClass.values[5]).toBe(100); // versicolor, bmi
+
+    const correlation = correlationResult(correlationPayload(pack));
+    expect(correlation.features).toEqual(["s5", "bp", "bmi", "age"]);
+    expect(correlation.leafOrder).toEqual([1, 2, 0, 3]);
+    expect(correlation.matrix).toHaveLength(16);
+    expect(correlation.linkage).toHaveLength(12);
+    expect(correlation.maxDistance).toBeCloseTo(1.2, 6);
+
+    const groups = groupsResult(groupsPayload(pack));
+    expect(groups.labels).toEqual(["s5 + bp", "bmi + age"]);
+    expect(groups.members).toEqual([
+      ["s5", "bp"],
+      ["bmi", "age"],
+    ]);
+    expect([...groups.mean]).toEqual(f32([0.35, 0.12]));
+    expect(groups).toMatchObject({
+      threshold: 0.6,
+      repeatsDone: 4,
+      nRepeats: 10,
+    });
+
+    expect(perClassResult({})).toBeNull();
+    expect(correlationResult({})).toBeNull();
+    expect(groupsResult({})).toBeNull();
+  });
+
+  it("reject malformed shapes and leaf orders", () => {
+    const pack = payloadPacker();
+    const perClass = perClassPayload(pack);
+    perClass.values = pack([1, 2, 3], [1, 3]);
+    expect(() => perClassResult(perClass)).toThrow(/expected \[3,4\]/);
+    const correlation = correlationPayload(pack);
+    correlation.leaf_order = [0, 0, 1, 2];
+    expect(() => correlationResult(correlation)).toThrow(
+      /permutation of 0\.\.3/,
+    );
+    const misaligned = correlationPayload(pack);
+    misaligned.linkage = pack([1, 2, 0.2, 2], [1, 4]);
+    expect(() => correlationResult(misaligned)).toThrow(/expected \[3,4\]/);
+  });
+});
+
+describe("splitNotes and flagSummary", () => {
+  it("splits on '; ' but keeps a flag whose explanation contains '; '", () => {
+    expect(splitNotes("")).toEqual([]);
+    expect(splitNotes(NEGATIVE)).toEqual([NEGATIVE]);
+    expect(splitNotes(`${OVERFIT}; ${INFLATED_MDI}`)).toEqual([
+      OVERFIT,
+      INFLATED_MDI,
+    ]);
+    expect(splitNotes(`${INFLATED_MDI}; ${NEGATIVE}`)).toEqual([
+      INFLATED_MDI,
+      NEGATIVE,
+    ]);
+  });
+
+  it("lists each distinct flag once with its features, headline first", () => {
+    const summary = flagSummary(
+      ["a", "b", "c"],
+      [NEGATIVE, `${OVERFIT}; ${NEGATIVE}`, ""],
+    );
+    expect(summary.map((f) => f.features)).toEqual([["a", "b"], ["b"]]);
+    expect(summary[0].headline).toBe("negative test importance");
+    expect(summary[0].explanation).toMatch(/^permuting it improved/);
+    expect(summary[0].explanation).toMatch(/; the value is noise$/);
+    expect(summary[1].headline).toBe("train importance far above test");
+    expect(flagSummary(["x"], ["plain flag"])).toEqual([
+      {
+        text: "plain flag",
+        headline: "plain flag",
+        explanation: "",
+        features: ["x"],
+      },
+    ]);
+  });
+});
+
+describe("small helpers", () => {
+  it("isEmpty, percent, sameThreshold", () => {
+    expect(isEmpty({})).toBe(true);
+    expect(isEmpty(null)).toBe(true);
+    expect(isEmpty({ a: 1 })).toBe(false);
+    expect(percent(0.456)).toBe("45%");
+    expect(percent(2)).toBe("100%");
+    expect(percent(undefined)).toBe("0%");
+    expect(sameThreshold(0.6, Math.fround(0.6))).toBe(true);
+    expect(sameThreshold(0.6, 0.61)).toBe(false);
+  });
+});

@@ -1,0 +1,246 @@
+// Front end of ImportanceComparisonWidget (anywidget ESM module).
+//
+// Draws what the traits hold: the controls read and write the public traits
+// (`scoring`, `n_repeats`, `threshold`, `view`), the status block follows the
+// status traits, and one of three views draws the payloads: "measures"
+// (`_measures`), "classes" (`_per_class`) and "correlation" (`_correlation`
+// and `_groups`). Only the shown view is drawn; bursts of trait changes are
+// coalesced into one redraw per animation frame.
+
+import "./ui/theme.css";
+
+import {
+  NO_PER_CLASS,
+  NO_PER_CLASS_HINT,
+  createClassesView,
+} from "./comparison/classes_view.js";
+import { createCorrelationView } from "./comparison/correlation_view.js";
+import { createMeasuresView } from "./comparison/measures_view.js";
+import {
+  correlationResult,
+  groupsResult,
+  isEmpty,
+  measuresResult,
+  percent,
+  perClassResult,
+} from "./comparison_data.js";
+import { repeatsInput, runStopButtons, viewSwitch } from "./ui/controls.js";
+import { h, listenerBag } from "./ui/dom.js";
+import { frameScheduler } from "./ui/frame.js";
+import { bindModel } from "./ui/model.js";
+import { createStatus, errorMessage, statusText } from "./ui/status.js";
+import { createTooltip } from "./ui/tooltip.js";
+import "./comparison_widget.css";
+
+const VIEWS = [
+  ["measures", "Measures"],
+  ["classes", "Per class"],
+  ["correlation", "Correlation"],
+];
+
+/** Traits that change the status block or the drawn view. */
+const LIVE_TRAITS = [
+  "status",
+  "progress",
+  "error",
+  "_eta_seconds",
+  "_elapsed_seconds",
+  "_measures",
+  "_per_class",
+  "_correlation",
+  "_groups",
+  "threshold",
+];
+
+/** The view to draw: the trait's, or "measures" for an unknown one. */
+function shownView(view) {
+  return VIEWS.some(([name]) => name === view) ? view : "measures";
+}
+
+function render({ model, el }) {
+  const dom = listenerBag();
+  const binding = bindModel(model);
+  const context = { model, binding, dom };
+
+  // ---- DOM ----------------------------------------------------------------
+
+  const root = h("div", {
+    className: "inspectwidgets inspectwidgets-comparison",
+    testid: "icw-root",
+  });
+  const scoring = h("select", {
+    testid: "icw-scoring",
+    attrs: { "aria-label": "Scorer" },
+  });
+  const repeats = repeatsInput("icw-repeats", context);
+  const views = viewSwitch(VIEWS, "icw-view");
+  const classesButton = views.buttons.get("classes");
+  const viewHint = h("span", {
+    className: "iw-hint",
+    testid: "icw-view-hint",
+    text: NO_PER_CLASS_HINT,
+    attrs: { title: NO_PER_CLASS },
+  });
+  const { run, stop } = runStopButtons("icw");
+  const status = createStatus("icw");
+  const empty = h("p", { className: "iw-note", testid: "icw-empty" });
+  const output = h("div", { className: "icw-output" });
+  const tooltip = createTooltip(output, { testid: "icw-tooltip" });
+
+  root.append(
+    h("div", { className: "icw-controls" }, [
+      h("label", { className: "iw-field" }, [
+        h("span", { text: "Scorer" }),
+        scoring,
+      ]),
+      repeats.field,
+      h("div", { className: "icw-view-switch" }, [views.node, viewHint]),
+      h("div", { className: "iw-buttons" }, [run, stop]),
+    ]),
+    status.bar,
+    status.error,
+    status.staleNote,
+    output,
+  );
+
+  const panels = {
+    measures: createMeasuresView({ tooltip }),
+    classes: createClassesView({ tooltip }),
+    correlation: createCorrelationView({
+      tooltip,
+      onThreshold: (threshold) => binding.save({ threshold }),
+    }),
+  };
+  output.append(empty, ...Object.values(panels).map((p) => p.node));
+  el.append(root);
+
+  // ---- Controls -----------------------------------------------------------
+
+  function syncScoring() {
+    const options = binding.list("_scorer_options");
+    const current = String(model.get("scoring") ?? "");
+    const names =
+      current === "" || options.includes(current)
+        ? options
+        : [...options, current];
+    scoring.replaceChildren(
+      ...names.map((name) =>
+        h("option", { text: name, attrs: { value: name } }),
+      ),
+    );
+    scoring.value = current;
+    scoring.disabled = names.length < 2;
+  }
+
+  function syncViewSwitch() {
+    views.setView(shownView(model.get("view")));
+    const perClass = !isEmpty(model.get("_per_class"));
+    classesButton.disabled = !perClass;
+    classesButton.title = perClass ? "" : NO_PER_CLASS;
+    viewHint.hidden = perClass;
+  }
+
+  // ---- Live part: status and the shown view (one redraw per frame) --------
+
+  /** Decode a payload; a malformed one is reported, not thrown. */
+  function decode(decoder, name, problems) {
+    try {
+      return decoder(model.get(name));
+    } catch (err) {
+      problems.push(`Could not draw ${name}: ${err.message}`);
+      return null;
+    }
+  }
+
+  function drawLive() {
+    const state = String(model.get("status") ?? "idle");
+    const view = shownView(model.get("view"));
+    root.setAttribute("data-status", state);
+    root.setAttribute("data-view", view);
+    stop.disabled = state !== "running";
+    syncViewSwitch();
+
+    const problems = [];
+    let drawn = 0;
+    for (const [name, panel] of Object.entries(panels))
+      panel.node.hidden = name !== view;
+    if (view === "measures") {
+      drawn = panels.measures.update(
+        decode(measuresResult, "_measures", problems),
+      );
+    } else if (view === "classes") {
+      drawn = panels.classes.update(
+        decode(perClassResult, "_per_class", problems),
+      );
+    } else {
+      drawn = panels.correlation.update({
+        correlation: decode(correlationResult, "_correlation", problems),
+        groups: decode(groupsResult, "_groups", problems),
+        threshold: Number(model.get("threshold")) || 0,
+      });
+    }
+
+    const hasResult = !isEmpty(model.get("_measures"));
+    // After a failed run the last result stays up, dimmed and captioned.
+    const stale = state === "error" && drawn > 0;
+    output.classList.toggle("icw-stale", stale);
+    status.update({
+      status: state,
+      progress: model.get("progress"),
+      text: statusText({
+        status: state,
+        count: percent(model.get("progress")),
+        etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+        elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
+        hasResult,
+      }),
+      message: errorMessage(state, model.get("error"), problems),
+      stale,
+    });
+
+    empty.hidden = view !== "measures" || hasResult;
+    empty.textContent =
+      state === "running"
+        ? "Computing the first repeat…"
+        : "No result yet: press Run.";
+  }
+
+  const live = frameScheduler(drawLive);
+
+  // ---- Listeners -----------------------------------------------------------
+
+  dom.on(scoring, "change", () => binding.save({ scoring: scoring.value }));
+  for (const [view, button] of views.buttons) {
+    dom.on(button, "click", () => {
+      if (!button.disabled && model.get("view") !== view)
+        binding.save({ view });
+    });
+  }
+  dom.on(run, "click", () => binding.increment("_run_requests"));
+  dom.on(stop, "click", () => {
+    if (model.get("status") === "running") binding.increment("_stop_requests");
+  });
+  // Leaving a chart hides the tooltip it showed.
+  dom.on(output, "pointerleave", () => tooltip.hide());
+
+  binding.on(["_scorer_options", "scoring"], syncScoring);
+  binding.on("view", () => {
+    tooltip.hide();
+    live.now();
+  });
+  binding.on(LIVE_TRAITS, live.schedule);
+
+  syncScoring();
+  drawLive();
+
+  return () => {
+    binding.removeAll();
+    dom.removeAll();
+    live.cancel();
+    for (const panel of Object.values(panels)) panel.destroy();
+    tooltip.destroy();
+    root.remove();
+  };
+}
+
+export default { render };

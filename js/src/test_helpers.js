@@ -1,0 +1,189 @@
+// Helpers for the widget tests (not bundled): a fake anywidget model and
+// binary payloads as ipywidgets delivers them.
+
+/** Like a Backbone model: `set` fires "change:<name>" synchronously. */
+export class FakeModel {
+  constructor(state) {
+    this.state = { ...state };
+    this.listeners = new Map();
+    this.onCalls = 0;
+    this.offCalls = 0;
+    this.saves = [];
+  }
+
+  get(name) {
+    return this.state[name];
+  }
+
+  set(name, value) {
+    const changed = this.state[name] !== value;
+    this.state[name] = value;
+    if (changed)
+      for (const cb of [...(this.listeners.get(`change:${name}`) ?? [])]) cb();
+  }
+
+  on(event, cb) {
+    this.onCalls += 1;
+    if (!this.listeners.has(event)) this.listeners.set(event, new Set());
+    this.listeners.get(event).add(cb);
+  }
+
+  off(event, cb) {
+    this.offCalls += 1;
+    this.listeners.get(event)?.delete(cb);
+  }
+
+  save_changes() {
+    this.saves.push({ ...this.state });
+  }
+
+  /** Number of listeners still registered. */
+  listenerCount() {
+    return [...this.listeners.values()].reduce((n, set) => n + set.size, 0);
+  }
+}
+
+/**
+ * Packs float32 arrays into one ArrayBuffer, each at a non-zero byte offset,
+ * and returns `{data: DataView, dtype, shape}` payloads for them.
+ *
+ * @returns {(values: number[], shape?: number[]) => {data: DataView,
+ *   dtype: "float32", shape: number[]}}
+ */
+export function payloadPacker() {
+  const buffer = new ArrayBuffer(1 << 16);
+  let offset = 12;
+  return (values, shape = [values.length]) => {
+    new Float32Array(buffer, offset, values.length).set(values);
+    const data = new DataView(buffer, offset, values.length * 4);
+    offset += values.length * 4 + 8;
+    return { data, dtype: "float32", shape };
+  };
+}
+
+// ---- ImportanceComparisonWidget payloads -------------------------------------
+
+// The flags as the Python engine words them; NEGATIVE contains "; " itself.
+export const NEGATIVE =
+  "negative test importance: permuting it improved the held-out score, so the model does not rely on it there; the value is noise";
+export const OVERFIT =
+  "train importance far above test: the model relies on it much more on its training data than on new data (overfitting)";
+export const INFLATED_MDI =
+  "high MDI but test permutation importance near zero: impurity importance favours features with many distinct values and is computed on training data, where the model may have overfitted";
+
+/** Normalized copy of `values` (what Python computes), for the fixtures. */
+function normalize(values, std) {
+  const scale = Math.max(...values.map(Math.abs)) || 1;
+  return [values.map((v) => v / scale), std?.map((s) => s / scale)];
+}
+
+/**
+ * A `_measures` payload for `features` (sorted by test importance) with
+ * the four measures; `only` keeps the measures with those keys.
+ */
+export function measuresPayload(
+  pack,
+  {
+    features = ["bmi", "s5", "bp", "age"],
+    mdi = [0.4, 0.3, 0.2, 0.1],
+    relative = [100, 60, 40, 30],
+    train = [0.5, 0.3, 0.1, 0.05],
+    trainStd = [0.02, 0.02, 0.01, 0.01],
+    test = [0.3, 0.2, 0.05, -0.01],
+    testStd = [0.01, 0.01, 0.01, 0.005],
+    notes = ["", "", `${OVERFIT}; ${INFLATED_MDI}`, NEGATIVE],
+    only = null,
+    repeatsDone = 5,
+  } = {},
+) {
+  const plain = (key, label, values) => {
+    const [normalized] = normalize(values);
+    return {
+      key,
+      label,
+      values: pack(values),
+      normalized: pack(normalized),
+    };
+  };
+  const spread = (key, label, values, std) => {
+    const [normalized, normalizedStd] = normalize(values, std);
+    return {
+      key,
+      label,
+      values: pack(values),
+      std: pack(std),
+      normalized: pack(normalized),
+      normalized_std: pack(normalizedStd),
+    };
+  };
+  const measures = [
+    plain("mdi", "MDI (train, impurity)", mdi),
+    plain("relative_importance", "ESL relative importance", relative),
+    spread("permutation_train", "Permutation (train)", train, trainStd),
+    spread("permutation_test", "Permutation (test)", test, testStd),
+  ].filter((m) => only === null || only.includes(m.key));
+  return {
+    features,
+    measures,
+    notes,
+    repeats_done: repeatsDone,
+    n_repeats: 10,
+    scorer: "r2",
+    baseline_train: 0.91,
+    baseline_test: 0.452,
+  };
+}
+
+/** `_per_class` for 3 classes x the 4 features. */
+export function perClassPayload(
+  pack,
+  classes = ["setosa", "versicolor", "virginica"],
+) {
+  return {
+    classes,
+    features: ["age", "bmi", "bp", "s5"],
+    values: pack(
+      [100, 20, 5, 0, 30, 100, 10, 50, 0, 40, 100, 70],
+      [classes.length, 4],
+    ),
+  };
+}
+
+/**
+ * `_correlation` of 4 features: leaves s5 (1) and bp (2) merge at 0.2, bmi
+ * (0) and age (3) at 0.5, the two pairs at 1.2; leaf order [1, 2, 0, 3].
+ */
+export function correlationPayload(pack, { features } = {}) {
+  const names = features ?? ["bmi", "s5", "bp", "age"];
+  const leafOrder = [1, 2, 0, 3];
+  const rho = [
+    [1, 0.9, -0.2, 0.1],
+    [0.9, 1, -0.3, 0.0],
+    [-0.2, -0.3, 1, 0.6],
+    [0.1, 0.0, 0.6, 1],
+  ];
+  return {
+    features: leafOrder.map((i) => names[i]),
+    matrix: pack(rho.flat(), [4, 4]),
+    linkage: pack([1, 2, 0.2, 2, 0, 3, 0.5, 2, 4, 5, 1.2, 4], [3, 4]),
+    leaf_order: leafOrder,
+    max_distance: 1.2,
+  };
+}
+
+/** `_groups` at `threshold` 0.6 (two pairs), `repeatsDone` of 10. */
+export function groupsPayload(pack, { repeatsDone = 4, threshold = 0.6 } = {}) {
+  return {
+    threshold,
+    groups: [
+      { label: "s5 + bp", members: ["s5", "bp"] },
+      { label: "bmi + age", members: ["bmi", "age"] },
+    ],
+    mean: pack([0.35, 0.12]),
+    std: pack([0.03, 0.02]),
+    repeats_done: repeatsDone,
+    n_repeats: 10,
+    scorer: "r2",
+    baseline: 0.452,
+  };
+}

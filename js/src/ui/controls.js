@@ -1,0 +1,100 @@
+// Controls the widgets share: the repeats input, a segmented view switch and
+// the Run / Stop buttons. Each returns its elements; the widget places them.
+
+import { h } from "./dom.js";
+
+/**
+ * A number input bound to the `n_repeats` trait: it shows the trait (unless
+ * the user is typing in it) and writes whole numbers >= 1 on change; other
+ * values are replaced by the trait's.
+ *
+ * @param {string} testid
+ * @param {{model: object, binding: ReturnType<import("./model.js").bindModel>,
+ *   dom: ReturnType<import("./dom.js").listenerBag>}} context
+ * @returns {{input: HTMLInputElement, field: HTMLElement, sync: () => void}}
+ *   `field` is the labelled input.
+ */
+export function repeatsInput(testid, { model, binding, dom }) {
+  const input = h("input", {
+    testid,
+    attrs: { type: "number", min: 1, step: 1, "aria-label": "Repeats" },
+  });
+  const field = h("label", { className: "iw-field" }, [
+    h("span", { text: "Repeats" }),
+    input,
+  ]);
+  const current = () => String(model.get("n_repeats") ?? 1);
+  const sync = () => {
+    if (document.activeElement !== input || input.value === "")
+      input.value = current();
+  };
+  dom.on(input, "change", () => {
+    const n = Number(input.value);
+    if (Number.isInteger(n) && n >= 1) binding.save({ n_repeats: n });
+    else input.value = current();
+  });
+  binding.on("n_repeats", sync);
+  sync();
+  return { input, field, sync };
+}
+
+/**
+ * A row of toggle buttons, one per view; the pressed one has
+ * `aria-pressed="true"`.
+ *
+ * @param {[string, string][]} views `[value, label]` pairs.
+ * @param {string} testidPrefix each button is `<testidPrefix>-<value>`.
+ * @returns {{node: HTMLElement, buttons: Map<string, HTMLButtonElement>,
+ *   setView: (view: string) => void}}
+ */
+export function viewSwitch(views, testidPrefix) {
+  const buttons = new Map(
+    views.map(([view, label]) => [
+      view,
+      h("button", {
+        testid: `${testidPrefix}-${view}`,
+        text: label,
+        attrs: { type: "button", "aria-pressed": "false" },
+      }),
+    ]),
+  );
+  const node = h(
+    "div",
+    {
+      className: "iw-segmented",
+      attrs: { role: "group", "aria-label": "View" },
+    },
+    [...buttons.values()],
+  );
+  return {
+    node,
+    buttons,
+    setView(view) {
+      for (const [name, button] of buttons)
+        button.setAttribute("aria-pressed", String(name === view));
+    },
+  };
+}
+
+/**
+ * Run and Stop buttons (`<prefix>-run`, `<prefix>-stop`).
+ *
+ * @param {string} prefix
+ * @returns {{run: HTMLButtonElement, stop: HTMLButtonElement}}
+ */
+export function runStopButtons(prefix) {
+  return {
+    run: h("button", {
+      className: "iw-primary iw-run",
+      testid: `${prefix}-run`,
+      text: "Run",
+      attrs: { type: "button" },
+    }),
+    stop: h("button", {
+      className: "iw-stop",
+      testid: `${prefix}-stop`,
+      text: "Stop",
+      attrs: { type: "button" },
+    }),
+  };
+}

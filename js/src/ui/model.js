@@ -1,0 +1,42 @@
+// The widgets' side of the anywidget model: listeners that can all be removed
+// at once, and writes sent to Python in one message.
+
+/**
+ * @param {{get: Function, set: Function, on: Function, off: Function,
+ *   save_changes: Function}} model the anywidget model.
+ * @returns {{on: (names: string | string[], fn: () => void) => void,
+ *   save: (values: Record<string, unknown>) => void,
+ *   increment: (name: string) => void, list: (name: string) => string[],
+ *   removeAll: () => void}}
+ */
+export function bindModel(model) {
+  const listeners = [];
+  const save = (values) => {
+    for (const [name, value] of Object.entries(values)) model.set(name, value);
+    model.save_changes();
+  };
+  return {
+    /** Call `fn` on "change:<name>" for each of `names`. */
+    on(names, fn) {
+      for (const name of [names].flat()) {
+        model.on(`change:${name}`, fn);
+        listeners.push([`change:${name}`, fn]);
+      }
+    },
+    /** Set every trait of `values`, then send them to Python together. */
+    save,
+    /** Add one to a request counter (`_run_requests`, `_stop_requests`). */
+    increment(name) {
+      save({ [name]: (Number(model.get(name)) || 0) + 1 });
+    },
+    /** A list trait as strings ([] when it is not a list). */
+    list(name) {
+      const value = model.get(name);
+      return Array.isArray(value) ? value.map(String) : [];
+    },
+    removeAll() {
+      for (const [event, fn] of listeners) model.off(event, fn);
+      listeners.length = 0;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+// The status block every widget shows under its controls: a progress bar with
+// a line of text, the error box, and the caption that says the output below
+// is the last result before an error.
+
+import { formatSeconds } from "../charts/format.js";
+import { h } from "./dom.js";
+
+/** A whole number of seconds for an ETA: "<1 s", "4 s", "2 min 5 s". */
+export function formatEta(seconds) {
+  if (seconds < 0.5) return "<1 s";
+  return seconds < 60 ? `${Math.round(seconds)} s` : formatSeconds(seconds);
+}
+
+/**
+ * The progress line.
+ *
+ * @param {{status: string, count?: string, stoppedAt?: string,
+ *   etaSeconds?: number, elapsedSeconds?: number, hasResult?: boolean}} state
+ *   `count` is the progress while running ("12 / 30 repeats", "45%"),
+ *   `stoppedAt` where a cancelled run stopped (default: `count`); a negative
+ *   `etaSeconds` means unknown.
+ * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
+ *   "cancelled at 12 / 30", "error", "ready", "not run yet".
+ */
+export function statusText({
+  status,
+  count = "",
+  stoppedAt = count,
+  etaSeconds = -1,
+  elapsedSeconds = 0,
+  hasResult = false,
+}) {
+  switch (status) {
+    case "running": {
+      const eta = etaSeconds >= 0 ? `ETA ${formatEta(etaSeconds)}` : "";
+      return [count, eta].filter(Boolean).join(" · ") || "running";
+    }
+    case "done":
+      return `done in ${formatSeconds(elapsedSeconds)}`;
+    case "cancelled":
+      return stoppedAt ? `cancelled at ${stoppedAt}` : "cancelled";
+    case "error":
+      return "error";
+    default:
+      return hasResult ? "ready" : "not run yet";
+  }
+}
+
+/** Text of the error box: the Python error, then drawing problems. */
+export function errorMessage(status, error, problems = []) {
+  const text =
+    String(error ?? "") ||
+    (status === "error" ? "The computation failed." : "");
+  return [text, ...problems].filter(Boolean).join("\n");
+}
+
+/**
+ * Create the status elements (not yet in the document).
+ *
+ * @param {string} prefix test-id prefix: `<prefix>-progress`,
+ *   `<prefix>-error`, `<prefix>-stale-note`.
+ * @returns {{bar: HTMLElement, error: HTMLElement, staleNote: HTMLElement,
+ *   update: (state: {status: string, progress: number, text: string,
+ *   message: string, stale: boolean}) => void}} `bar` holds the progress bar
+ *   and its text; `update` sets them all (`message` "" hides the error box).
+ */
+export function createStatus(prefix) {
+  const fill = h("div", { className: "iw-progress-fill" });
+  const progress = h(
+    "div",
+    {
+      className: "iw-progress",
+      attrs: {
+        role: "progressbar",
+        "aria-valuemin": 0,
+        "aria-valuemax": 100,
+        "aria-label": "Progress",
+      },
+    },
+    [fill],
+  );
+  const text = h("span", {
+    className: "iw-progress-text",
+    testid: `${prefix}-progress`,
+    attrs: { "aria-live": "polite" },
+  });
+  const bar = h("div", { className: "iw-status" }, [progress, text]);
+  const error = h("div", {
+    className: "iw-error",
+    testid: `${prefix}-error`,
+    attrs: { role: "alert" },
+  });
+  error.hidden = true;
+  // Under the error box: the output below is dimmed and older than the error.
+  const staleNote = h("p", {
+    className: "iw-note iw-stale-note",
+    testid: `${prefix}-stale-note`,
+    text: "Showing the last result before the error.",
+  });
+  staleNote.hidden = true;
+
+  return {
+    bar,
+    error,
+    staleNote,
+    update({ status, progress: value, text: line, message, stale }) {
+      const fraction =
+        status === "done" ? 1 : Math.min(1, Math.max(0, Number(value) || 0));
+      fill.style.width = `${(fraction * 100).toFixed(1)}%`;
+      progress.setAttribute(
+        "aria-valuenow",
+        String(Math.round(fraction * 100)),
+      );
+      text.textContent = line;
+      error.textContent = message;
+      error.hidden = message === "";
+      staleNote.hidden = !stale;
+    },
+  };
+}

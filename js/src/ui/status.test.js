@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+
+import { bindModel } from "./model.js";
+import { createStatus, errorMessage, statusText } from "./status.js";
+import { FakeModel } from "../test_helpers.js";
+
+describe("statusText", () => {
+  it("uses the count while running and where a run stopped", () => {
+    expect(statusText({ status: "running", count: "45%", etaSeconds: 3 })).toBe(
+      "45% · ETA 3 s",
+    );
+    expect(statusText({ status: "running" })).toBe("running");
+    expect(statusText({ status: "running", etaSeconds: 90 })).toBe(
+      "ETA 1 min 30 s",
+    );
+    expect(statusText({ status: "cancelled", count: "45%" })).toBe(
+      "cancelled at 45%",
+    );
+    expect(statusText({ status: "cancelled" })).toBe("cancelled");
+    expect(statusText({ status: "done", elapsedSeconds: 42 })).toBe(
+      "done in 42 s",
+    );
+    expect(statusText({ status: "idle" })).toBe("not run yet");
+  });
+
+  it("errorMessage puts the Python error before drawing problems", () => {
+    expect(errorMessage("error", "")).toBe("The computation failed.");
+    expect(errorMessage("done", "", ["bad array"])).toBe("bad array");
+    expect(errorMessage("error", "boom", ["", "bad array"])).toBe(
+      "boom\nbad array",
+    );
+    expect(errorMessage("idle", undefined)).toBe("");
+  });
+});
+
+describe("createStatus", () => {
+  it("sets the bar, the text, the error box and the stale caption", () => {
+    const status = createStatus("x");
+    status.update({
+      status: "running",
+      progress: 0.25,
+      text: "25%",
+      message: "",
+      stale: false,
+    });
+    const fill = status.bar.querySelector(".iw-progress-fill");
+    expect(fill.style.width).toBe("25%");
+    expect(
+      status.bar.querySelector('[data-testid="x-progress"]').textContent,
+    ).toBe("25%");
+    expect(status.error.hidden).toBe(true);
+    status.update({
+      status: "done",
+      progress: 0.5,
+      text: "done",
+      message: "<b>not bold</b>",
+      stale: true,
+    });
+    expect(fill.style.width).toBe("100%");
+    expect(status.error.hidden).toBe(false);
+    expect(status.error.textContent).toBe("<b>not bold</b>");
+    expect(status.error.querySelector("b")).toBeNull();
+    expect(status.staleNote.hidden).toBe(false);
+  });
+});
+
+describe("bindModel", () => {
+  it("saves together, increments counters and removes its listeners", () => {
+    const model = new FakeModel({ a: 1, b: 2, _run_requests: 3 });
+    const binding = bindModel(model);
+    let calls = 0;
+    binding.on(["a", "b"], () => {
+      calls += 1;
+    });
+    binding.save({ a: 5, b: 6 });
+    expect(calls).toBe(2);
+    expect(model.saves).toHaveLength(1);
+    binding.increment("_run_requests");
+    expect(model.get("_run_requests")).toBe(4);
+    expect(binding.list("a")).toEqual([]);
+    binding.removeAll();
+    expect(model.listenerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,363 @@
+"""The importance comparison widget: measures side by side, classes, clusters."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import traitlets
+from sklearn.utils import Bunch
+
+from ..inspection import cluster_features, iter_permutation_importance
+from ..inspection._clustering import groups_at
+from ..inspection._comparison import (
+    check_comparison_inputs,
+    comparison_frame,
+    impurity_columns,
+    per_class_relative_importance,
+)
+from ..inspection._scoring import builtin_score_name
+from ._base import ComputationWidget
+from ._permutation import OWN_SCORE, STATIC, scorer_options
+from ._serialization import binary_array
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One snapshot of the comparison stream: which stage it belongs to and the
+    engine's partial result for it."""
+
+    stage: str  # "test", "train" or "groups"
+    result: object
+
+
+class ImportanceComparisonWidget(ComputationWidget):
+    """MDI, ESL relative importance and permutation importance side by side.
+
+    Measures view: every measure on one normalized scale with the flags of
+    :func:`~inspectwidgets.compare_importances` explained. Per-class view: ESL
+    relative importance of each class of a K-class gradient boosting model.
+    Correlation view: features clustered on Spearman correlation; moving the
+    threshold regroups them and reruns grouped permutation importance on the
+    test data, live. Permutation importance on the test data streams first,
+    then on the training data.
+
+    Parameters
+    ----------
+    estimator : fitted estimator (a tree model, or a pipeline ending in one,
+        for the impurity measures)
+    X_train, y_train, X_test, y_test : training and held-out data
+    scoring : str, default=None
+        One scorer name; the estimator's default metric when None.
+    n_repeats : int, default=10
+    threshold : float, default=1.0
+        Linkage distance at which correlated features are grouped.
+    random_state : int, default=0
+    n_jobs : int, default=None
+    view : {"measures", "classes", "correlation"}, default="measures"
+    run : bool, default=True
+        Start computing at once.
+
+    Attributes
+    ----------
+    result : Bunch
+        ``frame`` (the comparison table so far), ``groups`` (the clusters) and
+        ``grouped`` (grouped permutation importance, possibly partial).
+    """
+
+    _esm = STATIC / "comparison_widget.js"
+    _css = STATIC / "comparison_widget.css"
+
+    scoring = traitlets.Unicode().tag(sync=True)
+    """The scorer of the permutation measures."""
+
+    n_repeats = traitlets.Int(10).tag(sync=True)
+    """Permutations per feature (and per group)."""
+
+    threshold = traitlets.Float(1.0, min=0.0).tag(sync=True)
+    """Linkage distance at which features are grouped."""
+
+    random_state = traitlets.Int(0).tag(sync=True)
+    """Seed of the permutations."""
+
+    view = traitlets.Enum(
+        ("measures", "classes", "correlation"), default_value="measures"
+    ).tag(sync=True)
+    """Which chart is shown."""
+
+    _scorer_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    _measures = traitlets.Dict().tag(sync=True)
+    _per_class = traitlets.Dict().tag(sync=True)
+    _correlation = traitlets.Dict().tag(sync=True)
+    _groups = traitlets.Dict().tag(sync=True)
+
+    def __init__(
+        self,
+        estimator,
+        X_train,
+        y_train,
+        X_test,
+        y_test,
+        *,
+        scoring=None,
+        n_repeats=10,
+        threshold=1.0,
+        random_state=0,
+        n_jobs=None,
+        view="measures",
+        run=True,
+    ):
+        X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
+        if scoring is not None and not isinstance(scoring, str):
+            raise TypeError(
+                "scoring must be a scorer name for the widget; "
+                f"got {type(scoring).__name__}."
+            )
+        scoring = scoring or builtin_score_name(estimator) or OWN_SCORE
+        self._estimator = estimator
+        self._data = {"train": (X_train, y_train), "test": (X_test, y_test)}
+        self._n_jobs = n_jobs
+        self._mdi, self._relative = impurity_columns(estimator, X_train.shape[1])
+        self._ready = False
+        self._cache = None  # settings and results of the last full comparison
+        self._clusters = _numeric_clusters(X_train)
+        super().__init__(
+            scoring=scoring,
+            n_repeats=n_repeats,
+            threshold=threshold,
+            random_state=random_state,
+            view=view,
+            _scorer_options=list(
+                dict.fromkeys([scoring, *scorer_options(estimator, y_test)])
+            ),
+            _per_class=_per_class_payload(estimator, X_train.shape[1]),
+            _correlation=_correlation_payload(self._clusters),
+        )
+        self._stream(cancel=None)  # invalid settings fail here, in Python
+        self._ready = True
+        if run:
+            self.run()
+
+    # ComputationWidget hooks --------------------------------------------------
+
+    def _settings(self):
+        return (self.scoring, self.n_repeats, self.random_state)
+
+    def _engine(self, stage, cancel, features=None):
+        X, y = self._data["train" if stage == "train" else "test"]
+        return iter_permutation_importance(
+            self._estimator,
+            X,
+            y,
+            scoring=None if self.scoring == OWN_SCORE else self.scoring,
+            n_repeats=self.n_repeats,
+            random_state=self.random_state,
+            n_jobs=self._n_jobs,
+            features=features,
+            cancel=cancel,
+        )
+
+    def _stream(self, cancel):
+        # Every engine stream is created (and so validated) before any work.
+        stages = []
+        if self._cache is None or self._cache.settings != self._settings():
+            stages += [
+                ("test", self._engine("test", cancel)),
+                ("train", self._engine("train", cancel)),
+            ]
+        groups = self._current_groups()
+        stages.append(("groups", self._engine("groups", cancel, features=groups)))
+        self._stages_total = len(stages)
+        self._stage_index = 0
+        return self._chain(stages)
+
+    def _chain(self, stages):
+        for index, (stage, stream) in enumerate(stages):
+            self._stage_index = index
+            for result in stream:
+                yield _Step(stage, result)
+
+    def _show(self, step):
+        if step.stage == "test":
+            self._test, self._train = step.result, None
+        elif step.stage == "train":
+            self._train = step.result
+            if step.result.complete:
+                self._cache = Bunch(
+                    settings=self._settings(), test=self._test, train=self._train
+                )
+        if step.stage in ("test", "train"):
+            frame = self._frame()
+            self._measures = _measures_payload(frame, self._test, self._train)
+            return Bunch(frame=frame, groups=None, grouped=None)
+        else:
+            self._test, self._train = self._cache.test, self._cache.train
+            groups = self._current_groups()
+            self._groups = _groups_payload(self.threshold, step.result, groups)
+            return Bunch(frame=self._frame(), groups=groups, grouped=step.result)
+
+    def _progress_of(self, step):
+        done = self._stage_index * self.n_repeats + step.result.n_repeats_done
+        return done, self._stages_total * self.n_repeats
+
+    # Reactions to settings ----------------------------------------------------
+
+    @traitlets.observe("scoring", "n_repeats", "random_state", "threshold")
+    def _on_settings(self, change):
+        if self._ready:
+            self.run()
+
+    # Results in Python --------------------------------------------------------
+
+    def _frame(self):
+        train = (
+            self._train.to_bunch() if self._train is not None else _missing(self._test)
+        )
+        return comparison_frame(
+            self._test.feature_names,
+            self._mdi,
+            self._relative,
+            train,
+            self._test.to_bunch(),
+        )
+
+    def _current_groups(self):
+        """Clusters of the numeric features at `threshold`, plus every other
+        column on its own."""
+        return _groups_at(self._clusters, self._data["test"][0], self.threshold)
+
+    def to_frame(self):
+        """The comparison table (as :func:`compare_importances` returns it)."""
+        if self.result is None:
+            raise RuntimeError("No result yet; call wait() first.")
+        return self.result.frame
+
+    def figure(self):
+        """A matplotlib Figure of the measures view."""
+        from matplotlib.figure import Figure
+
+        from ..plotting import ImportanceComparisonDisplay
+
+        frame = self.to_frame()
+        figure = Figure(figsize=(7, 1.4 + 0.35 * len(frame)), layout="constrained")
+        ImportanceComparisonDisplay(frame).plot(ax=figure.subplots())
+        return figure
+
+
+def _missing(result):
+    """A Bunch of NaN importances shaped like `result`'s, for a measure not
+    computed yet."""
+    nan = np.full(len(result.feature_names), np.nan)
+    return Bunch(importances_mean=nan, importances_std=nan)
+
+
+def _numeric_clusters(X):
+    """Spearman clusters of X's numeric columns (None with fewer than two)."""
+    if hasattr(X, "select_dtypes"):
+        numeric = X.select_dtypes("number")
+    else:
+        numeric = X if np.issubdtype(X.dtype, np.number) else X[:, :0]
+    if numeric.shape[1] < 2:
+        return None
+    return cluster_features(numeric)
+
+
+def _groups_at(clusters, X, threshold):
+    """Clusters of the numeric columns cut at `threshold`, then every other
+    column on its own."""
+    if clusters is None:
+        return None
+    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+    numeric = [c for c in columns if str(c) in set(clusters.feature_names)]
+    groups = groups_at(clusters.linkage, numeric, threshold)
+    groups.update({str(c): [c] for c in columns if c not in numeric})
+    return groups
+
+
+def _measures_payload(frame, test, train):
+    from ..plotting._comparison import normalized_measures
+
+    measures = []
+    for column, label, normalized, normalized_std in normalized_measures(frame):
+        key = column.removesuffix("_mean")
+        entry = {
+            "key": key,
+            "label": label,
+            "values": binary_array(frame[column].to_numpy(dtype=float)),
+            "normalized": binary_array(normalized),
+        }
+        if normalized_std is not None:
+            entry["std"] = binary_array(
+                frame[column.replace("_mean", "_std")].to_numpy(dtype=float)
+            )
+            entry["normalized_std"] = binary_array(normalized_std)
+        measures.append(entry)
+    return {
+        "features": [str(f) for f in frame.index],
+        "measures": measures,
+        "notes": list(frame["notes"]),
+        "repeats_done": test.n_repeats_done if train is None else train.n_repeats_done,
+        "n_repeats": test.n_repeats,
+        "scorer": test.scorer_names[0],
+        "baseline_test": float(test.baseline_scores[test.scorer_names[0]]),
+        "baseline_train": (
+            float(train.baseline_scores[train.scorer_names[0]])
+            if train is not None
+            else None
+        ),
+    }
+
+
+def _per_class_payload(estimator, n_columns):
+    per_class = per_class_relative_importance(estimator, n_columns)
+    if per_class is None:
+        return {}
+    classes, values = per_class
+    names = getattr(estimator, "feature_names_in_", None)
+    features = (
+        [str(n) for n in names]
+        if names is not None
+        else [f"x{i}" for i in range(n_columns)]
+    )
+    return {
+        "classes": [str(c) for c in classes],
+        "features": features,
+        "values": binary_array(values),
+    }
+
+
+def _correlation_payload(clusters):
+    if clusters is None:
+        return {}
+    from scipy.cluster import hierarchy
+
+    order = hierarchy.leaves_list(clusters.linkage)
+    return {
+        "features": [str(clusters.feature_names[i]) for i in order],
+        "matrix": binary_array(clusters.correlation[np.ix_(order, order)]),
+        "linkage": binary_array(clusters.linkage),
+        "leaf_order": [int(i) for i in order],
+        "max_distance": float(clusters.linkage[:, 2].max()),
+    }
+
+
+def _groups_payload(threshold, result, groups):
+    order, _ = result.top()
+    importances = result.importances()[order]
+    done = importances.shape[1]
+    return {
+        "threshold": float(threshold),
+        "groups": [
+            {
+                "label": result.feature_names[i],
+                "members": [str(m) for m in groups[result.feature_names[i]]],
+            }
+            for i in order
+        ],
+        "mean": binary_array(
+            importances.mean(axis=1) if done else np.zeros(len(order))
+        ),
+        "std": binary_array(importances.std(axis=1) if done else np.zeros(len(order))),
+        "repeats_done": result.n_repeats_done,
+        "n_repeats": result.n_repeats,
+        "scorer": result.scorer_names[0],
+        "baseline": float(result.baseline_scores[result.scorer_names[0]]),
+    }

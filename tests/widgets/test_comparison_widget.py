@@ -1,0 +1,112 @@
+"""The comparison widget without a browser: measures, classes, clusters."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from pandas.testing import assert_frame_equal
+from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
+from sklearn.model_selection import train_test_split
+
+from inspectwidgets import (
+    ImportanceComparisonWidget,
+    compare_importances,
+    permutation_importance,
+)
+from inspectwidgets.widgets._serialization import decode_binary_array
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    model = RandomForestClassifier(n_estimators=30, random_state=0).fit(
+        X_train, y_train
+    )
+    return model, X_train, y_train, X_test, y_test
+
+
+def test_measures_match_compare_importances(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=3, random_state=1)
+    assert w.wait(timeout=60) == "done"
+    expected = compare_importances(model, *data, n_repeats=3, random_state=1)
+    assert_frame_equal(w.to_frame(), expected)
+    payload = w._measures
+    assert payload["features"] == list(expected.index)
+    test = next(m for m in payload["measures"] if m["key"] == "permutation_test")
+    values = expected["permutation_test_mean"].to_numpy()
+    assert_allclose(decode_binary_array(test["values"]), values, rtol=1e-6)
+    assert_allclose(
+        decode_binary_array(test["normalized"]),
+        values / np.abs(values).max(),
+        rtol=1e-6,
+    )
+    assert payload["notes"] == list(expected["notes"])
+    assert w.figure().axes[0].get_title().startswith("Importance measures compared")
+
+
+def test_threshold_regroups_without_recomputing_the_measures(cancer):
+    model, X_train, y_train, X_test, y_test = cancer
+    w = ImportanceComparisonWidget(model, X_train, y_train, X_test, y_test, n_repeats=2)
+    w.wait(timeout=60)
+    frame = w.to_frame()
+    n_groups = len(w._groups["groups"])
+    w.threshold = 0.3
+    assert w.wait(timeout=60) == "done"
+    assert w.to_frame() is not None
+    assert_frame_equal(w.to_frame(), frame)
+    assert len(w._groups["groups"]) > n_groups
+    # The grouped importances are the engine's for these groups.
+    expected = permutation_importance(
+        model, X_test, y_test, n_repeats=2, random_state=0, features=w.result.groups
+    )
+    order = np.argsort(-expected.importances_mean, kind="stable")
+    assert [g["label"] for g in w._groups["groups"]] == list(
+        expected.feature_names[order]
+    )
+    assert_allclose(
+        decode_binary_array(w._groups["mean"]),
+        expected.importances_mean[order],
+        rtol=1e-6,
+    )
+    members = {g["label"]: g["members"] for g in w._groups["groups"]}
+    assert sorted(m for ms in members.values() for m in ms) == sorted(X_test.columns)
+
+
+def test_correlation_payload_is_the_clustered_spearman_matrix(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=1, run=False)
+    correlation = w._correlation
+    n = data[0].shape[1]
+    matrix = decode_binary_array(correlation["matrix"])
+    assert matrix.shape == (n, n) and np.allclose(np.diag(matrix), 1)
+    assert decode_binary_array(correlation["linkage"]).shape == (n - 1, 4)
+    assert sorted(correlation["leaf_order"]) == list(range(n))
+    assert w._per_class == {}  # a forest has no per-class trees
+
+
+def test_per_class_relative_importance_for_three_class_boosting():
+    X, y = load_wine(return_X_y=True, as_frame=True)
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, stratify=y, random_state=0
+    )
+    model = GradientBoostingClassifier(n_estimators=20, max_depth=2, random_state=0)
+    model.fit(X_train, y_train)
+    w = ImportanceComparisonWidget(model, X_train, y_train, X_test, y_test, run=False)
+    values = decode_binary_array(w._per_class["values"])
+    assert w._per_class["classes"] == ["0", "1", "2"]
+    assert values.shape == (3, X.shape[1])
+    assert_allclose(values.max(axis=1), 100, rtol=1e-6)
+
+
+def test_bad_input(cancer):
+    model, *data = cancer
+    with pytest.raises(ValueError, match="a comparison uses one scorer"):
+        ImportanceComparisonWidget(model, *data, scoring=["accuracy", "roc_auc"])
+    w = ImportanceComparisonWidget(model, *data, n_repeats=1)
+    w.wait(timeout=60)
+    w.n_repeats = 0
+    assert w.status == "error" and "n_repeats" in w.error
+    w.n_repeats = 1
+    assert w.wait(timeout=60) == "done"
