@@ -110,3 +110,11 @@ def test_bad_input(cancer):
     assert w.status == "error" and "n_repeats" in w.error
     w.n_repeats = 1
     assert w.wait(timeout=60) == "done"
+
+
+def test_static_png_in_the_mimebundle(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=1)
+    w.wait(timeout=60)
+    bundle, _ = w._repr_mimebundle_()
+    assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle

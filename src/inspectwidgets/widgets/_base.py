@@ -8,6 +8,8 @@ and only the newest request is started; results of a superseded run are never
 applied, because every callback checks the run's generation under the lock.
 """
 
+import base64
+import io
 import threading
 import time
 
@@ -173,6 +175,18 @@ class ComputationWidget(anywidget.AnyWidget):
     def _on_stop_request(self, change):
         self.cancel()
 
+    # Static output -------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        # Where no widget manager runs (nbconvert, GitHub), the picture shows.
+        if self.result is not None:
+            buffer = io.BytesIO()
+            self.figure().savefig(buffer, format="png", dpi=96)
+            data = {**data, "image/png": base64.b64encode(buffer.getvalue()).decode()}
+        return data, metadata
+
     # Subclass hooks -----------------------------------------------------------
 
     def _stream(self, cancel):
@@ -182,4 +196,8 @@ class ComputationWidget(anywidget.AnyWidget):
         raise NotImplementedError
 
     def _progress_of(self, snapshot):
+        raise NotImplementedError
+
+    def figure(self):
+        """A matplotlib Figure of what the widget shows."""
         raise NotImplementedError

@@ -1,7 +1,5 @@
 """The live permutation-importance widget."""
 
-import base64
-import io
 import pathlib
 
 import numpy as np
@@ -305,19 +303,6 @@ class PermutationImportanceWidget(ComputationWidget):
             max_features=self.max_bars,
         )
         return figure
-
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        # Where no widget manager runs (nbconvert, GitHub) the picture shows.
-        if self.result is not None and self.result.n_repeats_done:
-            data = {**data, "image/png": self._png()}
-        return data, metadata
-
-    def _png(self):
-        buffer = io.BytesIO()
-        self.figure().savefig(buffer, format="png", dpi=96)
-        return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def chart_payload(result, max_bars):
