@@ -1,0 +1,49 @@
+"""The comparison Display draws every available measure on one scale."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from sklearn.datasets import load_diabetes  # noqa: E402
+from sklearn.ensemble import RandomForestRegressor  # noqa: E402
+from sklearn.linear_model import Ridge  # noqa: E402
+from sklearn.model_selection import train_test_split  # noqa: E402
+
+from inspectwidgets import ImportanceComparisonDisplay  # noqa: E402
+
+
+def split():
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    return train_test_split(X, y, random_state=0)
+
+
+def test_four_measures_normalized_for_a_forest():
+    X_train, X_test, y_train, y_test = split()
+    forest = RandomForestRegressor(n_estimators=10, random_state=0).fit(
+        X_train, y_train
+    )
+    display = ImportanceComparisonDisplay.from_estimator(
+        forest, X_train, y_train, X_test, y_test, n_repeats=2, random_state=0
+    )
+    lines = display.ax_.get_legend().get_texts()
+    assert [t.get_text() for t in lines] == [
+        "MDI (train, impurity)",
+        "ESL relative importance",
+        "Permutation (train)",
+        "Permutation (test)",
+    ]
+    mdi = display.ax_.containers[0].lines[0].get_xdata()
+    np.testing.assert_allclose(mdi, display.frame["mdi"] / display.frame["mdi"].max())
+    plt.close(display.figure_)
+
+
+def test_only_permutation_measures_without_trees():
+    X_train, X_test, y_train, y_test = split()
+    model = Ridge().fit(X_train, y_train)
+    display = ImportanceComparisonDisplay.from_estimator(
+        model, X_train, y_train, X_test, y_test, n_repeats=2
+    )
+    assert len(display.ax_.get_legend().get_texts()) == 2
+    plt.close(display.figure_)
