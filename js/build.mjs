@@ -9,9 +9,11 @@ import * as esbuild from "esbuild";
 const ENTRIES = {
   codecs: "src/codecs.js",
   // Each widget entry imports its CSS (ui/theme.css, its charts' CSS, its own),
-  // which esbuild emits beside it: permutation_widget.css, comparison_widget.css.
+  // which esbuild emits beside it: permutation_widget.css, comparison_widget.css,
+  // pd_widget.css.
   permutation_widget: "src/permutation_widget.js",
   comparison_widget: "src/comparison_widget.js",
+  pd_widget: "src/pd_widget.js",
 };
 
 const watch = process.argv.includes("--watch");

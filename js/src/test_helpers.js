@@ -187,3 +187,178 @@ export function groupsPayload(pack, { repeatsDone = 4, threshold = 0.6 } = {}) {
     baseline: 0.452,
   };
 }
+
+// ---- PartialDependenceWidget payloads ----------------------------------------
+
+/**
+ * A payload packer with room for `floats` float32 values (for the big ICE
+ * payloads); each array sits at a non-zero byte offset like `payloadPacker`.
+ */
+export function bigPayloadPacker(floats) {
+  const buffer = new ArrayBuffer(floats * 4 + 4096);
+  let offset = 12;
+  return (values, shape = [values.length]) => {
+    new Float32Array(buffer, offset, values.length).set(values);
+    const data = new DataView(buffer, offset, values.length * 4);
+    offset += values.length * 4 + 8;
+    return { data, dtype: "float32", shape };
+  };
+}
+
+/** Values of the first `done` points, NaN beyond (a streaming run). */
+const upTo = (values, done) => values.map((v, j) => (j < done ? v : NaN));
+
+/**
+ * A 1-way numeric `_curve`: grid 0..g-1 (x = j / 2), PDP = sin, `m` ICE
+ * curves shifted from it, 10 histogram bins and 9 deciles.
+ */
+export function numericCurve(
+  pack,
+  {
+    feature = "age",
+    g = 20,
+    m = 5,
+    done = g,
+    average = true,
+    nRows = 400,
+    warning = "",
+    yLabel = "prediction",
+  } = {},
+) {
+  const grid = Array.from({ length: g }, (_, j) => j / 2);
+  const pdp = grid.map((x) => Math.sin(x));
+  const ice = [];
+  for (let i = 0; i < m; i += 1)
+    ice.push(
+      ...upTo(
+        pdp.map((v) => v + (i - m / 2) * 0.1),
+        done,
+      ),
+    );
+  const edges = Array.from({ length: 11 }, (_, k) => -1 + k * 1.2);
+  return {
+    features: [feature],
+    categorical: false,
+    grid: pack(grid),
+    grid_labels: [],
+    grid_done: done,
+    average: average ? pack(upTo(pdp, done)) : null,
+    individual: m > 0 ? pack(ice, [m, g]) : null,
+    n_rows: nRows,
+    y_label: yLabel,
+    distribution: {
+      kind: "histogram",
+      edges: pack(edges),
+      counts: pack([3, 10, 20, 40, 60, 80, 70, 50, 20, 5]),
+      deciles: pack([1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    },
+    warning,
+  };
+}
+
+/** A 1-way categorical `_curve` over `labels`. */
+export function categoricalCurve(
+  pack,
+  { labels = ["red", "green", "blue"], m = 4, done = labels.length } = {},
+) {
+  const g = labels.length;
+  const pdp = labels.map((_, j) => 0.2 + 0.1 * j);
+  const ice = [];
+  for (let i = 0; i < m; i += 1)
+    ice.push(
+      ...upTo(
+        pdp.map((v) => v + i * 0.01),
+        done,
+      ),
+    );
+  return {
+    features: ["colour"],
+    categorical: true,
+    grid: pack(labels.map((_, j) => j)),
+    grid_labels: labels,
+    grid_done: done,
+    average: pack(upTo(pdp, done)),
+    individual: m > 0 ? pack(ice, [m, g]) : null,
+    n_rows: 300,
+    y_label: "partial dependence (probability of class 1)",
+    distribution: {
+      kind: "categories",
+      labels: [...labels].reverse(),
+      counts: pack(labels.map((_, j) => 10 * (j + 1)).reverse()),
+    },
+    warning: "",
+  };
+}
+
+/** A 2-way numeric × numeric `_curve`: average[i, j] = x_i * y_j. */
+export function twoWayCurve(
+  pack,
+  { ga = 6, gb = 5, done = ga, categoricalY = false } = {},
+) {
+  const grid = Array.from({ length: ga }, (_, i) => i - 2);
+  const gridY = Array.from({ length: gb }, (_, j) => j / 2);
+  const average = [];
+  for (let i = 0; i < ga; i += 1)
+    for (let j = 0; j < gb; j += 1)
+      average.push(i < done ? grid[i] * gridY[j] : NaN);
+  const yLabels = categoricalY ? gridY.map((_, j) => `c${j}`) : [];
+  return {
+    features: ["age", "bmi"],
+    categorical: [false, categoricalY],
+    grid: pack(grid),
+    grid_labels: [],
+    grid_y: pack(categoricalY ? gridY.map((_, j) => j) : gridY),
+    grid_y_labels: yLabels,
+    grid_done: done,
+    average: pack(average, [ga, gb]),
+    n_rows: 200,
+    y_label: "prediction",
+    distribution: {
+      kind: "histogram",
+      edges: pack([-3, -1, 1, 3]),
+      counts: pack([5, 10, 5]),
+      deciles: pack([-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2]),
+    },
+    distribution_y: categoricalY
+      ? {
+          kind: "categories",
+          labels: yLabels,
+          counts: pack(gridY.map(() => 4)),
+        }
+      : {
+          kind: "histogram",
+          edges: pack([0, 1, 2, 3]),
+          counts: pack([4, 8, 2]),
+          deciles: pack([0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8]),
+        },
+    warning: "",
+  };
+}
+
+/**
+ * A recording stand-in for a canvas 2d context: counts every call by name
+ * (`calls.stroke`, `calls.moveTo`, ...) and accepts any property.
+ */
+export function contextSpy() {
+  const calls = {};
+  const count = (name) => () => {
+    calls[name] = (calls[name] ?? 0) + 1;
+  };
+  const context = { calls };
+  for (const name of [
+    "save",
+    "restore",
+    "setTransform",
+    "clearRect",
+    "beginPath",
+    "moveTo",
+    "lineTo",
+    "stroke",
+    "fillRect",
+  ])
+    context[name] = count(name);
+  context.reset = () => {
+    for (const name of Object.keys(calls)) delete calls[name];
+  };
+  return context;
+}

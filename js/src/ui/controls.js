@@ -4,38 +4,59 @@
 import { h } from "./dom.js";
 
 /**
- * A number input bound to the `n_repeats` trait: it shows the trait (unless
- * the user is typing in it) and writes whole numbers >= 1 on change; other
+ * A number input bound to an integer trait: it shows the trait (unless the
+ * user is typing in it) and writes whole numbers >= `min` on change; other
  * values are replaced by the trait's.
  *
  * @param {string} testid
+ * @param {{trait: string, label: string, min?: number, fallback?: number}}
+ *   options `fallback` is shown while the trait is unset.
  * @param {{model: object, binding: ReturnType<import("./model.js").bindModel>,
  *   dom: ReturnType<import("./dom.js").listenerBag>}} context
  * @returns {{input: HTMLInputElement, field: HTMLElement, sync: () => void}}
  *   `field` is the labelled input.
  */
-export function repeatsInput(testid, { model, binding, dom }) {
+export function integerInput(
+  testid,
+  { trait, label, min = 1, fallback = min },
+  { model, binding, dom },
+) {
   const input = h("input", {
     testid,
-    attrs: { type: "number", min: 1, step: 1, "aria-label": "Repeats" },
+    attrs: { type: "number", min, step: 1, "aria-label": label },
   });
   const field = h("label", { className: "iw-field" }, [
-    h("span", { text: "Repeats" }),
+    h("span", { text: label }),
     input,
   ]);
-  const current = () => String(model.get("n_repeats") ?? 1);
+  const current = () => String(model.get(trait) ?? fallback);
   const sync = () => {
     if (document.activeElement !== input || input.value === "")
       input.value = current();
   };
   dom.on(input, "change", () => {
     const n = Number(input.value);
-    if (Number.isInteger(n) && n >= 1) binding.save({ n_repeats: n });
+    if (Number.isInteger(n) && n >= min) binding.save({ [trait]: n });
     else input.value = current();
   });
-  binding.on("n_repeats", sync);
+  binding.on(trait, sync);
   sync();
   return { input, field, sync };
+}
+
+/**
+ * A number input bound to the `n_repeats` trait (see `integerInput`).
+ *
+ * @param {string} testid
+ * @param {Parameters<typeof integerInput>[2]} context
+ * @returns {ReturnType<typeof integerInput>}
+ */
+export function repeatsInput(testid, context) {
+  return integerInput(
+    testid,
+    { trait: "n_repeats", label: "Repeats" },
+    context,
+  );
 }
 
 /**

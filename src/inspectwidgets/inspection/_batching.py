@@ -1,9 +1,15 @@
-"""Permuted copies of the data, stacked so one predict call covers many.
+"""Modified copies of the data, stacked so one predict call covers many.
 
 A batch holds `n_copies` blocks of the same rows; in block ``b`` the columns of
 one feature (or group) are reordered by that block's row permutation and every
 other column is unchanged. Predictions are row-wise, so predicting the stack
 once gives each block exactly the predictions it would get on its own.
+
+A copy is a ``(rows, columns)`` pair: row ``i`` of the block takes `columns`
+from row ``rows[i]`` of a source matrix, X itself by default. With a `donor`
+(a matrix with X's columns, e.g. one row per grid point of a partial
+dependence), `columns` come from the donor's rows instead; `rows` may then be a
+single donor row given to every row of the block.
 """
 
 from collections import defaultdict
@@ -23,14 +29,22 @@ class ArrayBatcher:
     def bytes_per_copy(self):
         return self.X.shape[0] * self.X.shape[1] * self.X.dtype.itemsize
 
-    def build(self, copies):
-        """Stack one permuted copy per ``(permutation, columns)`` pair."""
+    def build(self, copies, donor=None):
+        """Stack one copy per ``(rows, columns)`` pair (see the module doc)."""
         X = self.X
+        source = X if donor is None else donor
         stacked = np.empty((len(copies),) + X.shape, dtype=X.dtype)
         stacked[...] = X
-        for block, (permutation, columns) in zip(stacked, copies, strict=True):
+        columns = {tuple(columns) for _, columns in copies}
+        if len(columns) == 1 and all(np.ndim(rows) == 0 for rows, _ in copies):
+            # One donor row per copy, same columns: one broadcast assignment.
+            columns = list(columns.pop())
+            rows = [rows for rows, _ in copies]
+            stacked[:, :, columns] = source[np.ix_(rows, columns)][:, None, :]
+            return stacked.reshape(-1, X.shape[1])
+        for block, (rows, columns) in zip(stacked, copies, strict=True):
             columns = list(columns)
-            block[:, columns] = X[np.ix_(permutation, columns)]
+            block[:, columns] = source[np.ix_(np.atleast_1d(rows), columns)]
         return stacked.reshape(-1, X.shape[1])
 
     def block(self, stacked, b):
@@ -54,7 +68,7 @@ class FrameBatcher:
     def bytes_per_copy(self):
         return int(self.X.memory_usage(index=False, deep=False).sum())
 
-    def build(self, copies):
+    def build(self, copies, donor=None):
         n = self.n_rows
         unpermuted = np.tile(np.arange(n), len(copies))
         permuted = defaultdict(list)
@@ -65,13 +79,31 @@ class FrameBatcher:
         for i, array in enumerate(self._arrays):
             take = unpermuted
             if i in permuted:
+                every = len(permuted[i]) == len(copies)
+                array, offset = self._source(array, donor, i, every)
                 take = unpermuted.copy()
                 for b, permutation in permuted[i]:
-                    take[b * n : (b + 1) * n] = permutation
+                    take[b * n : (b + 1) * n] = np.asarray(permutation) + offset
             data[i] = self._pd.Series(array.take(take), copy=False)
         stacked = self._pd.DataFrame(data, copy=False)
         stacked.columns = self.X.columns
         return stacked
+
+    def _source(self, array, donor, i, every_copy):
+        """Column `i`'s values to take from, and the offset of the donor rows.
+
+        Without a donor: X's own column. When every copy takes the column from
+        the donor: the donor's column alone (its dtype, as pandas set it).
+        Otherwise X's column followed by the donor's, as pandas concatenates.
+        """
+        if donor is None:
+            return array, 0
+        donated = donor.iloc[:, i].array
+        if every_copy:
+            return donated, 0
+        pd = self._pd
+        both = pd.concat([pd.Series(array), pd.Series(donated)], ignore_index=True)
+        return both.array, self.n_rows
 
     def block(self, stacked, b):
         return stacked.iloc[b * self.n_rows : (b + 1) * self.n_rows]
@@ -83,13 +115,13 @@ class SparseRowBatcher:
     A copy's row ``i`` is row ``i``'s entries outside the permuted columns and
     row ``permutation[i]``'s entries inside them, in column order: exactly the
     rows (values, explicit zeros and storage order) that a column-wise
-    transformer produces for permuted input.
+    transformer produces for permuted input. With a donor (a CSR matrix with
+    sorted indices), the entries inside the columns come from the donor's row.
     """
 
     def __init__(self, X):
         self.X = X
         self.n_rows = X.shape[0]
-        self._entry_rows = np.repeat(np.arange(self.n_rows), np.diff(X.indptr))
         self._segments = {}
 
     @property
@@ -97,45 +129,113 @@ class SparseRowBatcher:
         return self.X.data.nbytes + self.X.indices.nbytes + self.X.indptr.nbytes
 
     def _segments_of(self, columns):
-        """Split every row into runs of columns that are all permuted or not.
-
-        Returns each run's entry count and first entry per row, shape
-        (n_rows, n_runs), and whether each run is permuted.
-        """
         if columns not in self._segments:
-            permuted = np.zeros(self.X.shape[1] + 1, dtype=bool)
-            permuted[list(columns)] = True
-            edges = np.flatnonzero(np.diff(permuted[:-1], prepend=~permuted[0]))
-            runs = np.searchsorted(edges, self.X.indices, side="right") - 1
-            counts = np.bincount(
-                self._entry_rows * len(edges) + runs, minlength=self.n_rows * len(edges)
-            ).reshape(self.n_rows, len(edges))
-            firsts = self.X.indptr[:-1, None] + np.cumsum(counts, axis=1) - counts
-            self._segments[columns] = counts, firsts, permuted[edges]
+            self._segments[columns] = _row_segments(self.X, columns)
         return self._segments[columns]
 
-    def build(self, copies):
+    def build(self, copies, donor=None):
+        X = self.X
+        data, indices = X.data, X.indices
+        if donor is not None:
+            data = np.concatenate([X.data, donor.data])
+            indices = np.concatenate([X.indices, donor.indices])
+        if donor is not None and all(np.ndim(rows) == 0 for rows, _ in copies):
+            take, row_lengths = self._take_donor_rows(copies, donor)
+        else:
+            take, row_lengths = self._take(copies, donor)
+        indptr = np.concatenate([[0], np.cumsum(row_lengths)])
+        shape = (len(copies) * self.n_rows, X.shape[1])
+        return type(X)((data[take], indices[take], indptr), shape=shape)
+
+    def _take(self, copies, donor):
+        """Entries (of X, then the donor) making up the copies, and the
+        length of every row of every copy."""
         X = self.X
         identity = np.arange(self.n_rows)[:, None]
-        takes, row_lengths = [], []
-        for permutation, columns in copies:
-            counts, firsts, permuted = self._segments_of(tuple(columns))
-            source = np.where(permuted, permutation[:, None], identity)
-            run = np.arange(counts.shape[1])
-            lengths = counts[source, run].ravel()
-            starts = firsts[source, run].ravel()
-            offsets = np.cumsum(lengths) - lengths
-            takes.append(
-                np.repeat(starts - offsets, lengths) + np.arange(lengths.sum())
-            )
-            row_lengths.append(counts[source, run].sum(axis=1))
-        take = np.concatenate(takes)
-        indptr = np.concatenate([[0], np.cumsum(np.concatenate(row_lengths))])
-        shape = (len(copies) * self.n_rows, X.shape[1])
-        return type(X)((X.data[take], X.indices[take], indptr), shape=shape)
+        donor_segments = {}
+        # Entry count and first entry of every run of every row of every copy.
+        lengths, starts = [], []
+        for rows, columns in copies:
+            columns = tuple(columns)
+            counts, firsts, permuted = self._segments_of(columns)
+            if donor is None:
+                source = np.where(permuted, np.asarray(rows)[:, None], identity)
+                run = np.arange(counts.shape[1])
+                lengths.append(counts[source, run])
+                starts.append(firsts[source, run])
+            else:
+                if columns not in donor_segments:
+                    donor_segments[columns] = _row_segments(donor, columns)
+                donor_counts, donor_firsts, _ = donor_segments[columns]
+                rows = np.asarray(rows)
+                lengths.append(np.where(permuted, donor_counts[rows], counts))
+                starts.append(np.where(permuted, donor_firsts[rows] + X.nnz, firsts))
+        row_lengths = np.concatenate([length.sum(axis=1) for length in lengths])
+        lengths = np.concatenate([length.ravel() for length in lengths])
+        starts = np.concatenate([start.ravel() for start in starts])
+        return _expand(starts, lengths), row_lengths
+
+    def _take_donor_rows(self, copies, donor):
+        """`_take` for copies whose rows all take their columns from one donor
+        row (a partial dependence's grid point).
+
+        Copies with the same columns and donor rows of the same layout share
+        one pattern of entries, built once with the donor's entries counted
+        from the start of its row; each copy shifts those to its own row.
+        """
+        X = self.X
+        donor_segments, patterns, planned = {}, {}, []
+        for row, columns in copies:
+            columns = tuple(columns)
+            if columns not in donor_segments:
+                donor_segments[columns] = _row_segments(donor, columns)
+            donor_counts, donor_firsts, _ = donor_segments[columns]
+            key = (columns, donor_counts[row].tobytes())
+            if key not in patterns:
+                counts, firsts, inside = self._segments_of(columns)
+                relative = donor_firsts[row] - donor.indptr[row] + X.nnz
+                lengths = np.where(inside, donor_counts[row], counts)
+                starts = np.where(inside, relative, firsts)
+                take = _expand(starts.ravel(), lengths.ravel())
+                patterns[key] = take, np.flatnonzero(take >= X.nnz), lengths.sum(1)
+            planned.append((patterns[key], donor.indptr[row]))
+        take = np.empty(sum(len(p[0]) for p, _ in planned), dtype=np.intp)
+        start = 0
+        for (pattern, from_donor, _), shift in planned:
+            piece = take[start : start + len(pattern)]
+            piece[:] = pattern
+            piece[from_donor] += shift
+            start += len(pattern)
+        return take, np.concatenate([lengths for (*_, lengths), _ in planned])
 
     def block(self, stacked, b):
         return stacked[b * self.n_rows : (b + 1) * self.n_rows]
+
+
+def _row_segments(matrix, columns):
+    """Split every row of a CSR matrix into runs of columns that are all in
+    `columns` or all outside them.
+
+    Returns each run's entry count and first entry per row, shape
+    (n_rows, n_runs), and whether each run is inside `columns`.
+    """
+    n_rows, n_columns = matrix.shape
+    inside = np.zeros(n_columns + 1, dtype=bool)
+    inside[list(columns)] = True
+    edges = np.flatnonzero(np.diff(inside[:-1], prepend=~inside[0]))
+    runs = np.searchsorted(edges, matrix.indices, side="right") - 1
+    entry_rows = np.repeat(np.arange(n_rows), np.diff(matrix.indptr))
+    counts = np.bincount(
+        entry_rows * len(edges) + runs, minlength=n_rows * len(edges)
+    ).reshape(n_rows, len(edges))
+    firsts = matrix.indptr[:-1, None] + np.cumsum(counts, axis=1) - counts
+    return counts, firsts, inside[edges]
+
+
+def _expand(starts, lengths):
+    """Concatenated ranges ``starts[j] .. starts[j] + lengths[j]``."""
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(starts - offsets, lengths) + np.arange(lengths.sum())
 
 
 def make_batcher(X):

@@ -48,6 +48,35 @@ def check_X(X):
         ) from exc
 
 
+def check_not_empty(X):
+    """Raise a ValueError if X has no rows or no columns."""
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(
+            f"X is empty: got shape {tuple(X.shape)}; pass at least one row and "
+            "one column."
+        )
+    return X
+
+
+def check_max_memory(max_memory):
+    if isinstance(max_memory, bool) or not (
+        isinstance(max_memory, numbers.Real) and max_memory > 0
+    ):
+        raise ValueError(
+            f"max_memory must be a positive number of bytes; got {max_memory!r}."
+        )
+    return max_memory
+
+
+def check_cancel(cancel):
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise TypeError(
+            "cancel must be an object with an is_set() method, such as "
+            f"threading.Event; got {type(cancel).__name__}."
+        )
+    return cancel
+
+
 def n_rows(data):
     return data.shape[0] if hasattr(data, "shape") else len(data)
 
@@ -136,9 +165,10 @@ def column_names(X):
     return [f"x{i}" for i in range(X.shape[1])]
 
 
-def _column_index(X, column, argument):
+def _column_index(X, column, argument, names=None):
     """Resolve one column to its position in X: integers are positions (as in
-    scikit-learn), anything else is a DataFrame column label."""
+    scikit-learn), anything else is a DataFrame column label or, for arrays,
+    one of `names` (e.g. scikit-learn's `feature_names`)."""
     n_columns = X.shape[1]
     if isinstance(column, numbers.Integral) and not isinstance(column, bool):
         if not -n_columns <= column < n_columns:
@@ -149,8 +179,12 @@ def _column_index(X, column, argument):
         return int(column) % n_columns
     if hasattr(X, "columns") and column in X.columns:
         return X.columns.get_loc(column)
+    if not hasattr(X, "columns") and names is not None and column in names:
+        return list(names).index(column)
     if hasattr(X, "columns"):
         hint = f"X's columns are {_preview(list(X.columns))}."
+    elif names is not None:
+        hint = f"feature_names are {_preview(list(names))}."
     else:
         hint = "X is an array without column names; select columns by index."
     raise ValueError(f"{argument}: unknown feature {column!r}. {hint}")
@@ -161,6 +195,18 @@ def _preview(names, limit=12):
     return (
         f"[{shown}, ...] ({len(names)} in all)" if len(names) > limit else f"[{shown}]"
     )
+
+
+def column_position(X, column, argument, names=None):
+    """Position in X of one column given by index or name; the error names
+    `argument`. Unlike Python indexing, negative indices are refused."""
+    is_index = isinstance(column, numbers.Integral) and not isinstance(column, bool)
+    if is_index and column < 0:
+        raise ValueError(
+            f"{argument}: column index {column} is negative; pass an index "
+            f"in [0, {X.shape[1] - 1}]."
+        )
+    return _column_index(X, column, argument, names)
 
 
 def resolve_features(X, features):

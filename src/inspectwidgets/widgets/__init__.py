@@ -1,6 +1,11 @@
 """Jupyter widgets (anywidget): live views of the inspection engine."""
 
 from ._comparison import ImportanceComparisonWidget
+from ._partial_dependence import PartialDependenceWidget
 from ._permutation import PermutationImportanceWidget
 
-__all__ = ["ImportanceComparisonWidget", "PermutationImportanceWidget"]
+__all__ = [
+    "ImportanceComparisonWidget",
+    "PartialDependenceWidget",
+    "PermutationImportanceWidget",
+]

@@ -1,0 +1,285 @@
+"""inspectwidgets.partial_dependence against scikit-learn's, side by side.
+
+    python benchmarks/partial_dependence.py [--quick] [--runs N]
+
+Prints, per case, median seconds of scikit-learn, ours and the predict floor
+(the model predicting every copy of X, one per grid point, in one call), their
+ratios and how far our values are from scikit-learn's. Every call uses
+method="brute": with kind="average", "auto" would pick the estimator's own
+recursion for forests and boosting, in both libraries alike.
+"""
+
+import argparse
+import functools
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import _timing
+import numpy as np
+import pandas as pd
+import sklearn
+from sklearn.compose import ColumnTransformer
+from sklearn.datasets import make_classification, make_regression
+from sklearn.ensemble import (
+    GradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestRegressor,
+)
+from sklearn.inspection import partial_dependence as sklearn_partial_dependence
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+import inspectwidgets
+from inspectwidgets import partial_dependence
+
+RANDOM_STATE = 0
+GRID_1_WAY = 100  # scikit-learn's default grid_resolution
+GRID_2_WAY = 20  # 400 grid points
+QUICK_ROWS = 500
+
+
+# --- models and data: each builder returns (fitted model, X to average over) ---
+
+
+@functools.cache
+def forest_regressor(n_rows):
+    X, y = make_regression(
+        n_samples=n_rows + 2000, n_features=8, noise=5, random_state=0
+    )
+    forest = RandomForestRegressor(n_estimators=50, max_depth=10, random_state=0)
+    return forest.fit(X[n_rows:], y[n_rows:]), X[:n_rows]
+
+
+@functools.cache
+def boosting_regressor(n_rows):
+    X, y = make_regression(
+        n_samples=n_rows + 5000, n_features=20, n_informative=10, random_state=0
+    )
+    boosting = HistGradientBoostingRegressor(max_iter=100, random_state=0)
+    return boosting.fit(X[n_rows:], y[n_rows:]), X[:n_rows]
+
+
+@functools.cache
+def boosting_three_classes(n_rows):
+    X, y = make_classification(
+        n_samples=n_rows + 2000,
+        n_features=10,
+        n_informative=6,
+        n_classes=3,
+        random_state=0,
+    )
+    boosting = GradientBoostingClassifier(n_estimators=50, random_state=0)
+    return boosting.fit(X[n_rows:], y[n_rows:]), X[:n_rows]
+
+
+def make_customers(n_rows, random_state):
+    """A frame with 2 string and 3 numeric columns, and a binary target."""
+    rng = np.random.default_rng(random_state)
+    region = rng.integers(5, size=n_rows)
+    plan = rng.integers(12, size=n_rows)
+    X = pd.DataFrame(
+        {
+            "region": [f"region {i}" for i in region],
+            "plan": [f"plan {i}" for i in plan],
+            "age": rng.normal(45, 12, n_rows),
+            "income": rng.lognormal(10.5, 0.5, n_rows),
+            "tenure": rng.exponential(5, n_rows),
+        }
+    )
+    logit = (
+        np.linspace(-1, 1, 5)[region]
+        + np.linspace(-1.5, 1.5, 12)[plan]
+        + (np.log(X["income"]) - 10.5) * 2
+        - (X["tenure"] - 5) * 0.2
+    )
+    return X, (rng.random(n_rows) < 1 / (1 + np.exp(-logit))).astype(int)
+
+
+@functools.cache
+def logistic_pipeline(n_rows):
+    X_train, y_train = make_customers(10_000, random_state=0)
+    preprocess = ColumnTransformer(
+        [
+            ("cat", OneHotEncoder(handle_unknown="ignore"), ["region", "plan"]),
+            ("num", StandardScaler(), ["age", "income", "tenure"]),
+        ]
+    )
+    pipeline = make_pipeline(preprocess, LogisticRegression(max_iter=1000))
+    X, _ = make_customers(n_rows, random_state=1)
+    return pipeline.fit(X_train, y_train), X
+
+
+# --- the case registry ---
+
+
+@dataclass
+class Case:
+    """One model to time, 1-way and 2-way, for kind="average" and "both".
+
+    `floor_method` is the prediction method behind the values; with
+    `floor_on_final_step` the model is a pipeline with column-wise
+    preprocessing, whose least work per copy is its final step's.
+    """
+
+    name: str
+    build: Callable
+    n_rows: int
+    features_1: list
+    features_2: list
+    floor_method: str
+    floor_on_final_step: bool = False
+
+
+CASES = [
+    Case("RF regressor", forest_regressor, 2000, [0], [0, 1], "predict"),
+    Case("HistGB regressor", boosting_regressor, 5000, [0], [0, 1], "predict"),
+    Case("GB 3 classes", boosting_three_classes, 2000, [0], [0, 1], "predict_proba"),
+    Case(
+        "Pipeline one-hot+LR",
+        logistic_pipeline,
+        10_000,
+        ["income"],
+        ["income", "plan"],
+        "predict_proba",
+        floor_on_final_step=True,
+    ),
+]
+
+
+# --- measuring ---
+
+
+def grid_copies(X, columns, grid_values):
+    """Every copy of X that the brute method predicts, stacked row-wise: one
+    per grid point, with the features set to it."""
+    grid = np.stack(np.meshgrid(*grid_values, indexing="ij"), -1).reshape(
+        -1, len(columns)
+    )
+    if isinstance(X, pd.DataFrame):
+        stacked = pd.concat([X] * len(grid), ignore_index=True)
+        for i, column in enumerate(columns):
+            values = pd.Series(np.repeat(grid[:, i], len(X)))
+            stacked[column] = values.astype(X[column].dtype)
+        return stacked
+    stacked = np.tile(X, (len(grid), 1))
+    for i, column in enumerate(columns):
+        stacked[:, column] = np.repeat(grid[:, i].astype(X.dtype), len(X))
+    return stacked
+
+
+def run_case(case, n_rows, features, kind, runs):
+    """Median seconds of scikit-learn, ours and the floor; max |difference|."""
+    model, X = case.build(n_rows)
+    grid_resolution = GRID_1_WAY if len(features) == 1 else GRID_2_WAY
+    categorical = [f for f in features if f in ("region", "plan")] or None
+    kwargs = dict(
+        kind=kind,
+        method="brute",
+        grid_resolution=grid_resolution,
+        categorical_features=categorical,
+    )
+    # Built outside the timer: the floor is prediction work only.
+    grid_values = partial_dependence(model, X, features, **kwargs).grid_values
+    predictor, stacked = model, grid_copies(X, features, grid_values)
+    if case.floor_on_final_step:
+        predictor, stacked = model[-1], model[:-1].transform(stacked)
+
+    medians, results = _timing.time_side_by_side(
+        {
+            "sklearn": lambda: sklearn_partial_dependence(model, X, features, **kwargs),
+            "ours": lambda: partial_dependence(model, X, features, **kwargs),
+            "floor": lambda: getattr(predictor, case.floor_method)(stacked),
+        },
+        runs,
+    )
+    difference = max(
+        float(np.max(np.abs(results["ours"][key] - results["sklearn"][key])))
+        for key in ("average", "individual")
+        if key in results["sklearn"]
+    )
+    n_points = int(np.prod([len(v) for v in grid_values]))
+    return medians, difference, n_points
+
+
+# --- reporting ---
+
+COLUMNS = [
+    ("case", "<"),
+    ("rows", ">"),
+    ("way", ">"),
+    ("points", ">"),
+    ("kind", "<"),
+    ("sklearn s", ">"),
+    ("ours s", ">"),
+    ("ours/sklearn", ">"),
+    ("floor s", ">"),
+    ("ours/floor", ">"),
+    ("max |diff|", ">"),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke test: 1 run on {QUICK_ROWS} rows per case",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=5, help="runs per case (default: 5)"
+    )
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1; got {args.runs}.")
+    runs = 1 if args.quick else args.runs
+
+    print("partial_dependence (method='brute'): inspectwidgets vs scikit-learn")
+    print(_timing.describe_environment([np, pd, sklearn, inspectwidgets]))
+    print(
+        f"Median seconds of {runs} run(s) per case; sklearn, ours and floor "
+        "alternate within each run."
+    )
+    print(
+        "floor: one call of the model's prediction method on every copy of X "
+        "(one per grid point),\nbuilt beforehand (for the pipeline: its final "
+        "step on the transformed copies)."
+    )
+    print(
+        f"Grids: {GRID_1_WAY} points (1-way), {GRID_2_WAY} x {GRID_2_WAY} (2-way). "
+        "max |diff|: largest |ours - sklearn| over average and individual."
+    )
+    print()
+    rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for case in CASES:
+            n_rows = QUICK_ROWS if args.quick else case.n_rows
+            for features in (case.features_1, case.features_2):
+                for kind in ("average", "both"):
+                    medians, difference, n_points = run_case(
+                        case, n_rows, features, kind, runs
+                    )
+                    rows.append(
+                        [
+                            case.name,
+                            str(n_rows),
+                            f"{len(features)}-way",
+                            str(n_points),
+                            kind,
+                            f"{medians['sklearn']:.3f}",
+                            f"{medians['ours']:.3f}",
+                            f"{medians['ours'] / medians['sklearn']:.3f}",
+                            f"{medians['floor']:.3f}",
+                            f"{medians['ours'] / medians['floor']:.2f}",
+                            f"{difference:.1e}",
+                        ]
+                    )
+                    print(_timing.format_table(COLUMNS, rows[-1:]).splitlines()[-1])
+    print()
+    print(_timing.format_table(COLUMNS, rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+// 1-way partial dependence of a categorical feature: one band per category
+// label; the PDP as a bold mark (dash and dot) per category, joined by label;
+// ICE values as thin translucent dashes on a canvas; the category counts as
+// bars beneath, on the same band scale.
+
+import { axisBottom } from "d3-axis";
+import { scaleBand } from "d3-scale";
+
+import { columnRange } from "../pd_data.js";
+import { CHAR_WIDTH, themeAxis, truncate } from "./chart_base.js";
+import { formatNumber } from "./format.js";
+import { canvasColor, iceAlpha, prepareCanvas } from "./pd_canvas.js";
+import { drawDistribution } from "./pd_distribution.js";
+import { DIST_HEIGHT, createOneWayFrame } from "./pd_frame.js";
+
+const ICE_FALLBACK_COLOR = "#1976d2";
+const MARK_WIDTH = 0.6; // of the band
+
+/**
+ * Create the chart inside `container`.
+ *
+ * @param {HTMLElement} container
+ * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
+ * @returns {{update: (curve: import("../pd_data.js").Curve1d) =>
+ *   {iceDrawn: number, bars: number}, destroy: () => void}}
+ */
+export function createPdCategories(container, { tooltip }) {
+  const frame = createOneWayFrame(container, {
+    svgTestid: "pdw-category-chart",
+  });
+  const marksG = frame.plot.append("g").attr("class", "pdw-category-marks");
+  const focus = frame.plot
+    .append("rect")
+    .attr("class", "pdw-band-focus")
+    .style("display", "none");
+
+  let curve = null;
+  let geometry = null;
+  let destroyed = false;
+
+  function draw() {
+    const { average, individual, gridDone, distribution } = curve;
+    const labels = curve.x.labels;
+    const box = frame.layout(curve);
+    const { y, plotW } = box;
+    const x = scaleBand()
+      .domain(labels)
+      .range([box.left, box.right])
+      .paddingInner(0.1)
+      .paddingOuter(0.05);
+    const band = x.bandwidth();
+
+    // ICE: one short dash per curve and category.
+    const context = prepareCanvas(frame.canvas.node(), {
+      left: box.left,
+      top: box.top,
+      width: plotW,
+      height: box.bottom - box.top,
+    });
+    let iceDrawn = 0;
+    if (context && individual && individual.rows > 0) {
+      const { values, rows, cols } = individual;
+      context.save();
+      context.fillStyle = canvasColor(frame.canvas.node(), ICE_FALLBACK_COLOR);
+      context.globalAlpha = iceAlpha(rows);
+      const w = band * MARK_WIDTH;
+      for (let j = 0; j < Math.min(gridDone, cols); j += 1) {
+        const left = x(labels[j]) - box.left + (band - w) / 2;
+        for (let i = 0; i < rows; i += 1) {
+          const v = values[i * cols + j];
+          if (v === v) context.fillRect(left, y(v) - box.top - 0.5, w, 1);
+        }
+      }
+      context.restore();
+      iceDrawn = rows;
+    }
+    frame.canvas.attr("data-curves", individual ? individual.rows : 0);
+
+    // PDP marks, joined by category label.
+    const marks = [];
+    if (average) {
+      for (let j = 0; j < Math.min(gridDone, labels.length); j += 1)
+        if (Number.isFinite(average[j]))
+          marks.push({ label: labels[j], value: average[j] });
+    }
+    marksG
+      .selectAll("g.pdw-category")
+      .data(marks, (d) => d.label)
+      .join((enter) => {
+        const g = enter.append("g").attr("class", "pdw-category");
+        g.append("line").attr("class", "pdw-category-dash");
+        g.append("circle").attr("class", "pdw-category-dot").attr("r", 4);
+        return g;
+      })
+      .attr("data-testid", "pdw-category")
+      .attr("data-category", (d) => d.label)
+      .attr("data-value", (d) => d.value)
+      .attr(
+        "transform",
+        (d) => `translate(${x(d.label) + band / 2},${y(d.value)})`,
+      )
+      .call((g) =>
+        g
+          .select("line")
+          .attr("x1", (-band * MARK_WIDTH) / 2)
+          .attr("x2", (band * MARK_WIDTH) / 2),
+      );
+
+    const bars = drawDistribution(frame.dist, distribution, {
+      scale: x,
+      orientation: "x",
+      size: DIST_HEIGHT,
+    });
+    frame.deciles.selectAll("*").remove();
+    frame.rare.selectAll("*").remove();
+
+    const maxChars = Math.max(2, Math.floor(x.step() / CHAR_WIDTH));
+    frame.xAxis.call(
+      axisBottom(x)
+        .tickSizeOuter(0)
+        .tickFormat((label) => truncate(label, maxChars)),
+    );
+    themeAxis(frame.xAxis);
+    frame.svg.attr("data-settled", "true");
+    geometry = { x, box };
+    pointer.refresh();
+    return { iceDrawn, bars };
+  }
+
+  function hide() {
+    focus.style("display", "none");
+    tooltip.hide();
+  }
+
+  function show(at) {
+    if (!curve || !geometry) return hide();
+    const { x, box } = geometry;
+    const labels = curve.x.labels;
+    const j = Math.floor((frame.localX(at) - box.left) / x.step());
+    if (j < 0 || j >= Math.min(curve.gridDone, labels.length)) return hide();
+    focus
+      .style("display", null)
+      .attr("x", x(labels[j]))
+      .attr("width", x.bandwidth())
+      .attr("y", box.top)
+      .attr("height", box.bottom - box.top);
+    const lines = [["iw-tooltip-title", `${curve.feature} = ${labels[j]}`]];
+    const avg = curve.average?.[j];
+    if (Number.isFinite(avg))
+      lines.push([
+        "",
+        `${curve.yLabel || "partial dependence"}: ${formatNumber(avg)}`,
+      ]);
+    const ice = curve.individual;
+    const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
+    if (range)
+      lines.push([
+        "",
+        `ICE spread: ${formatNumber(range[0])} – ${formatNumber(range[1])} (${ice.rows} curves)`,
+      ]);
+    const dist = curve.distribution;
+    const k = dist?.kind === "categories" ? dist.labels.indexOf(labels[j]) : -1;
+    if (k >= 0) lines.push(["", `rows: ${formatNumber(dist.counts[k])}`]);
+    tooltip.fill(lines);
+    tooltip.show(at);
+  }
+
+  const pointer = frame.track({ show, hide });
+
+  return {
+    update(next) {
+      if (destroyed) return { iceDrawn: 0, bars: 0 };
+      curve = next;
+      return draw();
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      pointer.stop();
+      hide();
+      frame.root.remove();
+      curve = null;
+    },
+  };
+}

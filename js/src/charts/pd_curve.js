@@ -1,0 +1,219 @@
+// 1-way partial dependence of a numeric feature: ICE curves painted on a
+// canvas (thin, translucent), the PDP as a bold svg line on top, and under
+// them, on the same x scale, the feature's histogram with a decile rug.
+// Regions beyond the first and last decile are shaded: data is rare there.
+//
+// Updates reuse every element, so a streaming run (grid_done growing) only
+// lengthens the path and repaints the canvas. Hovering shows a vertical
+// guide and a tooltip with x, the PDP value and the spread of the drawn ICE.
+
+import { axisBottom } from "d3-axis";
+import { scaleLinear } from "d3-scale";
+import { line } from "d3-shape";
+
+import { columnRange, nearestIndex } from "../pd_data.js";
+import { themeAxis } from "./chart_base.js";
+import { formatNumber } from "./format.js";
+import { canvasColor, iceAlpha, paintIce, prepareCanvas } from "./pd_canvas.js";
+import { drawDistribution } from "./pd_distribution.js";
+import { DIST_HEIGHT, createOneWayFrame } from "./pd_frame.js";
+
+const ICE_FALLBACK_COLOR = "#1976d2";
+const RARE_TITLE = "Data is rare here (beyond the first or last decile)";
+const pdpLine = line();
+
+/**
+ * Create the chart inside `container`.
+ *
+ * @param {HTMLElement} container
+ * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
+ * @returns {{update: (curve: import("../pd_data.js").Curve1d) =>
+ *   {iceDrawn: number, bars: number}, destroy: () => void}}
+ */
+export function createPdCurve(container, { tooltip }) {
+  const frame = createOneWayFrame(container, { svgTestid: "pdw-curve-chart" });
+  const pdp = frame.plot
+    .append("path")
+    .attr("class", "pdw-pdp")
+    .attr("data-testid", "pdw-pdp");
+  const guide = frame.plot
+    .append("line")
+    .attr("class", "pdw-guide")
+    .style("display", "none");
+  const focus = frame.plot
+    .append("circle")
+    .attr("class", "pdw-focus")
+    .attr("r", 4)
+    .style("display", "none");
+
+  let curve = null;
+  let geometry = null;
+  let destroyed = false;
+
+  function draw() {
+    const { x: axis, average, individual, gridDone, distribution } = curve;
+    const grid = axis.values;
+    const g = grid.length;
+    const box = frame.layout(curve);
+    const { y, plotW, distTop } = box;
+    const lo = g > 0 ? grid[0] : 0;
+    const hi = g > 0 ? grid[g - 1] : 1;
+    const x = scaleLinear()
+      .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
+      .range([box.left, box.right]);
+
+    // ICE on the canvas, which covers the plot area only.
+    const xs = new Float64Array(g);
+    for (let j = 0; j < g; j += 1) xs[j] = x(grid[j]) - box.left;
+    const [d0, d1] = y.domain();
+    const ky = -(box.bottom - box.top) / (d1 - d0);
+    const context = prepareCanvas(frame.canvas.node(), {
+      left: box.left,
+      top: box.top,
+      width: plotW,
+      height: box.bottom - box.top,
+    });
+    let iceDrawn = 0;
+    if (context && individual && individual.rows > 0) {
+      iceDrawn = paintIce(context, {
+        values: individual.values,
+        rows: individual.rows,
+        cols: individual.cols,
+        done: gridDone,
+        xs,
+        y0: -ky * d1,
+        ky,
+        color: canvasColor(frame.canvas.node(), ICE_FALLBACK_COLOR),
+        alpha: iceAlpha(individual.rows),
+      });
+    }
+    frame.canvas.attr("data-curves", individual ? individual.rows : 0);
+
+    // PDP: the computed points only; the path element is kept.
+    const points = [];
+    if (average) {
+      for (let j = 0; j < gridDone; j += 1)
+        if (Number.isFinite(average[j]))
+          points.push([x(grid[j]), y(average[j])]);
+    }
+    pdp
+      .attr("d", points.length > 0 ? pdpLine(points) : null)
+      .attr("data-points", points.length)
+      .style("display", average ? null : "none");
+
+    // Distribution strip, decile rug, rare regions.
+    const bars = drawDistribution(frame.dist, distribution, {
+      scale: x,
+      orientation: "x",
+      size: DIST_HEIGHT,
+    });
+    const deciles =
+      distribution?.kind === "histogram" ? [...distribution.deciles] : [];
+    const [x0, x1] = x.range();
+    const clampX = (v) => Math.max(x0, Math.min(x1, x(v)));
+    frame.deciles
+      .selectAll("line.pdw-decile")
+      .data(deciles)
+      .join("line")
+      .attr("class", "pdw-decile")
+      .attr("data-testid", "pdw-decile")
+      .attr("data-value", (v) => v)
+      .attr("x1", clampX)
+      .attr("x2", clampX)
+      .attr("y1", distTop + DIST_HEIGHT - 8)
+      .attr("y2", distTop + DIST_HEIGHT);
+    const regions =
+      deciles.length >= 2
+        ? [
+            { key: "low", a: x0, b: clampX(deciles[0]) },
+            { key: "high", a: clampX(deciles.at(-1)), b: x1 },
+          ]
+        : [];
+    frame.rare
+      .selectAll("rect.pdw-rare-region")
+      .data(regions, (d) => d.key)
+      .join((enter) =>
+        enter
+          .append("rect")
+          .attr("class", "pdw-rare-region")
+          .call((r) => r.append("title").text(RARE_TITLE)),
+      )
+      .attr("data-side", (d) => d.key)
+      .attr("x", (d) => d.a)
+      .attr("width", (d) => Math.max(0, d.b - d.a))
+      .attr("y", box.top)
+      .attr("height", distTop + DIST_HEIGHT - box.top);
+
+    frame.xAxis.call(
+      axisBottom(x)
+        .ticks(Math.max(2, Math.floor(plotW / 80)))
+        .tickFormat(formatNumber),
+    );
+    themeAxis(frame.xAxis);
+    frame.svg.attr("data-settled", "true");
+    geometry = { x, y, box };
+    pointer.refresh();
+    return { iceDrawn, bars };
+  }
+
+  function hide() {
+    guide.style("display", "none");
+    focus.style("display", "none");
+    tooltip.hide();
+  }
+
+  function show(at) {
+    if (!curve || !geometry || curve.gridDone === 0) return hide();
+    const { x, y, box } = geometry;
+    const grid = curve.x.values;
+    const j = nearestIndex(grid, curve.gridDone, x.invert(frame.localX(at)));
+    if (j < 0) return hide();
+    const px = x(grid[j]);
+    guide
+      .style("display", null)
+      .attr("x1", px)
+      .attr("x2", px)
+      .attr("y1", box.top)
+      .attr("y2", box.bottom);
+    const lines = [
+      ["iw-tooltip-title", `${curve.feature} = ${formatNumber(grid[j])}`],
+    ];
+    const avg = curve.average?.[j];
+    if (Number.isFinite(avg)) {
+      focus.style("display", null).attr("cx", px).attr("cy", y(avg));
+      lines.push([
+        "",
+        `${curve.yLabel || "partial dependence"}: ${formatNumber(avg)}`,
+      ]);
+    } else {
+      focus.style("display", "none");
+    }
+    const ice = curve.individual;
+    const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
+    if (range)
+      lines.push([
+        "",
+        `ICE spread: ${formatNumber(range[0])} – ${formatNumber(range[1])} (${ice.rows} curves)`,
+      ]);
+    tooltip.fill(lines);
+    tooltip.show(at);
+  }
+
+  const pointer = frame.track({ show, hide });
+
+  return {
+    update(next) {
+      if (destroyed) return { iceDrawn: 0, bars: 0 };
+      curve = next;
+      return draw();
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      pointer.stop();
+      hide();
+      frame.root.remove();
+      curve = null;
+    },
+  };
+}

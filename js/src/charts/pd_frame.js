@@ -1,0 +1,183 @@
+// What the two 1-way partial dependence charts share: the element tree (an
+// ICE canvas under an svg with the plot, a distribution strip beneath it on
+// the same x scale, axes and titles, a transparent overlay for the pointer),
+// its layout, and the pointer tracking that keeps a tooltip live while a run
+// streams.
+
+import { axisLeft } from "d3-axis";
+import { scaleLinear } from "d3-scale";
+import { select } from "d3-selection";
+
+import { finiteExtent } from "../pd_data.js";
+import { CHAR_WIDTH, measureWidth, themeAxis, truncate } from "./chart_base.js";
+import { formatNumber } from "./format.js";
+
+export const MARGIN = { top: 8, right: 16, bottom: 38, left: 64 };
+export const PLOT_HEIGHT = 240;
+export const DIST_GAP = 6;
+export const DIST_HEIGHT = 44;
+const MAX_WIDTH = 760;
+
+let nextClipId = 0;
+
+/** Pad a [lo, hi] extent by 5% (a flat one by half its size, or ±1 at 0). */
+export function paddedDomain(extent) {
+  if (!extent) return [0, 1];
+  const [lo, hi] = extent;
+  if (hi === lo) {
+    const half = lo === 0 ? 1 : Math.abs(lo) * 0.5;
+    return [lo - half, hi + half];
+  }
+  const pad = (hi - lo) * 0.05;
+  return [lo - pad, hi + pad];
+}
+
+/**
+ * Build the element tree inside `container`.
+ *
+ * @param {HTMLElement} container
+ * @param {{svgTestid: string}} options
+ */
+export function createOneWayFrame(container, { svgTestid }) {
+  nextClipId += 1;
+  const clipId = `pdw-clip-${nextClipId}`;
+  const root = select(container).append("div").attr("class", "pdw-chart");
+  const canvas = root
+    .append("canvas")
+    .attr("class", "pdw-ice-canvas")
+    .attr("data-testid", "pdw-ice-canvas")
+    .attr("aria-hidden", "true");
+  const svg = root
+    .append("svg")
+    .attr("class", "iw-chart-svg pdw-svg")
+    .attr("data-testid", svgTestid)
+    .attr("data-settled", "true")
+    .attr("role", "img");
+  const clipRect = svg
+    .append("defs")
+    .append("clipPath")
+    .attr("id", clipId)
+    .append("rect");
+  const frame = {
+    root,
+    canvas,
+    svg,
+    rare: svg.append("g").attr("class", "pdw-rare"),
+    dist: svg
+      .append("g")
+      .attr("class", "pdw-dist")
+      .attr("clip-path", `url(#${clipId})`)
+      .append("g"),
+    deciles: svg.append("g").attr("class", "pdw-deciles"),
+    plot: svg.append("g").attr("class", "pdw-plot"),
+    xAxis: svg.append("g").attr("class", "iw-axis pdw-x-axis"),
+    yAxis: svg.append("g").attr("class", "iw-axis pdw-y-axis"),
+    xTitle: svg
+      .append("text")
+      .attr("class", "iw-axis-title")
+      .attr("text-anchor", "middle"),
+    yTitle: svg
+      .append("text")
+      .attr("class", "iw-axis-title pdw-y-title")
+      .attr("text-anchor", "middle"),
+    overlay: svg
+      .append("rect")
+      .attr("class", "pdw-overlay")
+      .attr("fill", "transparent"),
+  };
+
+  /**
+   * Size everything for `curve` and return the layout and y scale (over the
+   * finite PDP and ICE values).
+   */
+  frame.layout = (curve) => {
+    const width = Math.min(MAX_WIDTH, measureWidth(container));
+    const plotW = Math.max(120, width - MARGIN.left - MARGIN.right);
+    const distTop = MARGIN.top + PLOT_HEIGHT + DIST_GAP;
+    const height = distTop + DIST_HEIGHT + MARGIN.bottom;
+    const y = scaleLinear()
+      .domain(
+        paddedDomain(finiteExtent([curve.average, curve.individual?.values])),
+      )
+      .range([MARGIN.top + PLOT_HEIGHT, MARGIN.top]);
+    svg
+      .attr("width", width)
+      .attr("height", height)
+      .attr("aria-label", `Partial dependence on ${curve.feature}`);
+    clipRect
+      .attr("x", MARGIN.left)
+      .attr("y", distTop)
+      .attr("width", plotW)
+      .attr("height", DIST_HEIGHT);
+    frame.dist.attr("transform", `translate(0,${distTop})`);
+    frame.xAxis.attr("transform", `translate(0,${distTop + DIST_HEIGHT})`);
+    frame.yAxis
+      .attr("transform", `translate(${MARGIN.left},0)`)
+      .call(axisLeft(y).ticks(6).tickFormat(formatNumber));
+    themeAxis(frame.yAxis);
+    frame.xTitle
+      .attr("x", MARGIN.left + plotW / 2)
+      .attr("y", height - 4)
+      .text(curve.feature);
+    frame.yTitle
+      .attr(
+        "transform",
+        `translate(14,${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)`,
+      )
+      .call((t) => {
+        // Shortened to the plot's height; the whole label in its title.
+        t.selectAll("*").remove();
+        t.append("tspan").text(
+          truncate(curve.yLabel, Math.floor(PLOT_HEIGHT / CHAR_WIDTH)),
+        );
+        t.append("title").text(curve.yLabel);
+      });
+    frame.overlay
+      .attr("x", MARGIN.left)
+      .attr("y", MARGIN.top)
+      .attr("width", plotW)
+      .attr("height", PLOT_HEIGHT);
+    return {
+      plotW,
+      distTop,
+      height,
+      y,
+      left: MARGIN.left,
+      right: MARGIN.left + plotW,
+      top: MARGIN.top,
+      bottom: MARGIN.top + PLOT_HEIGHT,
+    };
+  };
+
+  /**
+   * Track the pointer over the overlay: `show(at)` on move (and again after
+   * each redraw via `refresh`), `hide()` on leave.
+   */
+  frame.track = ({ show, hide }) => {
+    let pointer = null;
+    frame.overlay
+      .on("pointermove", (event) => {
+        pointer = { clientX: event.clientX, clientY: event.clientY };
+        show(pointer);
+      })
+      .on("pointerleave", () => {
+        pointer = null;
+        hide();
+      });
+    return {
+      refresh() {
+        if (pointer) show(pointer);
+        else hide();
+      },
+      stop() {
+        frame.overlay.on("pointermove", null).on("pointerleave", null);
+        pointer = null;
+      },
+    };
+  };
+
+  /** Pointer x relative to the svg (css px). */
+  frame.localX = (at) => at.clientX - svg.node().getBoundingClientRect().left;
+
+  return frame;
+}

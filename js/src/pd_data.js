@@ -1,0 +1,230 @@
+// Decoding of PartialDependenceWidget's `_curve` trait, and the few facts the
+// drawing needs from it (no statistics: Python computes those).
+//
+// `_curve` is `{}` before any result, else a 1-way or a 2-way payload (see
+// `curveResult`). Arrays arrive as `{data: DataView, dtype, shape}`; NaN marks
+// grid points not computed yet while a run streams.
+
+import { decodeArray } from "./codecs.js";
+
+/** True for `{}`, null and undefined: no result yet. */
+export function isEmptyCurve(value) {
+  return (
+    value === null ||
+    value === undefined ||
+    (typeof value === "object" && Object.keys(value).length === 0)
+  );
+}
+
+function vector(array, name, length) {
+  const { values, shape } = decodeArray(array);
+  if (shape.length !== 1 || (length !== undefined && values.length !== length))
+    throw new RangeError(
+      `${name} must have shape [${length ?? "n"}]; got ${JSON.stringify(shape)}.`,
+    );
+  return values;
+}
+
+function matrix(array, name, cols) {
+  const { values, shape } = decodeArray(array);
+  if (shape.length !== 2 || shape[1] !== cols)
+    throw new RangeError(
+      `${name} must have shape [m, ${cols}]; got ${JSON.stringify(shape)}.`,
+    );
+  return { values, rows: shape[0], cols };
+}
+
+const strings = (value) => (Array.isArray(value) ? value.map(String) : []);
+
+/**
+ * Decode a `distribution` payload.
+ *
+ * @returns {null | {kind: "histogram", edges: Float32Array,
+ *   counts: Float32Array, deciles: Float32Array} | {kind: "categories",
+ *   labels: string[], counts: Float32Array}}
+ */
+export function distributionResult(value, name = "distribution") {
+  if (isEmptyCurve(value)) return null;
+  if (value.kind === "histogram") {
+    const counts = vector(value.counts, `${name}.counts`);
+    const edges = vector(value.edges, `${name}.edges`, counts.length + 1);
+    const deciles = value.deciles
+      ? vector(value.deciles, `${name}.deciles`)
+      : new Float32Array(0);
+    return { kind: "histogram", edges, counts, deciles };
+  }
+  if (value.kind === "categories") {
+    const labels = strings(value.labels);
+    const counts = vector(value.counts, `${name}.counts`, labels.length);
+    return { kind: "categories", labels, counts };
+  }
+  throw new TypeError(
+    `${name}.kind must be "histogram" or "categories"; got ${JSON.stringify(value.kind)}.`,
+  );
+}
+
+/** An axis of the grid: its values, labels (categorical) and flag. */
+function axis(values, labels, categorical, name) {
+  const labelList = strings(labels);
+  if (categorical && labelList.length !== values.length)
+    throw new RangeError(
+      `${name}: ${labelList.length} category labels for ${values.length} grid points.`,
+    );
+  return { values, labels: categorical ? labelList : [], categorical };
+}
+
+/**
+ * Decode `_curve`.
+ *
+ * @param {object} value the trait.
+ * @returns {null | Curve1d | Curve2d} null for `{}`.
+ * @throws {TypeError | RangeError} on a malformed payload (the widget shows
+ *   the message in its error box).
+ *
+ * @typedef {object} Curve1d
+ * @property {"1d"} mode
+ * @property {string} feature
+ * @property {{values: Float32Array, labels: string[], categorical: boolean}} x
+ * @property {number} gridDone grid points computed (clamped to [0, g]).
+ * @property {Float32Array | null} average `[g]`.
+ * @property {{values: Float32Array, rows: number, cols: number} | null}
+ *   individual `[m, g]`, row-major.
+ * @property {number} nRows
+ * @property {string} yLabel
+ * @property {ReturnType<typeof distributionResult>} distribution
+ * @property {string} warning
+ *
+ * @typedef {object} Curve2d
+ * @property {"2d"} mode
+ * @property {[string, string]} features
+ * @property {Curve1d["x"]} x the first feature's axis (ga points).
+ * @property {Curve1d["x"]} y the second feature's axis (gb points).
+ * @property {number} gridDone rows of the x axis computed.
+ * @property {Float32Array} average `[ga, gb]`, row-major.
+ * @property {number} nRows
+ * @property {string} yLabel
+ * @property {ReturnType<typeof distributionResult>} distribution of x.
+ * @property {ReturnType<typeof distributionResult>} distributionY of y.
+ * @property {string} warning
+ */
+export function curveResult(value) {
+  if (isEmptyCurve(value)) return null;
+  if (typeof value !== "object")
+    throw new TypeError(`_curve must be an object; got ${typeof value}.`);
+  const features = strings(value.features);
+  const common = {
+    nRows: Number(value.n_rows) || 0,
+    yLabel: String(value.y_label ?? ""),
+    warning: String(value.warning ?? ""),
+  };
+  if (features.length === 1) {
+    const grid = vector(value.grid, "grid");
+    const g = grid.length;
+    const x = axis(grid, value.grid_labels, Boolean(value.categorical), "grid");
+    const average =
+      value.average == null ? null : vector(value.average, "average", g);
+    const individual =
+      value.individual == null
+        ? null
+        : matrix(value.individual, "individual", g);
+    return {
+      mode: "1d",
+      feature: features[0],
+      x,
+      gridDone: clampDone(value.grid_done, g),
+      average,
+      individual,
+      distribution: distributionResult(value.distribution),
+      ...common,
+    };
+  }
+  if (features.length === 2) {
+    const categorical = Array.isArray(value.categorical)
+      ? value.categorical.map(Boolean)
+      : [false, false];
+    const gridX = vector(value.grid, "grid");
+    const gridY = vector(value.grid_y, "grid_y");
+    const { values: average } = matrix(value.average, "average", gridY.length);
+    if (average.length !== gridX.length * gridY.length)
+      throw new RangeError(
+        `average must have shape [${gridX.length}, ${gridY.length}].`,
+      );
+    return {
+      mode: "2d",
+      features,
+      x: axis(gridX, value.grid_labels, categorical[0], "grid"),
+      y: axis(gridY, value.grid_y_labels, categorical[1], "grid_y"),
+      gridDone: clampDone(value.grid_done, gridX.length),
+      average,
+      distribution: distributionResult(value.distribution),
+      distributionY: distributionResult(value.distribution_y, "distribution_y"),
+      ...common,
+    };
+  }
+  throw new RangeError(
+    `_curve.features must name 1 or 2 features; got ${features.length}.`,
+  );
+}
+
+function clampDone(value, g) {
+  const n = Math.floor(Number(value));
+  return Number.isFinite(n) ? Math.min(g, Math.max(0, n)) : g;
+}
+
+/**
+ * Smallest and largest finite value of column `j` of a row-major
+ * `[rows, cols]` matrix: the spread of the drawn ICE curves at grid point j.
+ *
+ * @returns {[number, number] | null} null when the column has no finite value.
+ */
+export function columnRange(values, rows, cols, j) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < rows; i += 1) {
+    const v = values[i * cols + j];
+    if (v < lo) lo = v; // NaN compares false: skipped
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/**
+ * Extent of the finite values of several arrays.
+ *
+ * @param {(ArrayLike<number> | null)[]} arrays
+ * @returns {[number, number] | null}
+ */
+export function finiteExtent(arrays) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const array of arrays) {
+    if (!array) continue;
+    for (let k = 0; k < array.length; k += 1) {
+      const v = array[k];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  return lo <= hi ? [lo, hi] : null;
+}
+
+/** Index of the grid value nearest `value` among the first `n` (sorted). */
+export function nearestIndex(grid, n, value) {
+  let lo = 0;
+  let hi = n - 1;
+  if (hi < 0) return -1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (grid[mid] <= value) lo = mid;
+    else hi = mid;
+  }
+  return Math.abs(grid[hi] - value) < Math.abs(grid[lo] - value) ? hi : lo;
+}
+
+/** The progress count: "12 / 50 grid points" (rows of the grid for 2-way). */
+export function gridCount(curve) {
+  if (!curve) return "";
+  const total = curve.x.values.length;
+  const unit = curve.mode === "2d" ? "grid rows" : "grid points";
+  return `${curve.gridDone} / ${total} ${unit}`;
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+
+import { cellEdges, heatColor } from "./charts/pd_heatmap.js";
+import {
+  columnRange,
+  curveResult,
+  distributionResult,
+  finiteExtent,
+  gridCount,
+  isEmptyCurve,
+  nearestIndex,
+} from "./pd_data.js";
+import {
+  categoricalCurve,
+  numericCurve,
+  payloadPacker,
+  twoWayCurve,
+} from "./test_helpers.js";
+
+describe("curveResult", () => {
+  it("is null before any result", () => {
+    expect(curveResult({})).toBeNull();
+    expect(curveResult(undefined)).toBeNull();
+    expect(isEmptyCurve(null)).toBe(true);
+  });
+
+  it("decodes a 1-way payload from offset DataViews", () => {
+    const curve = curveResult(numericCurve(payloadPacker(), { done: 7 }));
+    expect(curve.mode).toBe("1d");
+    expect(curve.feature).toBe("age");
+    expect(curve.x.values).toBeInstanceOf(Float32Array);
+    expect(curve.x.values.byteOffset).toBeGreaterThan(0);
+    expect(curve.gridDone).toBe(7);
+    expect(curve.individual.rows).toBe(5);
+    expect(curve.individual.cols).toBe(20);
+    expect(Number.isNaN(curve.average[7])).toBe(true);
+    expect(curve.distribution.deciles).toHaveLength(9);
+    expect(gridCount(curve)).toBe("7 / 20 grid points");
+  });
+
+  it("decodes categorical and 2-way payloads", () => {
+    const cat = curveResult(categoricalCurve(payloadPacker()));
+    expect(cat.x.categorical).toBe(true);
+    expect(cat.x.labels).toEqual(["red", "green", "blue"]);
+    expect(cat.distribution.kind).toBe("categories");
+    const two = curveResult(twoWayCurve(payloadPacker(), { done: 2 }));
+    expect(two.mode).toBe("2d");
+    expect(two.features).toEqual(["age", "bmi"]);
+    expect(two.average).toHaveLength(30);
+    expect(gridCount(two)).toBe("2 / 6 grid rows");
+  });
+
+  it("clamps grid_done and rejects malformed payloads", () => {
+    const pack = payloadPacker();
+    expect(curveResult(numericCurve(pack, { done: 99 })).gridDone).toBe(20);
+    const wrongIce = numericCurve(pack);
+    wrongIce.individual = pack([1, 2, 3, 4], [2, 2]);
+    expect(() => curveResult(wrongIce)).toThrow(
+      /individual must have shape \[m, 20\]/,
+    );
+    const wrongLabels = categoricalCurve(pack);
+    wrongLabels.grid_labels = ["a"];
+    expect(() => curveResult(wrongLabels)).toThrow(/1 category labels for 3/);
+    expect(() => curveResult({ features: ["a", "b", "c"] })).toThrow(/1 or 2/);
+    expect(() => distributionResult({ kind: "kde" })).toThrow(
+      /"histogram" or "categories"/,
+    );
+  });
+});
+
+describe("helpers", () => {
+  it("columnRange and finiteExtent skip NaN", () => {
+    const m = Float32Array.from([1, NaN, 5, 2, 3, NaN]);
+    expect(columnRange(m, 3, 2, 0)).toEqual([1, 5]);
+    expect(columnRange(m, 3, 2, 1)).toEqual([2, 2]);
+    expect(columnRange(Float32Array.from([NaN]), 1, 1, 0)).toBeNull();
+    expect(finiteExtent([m, null, [-1]])).toEqual([-1, 5]);
+    expect(finiteExtent([[NaN]])).toBeNull();
+  });
+
+  it("nearestIndex searches the computed points only", () => {
+    const grid = [0, 1, 2, 4, 8];
+    expect(nearestIndex(grid, 5, 2.9)).toBe(2);
+    expect(nearestIndex(grid, 5, 3.1)).toBe(3);
+    expect(nearestIndex(grid, 2, 7)).toBe(1);
+    expect(nearestIndex(grid, 0, 1)).toBe(-1);
+  });
+
+  it("cellEdges puts cell borders halfway between grid values", () => {
+    expect([...cellEdges([0, 1, 3])]).toEqual([-0.5, 0.5, 2, 4]);
+    expect([...cellEdges([2])]).toEqual([1.5, 2.5]);
+  });
+
+  it("heatColor diverges around 0 only when values straddle it", () => {
+    expect(heatColor([-1, 2]).domain()).toEqual([-2, 0, 2]);
+    expect(heatColor([1, 2]).domain()).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,333 @@
+// Front end of PartialDependenceWidget (anywidget ESM module).
+//
+// Draws what the traits hold: controls that read and write the public traits
+// (`features`, `kind`, `centered`, `target`, `scale`, `grid_resolution`,
+// `n_ice`), the status block, a warning banner, and `_curve` as one of three
+// charts: numeric 1-way (ICE canvas, PDP line, histogram with deciles),
+// categorical 1-way (marks per category) or 2-way (heatmap with margins).
+// The chart is rebuilt only when that kind of chart changes; a streaming run
+// (grid_done growing) updates it in place, one redraw per animation frame.
+
+import "./ui/theme.css";
+
+import { observeResize } from "./charts/chart_base.js";
+import { formatNumber } from "./charts/format.js";
+import { createPdCategories } from "./charts/pd_categories.js";
+import { createPdCurve } from "./charts/pd_curve.js";
+import { createPdHeatmap } from "./charts/pd_heatmap.js";
+import { curveResult, gridCount, isEmptyCurve } from "./pd_data.js";
+import { integerInput, runStopButtons } from "./ui/controls.js";
+import { h, listenerBag } from "./ui/dom.js";
+import { frameScheduler } from "./ui/frame.js";
+import { bindModel } from "./ui/model.js";
+import { createStatus, errorMessage, statusText } from "./ui/status.js";
+import { createTooltip } from "./ui/tooltip.js";
+import "./pd_widget.css";
+
+const NONE = ""; // value of the "— none —" option of the second feature
+const KINDS = [
+  ["average", "average (PDP)"],
+  ["individual", "individual (ICE)"],
+  ["both", "both"],
+];
+const SCALES = [
+  ["probability", "probability"],
+  ["log_odds", "log-odds"],
+];
+const CHARTS = {
+  numeric: createPdCurve,
+  categorical: createPdCategories,
+  "2d": createPdHeatmap,
+};
+
+/** Traits that change the status block or the chart. */
+const LIVE_TRAITS = [
+  "status",
+  "progress",
+  "error",
+  "_eta_seconds",
+  "_elapsed_seconds",
+  "_curve",
+];
+
+/** A labelled select; `options` are `[value, label]` pairs. */
+function selectField(testid, label) {
+  const select = h("select", { testid, attrs: { "aria-label": label } });
+  const field = h("label", { className: "iw-field" }, [
+    h("span", { text: label }),
+    select,
+  ]);
+  return { select, field };
+}
+
+/** Replace the options of `select` (text via textContent) and select `value`. */
+function fillSelect(select, options, value) {
+  const known = options.some(([v]) => v === value);
+  const all =
+    known || value === undefined || value === ""
+      ? options
+      : [...options, [value, value]];
+  select.replaceChildren(
+    ...all.map(([v, label]) =>
+      h("option", { text: label, attrs: { value: v } }),
+    ),
+  );
+  select.value = value ?? "";
+}
+
+/** Which chart draws `curve`. */
+function chartKind(curve) {
+  if (curve.mode === "2d") return "2d";
+  return curve.x.categorical ? "categorical" : "numeric";
+}
+
+function render({ model, el }) {
+  const dom = listenerBag();
+  const binding = bindModel(model);
+  const context = { model, binding, dom };
+
+  // ---- DOM ----------------------------------------------------------------
+
+  const root = h("div", {
+    className: "inspectwidgets inspectwidgets-pd",
+    testid: "pdw-root",
+  });
+  const feature = selectField("pdw-feature", "Feature");
+  const feature2 = selectField("pdw-feature2", "and");
+  const kind = selectField("pdw-kind", "Kind");
+  const centered = h("input", {
+    testid: "pdw-centered",
+    attrs: { type: "checkbox", "aria-label": "Centered" },
+  });
+  const centeredField = h("label", { className: "iw-field" }, [
+    centered,
+    h("span", { text: "centered" }),
+  ]);
+  const target = selectField("pdw-target", "Class");
+  const scale = selectField("pdw-scale", "Scale");
+  const grid = integerInput(
+    "pdw-grid",
+    { trait: "grid_resolution", label: "Grid", min: 2, fallback: 50 },
+    context,
+  );
+  const nIce = integerInput(
+    "pdw-n-ice",
+    { trait: "n_ice", label: "ICE curves", min: 1, fallback: 100 },
+    context,
+  );
+  const { run, stop } = runStopButtons("pdw");
+  const status = createStatus("pdw");
+  const warning = h("div", {
+    className: "pdw-warning",
+    testid: "pdw-warning",
+    attrs: { role: "status" },
+  });
+  warning.hidden = true;
+  const caption = h("div", { className: "pdw-caption", testid: "pdw-caption" });
+  const empty = h("p", { className: "iw-note", testid: "pdw-empty" });
+  const chartHost = h("div", { className: "pdw-chart-host" });
+  const output = h("div", { className: "pdw-output" }, [
+    warning,
+    caption,
+    chartHost,
+    empty,
+  ]);
+  const tooltip = createTooltip(output, { testid: "pdw-tooltip" });
+
+  root.append(
+    h("div", { className: "pdw-controls" }, [
+      h("div", { className: "pdw-control-row" }, [
+        feature.field,
+        feature2.field,
+      ]),
+      h("div", { className: "pdw-control-row" }, [
+        kind.field,
+        centeredField,
+        target.field,
+        scale.field,
+      ]),
+      h("div", { className: "pdw-control-row" }, [
+        grid.field,
+        nIce.field,
+        h("div", { className: "iw-buttons" }, [run, stop]),
+      ]),
+    ]),
+    status.bar,
+    status.error,
+    status.staleNote,
+    output,
+  );
+  el.append(root);
+
+  /** @type {{kind: string, chart: {update: Function, destroy: Function}} | null} */
+  let current = null;
+
+  // ---- Controls -----------------------------------------------------------
+
+  const features = () => binding.list("features");
+
+  function syncFeatures() {
+    const options = binding.list("_feature_options");
+    const [first = "", second = NONE] = features();
+    const categorical = new Set(binding.list("_categorical"));
+    const option = (f) => [f, categorical.has(f) ? `${f} (categorical)` : f];
+    fillSelect(feature.select, options.map(option), first);
+    fillSelect(
+      feature2.select,
+      [[NONE, "— none —"], ...options.filter((f) => f !== first).map(option)],
+      second,
+    );
+    const twoWay = features().length === 2;
+    // ICE curves and centering describe 1-way curves only.
+    kind.select.disabled = twoWay;
+    nIce.input.disabled = twoWay;
+    centered.disabled = twoWay;
+  }
+
+  function syncSettings() {
+    fillSelect(kind.select, KINDS, String(model.get("kind") ?? "average"));
+    centered.checked = Boolean(model.get("centered"));
+    const classes = binding.list("_target_options");
+    const classifier = classes.length > 0;
+    const value = String(model.get("target") ?? "");
+    fillSelect(
+      target.select,
+      classes.map((c) => [c, c]),
+      classifier ? value : undefined,
+    );
+    target.select.disabled = !classifier;
+    target.field.hidden = !classifier;
+    fillSelect(
+      scale.select,
+      SCALES,
+      String(model.get("scale") ?? "probability"),
+    );
+    scale.select.disabled = !classifier;
+  }
+
+  /** Write `features` from the two selects. */
+  function saveFeatures() {
+    const first = feature.select.value;
+    const second = feature2.select.value;
+    const next =
+      second !== NONE && second !== first ? [first, second] : [first];
+    binding.save({ features: next });
+  }
+
+  // ---- Live part: status, warning, chart (one redraw per frame) -----------
+
+  function drawLive() {
+    const state = String(model.get("status") ?? "idle");
+    const value = model.get("_curve");
+    const problems = [];
+    let curve = null;
+    try {
+      curve = curveResult(value);
+    } catch (err) {
+      problems.push(`Could not draw the result: ${err.message}`);
+    }
+    stop.disabled = state !== "running";
+    root.setAttribute("data-status", state);
+    root.setAttribute("data-grid-done", String(curve?.gridDone ?? 0));
+    root.setAttribute(
+      "data-mode",
+      curve ? curve.mode : features().length === 2 ? "2d" : "1d",
+    );
+
+    const wanted = curve ? chartKind(curve) : null;
+    if (current && current.kind !== wanted) {
+      current.chart.destroy();
+      current = null;
+    }
+    if (curve && !current)
+      current = { kind: wanted, chart: CHARTS[wanted](chartHost, { tooltip }) };
+    current?.chart.update(curve);
+
+    const text = curve?.warning ?? "";
+    warning.textContent = text;
+    warning.hidden = text === "";
+    const ice = curve?.mode === "1d" ? curve.individual : null;
+    caption.textContent = ice
+      ? `${formatNumber(ice.rows)} of ${formatNumber(curve.nRows)} ICE curves shown`
+      : curve
+        ? `averaged over ${formatNumber(curve.nRows)} rows`
+        : "";
+    caption.hidden = !curve;
+
+    const stale = state === "error" && curve !== null;
+    output.classList.toggle("pdw-stale", stale);
+    const count = curve && state === "running" ? gridCount(curve) : "";
+    status.update({
+      status: state,
+      progress: model.get("progress"),
+      text: statusText({
+        status: state,
+        count:
+          count || `${Math.round(100 * (Number(model.get("progress")) || 0))}%`,
+        stoppedAt: gridCount(curve),
+        etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+        elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
+        hasResult: !isEmptyCurve(value),
+      }),
+      message: errorMessage(state, model.get("error"), problems),
+      stale,
+    });
+    empty.hidden = curve !== null;
+    empty.textContent =
+      state === "running"
+        ? "Computing the first grid points…"
+        : "No result yet: press Run.";
+  }
+
+  const live = frameScheduler(drawLive);
+
+  // ---- Listeners ------------------------------------------------------------
+
+  dom.on(feature.select, "change", saveFeatures);
+  dom.on(feature2.select, "change", saveFeatures);
+  dom.on(kind.select, "change", () =>
+    binding.save({ kind: kind.select.value }),
+  );
+  dom.on(centered, "change", () =>
+    binding.save({ centered: centered.checked }),
+  );
+  dom.on(target.select, "change", () =>
+    binding.save({ target: target.select.value }),
+  );
+  dom.on(scale.select, "change", () =>
+    binding.save({ scale: scale.select.value }),
+  );
+  dom.on(run, "click", () => binding.increment("_run_requests"));
+  dom.on(stop, "click", () => {
+    if (model.get("status") === "running") binding.increment("_stop_requests");
+  });
+  dom.on(output, "pointerleave", () => tooltip.hide());
+  const stopResize = observeResize(chartHost, live.schedule);
+
+  binding.on(["_feature_options", "_categorical", "features"], () => {
+    syncFeatures();
+    live.schedule();
+  });
+  binding.on(
+    ["kind", "centered", "target", "_target_options", "scale"],
+    syncSettings,
+  );
+  binding.on(LIVE_TRAITS, live.schedule);
+
+  syncFeatures();
+  syncSettings();
+  drawLive();
+
+  return () => {
+    binding.removeAll();
+    dom.removeAll();
+    live.cancel();
+    stopResize();
+    current?.chart.destroy();
+    current = null;
+    tooltip.destroy();
+    root.remove();
+  };
+}
+
+export default { render };

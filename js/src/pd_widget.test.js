@@ -1,0 +1,484 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { formatNumber } from "./charts/format.js";
+import { paintIce } from "./charts/pd_canvas.js";
+import widget from "./pd_widget.js";
+import {
+  FakeModel,
+  bigPayloadPacker,
+  categoricalCurve,
+  contextSpy,
+  numericCurve,
+  payloadPacker,
+  twoWayCurve,
+} from "./test_helpers.js";
+
+const EVIL = "<img src=x onerror=alert(1)>";
+
+function makeModel(overrides = {}) {
+  return new FakeModel({
+    features: ["age"],
+    kind: "both",
+    centered: false,
+    grid_resolution: 20,
+    n_ice: 100,
+    target: "",
+    scale: "probability",
+    status: "done",
+    progress: 1,
+    error: "",
+    _elapsed_seconds: 1.5,
+    _eta_seconds: -1,
+    _run_requests: 0,
+    _stop_requests: 0,
+    _feature_options: ["age", "bmi", "colour"],
+    _categorical: ["colour"],
+    _target_options: [],
+    _curve: numericCurve(payloadPacker()),
+    ...overrides,
+  });
+}
+
+// ---- Controlled animation frames and a canvas context spy -------------------
+
+let frames;
+let nextFrameId;
+let cancelled;
+const flushFrames = () => {
+  const pending = [...frames.values()];
+  frames.clear();
+  for (const fn of pending) fn(performance.now());
+};
+
+let el;
+let cleanup;
+let ctx;
+beforeEach(() => {
+  frames = new Map();
+  nextFrameId = 1;
+  cancelled = [];
+  vi.stubGlobal("requestAnimationFrame", (fn) => {
+    const id = nextFrameId++;
+    frames.set(id, fn);
+    return id;
+  });
+  vi.stubGlobal("cancelAnimationFrame", (id) => {
+    cancelled.push(id);
+    frames.delete(id);
+  });
+  ctx = contextSpy();
+  vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(
+    () => ctx,
+  );
+  el = document.createElement("div");
+  document.body.append(el);
+  cleanup = null;
+});
+afterEach(() => {
+  cleanup?.();
+  el.remove();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function mount(model) {
+  cleanup = widget.render({ model, el });
+  return model;
+}
+
+const byTestId = (id) => el.querySelector(`[data-testid="${id}"]`);
+const allByTestId = (id) => [...el.querySelectorAll(`[data-testid="${id}"]`)];
+const change = (node, value) => {
+  if (value !== undefined) node.value = value;
+  node.dispatchEvent(new Event("change", { bubbles: true }));
+};
+const lastSave = (model) => model.saves.at(-1);
+/** Number of points in an svg path "M..L..L..". */
+const pathPoints = (d) => (d ?? "").split(/[ML]/).filter(Boolean).length;
+
+describe("PartialDependenceWidget: 1-way numeric", () => {
+  it("draws the PDP path, histogram, 9 deciles and the ICE polylines", () => {
+    mount(makeModel());
+    const root = byTestId("pdw-root");
+    expect(root.classList.contains("inspectwidgets-pd")).toBe(true);
+    expect(root.getAttribute("data-mode")).toBe("1d");
+    expect(root.getAttribute("data-status")).toBe("done");
+    expect(root.getAttribute("data-grid-done")).toBe("20");
+
+    const pdp = byTestId("pdw-pdp");
+    expect(pathPoints(pdp.getAttribute("d"))).toBe(20);
+    expect(allByTestId("pdw-histogram")).toHaveLength(10);
+    const deciles = allByTestId("pdw-decile");
+    expect(deciles).toHaveLength(9);
+    expect(deciles.map((d) => Number(d.getAttribute("data-value")))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
+    // Rare regions: before the first and after the last decile.
+    const rare = [...el.querySelectorAll(".pdw-rare-region")];
+    expect(rare.map((r) => r.getAttribute("data-side"))).toEqual([
+      "low",
+      "high",
+    ]);
+    expect(Number(rare[0].getAttribute("width"))).toBeGreaterThan(0);
+
+    // One polyline (moveTo + stroke) per ICE curve, 19 segments each.
+    expect(byTestId("pdw-ice-canvas")).not.toBeNull();
+    expect(ctx.calls.stroke).toBe(5);
+    expect(ctx.calls.moveTo).toBe(5);
+    expect(ctx.calls.lineTo).toBe(5 * 19);
+    expect(byTestId("pdw-caption").textContent).toBe(
+      "5 of 400 ICE curves shown",
+    );
+    expect(byTestId("pdw-curve-chart").getAttribute("data-settled")).toBe(
+      "true",
+    );
+    expect(el.querySelector(".pdw-y-title tspan").textContent).toBe(
+      "prediction",
+    );
+    expect(byTestId("pdw-warning").hidden).toBe(true);
+    expect(byTestId("pdw-progress").textContent).toBe("done in 1.5 s");
+  });
+
+  it("extends the curves as grid_done grows, in place, once per frame", () => {
+    const model = mount(
+      makeModel({
+        status: "running",
+        _curve: numericCurve(payloadPacker(), { done: 5 }),
+      }),
+    );
+    const pdp = byTestId("pdw-pdp");
+    const svg = byTestId("pdw-curve-chart");
+    const canvas = byTestId("pdw-ice-canvas");
+    expect(pathPoints(pdp.getAttribute("d"))).toBe(5);
+    expect(ctx.calls.lineTo).toBe(5 * 4);
+    expect(byTestId("pdw-progress").textContent).toBe("5 / 20 grid points");
+
+    ctx.reset();
+    model.set("_curve", numericCurve(payloadPacker(), { done: 12 }));
+    model.set("progress", 0.6);
+    model.set("_curve", numericCurve(payloadPacker(), { done: 15 }));
+    expect(pathPoints(pdp.getAttribute("d"))).toBe(5); // not drawn yet
+    expect(frames.size).toBe(1); // coalesced
+    flushFrames();
+    expect(ctx.calls.stroke).toBe(5);
+    expect(ctx.calls.lineTo).toBe(5 * 14);
+    // Same elements: no rebuild.
+    expect(byTestId("pdw-pdp")).toBe(pdp);
+    expect(byTestId("pdw-curve-chart")).toBe(svg);
+    expect(byTestId("pdw-ice-canvas")).toBe(canvas);
+    expect(pathPoints(pdp.getAttribute("d"))).toBe(15);
+    expect(byTestId("pdw-root").getAttribute("data-grid-done")).toBe("15");
+  });
+
+  it("shows x, the PDP value and the ICE spread on hover", () => {
+    mount(makeModel());
+    const overlay = el.querySelector(".pdw-overlay");
+    // jsdom has no layout: the svg's box is at 0, so clientX is svg x.
+    const x0 = Number(overlay.getAttribute("x"));
+    const w = Number(overlay.getAttribute("width"));
+    const event = new Event("pointermove", { bubbles: true });
+    Object.assign(event, { clientX: x0 + w, clientY: 20 });
+    overlay.dispatchEvent(event);
+    const tip = byTestId("pdw-tooltip");
+    expect(tip.style.display).not.toBe("none");
+    const lines = [...tip.children].map((d) => d.textContent);
+    expect(lines[0]).toBe("age = 9.5");
+    expect(lines[1]).toBe(
+      `prediction: ${formatNumber(Math.fround(Math.sin(9.5)))}`,
+    );
+    expect(lines[2]).toMatch(/^ICE spread: .+ – .+ \(5 curves\)$/);
+    expect(el.querySelector(".pdw-guide").style.display).not.toBe("none");
+    overlay.dispatchEvent(new Event("pointerleave"));
+    expect(tip.style.display).toBe("none");
+  });
+
+  it("draws 1000 ICE curves x 100 points quickly (timing printed)", () => {
+    const pack = bigPayloadPacker(1000 * 100 + 2000);
+    const curve = numericCurve(pack, { g: 100, m: 1000, nRows: 5000 });
+    const model = mount(makeModel({ _curve: {} }));
+    ctx.reset();
+    const start = performance.now();
+    model.set("_curve", curve);
+    flushFrames();
+    const widgetMs = performance.now() - start;
+    expect(ctx.calls.stroke).toBe(1000);
+    expect(ctx.calls.lineTo).toBe(1000 * 99);
+    expect(byTestId("pdw-caption").textContent).toBe(
+      "1,000 of 5,000 ICE curves shown",
+    );
+
+    // The canvas painter alone, on a decoded payload.
+    const values = new Float32Array(1000 * 100).map((_, k) => Math.sin(k));
+    const xs = Float64Array.from({ length: 100 }, (_, j) => j * 6);
+    const t0 = performance.now();
+    const n = paintIce(contextSpy(), {
+      values,
+      rows: 1000,
+      cols: 100,
+      done: 100,
+      xs,
+      y0: 120,
+      ky: -100,
+      color: "#000",
+      alpha: 0.1,
+    });
+    const paintMs = performance.now() - t0;
+    expect(n).toBe(1000);
+    console.info(
+      `ICE draw, 1000 x 100 (jsdom, context spy): whole redraw ${widgetMs.toFixed(1)} ms, paintIce ${paintMs.toFixed(1)} ms`,
+    );
+  });
+
+  it("skips NaN points inside a curve (pen lifted)", () => {
+    const ctx2 = contextSpy();
+    const values = Float32Array.from([0, 1, NaN, 3, 4, NaN, NaN, NaN]);
+    const n = paintIce(ctx2, {
+      values,
+      rows: 2,
+      cols: 4,
+      done: 4,
+      xs: [0, 1, 2, 3],
+      y0: 0,
+      ky: 1,
+      color: "#000",
+      alpha: 1,
+    });
+    expect(n).toBe(2);
+    expect(ctx2.calls.moveTo).toBe(3); // [0,1] [3] and [4]
+    expect(ctx2.calls.lineTo).toBe(1);
+  });
+});
+
+describe("PartialDependenceWidget: categorical and 2-way", () => {
+  it("draws one PDP mark per category and the category counts", () => {
+    mount(makeModel({ _curve: categoricalCurve(payloadPacker()) }));
+    const marks = allByTestId("pdw-category");
+    expect(marks.map((m) => m.getAttribute("data-category"))).toEqual([
+      "red",
+      "green",
+      "blue",
+    ]);
+    expect(byTestId("pdw-pdp")).toBeNull();
+    const bars = allByTestId("pdw-histogram");
+    expect(bars).toHaveLength(3);
+    // Counts are matched by label, whatever their order in the payload.
+    const count = (label) =>
+      Number(
+        bars
+          .find((b) => b.getAttribute("data-category") === label)
+          .getAttribute("data-count"),
+      );
+    expect([count("red"), count("green"), count("blue")]).toEqual([10, 20, 30]);
+    // ICE: one dash per curve and category.
+    expect(ctx.calls.fillRect).toBe(4 * 3);
+    // The long y label is shortened; its title holds it whole.
+    const yTitle = el.querySelector(".pdw-y-title");
+    expect(yTitle.querySelector("tspan").textContent).toMatch(/…$/);
+    expect(yTitle.querySelector("title").textContent).toBe(
+      "partial dependence (probability of class 1)",
+    );
+    const ticks = [...el.querySelectorAll(".pdw-x-axis .tick text")];
+    expect(ticks.map((t) => t.textContent)).toEqual(["red", "green", "blue"]);
+  });
+
+  it("streams categories in by label, keeping the marks", () => {
+    const model = mount(
+      makeModel({ _curve: categoricalCurve(payloadPacker(), { done: 1 }) }),
+    );
+    const first = byTestId("pdw-category");
+    model.set("_curve", categoricalCurve(payloadPacker(), { done: 3 }));
+    flushFrames();
+    expect(allByTestId("pdw-category")).toHaveLength(3);
+    expect(byTestId("pdw-category")).toBe(first);
+  });
+
+  it("draws a 2-way heatmap with legend, contours and both margins", () => {
+    const model = mount(
+      makeModel({
+        features: ["age", "bmi"],
+        _curve: twoWayCurve(payloadPacker()),
+      }),
+    );
+    const root = byTestId("pdw-root");
+    expect(root.getAttribute("data-mode")).toBe("2d");
+    const heatmap = byTestId("pdw-heatmap");
+    expect(heatmap.getAttribute("data-cells")).toBe(String(6 * 5));
+    expect(ctx.calls.fillRect).toBe(30);
+    expect(byTestId("pdw-legend")).not.toBeNull();
+    expect(
+      Number(el.querySelector(".pdw-contours").getAttribute("data-levels")),
+    ).toBeGreaterThan(0);
+    const bars = allByTestId("pdw-histogram");
+    expect(
+      bars.filter((b) => b.getAttribute("data-axis") === "x"),
+    ).toHaveLength(3);
+    expect(
+      bars.filter((b) => b.getAttribute("data-axis") === "y"),
+    ).toHaveLength(3);
+    expect(byTestId("pdw-ice-canvas")).toBeNull();
+    expect(byTestId("pdw-kind").disabled).toBe(true);
+    expect(byTestId("pdw-n-ice").disabled).toBe(true);
+
+    // Streaming: the heatmap fills row by row, no contours until complete.
+    model.set("_curve", twoWayCurve(payloadPacker(), { done: 2 }));
+    flushFrames();
+    expect(byTestId("pdw-heatmap")).toBe(heatmap);
+    expect(heatmap.getAttribute("data-cells")).toBe(String(2 * 5));
+    expect(el.querySelector(".pdw-contours").getAttribute("data-levels")).toBe(
+      "0",
+    );
+
+    // Hover names both features and the cell's value.
+    const overlay = el.querySelector(".pdw-overlay");
+    const event = new Event("pointermove", { bubbles: true });
+    Object.assign(event, {
+      clientX: Number(overlay.getAttribute("x")) + 1,
+      clientY:
+        Number(overlay.getAttribute("y")) +
+        Number(overlay.getAttribute("height")) -
+        1,
+    });
+    overlay.dispatchEvent(event);
+    const lines = [...byTestId("pdw-tooltip").children].map(
+      (d) => d.textContent,
+    );
+    expect(lines).toEqual(["age = −2", "bmi = 0", "prediction: 0"]);
+  });
+
+  it("switches chart when the result changes from 1-way to 2-way", () => {
+    const model = mount(makeModel());
+    expect(byTestId("pdw-curve-chart")).not.toBeNull();
+    model.set("_curve", twoWayCurve(payloadPacker(), { categoricalY: true }));
+    flushFrames();
+    expect(byTestId("pdw-curve-chart")).toBeNull();
+    expect(byTestId("pdw-heatmap")).not.toBeNull();
+    // Categorical y: no contours, category bars on the right margin.
+    expect(el.querySelector(".pdw-contours").getAttribute("data-levels")).toBe(
+      "0",
+    );
+    expect(
+      allByTestId("pdw-histogram").filter(
+        (b) => b.getAttribute("data-category") === "c0",
+      ),
+    ).toHaveLength(1);
+    model.set("_curve", {});
+    flushFrames();
+    expect(byTestId("pdw-heatmap")).toBeNull();
+    expect(byTestId("pdw-empty").hidden).toBe(false);
+  });
+});
+
+describe("PartialDependenceWidget: controls", () => {
+  it("writes features (with a second feature), kind, centered, grid, n_ice", () => {
+    const model = mount(makeModel());
+    const feature2 = byTestId("pdw-feature2");
+    expect([...feature2.options].map((o) => o.textContent)).toEqual([
+      "— none —",
+      "bmi",
+      "colour (categorical)",
+    ]);
+    change(feature2, "bmi");
+    expect(lastSave(model).features).toEqual(["age", "bmi"]);
+    change(feature2, "");
+    expect(lastSave(model).features).toEqual(["age"]);
+    change(byTestId("pdw-feature"), "colour");
+    expect(lastSave(model).features).toEqual(["colour"]);
+
+    change(byTestId("pdw-kind"), "individual");
+    expect(lastSave(model).kind).toBe("individual");
+    const centered = byTestId("pdw-centered");
+    centered.checked = true;
+    change(centered);
+    expect(lastSave(model).centered).toBe(true);
+    change(byTestId("pdw-grid"), "30");
+    expect(lastSave(model).grid_resolution).toBe(30);
+    const saves = model.saves.length;
+    change(byTestId("pdw-grid"), "1"); // below 2: reverted, not sent
+    expect(model.saves).toHaveLength(saves);
+    expect(byTestId("pdw-grid").value).toBe("30");
+    change(byTestId("pdw-n-ice"), "250");
+    expect(lastSave(model).n_ice).toBe(250);
+  });
+
+  it("writes target and scale for classifiers, disables them for regressors", () => {
+    const regressor = mount(makeModel());
+    expect(byTestId("pdw-target").disabled).toBe(true);
+    expect(byTestId("pdw-target").closest("label").hidden).toBe(true);
+    expect(byTestId("pdw-scale").disabled).toBe(true);
+    regressor.set("_target_options", ["setosa", "versicolor"]);
+    regressor.set("target", "setosa");
+    expect(byTestId("pdw-target").disabled).toBe(false);
+    expect(byTestId("pdw-target").value).toBe("setosa");
+    change(byTestId("pdw-target"), "versicolor");
+    expect(lastSave(regressor).target).toBe("versicolor");
+    expect(byTestId("pdw-scale").disabled).toBe(false);
+    change(byTestId("pdw-scale"), "log_odds");
+    expect(lastSave(regressor).scale).toBe("log_odds");
+  });
+
+  it("run and stop increment their counters", () => {
+    const model = mount(makeModel({ status: "running" }));
+    byTestId("pdw-run").click();
+    expect(model.get("_run_requests")).toBe(1);
+    byTestId("pdw-stop").click();
+    expect(model.get("_stop_requests")).toBe(1);
+    model.set("status", "done");
+    flushFrames();
+    expect(byTestId("pdw-stop").disabled).toBe(true);
+    byTestId("pdw-stop").click();
+    expect(model.get("_stop_requests")).toBe(1);
+  });
+});
+
+describe("PartialDependenceWidget: text, errors, cleanup", () => {
+  it("keeps feature names and the warning as literal text", () => {
+    const warning = `${EVIL} is strongly correlated with bmi (ρ = 0.93).`;
+    mount(
+      makeModel({
+        features: [EVIL],
+        _feature_options: [EVIL, "bmi"],
+        _curve: numericCurve(payloadPacker(), { feature: EVIL, warning }),
+      }),
+    );
+    expect(el.querySelector("img")).toBeNull();
+    const banner = byTestId("pdw-warning");
+    expect(banner.hidden).toBe(false);
+    expect(banner.textContent).toBe(warning);
+    expect(byTestId("pdw-feature").value).toBe(EVIL);
+    expect(
+      [...el.querySelectorAll(".iw-axis-title")].map((t) => t.textContent),
+    ).toContain(EVIL);
+  });
+
+  it("shows the Python error and a malformed payload in the error box", () => {
+    const model = mount(makeModel({ status: "error", error: "boom" }));
+    expect(byTestId("pdw-error").textContent).toBe("boom");
+    expect(byTestId("pdw-error").hidden).toBe(false);
+    expect(
+      el.querySelector(".pdw-output").classList.contains("pdw-stale"),
+    ).toBe(true);
+    const bad = numericCurve(payloadPacker());
+    bad.average = payloadPacker()([1, 2, 3]);
+    model.set("_curve", bad);
+    flushFrames();
+    expect(byTestId("pdw-error").textContent).toMatch(
+      /^boom\nCould not draw the result: average must have shape \[20\]/,
+    );
+  });
+
+  it("cleanup removes listeners, cancels the frame and the DOM", () => {
+    const model = makeModel();
+    mount(model);
+    model.set("_curve", numericCurve(payloadPacker(), { done: 3 }));
+    expect(frames.size).toBe(1);
+    const [pending] = frames.keys();
+    cleanup();
+    cleanup = null;
+    expect(cancelled).toContain(pending);
+    expect(model.listenerCount()).toBe(0);
+    expect(el.querySelector("[data-testid=pdw-root]")).toBeNull();
+    expect(el.querySelector(".iw-tooltip")).toBeNull();
+    model.set("_curve", {});
+    expect(frames.size).toBe(0);
+  });
+});

@@ -1,0 +1,148 @@
+"""What the data looks like along a partial dependence curve.
+
+A partial dependence curve averages predictions at grid values that may be
+rare in the data, or combined with values of correlated features that never
+occur together. The distribution of each feature (deciles and a histogram, or
+category counts) and a rank-correlation check put the curve in context.
+"""
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+from scipy.stats.mstats import mquantiles
+from sklearn.utils import _safe_indexing
+
+from ._partial_dependence_result import CorrelatedFeature, FeatureDistribution
+
+MAX_BINS = 50
+# Rows used by the correlation check; more only sharpen an estimate of |rho|
+# that is compared against a threshold. Evenly spaced rows are taken beyond.
+MAX_CORRELATION_ROWS = 10_000
+
+
+def _as_float(data):
+    """The column as a float ndarray, or None if it is not numeric."""
+    values = np.asarray(data)
+    if values.dtype.kind in "iuf":
+        return values.astype(np.float64, copy=False)
+    if values.dtype == object:
+        try:
+            return values.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def feature_distribution(X, column, name, categorical, grid_values):
+    """Deciles and a histogram of a numeric feature, category counts otherwise.
+
+    Categorical features (and non-numeric columns) count the rows equal to each
+    grid value; numeric ones summarize their finite values: the deciles that
+    scikit-learn's display draws (``mquantiles`` at 0.1, ..., 0.9) and a
+    histogram with numpy's "auto" bins, at most ``MAX_BINS``.
+    """
+    data = _safe_indexing(X, column, axis=1)
+    values = None if categorical else _as_float(data)
+    if values is None:
+        counted = pd.Series(np.asarray(data, dtype=object)).value_counts(dropna=False)
+        counts = counted.reindex(pd.Index(grid_values, dtype=object), fill_value=0)
+        n_missing = int(pd.isna(np.asarray(data, dtype=object)).sum())
+        return FeatureDistribution(
+            feature=name,
+            categorical=True,
+            n_missing=n_missing,
+            counts=counts.to_numpy(dtype=np.int64),
+            categories=np.asarray(grid_values),
+        )
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return FeatureDistribution(
+            feature=name,
+            categorical=False,
+            n_missing=int(values.size),
+            counts=np.zeros(0, dtype=np.int64),
+            bin_edges=np.zeros(0),
+            deciles=np.full(9, np.nan),
+        )
+    edges = np.histogram_bin_edges(finite, bins="auto")
+    if len(edges) - 1 > MAX_BINS:
+        edges = np.histogram_bin_edges(finite, bins=MAX_BINS)
+    counts, edges = np.histogram(finite, bins=edges)
+    return FeatureDistribution(
+        feature=name,
+        categorical=False,
+        n_missing=int(values.size - finite.size),
+        counts=counts,
+        bin_edges=edges,
+        deciles=np.asarray(mquantiles(finite, prob=np.arange(0.1, 1.0, 0.1))),
+    )
+
+
+def _pearson(a, b):
+    a, b = a - a.mean(), b - b.mean()
+    denominator = np.sqrt((a @ a) * (b @ b))
+    return float(a @ b / denominator) if denominator > 0 else np.nan
+
+
+def spearman(a, b):
+    """Spearman's rank correlation of two float arrays over rows where both
+    are finite (ties get average ranks); NaN when either is constant."""
+    both = np.isfinite(a) & np.isfinite(b)
+    if both.sum() < 3:
+        return np.nan
+    return _pearson(rankdata(a[both]), rankdata(b[both]))
+
+
+def _numeric_columns(X, rows):
+    """Float values of X's numeric, non-categorical columns, by position."""
+    numeric = {}
+    for j in range(X.shape[1]):
+        column = _safe_indexing(X, j, axis=1)
+        if isinstance(getattr(column, "dtype", None), pd.CategoricalDtype):
+            continue
+        values = _as_float(column if rows is None else np.asarray(column)[rows])
+        if values is not None:
+            numeric[j] = values
+    return numeric
+
+
+def correlated_features(X, columns, names, is_categorical, threshold):
+    """Numeric features whose |Spearman rho| with a feature of the curve is at
+    least `threshold`.
+
+    Parameters
+    ----------
+    X : ndarray or DataFrame
+    columns : list of int
+        Positions of the features of the partial dependence.
+    names : list of str
+        Names of every column of X.
+    is_categorical : list of bool
+        For each of `columns`; categorical features are not checked.
+    threshold : float
+
+    Returns
+    -------
+    correlated : tuple of CorrelatedFeature
+        Strongest first.
+    """
+    rows = None
+    if X.shape[0] > MAX_CORRELATION_ROWS:
+        rows = np.linspace(0, X.shape[0] - 1, MAX_CORRELATION_ROWS).astype(np.intp)
+    numeric = _numeric_columns(X, rows)
+    # Ranks of the columns without missing values, computed once.
+    ranks = {j: rankdata(v) for j, v in numeric.items() if np.isfinite(v).all()}
+    found = []
+    for column, categorical in zip(columns, is_categorical, strict=True):
+        if categorical or column not in numeric:
+            continue
+        for partner, values in numeric.items():
+            if partner == column:
+                continue
+            if column in ranks and partner in ranks and len(values) >= 3:
+                rho = _pearson(ranks[column], ranks[partner])
+            else:
+                rho = spearman(numeric[column], values)
+            if np.isfinite(rho) and abs(rho) >= threshold:
+                found.append(CorrelatedFeature(names[column], names[partner], rho))
+    return tuple(sorted(found, key=lambda c: -abs(c.spearman_rho)))

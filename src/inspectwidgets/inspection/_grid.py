@@ -1,0 +1,193 @@
+"""The grid of a partial dependence, built exactly as scikit-learn builds it.
+
+`grid_axes` follows ``sklearn.inspection._partial_dependence._grid_from_X``
+step by step (unique values for categorical and low-cardinality features,
+otherwise ``grid_resolution`` evenly spaced points between two percentiles
+from ``mquantiles``, ``custom_values`` taking precedence), with errors that
+name the argument and the value received. `grid_rows` sets the features to
+every grid point as scikit-learn's loop does; `coarse_to_fine` orders the grid
+points so that a streamed curve shows its whole outline first.
+"""
+
+import numbers
+import warnings
+from collections.abc import Iterable
+
+import numpy as np
+from scipy.stats.mstats import mquantiles
+from sklearn.utils import _safe_indexing
+
+
+def check_percentiles(percentiles):
+    """Return `percentiles` as a pair of floats in [0, 1], strictly increasing."""
+    if (
+        isinstance(percentiles, (str, bytes))
+        or not isinstance(percentiles, Iterable)
+        or len(percentiles) != 2
+        or not all(
+            isinstance(p, numbers.Real) and not isinstance(p, bool) for p in percentiles
+        )
+    ):
+        raise ValueError(
+            "percentiles must be a sequence of 2 numbers in [0, 1], such as "
+            f"(0.05, 0.95); got {percentiles!r}."
+        )
+    low, high = percentiles
+    if not (0 <= low <= 1 and 0 <= high <= 1):
+        raise ValueError(f"percentiles must both be in [0, 1]; got {percentiles!r}.")
+    if low >= high:
+        raise ValueError(
+            "percentiles[0] must be strictly less than percentiles[1]; "
+            f"got {percentiles!r}."
+        )
+    return percentiles
+
+
+def check_grid_resolution(grid_resolution):
+    if not isinstance(grid_resolution, numbers.Integral) or isinstance(
+        grid_resolution, bool
+    ):
+        raise TypeError(
+            f"grid_resolution must be an int >= 2; got {grid_resolution!r} "
+            f"of type {type(grid_resolution).__name__}."
+        )
+    if grid_resolution < 2:
+        raise ValueError(f"grid_resolution must be an int >= 2; got {grid_resolution}.")
+    return int(grid_resolution)
+
+
+def custom_axis(values, name):
+    """scikit-learn's conversion of one `custom_values` entry: strings make an
+    object array; the result must be 1-D and not empty."""
+    try:
+        values = list(values)
+    except TypeError:
+        raise TypeError(
+            f"custom_values[{name!r}] must be a 1-D array-like of grid values; "
+            f"got {type(values).__name__}."
+        ) from None
+    dtype = object if any(isinstance(v, str) for v in values) else None
+    axis = np.asarray(values, dtype=dtype)
+    if axis.ndim != 1 or axis.size == 0:
+        raise ValueError(
+            f"custom_values[{name!r}] must be a non-empty 1-D array-like; got "
+            f"shape {axis.shape}."
+        )
+    return axis
+
+
+def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, custom):
+    """The grid values of each feature, as scikit-learn's ``_grid_from_X``.
+
+    Parameters
+    ----------
+    X : ndarray or DataFrame of shape (n_samples, n_columns)
+    columns : list of int
+        Positions in X of the features of the partial dependence.
+    names : list of str
+        Their names, for error messages.
+    is_categorical : list of bool
+    percentiles : pair of float
+    grid_resolution : int
+    custom : dict of int to ndarray
+        Grid values given by the user, keyed by position in `columns`.
+
+    Returns
+    -------
+    values : list of 1-D ndarray
+        ``values[i]`` holds the grid values of feature ``columns[i]``.
+    """
+    values = []
+    for i, (column, name, categorical) in enumerate(
+        zip(columns, names, is_categorical, strict=True)
+    ):
+        if i in custom:
+            values.append(custom[i])
+            continue
+        data = _safe_indexing(X, column, axis=1)
+        try:
+            uniques = np.unique(data)
+        except TypeError as exc:
+            raise ValueError(
+                f"features: column {name!r} mixes data types (e.g. NaN among "
+                "strings), so its unique values cannot be sorted to build the "
+                "grid. Fill or drop the missing values, or pass custom_values."
+            ) from exc
+        if categorical or uniques.shape[0] < grid_resolution:
+            values.append(uniques)
+            continue
+        low, high = mquantiles(data, prob=percentiles, axis=0)
+        if np.allclose(low, high):
+            raise ValueError(
+                f"percentiles={tuple(percentiles)!r} give the same value ({low:.6g}) "
+                f"for feature {name!r}, so no grid can be built between them; "
+                "choose percentiles further apart."
+            )
+        values.append(np.linspace(low, high, num=grid_resolution, endpoint=True))
+    return values
+
+
+def _levels(n):
+    """How coarse each of `n` grid positions is: the ends first, then the
+    positions divisible by the largest powers of two."""
+    index = np.arange(n)
+    levels = np.zeros(n, dtype=np.int64)
+    for bit in range(1, max(n, 2).bit_length() + 1):
+        levels[index % (1 << bit) == 0] = bit
+    levels[0] = levels[-1] = n.bit_length() + 1
+    return levels
+
+
+def coarse_to_fine(shape):
+    """Flat indices of a grid of `shape`, coarse points first.
+
+    A point is as coarse as its finest coordinate; points equally coarse keep
+    their grid order. The first point is always the grid's first point (the
+    anchor of centered curves), and any prefix of the order covers the grid
+    about evenly, so partial results already show the curve's outline.
+    """
+    per_axis = np.meshgrid(*[_levels(n) for n in shape], indexing="ij")
+    level = np.min(np.stack([p.ravel() for p in per_axis]), axis=0)
+    return np.argsort(-level, kind="stable")
+
+
+def grid_rows(X, positions, grid, values, names):
+    """A copy of X's first row per grid point, with the features set to it.
+
+    Set exactly as scikit-learn sets them on its copy of X (element by element,
+    pandas' ``iloc`` for DataFrames), so the values and dtypes the model sees
+    are the same. Errors (a value the column cannot hold) name the feature.
+    """
+    n_points = grid.shape[0]
+    index = np.indices([len(v) for v in values]).reshape(len(values), -1)
+    if not hasattr(X, "iloc"):
+        rows = np.empty((n_points, X.shape[1]), dtype=X.dtype)
+        rows[:] = X[0]
+        for i, position in enumerate(positions):
+            rows[:, position] = grid[:, i]
+        return rows
+    rows = X.iloc[np.zeros(n_points, dtype=np.intp)].reset_index(drop=True)
+    for i, position in enumerate(positions):
+        # The grid values of this feature, with the grid's dtype.
+        axis = np.empty(len(values[i]), dtype=grid.dtype)
+        axis[:] = values[i]
+        if axis.dtype == np.float64 and X.dtypes.iloc[position] == np.float64:
+            # Floats into a float column: what pandas would store, at once.
+            rows.isetitem(position, axis[index[i]])
+            continue
+        column = X.iloc[np.zeros(len(axis), dtype=np.intp), [position]].copy()
+        with warnings.catch_warnings():
+            # scikit-learn silences pandas' warning on setting a categorical
+            # column from a string, and so do we.
+            warnings.simplefilter("ignore", FutureWarning)
+            for j, value in enumerate(axis):
+                try:
+                    column.iloc[j, 0] = value
+                except (TypeError, ValueError) as exc:
+                    raise type(exc)(
+                        f"features: column {names[position]!r} of dtype "
+                        f"{X.dtypes.iloc[position]} cannot hold the grid value "
+                        f"{value!r}: {exc}"
+                    ) from exc
+        rows.isetitem(position, column.iloc[:, 0].array.take(index[i]))
+    return rows

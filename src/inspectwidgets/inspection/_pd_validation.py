@@ -1,0 +1,298 @@
+"""Argument checks of partial dependence.
+
+scikit-learn's rules (which features, which grid, which method and response),
+checked before any prediction, with errors that name the argument and the
+value received.
+"""
+
+import numbers
+
+import numpy as np
+from scipy import sparse
+from sklearn.base import is_classifier, is_regressor
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.ensemble._gb import BaseGradientBoosting
+from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import (
+    BaseHistGradientBoosting,
+)
+from sklearn.tree import DecisionTreeRegressor
+from sklearn.utils import _safe_indexing, check_array
+from sklearn.utils.validation import _check_response_method
+
+from ._grid import custom_axis
+from ._validation import check_fitted, check_not_empty, check_X, column_position
+
+RECURSION_ESTIMATORS = (
+    BaseGradientBoosting,
+    BaseHistGradientBoosting,
+    DecisionTreeRegressor,
+    RandomForestRegressor,
+)
+RECURSION_NAMES = (
+    "GradientBoostingClassifier, GradientBoostingRegressor, "
+    "HistGradientBoostingClassifier, HistGradientBoostingRegressor, "
+    "DecisionTreeRegressor, RandomForestRegressor"
+)
+
+
+def check_pd_estimator(estimator):
+    """A fitted regressor or classifier, not multiclass-multioutput."""
+    check_fitted(estimator)
+    if not (is_classifier(estimator) or is_regressor(estimator)):
+        raise ValueError(
+            "estimator must be a fitted regressor or classifier; got "
+            f"{type(estimator).__name__}."
+        )
+    if is_classifier(estimator) and isinstance(estimator.classes_[0], np.ndarray):
+        raise ValueError(
+            "estimator: multiclass-multioutput classifiers are not supported."
+        )
+
+
+def check_response_method(estimator, response_method):
+    check_choice(
+        response_method,
+        "response_method",
+        ("auto", "predict_proba", "decision_function"),
+    )
+    if is_regressor(estimator) and response_method != "auto":
+        raise ValueError(
+            "response_method applies to classifiers only and must be 'auto' "
+            f"for a regressor; got {response_method!r}."
+        )
+
+
+def check_choice(value, name, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}; got {value!r}.")
+    return value
+
+
+def check_pd_X(X):
+    """X as scikit-learn's partial_dependence takes it: DataFrames and arrays
+    unchanged, lists as object arrays; sparse matrices are refused."""
+    if sparse.issparse(X):
+        raise TypeError(
+            "X: sparse matrices are not supported by partial_dependence; pass a "
+            "dense array or a DataFrame."
+        )
+    if not hasattr(X, "__array__"):
+        X = check_array(
+            X, ensure_all_finite="allow-nan", dtype=object, ensure_min_samples=0
+        )
+    if getattr(X, "ndim", None) == 2:
+        check_not_empty(X)  # before check_array, whose message is vaguer
+    return check_X(X)
+
+
+def column_labels(X, feature_names):
+    """scikit-learn's ``_check_feature_names``: the frame's labels, the given
+    names or x0, x1, ...; duplicates are refused."""
+    if feature_names is None:
+        if hasattr(X, "columns"):
+            return list(X.columns)
+        return [f"x{i}" for i in range(X.shape[1])]
+    names = list(feature_names)
+    if len(names) != X.shape[1]:
+        raise ValueError(
+            f"feature_names must name the {X.shape[1]} columns of X; got "
+            f"{len(names)} names."
+        )
+    if len(set(names)) != len(names):
+        repeated = sorted({str(n) for n in names if names.count(n) > 1})
+        raise ValueError(f"feature_names contains duplicates: {repeated}.")
+    return names
+
+
+def resolve_pd_features(X, features, names):
+    """Positions in X of the features of the partial dependence, and the spec
+    each came from (for `custom_values` keys)."""
+    if isinstance(features, (str, numbers.Integral)) and not isinstance(features, bool):
+        specs = [features]
+    else:
+        try:
+            specs = list(features)
+        except TypeError:
+            raise TypeError(
+                "features must be a column name or index, or a list of one or "
+                f"two of them; got {type(features).__name__}."
+            ) from None
+        # scikit-learn's docstring spells a pair [(0, 1)].
+        if len(specs) == 1 and isinstance(specs[0], (tuple, list)):
+            specs = list(specs[0])
+    if not specs:
+        raise ValueError("features is empty; pass one feature, or a pair of them.")
+    if all(isinstance(s, (bool, np.bool_)) for s in specs):
+        if len(specs) != X.shape[1]:
+            raise ValueError(
+                f"features as a boolean mask must have {X.shape[1]} entries, one "
+                f"per column of X; got {len(specs)}."
+            )
+        specs = [int(i) for i in np.flatnonzero(specs)]
+        if not specs:
+            raise ValueError("features: the boolean mask selects no column.")
+    feature_names = None if hasattr(X, "columns") else names
+    positions = [
+        column_position(X, s, f"features[{i}]", feature_names)
+        for i, s in enumerate(specs)
+    ]
+    if len(set(positions)) != len(positions):
+        repeated = sorted({str(names[p]) for p in positions if positions.count(p) > 1})
+        raise ValueError(
+            f"features names the same column more than once ({repeated}) in "
+            f"{features!r}; a 2-way partial dependence needs two different "
+            "features."
+        )
+    return positions, specs
+
+
+def resolve_categorical(X, categorical_features, positions, names):
+    """Which features are categorical, from scikit-learn's `categorical_features`
+    (None, a boolean mask over X's columns, or column indices or names)."""
+    if categorical_features is None:
+        return [False] * len(positions)
+    given = np.asarray(categorical_features)
+    if given.size == 0:
+        raise ValueError(
+            "categorical_features is empty; pass None when no feature is categorical."
+        )
+    if given.dtype.kind == "b":
+        if given.size != X.shape[1]:
+            raise ValueError(
+                "categorical_features as a boolean mask must have one entry per "
+                f"column of X ({X.shape[1]}); got {given.size}."
+            )
+        return [bool(given[p]) for p in positions]
+    if given.dtype.kind not in "iOU":
+        raise ValueError(
+            "categorical_features must be a boolean mask or column indices or "
+            f"names; got an array of dtype {given.dtype}."
+        )
+    feature_names = None if hasattr(X, "columns") else names
+    categorical = {
+        column_position(X, c, "categorical_features", feature_names)
+        for c in given.ravel().tolist()
+    }
+    return [p in categorical for p in positions]
+
+
+def resolve_custom_values(X, custom_values, positions, specs, names):
+    """`custom_values` keyed by position in `positions`. Keys may be the
+    feature as given in `features`, its name or its index; keys naming other
+    columns are ignored (as scikit-learn does), unknown columns refused."""
+    if custom_values is None:
+        return {}
+    if not isinstance(custom_values, dict):
+        raise TypeError(
+            "custom_values must be a dict {feature: grid values} or None; got "
+            f"{type(custom_values).__name__}."
+        )
+    feature_names = None if hasattr(X, "columns") else names
+    custom = {}
+    for key, values in custom_values.items():
+        if key in specs:
+            i = specs.index(key)
+        else:
+            position = column_position(X, key, "custom_values", feature_names)
+            if position not in positions:
+                continue
+            i = positions.index(position)
+        custom[i] = custom_axis(values, key)
+    return custom
+
+
+def check_not_integer(X, positions, names, is_categorical):
+    for position, categorical in zip(positions, is_categorical, strict=True):
+        data = _safe_indexing(X, position, axis=1)
+        if not categorical and data.dtype.kind in "iu":
+            raise ValueError(
+                f"features: column {names[position]!r} holds integer data "
+                f"({data.dtype}). As in scikit-learn, partial dependence needs "
+                "float data for numerical features (grid values would be "
+                "rounded); convert it with .astype(float), or list it in "
+                "categorical_features."
+            )
+
+
+def resolve_method(estimator, method, kind, sample_weight, response_method):
+    """scikit-learn's choice between "brute" and "recursion", and its errors."""
+    if kind != "average":
+        if method == "recursion":
+            raise ValueError(
+                f"method='recursion' only computes averages; got kind={kind!r}. "
+                "Use kind='average' or method='brute'."
+            )
+        method = "brute"
+    if method == "recursion" and sample_weight is not None:
+        raise ValueError(
+            "method='recursion' cannot use sample_weight (it averages over the "
+            "training data); use method='brute'."
+        )
+    if method == "auto":
+        # GradientBoosting* with an `init` estimator: the recursion would
+        # ignore its (sample-dependent) offset.
+        supported = (
+            isinstance(estimator, BaseGradientBoosting) and estimator.init is None
+        ) or isinstance(
+            estimator,
+            (BaseHistGradientBoosting, DecisionTreeRegressor, RandomForestRegressor),
+        )
+        method = "recursion" if supported and sample_weight is None else "brute"
+    if method == "recursion":
+        if not isinstance(estimator, RECURSION_ESTIMATORS):
+            raise ValueError(
+                "method='recursion' is not supported by "
+                f"{type(estimator).__name__}; only {RECURSION_NAMES} support it. "
+                "Use method='brute'."
+            )
+        if response_method not in ("auto", "decision_function"):
+            raise ValueError(
+                "With method='recursion' the response is the decision function; "
+                f"got response_method={response_method!r}."
+            )
+    return method
+
+
+def resolve_response_method(estimator, response_method, method):
+    """The name of the estimator's method behind the values."""
+    if method == "recursion":
+        return "decision_function" if is_classifier(estimator) else "predict"
+    if is_regressor(estimator):
+        return "predict"
+    wanted = (
+        ["predict_proba", "decision_function"]
+        if response_method == "auto"
+        else response_method
+    )
+    try:
+        return _check_response_method(estimator, wanted).__name__
+    except AttributeError:
+        raise ValueError(
+            f"response_method={response_method!r}: {type(estimator).__name__} "
+            f"has no {' or '.join(np.atleast_1d(wanted))} method."
+        ) from None
+
+
+def check_n_ice(n_ice):
+    if n_ice is None:
+        return None
+    if not isinstance(n_ice, numbers.Integral) or isinstance(n_ice, bool):
+        raise TypeError(f"n_ice must be None or an int >= 1; got {n_ice!r}.")
+    if n_ice < 1:
+        raise ValueError(f"n_ice must be None or an int >= 1; got {n_ice}.")
+    return int(n_ice)
+
+
+def check_correlation_threshold(threshold):
+    if threshold is None:
+        return None
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, numbers.Real)
+        or not 0 < threshold <= 1
+    ):
+        raise ValueError(
+            f"correlation_threshold must be None or a number in (0, 1]; got "
+            f"{threshold!r}."
+        )
+    return float(threshold)

@@ -1,0 +1,354 @@
+"""Bad input: a clear error naming the argument, raised before any prediction;
+inputs never modified."""
+
+import hashlib
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.cluster import KMeans
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.svm import SVC
+
+from inspectwidgets import iter_partial_dependence, partial_dependence
+
+
+class NoPredictionAllowed(RegressorMixin, BaseEstimator):
+    """A fitted regressor that fails the test if it is ever asked to predict."""
+
+    def fit(self, X, y):
+        self.coef_ = np.zeros(np.shape(X)[1])
+        return self
+
+    def predict(self, X):
+        pytest.fail("validation must happen before any prediction")
+
+
+class NoProbaAllowed(ClassifierMixin, BaseEstimator):
+    """A fitted 3-class classifier that fails the test if asked to predict."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict_proba(self, X):
+        pytest.fail("validation must happen before any prediction")
+
+    def decision_function(self, X):
+        pytest.fail("validation must happen before any prediction")
+
+
+@pytest.fixture
+def frame():
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        {
+            "a": rng.normal(size=40),
+            "b": rng.normal(size=40),
+            "n": np.arange(40),  # integer column
+            "c": rng.choice(["x", "y"], 40),
+        }
+    )
+
+
+@pytest.fixture
+def guarded(frame):
+    return NoPredictionAllowed().fit(frame, np.zeros(40))
+
+
+@pytest.fixture
+def guarded_classifier(frame):
+    return NoProbaAllowed().fit(frame, np.arange(40) % 3)
+
+
+@pytest.mark.parametrize(
+    "features, kwargs, error, message",
+    [
+        (["nope"], {}, ValueError, r"features\[0\]: unknown feature 'nope'"),
+        ([7], {}, ValueError, "column index 7 is out of range"),
+        ([-1], {}, ValueError, "column index -1 is negative"),
+        (["a", "a"], {}, ValueError, r"features names the same column more than"),
+        ([], {}, ValueError, "features is empty"),
+        (
+            ["a"],
+            dict(grid_resolution=1),
+            ValueError,
+            "grid_resolution must be an int >= 2; got 1",
+        ),
+        (["a"], dict(grid_resolution=2.5), TypeError, "grid_resolution must be an int"),
+        (
+            ["a"],
+            dict(percentiles=(0.9, 0.1)),
+            ValueError,
+            r"strictly less .* got \(0.9, 0.1\)",
+        ),
+        (
+            ["a"],
+            dict(percentiles=(-0.1, 0.5)),
+            ValueError,
+            r"in \[0, 1\]; got \(-0.1, 0.5\)",
+        ),
+        (
+            ["a"],
+            dict(percentiles=(0.5, 1.5)),
+            ValueError,
+            r"in \[0, 1\]; got \(0.5, 1.5\)",
+        ),
+        (
+            ["a"],
+            dict(percentiles=(0.5,)),
+            ValueError,
+            r"sequence of 2 numbers .* got \(0.5,\)",
+        ),
+        (
+            ["a"],
+            dict(percentiles=(0.5, 0.5 + 1e-12), grid_resolution=5),
+            ValueError,
+            r"percentiles=\(0.5, 0.5\d*\) give the same value \(-0.129074\) for",
+        ),
+        (
+            ["a"],
+            dict(method="recursion"),
+            ValueError,
+            "'recursion' is not supported by NoPredictionAllowed",
+        ),
+        (
+            ["a"],
+            dict(method="fast"),
+            ValueError,
+            r"method must be one of .* got 'fast'",
+        ),
+        (["a"], dict(kind="all"), ValueError, r"kind must be one of .* got 'all'"),
+        (
+            ["a"],
+            dict(response_method="predict_proba"),
+            ValueError,
+            "must be 'auto' for a regressor; got 'predict_proba'",
+        ),
+        (
+            ["a"],
+            dict(response_method="proba"),
+            ValueError,
+            r"response_method must be one of .* got 'proba'",
+        ),
+        (
+            ["a"],
+            dict(scale="log_odds"),
+            ValueError,
+            "scale='log_odds' transforms predicted probabilities",
+        ),
+        (
+            ["a"],
+            dict(scale="logit"),
+            ValueError,
+            r"scale must be one of .* got 'logit'",
+        ),
+        (
+            ["a"],
+            dict(sample_weight=np.ones(3)),
+            ValueError,
+            r"sample_weight must have shape \(40,\)",
+        ),
+        (["n"], {}, ValueError, "column 'n' holds integer data"),
+        (
+            ["a"],
+            dict(categorical_features=[]),
+            ValueError,
+            "categorical_features is empty",
+        ),
+        (
+            ["a"],
+            dict(categorical_features=[True, False]),
+            ValueError,
+            r"one entry per column of X \(4\); got 2",
+        ),
+        (
+            ["a"],
+            dict(categorical_features=["zzz"]),
+            ValueError,
+            "categorical_features: unknown feature 'zzz'",
+        ),
+        (
+            ["a"],
+            dict(custom_values={"a": [[1, 2], [3, 4]]}),
+            ValueError,
+            r"custom_values\['a'\] must be a non-empty 1-D",
+        ),
+        (
+            ["a"],
+            dict(custom_values={"zzz": [1.0]}),
+            ValueError,
+            "custom_values: unknown feature 'zzz'",
+        ),
+        (
+            ["a"],
+            dict(custom_values=[1.0, 2.0]),
+            TypeError,
+            "custom_values must be a dict",
+        ),
+        (
+            ["a"],
+            dict(kind="both", n_ice=0),
+            ValueError,
+            "n_ice must be None or an int >= 1; got 0",
+        ),
+        (
+            ["a"],
+            dict(correlation_threshold=1.5),
+            ValueError,
+            "correlation_threshold must be None or a number in",
+        ),
+        (
+            ["a"],
+            dict(max_memory=0),
+            ValueError,
+            "max_memory must be a positive number of bytes; got 0",
+        ),
+        (
+            ["a"],
+            dict(cancel=True),
+            TypeError,
+            "cancel must be an object with an is_set",
+        ),
+        (
+            ["a"],
+            dict(centered="yes"),
+            TypeError,
+            "centered must be True or False; got 'yes'",
+        ),
+        (
+            ["a"],
+            dict(feature_names=["a", "a", "b", "c"]),
+            ValueError,
+            "feature_names contains duplicates",
+        ),
+        ([True, False], {}, ValueError, "boolean mask must have 4 entries"),
+    ],
+)
+@pytest.mark.parametrize("streamed", [False, True])
+def test_bad_input_names_the_argument(
+    guarded, frame, features, kwargs, error, message, streamed
+):
+    compute = iter_partial_dependence if streamed else partial_dependence
+    with pytest.raises(error, match=message):
+        compute(guarded, frame, features, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(method="recursion"), "method='recursion' is not supported"),
+        (
+            dict(kind="individual", method="recursion"),
+            "only computes averages; got kind='individual'",
+        ),
+        (
+            dict(kind="both", method="recursion"),
+            "only computes averages; got kind='both'",
+        ),
+        (
+            dict(scale="log_odds", response_method="decision_function"),
+            "scale='log_odds'",
+        ),
+    ],
+)
+def test_bad_input_for_classifiers(guarded_classifier, frame, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        partial_dependence(guarded_classifier, frame, ["a"], **kwargs)
+
+
+def test_recursion_errors_on_supported_estimators(frame):
+    from sklearn.ensemble import GradientBoostingRegressor
+
+    X = frame[["a", "b"]]
+    model = GradientBoostingRegressor(n_estimators=2).fit(X, frame["a"])
+    with pytest.raises(ValueError, match="cannot use sample_weight"):
+        partial_dependence(
+            model, X, ["a"], method="recursion", sample_weight=np.ones(40)
+        )
+    with pytest.raises(ValueError, match="only computes averages"):
+        partial_dependence(model, X, ["a"], method="recursion", kind="both")
+    with pytest.raises(ValueError, match="got response_method='predict_proba'"):
+        from sklearn.ensemble import GradientBoostingClassifier
+
+        classifier = GradientBoostingClassifier(n_estimators=2).fit(X, frame["c"])
+        partial_dependence(
+            classifier, X, ["a"], method="recursion", response_method="predict_proba"
+        )
+
+
+def test_missing_response_method(frame):
+    X = frame[["a", "b"]]
+    model = SVC().fit(X, frame["c"])
+    with pytest.raises(ValueError, match="response_method='predict_proba': SVC has no"):
+        partial_dependence(model, X, ["a"], response_method="predict_proba")
+    with pytest.raises(ValueError, match="scale='log_odds'"):
+        partial_dependence(model, X, ["a"], scale="log_odds")
+
+
+def test_unfitted_empty_and_unsupported(frame):
+    X = frame[["a", "b"]]
+    with pytest.raises(NotFittedError, match="Ridge is not fitted yet"):
+        partial_dependence(Ridge(), X, ["a"])
+    model = Ridge().fit(X, frame["a"])
+    with pytest.raises(ValueError, match=r"X is empty: got shape \(0, 2\)"):
+        partial_dependence(model, X.iloc[:0], ["a"])
+    with pytest.raises(ValueError, match=r"X is empty: got shape \(0, 2\)"):
+        partial_dependence(model, np.empty((0, 2)), [0])
+    with pytest.raises(TypeError, match="X: sparse matrices are not supported"):
+        partial_dependence(model, sparse.csr_matrix(X.to_numpy()), [0])
+    clusters = KMeans(n_clusters=2, n_init=1, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="estimator must be a fitted regressor or"):
+        partial_dependence(clusters, X, ["a"])
+
+
+def test_grid_value_a_column_cannot_hold(frame):
+    X = frame[["a", "b"]].astype(np.float32)
+    model = Ridge().fit(X, frame["a"])
+    # pandas refuses float64 grid values that float32 cannot hold exactly, as
+    # it does inside scikit-learn's loop; we say which feature and value.
+    with pytest.raises(TypeError, match="features: column 'a' of dtype float32"):
+        partial_dependence(model, X, ["a"], custom_values={"a": [0.1]})
+
+
+def digest(obj):
+    return hashlib.sha256(pickle.dumps(obj)).hexdigest()
+
+
+def test_inputs_are_not_modified(frame):
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    X = frame.drop(columns="n")
+    weight = np.linspace(1, 2, 40)
+    custom = {"a": [0.0, 1.0]}
+    pipe = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["c"]), remainder="passthrough"),
+        LogisticRegression(),
+    ).fit(X, np.arange(40) % 2)
+    array = X[["a", "b"]].to_numpy()
+    model = Ridge().fit(array, frame["a"])
+    before = [digest(o) for o in (X, weight, custom, array, pipe, model)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for features in (["a"], ["c", "b"], ["c"]):
+            partial_dependence(
+                pipe,
+                X,
+                features,
+                kind="both",
+                sample_weight=weight,
+                custom_values=custom,
+                categorical_features=["c"],
+                centered=True,
+                scale="log_odds",
+            )
+        partial_dependence(model, array, [0, 1], kind="both", sample_weight=weight)
+    after = [digest(o) for o in (X, weight, custom, array, pipe, model)]
+    assert after == before

@@ -1,0 +1,87 @@
+"""The partial dependence widget without a browser."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+from sklearn.datasets import load_diabetes, load_iris
+from sklearn.ensemble import GradientBoostingClassifier, RandomForestRegressor
+
+from inspectwidgets import PartialDependenceWidget, partial_dependence
+from inspectwidgets.widgets._serialization import decode_binary_array
+
+
+@pytest.fixture(scope="module")
+def diabetes():
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    return RandomForestRegressor(n_estimators=20, random_state=0).fit(X, y), X
+
+
+def test_curve_equals_the_engine_and_streams_to_completion(diabetes):
+    model, X = diabetes
+    w = PartialDependenceWidget(model, X, features="bmi", grid_resolution=20, n_ice=30)
+    assert w.wait(timeout=60) == "done"
+    expected = partial_dependence(
+        model,
+        X,
+        ["bmi"],
+        grid_resolution=20,
+        kind="both",
+        n_ice=30,
+        random_state=0,
+        return_result=True,
+    )
+    curve = w._curve
+    assert curve["grid_done"] == 20 and curve["features"] == ["bmi"]
+    assert_allclose(
+        decode_binary_array(curve["grid"]), expected.grid_values[0], rtol=1e-6
+    )
+    assert_allclose(
+        decode_binary_array(curve["average"]), expected.average[0], rtol=1e-5
+    )
+    assert decode_binary_array(curve["individual"]).shape == (30, 20)
+    assert curve["distribution"]["kind"] == "histogram"
+    assert decode_binary_array(curve["distribution"]["deciles"]).shape == (9,)
+    assert w.to_frame().shape[0] == 20
+    assert w.figure().axes
+
+
+def test_two_features_give_a_surface_and_centering_anchors_curves(diabetes):
+    model, X = diabetes
+    w = PartialDependenceWidget(model, X, features=["bmi", "bp"], grid_resolution=10)
+    assert w.wait(timeout=60) == "done"
+    assert decode_binary_array(w._curve["average"]).shape == (10, 10)
+    assert w._curve["distribution_y"]["kind"] == "histogram"
+    w.features, w.centered = ["s5"], True
+    assert w.wait(timeout=60) == "done"
+    ice = decode_binary_array(w._curve["individual"])
+    assert_allclose(ice[:, 0], 0, atol=1e-6)
+
+
+def test_classes_scale_and_correlation_warning():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    model = GradientBoostingClassifier(n_estimators=10, random_state=0).fit(X, y)
+    w = PartialDependenceWidget(
+        model, X, features="petal width (cm)", scale="log_odds", grid_resolution=8
+    )
+    assert w.wait(timeout=60) == "done"
+    assert w._target_options == ["0", "1", "2"] and w.target == "2"
+    assert "centered log-odds of class 2" in w._curve["y_label"]
+    assert "strongly correlated" in w._curve["warning"]
+    average = decode_binary_array(w._curve["average"])
+    w.target = "0"
+    assert w.wait(timeout=60) == "done"
+    assert not np.allclose(decode_binary_array(w._curve["average"]), average)
+    w.target = "7"
+    assert w.status == "error" and "not a class shown here" in w.error
+
+
+def test_bad_settings_inline_and_bad_construction_raises(diabetes):
+    model, X = diabetes
+    w = PartialDependenceWidget(model, X, features="bmi", grid_resolution=5)
+    w.wait(timeout=60)
+    w.grid_resolution = 1
+    assert w.status == "error" and "grid_resolution" in w.error
+    w.grid_resolution = 5
+    assert w.wait(timeout=60) == "done"
+    with pytest.raises(ValueError, match="nope"):
+        PartialDependenceWidget(model, X, features="nope")
