@@ -3,11 +3,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import widget from "./comparison_widget.js";
 import {
   FakeModel,
+  DONE_RUN_TRAITS,
+  attachedElement,
+  change,
+  click,
   correlationPayload,
   groupsPayload,
   measuresPayload,
   payloadPacker,
   perClassPayload,
+  queryAllTestId,
+  queryTestId,
+  stubAnimationFrames,
 } from "./test_helpers.js";
 
 function makeModel(overrides = {}) {
@@ -17,13 +24,8 @@ function makeModel(overrides = {}) {
     n_repeats: 10,
     threshold: 0.6,
     view: "measures",
-    status: "done",
-    progress: 1,
-    error: "",
+    ...DONE_RUN_TRAITS,
     _elapsed_seconds: 3.21,
-    _eta_seconds: -1,
-    _run_requests: 0,
-    _stop_requests: 0,
     _scorer_options: ["r2", "neg_mean_squared_error"],
     _measures: measuresPayload(pack),
     _per_class: perClassPayload(pack),
@@ -36,31 +38,14 @@ function makeModel(overrides = {}) {
 // ---- Controlled animation frames --------------------------------------------
 
 let frames;
-let nextFrameId;
 let cancelled;
-const flushFrames = () => {
-  const pending = [...frames.values()];
-  frames.clear();
-  for (const fn of pending) fn(performance.now());
-};
+let flushFrames;
 
 let el;
 let cleanup;
 beforeEach(() => {
-  frames = new Map();
-  nextFrameId = 1;
-  cancelled = [];
-  vi.stubGlobal("requestAnimationFrame", (fn) => {
-    const id = nextFrameId++;
-    frames.set(id, fn);
-    return id;
-  });
-  vi.stubGlobal("cancelAnimationFrame", (id) => {
-    cancelled.push(id);
-    frames.delete(id);
-  });
-  el = document.createElement("div");
-  document.body.append(el);
+  ({ frames, cancelled, flush: flushFrames } = stubAnimationFrames());
+  el = attachedElement();
   cleanup = null;
 });
 afterEach(() => {
@@ -74,20 +59,14 @@ function mount(model) {
   return model;
 }
 
-const byTestId = (id) => el.querySelector(`[data-testid="${id}"]`);
-const allByTestId = (id) => [...el.querySelectorAll(`[data-testid="${id}"]`)];
+const byTestId = (id) => queryTestId(el, id);
+const allByTestId = (id) => queryAllTestId(el, id);
 const rowFeatures = () =>
   allByTestId("icw-row").map((r) => r.getAttribute("data-feature"));
 const rowOf = (feature) =>
   allByTestId("icw-row").find(
     (r) => r.getAttribute("data-feature") === feature,
   );
-const click = (node) =>
-  node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-const change = (node, value) => {
-  node.value = value;
-  node.dispatchEvent(new Event("change", { bubbles: true }));
-};
 
 describe("ImportanceComparisonWidget front end: controls", () => {
   it("renders the root hooks, controls and status", () => {

@@ -5,12 +5,18 @@ import { paintIce } from "./charts/pd_canvas.js";
 import widget from "./pd_widget.js";
 import {
   FakeModel,
+  DONE_RUN_TRAITS,
+  attachedElement,
+  change,
   bigPayloadPacker,
   categoricalCurve,
   contextSpy,
   numericCurve,
   payloadPacker,
   twoWayCurve,
+  queryAllTestId,
+  queryTestId,
+  stubAnimationFrames,
 } from "./test_helpers.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
@@ -24,13 +30,8 @@ function makeModel(overrides = {}) {
     n_ice: 100,
     target: "",
     scale: "probability",
-    status: "done",
-    progress: 1,
-    error: "",
+    ...DONE_RUN_TRAITS,
     _elapsed_seconds: 1.5,
-    _eta_seconds: -1,
-    _run_requests: 0,
-    _stop_requests: 0,
     _feature_options: ["age", "bmi", "colour"],
     _categorical: ["colour"],
     _target_options: [],
@@ -42,36 +43,19 @@ function makeModel(overrides = {}) {
 // ---- Controlled animation frames and a canvas context spy -------------------
 
 let frames;
-let nextFrameId;
 let cancelled;
-const flushFrames = () => {
-  const pending = [...frames.values()];
-  frames.clear();
-  for (const fn of pending) fn(performance.now());
-};
+let flushFrames;
 
 let el;
 let cleanup;
 let ctx;
 beforeEach(() => {
-  frames = new Map();
-  nextFrameId = 1;
-  cancelled = [];
-  vi.stubGlobal("requestAnimationFrame", (fn) => {
-    const id = nextFrameId++;
-    frames.set(id, fn);
-    return id;
-  });
-  vi.stubGlobal("cancelAnimationFrame", (id) => {
-    cancelled.push(id);
-    frames.delete(id);
-  });
+  ({ frames, cancelled, flush: flushFrames } = stubAnimationFrames());
   ctx = contextSpy();
   vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(
     () => ctx,
   );
-  el = document.createElement("div");
-  document.body.append(el);
+  el = attachedElement();
   cleanup = null;
 });
 afterEach(() => {
@@ -86,12 +70,8 @@ function mount(model) {
   return model;
 }
 
-const byTestId = (id) => el.querySelector(`[data-testid="${id}"]`);
-const allByTestId = (id) => [...el.querySelectorAll(`[data-testid="${id}"]`)];
-const change = (node, value) => {
-  if (value !== undefined) node.value = value;
-  node.dispatchEvent(new Event("change", { bubbles: true }));
-};
+const byTestId = (id) => queryTestId(el, id);
+const allByTestId = (id) => queryAllTestId(el, id);
 const lastSave = (model) => model.saves.at(-1);
 /** Number of points in an svg path "M..L..L..". */
 const pathPoints = (d) => (d ?? "").split(/[ML]/).filter(Boolean).length;

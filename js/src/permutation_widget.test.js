@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
 import widget from "./permutation_widget.js";
-import { FakeModel } from "./test_helpers.js";
+import {
+  FakeModel,
+  DONE_RUN_TRAITS,
+  attachedElement,
+  click,
+  queryAllTestId,
+  queryTestId,
+  stubAnimationFrames,
+} from "./test_helpers.js";
 
 // ---- Payloads ---------------------------------------------------------------
 
@@ -74,17 +82,12 @@ function makeModel(overrides = {}) {
     display_scorer: "r2",
     view: "bars",
     max_bars: 20,
-    status: "done",
-    progress: 1,
-    error: "",
+    ...DONE_RUN_TRAITS,
     _feature_options: ["age", "bmi", "bp", "s5"],
     _scorer_options: ["r2", "neg_mean_squared_error", "explained_variance"],
     _repeats_done: 3,
     _repeats_total: 5,
-    _eta_seconds: -1,
     _elapsed_seconds: 3.21,
-    _run_requests: 0,
-    _stop_requests: 0,
     _chart: makeChart({ r2: R2, neg_mean_squared_error: MSE }),
     ...overrides,
   });
@@ -93,31 +96,14 @@ function makeModel(overrides = {}) {
 // ---- Controlled animation frames --------------------------------------------
 
 let frames;
-let nextFrameId;
 let cancelled;
-function flushFrames() {
-  const pending = [...frames.entries()];
-  frames.clear();
-  for (const [, fn] of pending) fn(performance.now());
-}
+let flushFrames;
 
 let el;
 let cleanup;
 beforeEach(() => {
-  frames = new Map();
-  nextFrameId = 1;
-  cancelled = [];
-  vi.stubGlobal("requestAnimationFrame", (fn) => {
-    const id = nextFrameId++;
-    frames.set(id, fn);
-    return id;
-  });
-  vi.stubGlobal("cancelAnimationFrame", (id) => {
-    cancelled.push(id);
-    frames.delete(id);
-  });
-  el = document.createElement("div");
-  document.body.append(el);
+  ({ frames, cancelled, flush: flushFrames } = stubAnimationFrames());
+  el = attachedElement();
   cleanup = null;
 });
 afterEach(() => {
@@ -131,8 +117,8 @@ function mount(model) {
   return model;
 }
 
-const byTestId = (id) => el.querySelector(`[data-testid="${id}"]`);
-const allByTestId = (id) => [...el.querySelectorAll(`[data-testid="${id}"]`)];
+const byTestId = (id) => queryTestId(el, id);
+const allByTestId = (id) => queryAllTestId(el, id);
 const barFeatures = () =>
   allByTestId("piw-bar").map((b) => b.getAttribute("data-feature"));
 const featureBox = (name) =>
@@ -143,8 +129,6 @@ const scorerBox = (name) =>
   allByTestId("piw-scorer-option").find(
     (b) => b.getAttribute("data-scorer") === name,
   );
-const click = (node) =>
-  node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 function toggle(box) {
   box.checked = !box.checked;
   box.dispatchEvent(new Event("change", { bubbles: true }));

@@ -1,5 +1,8 @@
 // Helpers for the widget tests (not bundled): a fake anywidget model and
-// binary payloads as ipywidgets delivers them.
+// binary payloads as ipywidgets delivers them; animation frames under the
+// test's control and a fresh element to render into.
+
+import { vi } from "vitest";
 
 /** Like a Backbone model: `set` fires "change:<name>" synchronously. */
 export class FakeModel {
@@ -47,11 +50,12 @@ export class FakeModel {
  * Packs float32 arrays into one ArrayBuffer, each at a non-zero byte offset,
  * and returns `{data: DataView, dtype, shape}` payloads for them.
  *
+ * @param {number} [bytes=65536] size of the buffer.
  * @returns {(values: number[], shape?: number[]) => {data: DataView,
  *   dtype: "float32", shape: number[]}}
  */
-export function payloadPacker() {
-  const buffer = new ArrayBuffer(1 << 16);
+export function payloadPacker(bytes = 1 << 16) {
+  const buffer = new ArrayBuffer(bytes);
   let offset = 12;
   return (values, shape = [values.length]) => {
     new Float32Array(buffer, offset, values.length).set(values);
@@ -195,14 +199,7 @@ export function groupsPayload(pack, { repeatsDone = 4, threshold = 0.6 } = {}) {
  * payloads); each array sits at a non-zero byte offset like `payloadPacker`.
  */
 export function bigPayloadPacker(floats) {
-  const buffer = new ArrayBuffer(floats * 4 + 4096);
-  let offset = 12;
-  return (values, shape = [values.length]) => {
-    new Float32Array(buffer, offset, values.length).set(values);
-    const data = new DataView(buffer, offset, values.length * 4);
-    offset += values.length * 4 + 8;
-    return { data, dtype: "float32", shape };
-  };
+  return payloadPacker(floats * 4 + 4096);
 }
 
 /** Values of the first `done` points, NaN beyond (a streaming run). */
@@ -362,3 +359,68 @@ export function contextSpy() {
   };
   return context;
 }
+
+/**
+ * Stub `requestAnimationFrame` / `cancelAnimationFrame` (undo with
+ * `vi.unstubAllGlobals()`): callbacks wait in `frames` (by id) until `flush()`
+ * runs them; cancelled ids are recorded in `cancelled`.
+ *
+ * @returns {{frames: Map<number, Function>, cancelled: number[],
+ *   flush: () => void}}
+ */
+export function stubAnimationFrames() {
+  const frames = new Map();
+  const cancelled = [];
+  let nextFrameId = 1;
+  vi.stubGlobal("requestAnimationFrame", (fn) => {
+    const id = nextFrameId++;
+    frames.set(id, fn);
+    return id;
+  });
+  vi.stubGlobal("cancelAnimationFrame", (id) => {
+    cancelled.push(id);
+    frames.delete(id);
+  });
+  const flush = () => {
+    const pending = [...frames.values()];
+    frames.clear();
+    for (const fn of pending) fn(performance.now());
+  };
+  return { frames, cancelled, flush };
+}
+
+/** A new `div` appended to the document body. */
+export function attachedElement() {
+  const el = document.createElement("div");
+  document.body.append(el);
+  return el;
+}
+
+/** The first element under `root` with `data-testid="id"`. */
+export const queryTestId = (root, id) =>
+  root.querySelector(`[data-testid="${id}"]`);
+
+/** Every element under `root` with `data-testid="id"`, as an array. */
+export const queryAllTestId = (root, id) => [
+  ...root.querySelectorAll(`[data-testid="${id}"]`),
+];
+
+/** Dispatch a bubbling click on `node`. */
+export const click = (node) =>
+  node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+
+/** Set `node.value` (unless `value` is undefined), then dispatch "change". */
+export const change = (node, value) => {
+  if (value !== undefined) node.value = value;
+  node.dispatchEvent(new Event("change", { bubbles: true }));
+};
+
+/** The run-state traits of a widget whose run finished without error. */
+export const DONE_RUN_TRAITS = Object.freeze({
+  status: "done",
+  progress: 1,
+  error: "",
+  _eta_seconds: -1,
+  _run_requests: 0,
+  _stop_requests: 0,
+});

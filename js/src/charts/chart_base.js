@@ -1,6 +1,10 @@
 // What the row charts share (one row per feature, joined by name): label
 // column layout, transitions that honour reduced motion, the `data-settled`
-// flag, the keyed row join, hover and focus handling, width tracking.
+// flag, the keyed row join, hover and focus handling, width tracking, and
+// the layout, labels and axis of a row chart.
+
+import { axisBottom } from "d3-axis";
+import { scaleBand } from "d3-scale";
 
 /** Height of one feature row, in px. */
 export const ROW_HEIGHT = 22;
@@ -208,4 +212,121 @@ export function observeResize(container, onResize) {
  */
 export function themeAxis(axisG) {
   axisG.attr("font-size", null).attr("font-family", null);
+}
+
+/**
+ * The x domain of a row chart: 0 and every finite value of `values`, padded
+ * by `padFraction` of the span away from zero ([0, 1] when all are 0).
+ *
+ * @param {Iterable<number>} values
+ * @param {number} padFraction
+ * @returns {[number, number]}
+ */
+export function zeroBasedDomain(values, padFraction) {
+  let lo = 0;
+  let hi = 0;
+  for (const v of values) {
+    if (Number.isFinite(v)) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  }
+  if (hi - lo === 0) return [0, 1];
+  const pad = (hi - lo) * padFraction;
+  return [lo < 0 ? lo - pad : 0, hi > 0 ? hi + pad : 0];
+}
+
+/**
+ * Layout of a row chart `width` px wide: label column, plot size and the
+ * band scale of the rows (by `feature`).
+ *
+ * @param {{feature: string}[]} rows
+ * @param {number} width
+ * @param {{margin: {right: number}, rowHeight: number, extra?: number}} options
+ *   `extra` as in `labelLayout`.
+ * @returns {{labelWidth: number, maxChars: number, innerWidth: number,
+ *   innerHeight: number, y: import("d3-scale").ScaleBand<string>,
+ *   band: number, mid: number}}
+ */
+export function rowLayout(rows, width, { margin, rowHeight, extra = 0 }) {
+  const features = rows.map((r) => r.feature);
+  const { labelWidth, maxChars } = labelLayout(features, width, extra);
+  const innerWidth = Math.max(40, width - labelWidth - margin.right);
+  const innerHeight = rows.length * rowHeight;
+  const y = scaleBand()
+    .domain(features)
+    .range([0, innerHeight])
+    .paddingInner(0.28)
+    .paddingOuter(0.14);
+  const band = y.bandwidth();
+  return {
+    labelWidth,
+    maxChars,
+    innerWidth,
+    innerHeight,
+    y,
+    band,
+    mid: band / 2,
+  };
+}
+
+/** Size `svg` for `layout` (hidden without rows) and place `plot` in it. */
+export function sizeRowChart(svg, plot, tr, { width, layout, margin, empty }) {
+  svg
+    .attr("width", width)
+    .attr("height", layout.innerHeight + margin.top + margin.bottom)
+    .style("display", empty ? "none" : null);
+  tr(plot).attr("transform", `translate(${layout.labelWidth},${margin.top})`);
+}
+
+/**
+ * Place each row's hover/focus rect (over the whole row) and its label,
+ * truncated, with the full name as its title.
+ *
+ * @param {import("d3-selection").Selection} joined the rows.
+ * @param {{hit: string, label: string, text: string, labelX: number,
+ *   layout: ReturnType<typeof rowLayout>}} options selectors of the rect, the
+ *   label and its text tspan; `labelX` the label's right end.
+ */
+export function drawRowLabels(joined, { hit, label, text, labelX, layout }) {
+  const { labelWidth, innerWidth, mid, maxChars, y } = layout;
+  const step = y.step();
+  joined
+    .select(hit)
+    .attr("x", -labelWidth)
+    .attr("y", mid - step / 2)
+    .attr("width", labelWidth + innerWidth)
+    .attr("height", step);
+  const labels = joined
+    .select(label)
+    .attr("x", labelX)
+    .attr("y", mid)
+    .attr("dy", "0.32em");
+  labels.select(text).text((d) => truncate(d.feature, maxChars));
+  labels.select("title").text((d) => d.feature);
+}
+
+/** Draw the zero line, the bottom axis of `x` and the axis title. */
+export function drawRowAxis(
+  { zeroLine, axisG, axisTitle },
+  { x, layout, margin, title, tr },
+) {
+  const { innerWidth, innerHeight } = layout;
+  tr(zeroLine)
+    .attr("x1", x(0))
+    .attr("x2", x(0))
+    .attr("y1", 0)
+    .attr("y2", innerHeight);
+  tr(axisG)
+    .attr("transform", `translate(0,${innerHeight})`)
+    .call(
+      axisBottom(x)
+        .ticks(Math.max(2, Math.floor(innerWidth / 80)))
+        .tickSizeOuter(0),
+    );
+  themeAxis(axisG);
+  axisTitle
+    .attr("x", innerWidth / 2)
+    .attr("y", innerHeight + margin.bottom - 6)
+    .text(title);
 }

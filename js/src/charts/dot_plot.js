@@ -8,24 +8,26 @@
 // (permutation repeats filling in) move the existing dots with a short
 // transition. The svg's `data-settled` works as in the importance chart.
 
-import { axisBottom } from "d3-axis";
-import { scaleBand, scaleLinear } from "d3-scale";
+import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 import "d3-transition";
 
+import "./row_chart.css";
 import "./dot_plot.css";
 
 import {
   LABEL_GAP,
   defaultDuration,
+  drawRowAxis,
+  drawRowLabels,
   drawTransitions,
   hoverRows,
   joinRows,
-  labelLayout,
   measureWidth,
   observeResize,
-  themeAxis,
-  truncate,
+  rowLayout,
+  sizeRowChart,
+  zeroBasedDomain,
 } from "./chart_base.js";
 import { columnFormat } from "./format.js";
 
@@ -68,22 +70,13 @@ export function measureColors(keys) {
 
 /** The x domain: 0 and every dot and whisker end, padded a little. */
 export function dotDomain(rows) {
-  let lo = 0;
-  let hi = 0;
-  for (const row of rows) {
-    for (const dot of row.dots) {
+  const ends = rows.flatMap((row) =>
+    row.dots.flatMap((dot) => {
       const std = Number.isFinite(dot.std) ? dot.std : 0;
-      for (const v of [dot.x - std, dot.x + std]) {
-        if (Number.isFinite(v)) {
-          lo = Math.min(lo, v);
-          hi = Math.max(hi, v);
-        }
-      }
-    }
-  }
-  if (hi - lo === 0) return [0, 1];
-  const pad = (hi - lo) * 0.04;
-  return [lo < 0 ? lo - pad : 0, hi > 0 ? hi + pad : 0];
+      return [dot.x - std, dot.x + std];
+    }),
+  );
+  return zeroBasedDomain(ends, 0.04);
 }
 
 /** One object per feature, with its dots and flags. */
@@ -201,21 +194,13 @@ export function createDotPlot(
   function draw(animate) {
     const width = measureWidth(container);
     lastWidth = width;
-    const { labelWidth, maxChars } = labelLayout(
-      rows.map((r) => r.feature),
-      width,
-      FLAG_WIDTH,
-    );
-    const innerWidth = Math.max(40, width - labelWidth - MARGIN.right);
-    const innerHeight = rows.length * ROW_HEIGHT;
+    const layout = rowLayout(rows, width, {
+      margin: MARGIN,
+      rowHeight: ROW_HEIGHT,
+      extra: FLAG_WIDTH,
+    });
+    const { innerWidth, y, band, mid } = layout;
     const x = scaleLinear().domain(dotDomain(rows)).range([0, innerWidth]);
-    const y = scaleBand()
-      .domain(rows.map((r) => r.feature))
-      .range([0, innerHeight])
-      .paddingInner(0.28)
-      .paddingOuter(0.14);
-    const band = y.bandwidth();
-    const mid = band / 2;
     const m = data.measures.length;
     // Each measure a little lower than the one before, so equal values
     // stay visible side by side.
@@ -223,11 +208,12 @@ export function createDotPlot(
     const dy = (dot) => mid + (dot.k - (m - 1) / 2) * spread;
 
     const { tr } = transitions(animate, duration, "g.icw-row.icw-exiting");
-    svg
-      .attr("width", width)
-      .attr("height", innerHeight + MARGIN.top + MARGIN.bottom)
-      .style("display", rows.length === 0 ? "none" : null);
-    tr(plot).attr("transform", `translate(${labelWidth},${MARGIN.top})`);
+    sizeRowChart(svg, plot, tr, {
+      width,
+      layout,
+      margin: MARGIN,
+      empty: rows.length === 0,
+    });
 
     const joined = joinRows(rowsG, rows, {
       rowClass: "icw-row",
@@ -248,20 +234,13 @@ export function createDotPlot(
           ),
         ].join(", "),
       );
-    const step = y.step();
-    joined
-      .select("rect.icw-hit")
-      .attr("x", -labelWidth)
-      .attr("y", mid - step / 2)
-      .attr("width", labelWidth + innerWidth)
-      .attr("height", step);
-    const label = joined
-      .select("text.icw-label")
-      .attr("x", -LABEL_GAP - FLAG_WIDTH)
-      .attr("y", mid)
-      .attr("dy", "0.32em");
-    label.select("tspan").text((d) => truncate(d.feature, maxChars));
-    label.select("title").text((d) => d.feature);
+    drawRowLabels(joined, {
+      hit: "rect.icw-hit",
+      label: "text.icw-label",
+      text: "tspan",
+      labelX: -LABEL_GAP - FLAG_WIDTH,
+      layout,
+    });
     const flag = joined
       .select("g.icw-flag")
       .attr("display", (d) => (d.flags.length > 0 ? null : "none"))
@@ -315,23 +294,10 @@ export function createDotPlot(
       .attr("y1", dy)
       .attr("y2", dy);
 
-    tr(zeroLine)
-      .attr("x1", x(0))
-      .attr("x2", x(0))
-      .attr("y1", 0)
-      .attr("y2", innerHeight);
-    tr(axisG)
-      .attr("transform", `translate(0,${innerHeight})`)
-      .call(
-        axisBottom(x)
-          .ticks(Math.max(2, Math.floor(innerWidth / 80)))
-          .tickSizeOuter(0),
-      );
-    themeAxis(axisG);
-    axisTitle
-      .attr("x", innerWidth / 2)
-      .attr("y", innerHeight + MARGIN.bottom - 6)
-      .text(data.axisTitle);
+    drawRowAxis(
+      { zeroLine, axisG, axisTitle },
+      { x, layout, margin: MARGIN, title: data.axisTitle, tr },
+    );
 
     if (hovered !== null) {
       const row = rows.find((r) => r.feature === hovered);

@@ -11,11 +11,11 @@
 // "true" once the last one ended (at once when nothing animates), so browser
 // tests can wait for a still picture.
 
-import { axisBottom } from "d3-axis";
-import { scaleBand, scaleLinear } from "d3-scale";
+import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 import "d3-transition";
 
+import "./row_chart.css";
 import "./importance_chart.css";
 import { createTooltip } from "../ui/tooltip.js";
 import { boxStats } from "./box_stats.js";
@@ -24,14 +24,17 @@ import {
   ROW_HEIGHT,
   TRANSITION_MS,
   defaultDuration,
+  drawRowAxis,
+  drawRowLabels,
   drawTransitions,
   hoverRows,
   joinRows,
-  labelLayout,
   measureWidth,
   observeResize,
-  themeAxis,
+  rowLayout,
+  sizeRowChart,
   truncate,
+  zeroBasedDomain,
 } from "./chart_base.js";
 import { columnFormat } from "./format.js";
 
@@ -99,23 +102,12 @@ function makeRows(data) {
 
 /** The x domain: 0 and every drawn value, padded a little away from zero. */
 export function importanceDomain(rows, kind) {
-  let lo = 0;
-  let hi = 0;
-  for (const r of rows) {
-    const ends =
-      kind === "boxes" && r.box
-        ? [r.box.min, r.box.max]
-        : [r.mean - r.std, r.mean + r.std, r.mean];
-    for (const v of ends) {
-      if (Number.isFinite(v)) {
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
-      }
-    }
-  }
-  if (hi - lo === 0) return [0, 1];
-  const pad = (hi - lo) * 0.05;
-  return [lo < 0 ? lo - pad : 0, hi > 0 ? hi + pad : 0];
+  const ends = rows.flatMap((r) =>
+    kind === "boxes" && r.box
+      ? [r.box.min, r.box.max]
+      : [r.mean - r.std, r.mean + r.std, r.mean],
+  );
+  return zeroBasedDomain(ends, 0.05);
 }
 
 /** Append the (initially empty) elements of a new row. */
@@ -244,33 +236,26 @@ export function createImportanceChart(
     const width = measureWidth(container);
     lastWidth = width;
 
-    const { labelWidth, maxChars } = labelLayout(
-      rows.map((r) => r.feature),
-      width,
-    );
-    const innerWidth = Math.max(40, width - labelWidth - MARGIN.right);
-    const innerHeight = rows.length * ROW_HEIGHT;
+    const layout = rowLayout(rows, width, {
+      margin: MARGIN,
+      rowHeight: ROW_HEIGHT,
+    });
+    const { innerWidth, y, band, mid } = layout;
 
     const x = scaleLinear()
       .domain(importanceDomain(rows, kind))
       .range([0, innerWidth]);
-    const y = scaleBand()
-      .domain(rows.map((r) => r.feature))
-      .range([0, innerHeight])
-      .paddingInner(0.28)
-      .paddingOuter(0.14);
-    const band = y.bandwidth();
-    const mid = band / 2;
     const x0 = x(0);
     const px = (v) => (Number.isFinite(v) ? x(v) : x0);
 
     const { tr } = transitions(animate, duration, "g.piw-row.piw-exiting");
 
-    svg
-      .attr("width", width)
-      .attr("height", innerHeight + MARGIN.top + MARGIN.bottom)
-      .style("display", rows.length === 0 ? "none" : null);
-    tr(plot).attr("transform", `translate(${labelWidth},${MARGIN.top})`);
+    sizeRowChart(svg, plot, tr, {
+      width,
+      layout,
+      margin: MARGIN,
+      empty: rows.length === 0,
+    });
 
     const joined = joinRows(rowsG, rows, {
       rowClass: "piw-row",
@@ -286,23 +271,13 @@ export function createImportanceChart(
         `${d.feature}: ${formats.importance(d.mean)} ± ${formats.std(d.std)}`,
     );
 
-    const step = y.step();
-    joined
-      .select("rect.piw-hit")
-      .attr("x", -labelWidth)
-      .attr("y", mid - step / 2)
-      .attr("width", labelWidth + innerWidth)
-      .attr("height", step);
-
-    const label = joined
-      .select("text.piw-label")
-      .attr("x", -LABEL_GAP)
-      .attr("y", mid)
-      .attr("dy", "0.32em");
-    label
-      .select("tspan.piw-label-text")
-      .text((d) => truncate(d.feature, maxChars));
-    label.select("title").text((d) => d.feature);
+    drawRowLabels(joined, {
+      hit: "rect.piw-hit",
+      label: "text.piw-label",
+      text: "tspan.piw-label-text",
+      labelX: -LABEL_GAP,
+      layout,
+    });
 
     // Bars: 0 → mean, with ±std error bars.
     const bars = joined
@@ -396,23 +371,16 @@ export function createImportanceChart(
       .attr("cy", mid);
 
     // Axis, zero line, title.
-    tr(zeroLine)
-      .attr("x1", x0)
-      .attr("x2", x0)
-      .attr("y1", 0)
-      .attr("y2", innerHeight);
-    tr(axisG)
-      .attr("transform", `translate(0,${innerHeight})`)
-      .call(
-        axisBottom(x)
-          .ticks(Math.max(2, Math.floor(innerWidth / 80)))
-          .tickSizeOuter(0),
-      );
-    themeAxis(axisG);
-    axisTitle
-      .attr("x", innerWidth / 2)
-      .attr("y", innerHeight + MARGIN.bottom - 6)
-      .text(`importance (decrease in ${data.scorer || "score"})`);
+    drawRowAxis(
+      { zeroLine, axisG, axisTitle },
+      {
+        x,
+        layout,
+        margin: MARGIN,
+        title: `importance (decrease in ${data.scorer || "score"})`,
+        tr,
+      },
+    );
 
     if (hovered !== null) {
       // Keep the tooltip while its row stays in place (live updates of the

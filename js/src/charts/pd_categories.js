@@ -6,12 +6,17 @@
 import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
 
-import { columnRange } from "../pd_data.js";
 import { CHAR_WIDTH, themeAxis, truncate } from "./chart_base.js";
 import { formatNumber } from "./format.js";
-import { canvasColor, iceAlpha, prepareCanvas } from "./pd_canvas.js";
+import { canvasColor, iceAlpha } from "./pd_canvas.js";
 import { drawDistribution } from "./pd_distribution.js";
-import { DIST_HEIGHT, createOneWayFrame } from "./pd_frame.js";
+import {
+  DIST_HEIGHT,
+  createOneWayFrame,
+  curveValueLines,
+  oneWayHandle,
+  prepareIceCanvas,
+} from "./pd_frame.js";
 
 const ICE_FALLBACK_COLOR = "#1976d2";
 const MARK_WIDTH = 0.6; // of the band
@@ -36,13 +41,12 @@ export function createPdCategories(container, { tooltip }) {
 
   let curve = null;
   let geometry = null;
-  let destroyed = false;
 
   function draw() {
     const { average, individual, gridDone, distribution } = curve;
     const labels = curve.x.labels;
     const box = frame.layout(curve);
-    const { y, plotW } = box;
+    const { y } = box;
     const x = scaleBand()
       .domain(labels)
       .range([box.left, box.right])
@@ -51,12 +55,7 @@ export function createPdCategories(container, { tooltip }) {
     const band = x.bandwidth();
 
     // ICE: one short dash per curve and category.
-    const context = prepareCanvas(frame.canvas.node(), {
-      left: box.left,
-      top: box.top,
-      width: plotW,
-      height: box.bottom - box.top,
-    });
+    const context = prepareIceCanvas(frame, box);
     let iceDrawn = 0;
     if (context && individual && individual.rows > 0) {
       const { values, rows, cols } = individual;
@@ -144,20 +143,10 @@ export function createPdCategories(container, { tooltip }) {
       .attr("width", x.bandwidth())
       .attr("y", box.top)
       .attr("height", box.bottom - box.top);
-    const lines = [["iw-tooltip-title", `${curve.feature} = ${labels[j]}`]];
-    const avg = curve.average?.[j];
-    if (Number.isFinite(avg))
-      lines.push([
-        "",
-        `${curve.yLabel || "partial dependence"}: ${formatNumber(avg)}`,
-      ]);
-    const ice = curve.individual;
-    const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
-    if (range)
-      lines.push([
-        "",
-        `ICE spread: ${formatNumber(range[0])} – ${formatNumber(range[1])} (${ice.rows} curves)`,
-      ]);
+    const lines = [
+      ["iw-tooltip-title", `${curve.feature} = ${labels[j]}`],
+      ...curveValueLines(curve, j),
+    ];
     const dist = curve.distribution;
     const k = dist?.kind === "categories" ? dist.labels.indexOf(labels[j]) : -1;
     if (k >= 0) lines.push(["", `rows: ${formatNumber(dist.counts[k])}`]);
@@ -167,19 +156,13 @@ export function createPdCategories(container, { tooltip }) {
 
   const pointer = frame.track({ show, hide });
 
-  return {
-    update(next) {
-      if (destroyed) return { iceDrawn: 0, bars: 0 };
+  return oneWayHandle({
+    frame,
+    pointer,
+    hide,
+    setCurve: (next) => {
       curve = next;
-      return draw();
     },
-    destroy() {
-      if (destroyed) return;
-      destroyed = true;
-      pointer.stop();
-      hide();
-      frame.root.remove();
-      curve = null;
-    },
-  };
+    draw,
+  });
 }

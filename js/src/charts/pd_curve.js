@@ -11,12 +11,18 @@ import { axisBottom } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 
-import { columnRange, nearestIndex } from "../pd_data.js";
+import { nearestIndex } from "../pd_data.js";
 import { themeAxis } from "./chart_base.js";
 import { formatNumber } from "./format.js";
-import { canvasColor, iceAlpha, paintIce, prepareCanvas } from "./pd_canvas.js";
+import { canvasColor, iceAlpha, paintIce } from "./pd_canvas.js";
 import { drawDistribution } from "./pd_distribution.js";
-import { DIST_HEIGHT, createOneWayFrame } from "./pd_frame.js";
+import {
+  DIST_HEIGHT,
+  createOneWayFrame,
+  curveValueLines,
+  oneWayHandle,
+  prepareIceCanvas,
+} from "./pd_frame.js";
 
 const ICE_FALLBACK_COLOR = "#1976d2";
 const RARE_TITLE = "Data is rare here (beyond the first or last decile)";
@@ -48,7 +54,6 @@ export function createPdCurve(container, { tooltip }) {
 
   let curve = null;
   let geometry = null;
-  let destroyed = false;
 
   function draw() {
     const { x: axis, average, individual, gridDone, distribution } = curve;
@@ -67,12 +72,7 @@ export function createPdCurve(container, { tooltip }) {
     for (let j = 0; j < g; j += 1) xs[j] = x(grid[j]) - box.left;
     const [d0, d1] = y.domain();
     const ky = -(box.bottom - box.top) / (d1 - d0);
-    const context = prepareCanvas(frame.canvas.node(), {
-      left: box.left,
-      top: box.top,
-      width: plotW,
-      height: box.bottom - box.top,
-    });
+    const context = prepareIceCanvas(frame, box);
     let iceDrawn = 0;
     if (context && individual && individual.rows > 0) {
       iceDrawn = paintIce(context, {
@@ -175,45 +175,27 @@ export function createPdCurve(container, { tooltip }) {
       .attr("x2", px)
       .attr("y1", box.top)
       .attr("y2", box.bottom);
+    const avg = curve.average?.[j];
+    if (Number.isFinite(avg))
+      focus.style("display", null).attr("cx", px).attr("cy", y(avg));
+    else focus.style("display", "none");
     const lines = [
       ["iw-tooltip-title", `${curve.feature} = ${formatNumber(grid[j])}`],
+      ...curveValueLines(curve, j),
     ];
-    const avg = curve.average?.[j];
-    if (Number.isFinite(avg)) {
-      focus.style("display", null).attr("cx", px).attr("cy", y(avg));
-      lines.push([
-        "",
-        `${curve.yLabel || "partial dependence"}: ${formatNumber(avg)}`,
-      ]);
-    } else {
-      focus.style("display", "none");
-    }
-    const ice = curve.individual;
-    const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
-    if (range)
-      lines.push([
-        "",
-        `ICE spread: ${formatNumber(range[0])} – ${formatNumber(range[1])} (${ice.rows} curves)`,
-      ]);
     tooltip.fill(lines);
     tooltip.show(at);
   }
 
   const pointer = frame.track({ show, hide });
 
-  return {
-    update(next) {
-      if (destroyed) return { iceDrawn: 0, bars: 0 };
+  return oneWayHandle({
+    frame,
+    pointer,
+    hide,
+    setCurve: (next) => {
       curve = next;
-      return draw();
     },
-    destroy() {
-      if (destroyed) return;
-      destroyed = true;
-      pointer.stop();
-      hide();
-      frame.root.remove();
-      curve = null;
-    },
-  };
+    draw,
+  });
 }

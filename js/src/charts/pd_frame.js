@@ -1,16 +1,18 @@
 // What the two 1-way partial dependence charts share: the element tree (an
 // ICE canvas under an svg with the plot, a distribution strip beneath it on
 // the same x scale, axes and titles, a transparent overlay for the pointer),
-// its layout, and the pointer tracking that keeps a tooltip live while a run
-// streams.
+// its layout, the pointer tracking that keeps a tooltip live while a run
+// streams, the tooltip lines of a curve's values and the `{update, destroy}`
+// of a chart.
 
 import { axisLeft } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 
-import { finiteExtent } from "../pd_data.js";
+import { columnRange, finiteExtent } from "../pd_data.js";
 import { CHAR_WIDTH, measureWidth, themeAxis, truncate } from "./chart_base.js";
 import { formatNumber } from "./format.js";
+import { prepareCanvas } from "./pd_canvas.js";
 
 export const MARGIN = { top: 8, right: 16, bottom: 38, left: 64 };
 export const PLOT_HEIGHT = 240;
@@ -180,4 +182,65 @@ export function createOneWayFrame(container, { svgTestid }) {
   frame.localX = (at) => at.clientX - svg.node().getBoundingClientRect().left;
 
   return frame;
+}
+
+/** The ICE canvas of `frame`, sized to the plot area of `box` (or null). */
+export function prepareIceCanvas(frame, box) {
+  return prepareCanvas(frame.canvas.node(), {
+    left: box.left,
+    top: box.top,
+    width: box.plotW,
+    height: box.bottom - box.top,
+  });
+}
+
+/**
+ * Tooltip lines for grid point `j` of `curve`: its partial dependence (when
+ * computed) and the spread of the drawn ICE curves there.
+ *
+ * @returns {[string, string][]}
+ */
+export function curveValueLines(curve, j) {
+  const lines = [];
+  const avg = curve.average?.[j];
+  if (Number.isFinite(avg))
+    lines.push([
+      "",
+      `${curve.yLabel || "partial dependence"}: ${formatNumber(avg)}`,
+    ]);
+  const ice = curve.individual;
+  const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
+  if (range)
+    lines.push([
+      "",
+      `ICE spread: ${formatNumber(range[0])} – ${formatNumber(range[1])} (${ice.rows} curves)`,
+    ]);
+  return lines;
+}
+
+/**
+ * The `{update, destroy}` of a 1-way chart: `setCurve(next)` then `draw()`
+ * on update; on destroy stop `pointer`, `hide()`, remove the frame and
+ * `setCurve(null)`.
+ *
+ * @returns {{update: (curve: object) => {iceDrawn: number, bars: number},
+ *   destroy: () => void}}
+ */
+export function oneWayHandle({ frame, pointer, hide, setCurve, draw }) {
+  let destroyed = false;
+  return {
+    update(next) {
+      if (destroyed) return { iceDrawn: 0, bars: 0 };
+      setCurve(next);
+      return draw();
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      pointer.stop();
+      hide();
+      frame.root.remove();
+      setCurve(null);
+    },
+  };
 }
