@@ -1,6 +1,6 @@
 """inspectwidgets.partial_dependence against scikit-learn's, side by side.
 
-    python benchmarks/partial_dependence.py [--quick] [--runs N]
+    python benchmarks/partial_dependence.py [--quick] [--runs N] [--case TEXT]
 
 Prints, per case, median seconds of scikit-learn, ours and the predict floor
 (the model predicting every copy of X, one per grid point, in one call), their
@@ -11,6 +11,7 @@ recursion for forests and boosting, in both libraries alike.
 
 import argparse
 import functools
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -230,6 +231,11 @@ def main():
     parser.add_argument(
         "--runs", type=int, default=5, help="runs per case (default: 5)"
     )
+    parser.add_argument(
+        "--case",
+        default="",
+        help="only the cases whose name contains this text, e.g. 'HistGB'",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         parser.error(f"--runs must be at least 1; got {args.runs}.")
@@ -255,6 +261,8 @@ def main():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         for case in CASES:
+            if args.case.lower() not in case.name.lower():
+                continue
             n_rows = QUICK_ROWS if args.quick else case.n_rows
             for features in (case.features_1, case.features_2):
                 for kind in ("average", "both"):
@@ -276,7 +284,9 @@ def main():
                             f"{difference:.1e}",
                         ]
                     )
-                    print(_timing.format_table(COLUMNS, rows[-1:]).splitlines()[-1])
+                    # Progress on stderr; the aligned table follows on stdout.
+                    line = _timing.format_table(COLUMNS, rows[-1:]).splitlines()[-1]
+                    print(line, file=sys.stderr)
     print()
     print(_timing.format_table(COLUMNS, rows))
 

@@ -26,6 +26,7 @@ from sklearn.preprocessing import (
     StandardScaler,
 )
 from sklearn.tree import DecisionTreeRegressor
+from threadpoolctl import threadpool_limits
 
 from inspectwidgets import partial_dependence
 
@@ -33,9 +34,11 @@ ATOL = 1e-10
 
 
 @pytest.fixture(autouse=True)
-def _no_correlation_warnings():
+def _quiet_and_single_threaded():
     # The correlation check has its own tests; here it would only add noise.
-    with warnings.catch_warnings():
+    # One OpenMP thread: HistGradientBoosting's threads crawl on a busy
+    # 2-core machine, and both libraries get the same setting.
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
         warnings.simplefilter("ignore", UserWarning)
         yield
 
@@ -356,7 +359,14 @@ def test_string_dtype_column_in_a_frame():
     X, y = mixed_frame()
     X["city"] = X["city"].astype("string")
     pipe = PIPELINES["onehot+scaler"]().fit(X, y)
-    both_ways(pipe, X, ["city", "age"], categorical_features=["city"], kind="both")
+    both_ways(
+        pipe,
+        X,
+        ["city", "age"],
+        categorical_features=["city"],
+        kind="both",
+        grid_resolution=5,
+    )
 
 
 def test_sparse_copies_from_donor_rows_match_dense_ones():
