@@ -90,3 +90,21 @@ def format_table(columns, rows):
 
     rule = "  ".join("-" * width for width in widths)
     return "\n".join([line([title for title, _ in columns]), rule, *map(line, rows)])
+
+
+def parse_runs(description, quick_help, add_arguments=None):
+    """Parse ``--quick`` and ``--runs`` (and any arguments `add_arguments`
+    adds to the parser); return the arguments and the runs per case."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    parser.add_argument(
+        "--runs", type=int, default=5, help="runs per case (default: 5)"
+    )
+    if add_arguments is not None:
+        add_arguments(parser)
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1; got {args.runs}.")
+    return args, 1 if args.quick else args.runs

@@ -9,7 +9,6 @@ method="brute": with kind="average", "auto" would pick the estimator's own
 recursion for forests and boosting, in both libraries alike.
 """
 
-import argparse
 import functools
 import sys
 import warnings
@@ -222,24 +221,15 @@ COLUMNS = [
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"smoke test: 1 run on {QUICK_ROWS} rows per case",
+    args, runs = _timing.parse_runs(
+        __doc__.splitlines()[0],
+        f"smoke test: 1 run on {QUICK_ROWS} rows per case",
+        lambda parser: parser.add_argument(
+            "--case",
+            default="",
+            help="only the cases whose name contains this text, e.g. 'HistGB'",
+        ),
     )
-    parser.add_argument(
-        "--runs", type=int, default=5, help="runs per case (default: 5)"
-    )
-    parser.add_argument(
-        "--case",
-        default="",
-        help="only the cases whose name contains this text, e.g. 'HistGB'",
-    )
-    args = parser.parse_args()
-    if args.runs < 1:
-        parser.error(f"--runs must be at least 1; got {args.runs}.")
-    runs = 1 if args.quick else args.runs
 
     print("partial_dependence (method='brute'): inspectwidgets vs scikit-learn")
     print(_timing.describe_environment([np, pd, sklearn, inspectwidgets]))

@@ -8,7 +8,6 @@ far our importances are from scikit-learn's; then the peak memory of one case.
 See README.md beside this file.
 """
 
-import argparse
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -296,19 +295,10 @@ def timing_rows(case, n_repeats, medians, differences):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"smoke test: 1 run and n_repeats={QUICK_N_REPEATS} everywhere",
+    args, runs = _timing.parse_runs(
+        __doc__.splitlines()[0],
+        f"smoke test: 1 run and n_repeats={QUICK_N_REPEATS} everywhere",
     )
-    parser.add_argument(
-        "--runs", type=int, default=5, help="runs per case (default: 5)"
-    )
-    args = parser.parse_args()
-    if args.runs < 1:
-        parser.error(f"--runs must be at least 1; got {args.runs}.")
-    runs = 1 if args.quick else args.runs
 
     print("permutation_importance: inspectwidgets vs scikit-learn")
     print(_timing.describe_environment([np, pd, sklearn, inspectwidgets]))
