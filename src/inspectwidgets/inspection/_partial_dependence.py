@@ -48,6 +48,7 @@ from ._pd_validation import (
 from ._permutation import DEFAULT_MAX_MEMORY, ChunkSchedule
 from ._pipeline import columnwise_view
 from ._scoring import _final_estimator
+from ._tree_splits import grid_point_groups
 from ._validation import check_cancel, check_max_memory, check_sample_weight
 
 # Probabilities are clipped to [LOG_ODDS_EPS, 1] before taking logs.
@@ -241,6 +242,9 @@ class PartialDependenceRun:
         source, rows, columns, model = self._prediction_space()
         batcher = make_batcher(source)
         n_rows, n_points = self.X.shape[0], self.grid.shape[0]
+        # Grid points a tree ensemble provably predicts alike are predicted
+        # once (see _tree_splits).
+        groups = _GridGroups(grid_point_groups(model, rows, columns), self.shape)
         # A copy, its raw predictions and their processed values.
         per_copy = batcher.bytes_per_copy + n_rows * 16 * self.n_raw_outputs
         cap = max(1, int(min(self.max_memory, CHUNK_BYTES) // per_copy))
@@ -248,19 +252,22 @@ class PartialDependenceRun:
         # fast. Otherwise nobody watches: full-size chunks from the start.
         first = cap
         if snapshots:
-            first = max(1, int(np.ceil(n_points * FIRST_CHUNK_FRACTION)))
-        order = coarse_to_fine(self.shape)
-        schedule = ChunkSchedule(n_points, first, cap)
+            first = max(1, int(np.ceil(groups.n_groups * FIRST_CHUNK_FRACTION)))
+        schedule = ChunkSchedule(groups.n_groups, first, cap)
         state = _Buffers(self, n_points)
         while (chunk := schedule.take()) is not None and not self._cancelled():
             started = time.perf_counter()
             # Coarse to fine across chunks, in grid order within one: trees
             # predict neighbouring grid values one after another faster.
-            points = np.sort(order[chunk[0] : chunk[1]])
-            stacked = batcher.build([(p, columns) for p in points], donor=rows)
+            chunk_groups = np.sort(groups.order[chunk[0] : chunk[1]])
+            stacked = batcher.build(
+                [(groups.representatives[g], columns) for g in chunk_groups],
+                donor=rows,
+            )
             values = self._responses(model, stacked)
             del stacked
-            state.store(points, values.reshape(len(points), n_rows, -1))
+            values = values.reshape(len(chunk_groups), n_rows, -1)
+            state.store(*groups.points(chunk_groups), values)
             schedule.record(time.perf_counter() - started)
             if snapshots:
                 yield self._snapshot(state, copy=True)
@@ -307,6 +314,36 @@ class PartialDependenceRun:
         )
 
 
+class _GridGroups:
+    """Grid points grouped by identical predictions, each predicted once by
+    its first point; groups ordered by their first point coarse to fine."""
+
+    def __init__(self, groups, shape):
+        n_points = int(np.prod(shape))
+        if groups is None:
+            groups = np.arange(n_points)
+        self.n_groups = int(groups.max()) + 1
+        self.representatives = np.unique(groups, return_index=True)[1]
+        self._members = np.argsort(groups, kind="stable")
+        self._sizes = np.bincount(groups, minlength=self.n_groups)
+        self._ends = np.cumsum(self._sizes)
+        coarse = groups[coarse_to_fine(shape)]
+        self.order = coarse[np.sort(np.unique(coarse, return_index=True)[1])]
+
+    def points(self, groups):
+        """The grid points of `groups`, and for each the position of its
+        group in `groups` (None when every group is a single point)."""
+        points = np.concatenate(
+            [
+                self._members[self._ends[g] - self._sizes[g] : self._ends[g]]
+                for g in groups
+            ]
+        )
+        if len(points) == len(groups):
+            return points, None
+        return points, np.repeat(np.arange(len(groups)), self._sizes[groups])
+
+
 class _Buffers:
     """Averages and ICE values of the grid points done, in grid order.
 
@@ -336,25 +373,31 @@ class _Buffers:
             dtype = np.result_type(values.dtype, np.float16)
             self.individual = np.full((n_outputs, n_ice, self.n_points), np.nan, dtype)
 
-    def store(self, points, values):
-        """Record `values` of shape (n_points_chunk, n_rows, n_outputs)."""
+    def store(self, points, which, values):
+        """Record the grid `points`, whose values are ``values[which]``
+        (`values` itself if `which` is None); `values` has shape
+        (n_predicted, n_rows, n_outputs)."""
+        if which is None:
+            which = slice(None)
         average = np.average(values, axis=1, weights=self.run.sample_weight)
         if self.average is None:
             self._allocate(values, average)
         if self.run.centered and self.anchor is None:
             # coarse_to_fine puts the first grid point in the first chunk.
-            first = int(np.flatnonzero(points == 0)[0])
+            first = np.flatnonzero(points == 0)[0]
+            if not isinstance(which, slice):
+                first = which[first]
             self.anchor = values[first].copy(), average[first].copy()
         if self.run.centered:
             average = average - self.anchor[1]
-        self.average[:, points] = average.T
+        self.average[:, points] = average[which].T
         if self.individual is not None:
             rows = self.run.ice_rows
             ice = values if rows is None else values[:, rows]
             if self.run.centered:
                 anchor = self.anchor[0] if rows is None else self.anchor[0][rows]
                 ice = ice - anchor
-            self.individual[:, :, points] = ice.transpose(2, 1, 0)
+            self.individual[:, :, points] = ice[which].transpose(2, 1, 0)
         self.done[points] = True
 
     def arrays(self, copy):

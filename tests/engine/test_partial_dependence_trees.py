@@ -1,0 +1,282 @@
+"""Tree ensembles: grid points predicted alike are predicted once, and the
+numbers stay scikit-learn's, bit for bit."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_array_equal
+from sklearn.compose import ColumnTransformer
+from sklearn.datasets import make_classification, make_regression
+from sklearn.ensemble import (
+    BaggingRegressor,
+    ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+)
+from sklearn.inspection import partial_dependence as sklearn_partial_dependence
+from sklearn.linear_model import LinearRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from threadpoolctl import threadpool_limits
+
+from inspectwidgets import iter_partial_dependence, partial_dependence
+from inspectwidgets.inspection._tree_splits import grid_point_groups
+
+
+@pytest.fixture(autouse=True)
+def _quiet_and_single_threaded():
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+@pytest.fixture(scope="module")
+def regression():
+    return make_regression(n_samples=200, n_features=4, noise=5, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def three_classes():
+    return make_classification(
+        n_samples=200,
+        n_features=4,
+        n_informative=3,
+        n_redundant=0,
+        n_classes=3,
+        random_state=0,
+    )
+
+
+def assert_identical(estimator, X, features, **kwargs):
+    """Our Bunch equals scikit-learn's exactly (method="brute", kind="both")."""
+    kwargs = {"method": "brute", "kind": "both", **kwargs}
+    expected = sklearn_partial_dependence(estimator, X, features, **kwargs)
+    got = partial_dependence(estimator, X, features, **kwargs)
+    for ours, theirs in zip(got.grid_values, expected.grid_values, strict=True):
+        assert_array_equal(ours, theirs)
+    for key in ("average", "individual"):
+        assert got[key].shape == expected[key].shape
+        assert_array_equal(got[key], expected[key], err_msg=key)
+
+
+class CountingTree(DecisionTreeRegressor):
+    """Counts the rows it is asked to predict."""
+
+    rows_predicted = 0
+
+    def predict(self, X, check_input=True):
+        type(self).rows_predicted += X.shape[0]
+        return super().predict(X, check_input=check_input)
+
+
+REGRESSORS = {
+    "decision tree": DecisionTreeRegressor(max_depth=4, random_state=0),
+    "extra trees": ExtraTreesRegressor(n_estimators=10, random_state=0),
+    "gradient boosting": GradientBoostingRegressor(n_estimators=20, random_state=0),
+    "gradient boosting, zero init": GradientBoostingRegressor(
+        n_estimators=20, init="zero", random_state=0
+    ),
+    "gradient boosting, linear init": GradientBoostingRegressor(
+        n_estimators=20, init=LinearRegression(), random_state=0
+    ),
+    "histogram boosting": HistGradientBoostingRegressor(max_iter=20, random_state=0),
+    "bagged trees": BaggingRegressor(
+        DecisionTreeRegressor(max_depth=3),
+        n_estimators=5,
+        max_features=2,
+        random_state=0,
+    ),  # fmt: skip
+}
+
+
+@pytest.mark.parametrize("name", list(REGRESSORS))
+@pytest.mark.parametrize("features", [[0], [1, 2]])
+def test_regressors_match_sklearn(regression, name, features):
+    X, y = regression
+    model = REGRESSORS[name].fit(X, y)
+    assert_identical(model, X, features, grid_resolution=30)
+
+
+CLASSIFIERS = [
+    (DecisionTreeClassifier(max_depth=3, random_state=0), "predict_proba"),
+    (RandomForestClassifier(n_estimators=10, max_depth=4, random_state=0),
+     "predict_proba"),
+    (GradientBoostingClassifier(n_estimators=10, random_state=0), "predict_proba"),
+    (GradientBoostingClassifier(n_estimators=10, random_state=0),
+     "decision_function"),
+    (HistGradientBoostingClassifier(max_iter=10, random_state=0), "predict_proba"),
+    (HistGradientBoostingClassifier(max_iter=10, random_state=0),
+     "decision_function"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("model", "response_method"),
+    CLASSIFIERS,
+    ids=[f"{type(m).__name__}-{r}" for m, r in CLASSIFIERS],
+)
+def test_classifiers_match_sklearn(three_classes, model, response_method):
+    X, y = three_classes
+    model = model.fit(X, y)
+    assert_identical(
+        model, X, [0, 3], grid_resolution=15, response_method=response_method
+    )
+
+
+def test_values_on_and_next_to_thresholds_match_sklearn(regression):
+    # Grid values equal to a split threshold go left; the next float32 above
+    # it goes right; float64 values that round to the same float32 must be
+    # grouped as the tree (which compares float32) groups them.
+    X, y = regression
+    tree = DecisionTreeRegressor(max_depth=5, random_state=0).fit(X, y)
+    thresholds = np.unique(tree.tree_.threshold[tree.tree_.feature == 0])
+    as_float32 = thresholds.astype(np.float32).astype(np.float64)
+    custom = np.unique(
+        np.concatenate(
+            [
+                thresholds,
+                np.nextafter(thresholds, np.inf),
+                np.nextafter(thresholds.astype(np.float32), np.float32(np.inf)),
+                as_float32,
+            ]
+        )
+    )
+    assert_identical(tree, X, [0], custom_values={0: custom})
+    boosting = HistGradientBoostingRegressor(max_iter=10, random_state=0).fit(X, y)
+    nodes = boosting._predictors[0][0].nodes
+    edges = nodes["num_threshold"][nodes["is_leaf"] == 0]
+    custom = np.unique(np.concatenate([edges, np.nextafter(edges, np.inf)]))
+    assert_identical(boosting, X, [int(nodes["feature_idx"][0])], custom_values={
+        int(nodes["feature_idx"][0]): custom
+    })  # fmt: skip
+
+
+def test_missing_grid_values_are_not_grouped_with_numbers():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    X[rng.random(300) < 0.2, 0] = np.nan
+    # Missing values behave like small ones, so they go left.
+    y = np.where(np.isnan(X[:, 0]), -5.0, X[:, 0]) + X[:, 1]
+    for model in (
+        HistGradientBoostingRegressor(max_iter=10, random_state=0),
+        DecisionTreeRegressor(max_depth=4, random_state=0),
+    ):
+        model.fit(X, y)
+        grid = np.array([np.nan, -3.0, 0.0, 10.0])
+        assert_identical(model, X, [0], custom_values={0: grid})
+
+
+def test_missing_grid_values_unseen_in_training_are_not_grouped():
+    # Trained without missing values, histogram boosting sends them to the
+    # child with more samples: left of the split at 0.9, unlike large values,
+    # which an unbounded last interval would otherwise group them with.
+    rng = np.random.default_rng(0)
+    X = rng.random((300, 2))
+    y = (X[:, 0] > 0.9) * 10.0 + X[:, 1]
+    model = HistGradientBoostingRegressor(max_iter=5, random_state=0).fit(X, y)
+    grid = np.array([np.nan, 0.1, 5.0])
+    expected = sklearn_partial_dependence(
+        model, X, [0], method="brute", custom_values={0: grid}
+    )["average"][0]
+    assert abs(expected[0] - expected[1]) < 0.1 < abs(expected[0] - expected[2])
+    assert_identical(model, X, [0], custom_values={0: grid})
+
+
+def test_histogram_boosting_categories_match_sklearn():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(0, 6, 400), rng.normal(size=400)]).astype(float)
+    y = np.array([3, -1, 0, 2, -2, 1])[X[:, 0].astype(int)] + X[:, 1]
+    model = HistGradientBoostingRegressor(
+        max_iter=15, categorical_features=[0], random_state=0
+    ).fit(X, y)
+    assert_identical(model, X, [0], categorical_features=[0])
+    assert_identical(model, X, [0, 1], categorical_features=[0], grid_resolution=10)
+    frame = pd.DataFrame({"c": pd.Categorical(X[:, 0].astype(int)), "x": X[:, 1]})
+    on_frame = HistGradientBoostingRegressor(max_iter=15, random_state=0).fit(frame, y)
+    assert_identical(on_frame, frame, ["c"], categorical_features=["c"])
+
+
+def test_pipeline_of_one_hot_and_trees_matches_sklearn():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(
+        {
+            "plan": rng.choice(["basic", "plus", "pro"], 300),
+            "age": rng.normal(40, 10, 300),
+            "income": rng.lognormal(10, 0.5, 300),
+        }
+    )
+    y = (X["plan"] == "pro") * 3 + X["age"] / 10 + np.log(X["income"])
+    encode = ColumnTransformer(
+        [("plan", OneHotEncoder(), ["plan"])], remainder="passthrough"
+    )
+    for final in (
+        GradientBoostingRegressor(n_estimators=10, random_state=0),
+        HistGradientBoostingRegressor(max_iter=10, random_state=0),
+    ):
+        model = make_pipeline(encode, final).fit(X, y)
+        assert_identical(model, X, ["age"], grid_resolution=40)
+        assert_identical(
+            model, X, ["plan", "income"], categorical_features=["plan"],
+            grid_resolution=10,
+        )  # fmt: skip
+
+
+def test_groups_follow_the_splits(regression):
+    X, y = regression
+    stump = DecisionTreeRegressor(max_depth=1, random_state=0).fit(X, y)
+    (feature,) = stump.tree_.feature[stump.tree_.feature >= 0]
+    (threshold,) = stump.tree_.threshold[stump.tree_.feature >= 0]
+    rows = np.tile(X[:1], (5, 1))
+    rows[:, feature] = [threshold - 1, threshold, threshold + 1, np.nan, threshold - 2]
+    # Left of or on the threshold, right of it, missing; numbered by first row.
+    assert_array_equal(grid_point_groups(stump, rows, [feature]), [0, 0, 1, 2, 0])
+    unused = (feature + 1) % X.shape[1]
+    assert_array_equal(grid_point_groups(stump, rows, [unused]), [0, 0, 0, 0, 0])
+    assert grid_point_groups(LinearRegression().fit(X, y), rows, [feature]) is None
+
+
+def test_a_feature_the_trees_ignore_is_predicted_once(regression):
+    X, y = regression
+    X = X.copy()
+    X[:, 3] = np.linspace(-1, 1, len(X))  # not in y: a deep tree may still split
+    tree = CountingTree(max_depth=2, random_state=0).fit(X, y)
+    unused = [f for f in range(4) if f not in tree.tree_.feature]
+    CountingTree.rows_predicted = 0
+    result = partial_dependence(tree, X, [unused[0]], method="brute", kind="both")
+    assert CountingTree.rows_predicted == len(X)
+    assert result["individual"].shape == (1, len(X), 100)
+    expected = sklearn_partial_dependence(
+        tree, X, [unused[0]], method="brute", kind="both"
+    )
+    assert_array_equal(result["individual"], expected["individual"])
+
+
+def test_streaming_and_centering_with_groups(three_classes):
+    X, y = three_classes
+    model = GradientBoostingClassifier(n_estimators=10, random_state=0).fit(X, y)
+    kwargs = dict(kind="both", method="brute", grid_resolution=40, n_ice=50,
+                  random_state=0, centered=True)  # fmt: skip
+    snapshots = list(iter_partial_dependence(model, X, [2], **kwargs))
+    assert len(snapshots) > 1
+    done = [s.n_points_done for s in snapshots]
+    assert done == sorted(done) and done[-1] == 40
+    final = partial_dependence(model, X, [2], return_result=True, **kwargs)
+    assert_array_equal(snapshots[-1].average, final.average)
+    assert_array_equal(snapshots[-1].individual, final.individual)
+    assert_array_equal(final.average[:, 0], 0)
+    uncentered = sklearn_partial_dependence(
+        model, X, [2], kind="both", method="brute", grid_resolution=40
+    )
+    expected = uncentered["average"] - uncentered["average"][:, :1]
+    assert_array_equal(final.average, expected)
+    # Every snapshot shows the points done, NaN elsewhere, values final.
+    for snapshot in snapshots:
+        shown = snapshot.done
+        assert_array_equal(snapshot.average[:, shown], final.average[:, shown])
+        assert np.isnan(snapshot.average[:, ~shown]).all()
