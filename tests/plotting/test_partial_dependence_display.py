@@ -6,9 +6,14 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from sklearn.compose import make_column_transformer  # noqa: E402
 from sklearn.datasets import load_diabetes  # noqa: E402
 from sklearn.ensemble import RandomForestRegressor  # noqa: E402
+from sklearn.linear_model import Ridge  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import OneHotEncoder  # noqa: E402
 
 from inspectwidgets import PartialDependenceDisplay, partial_dependence  # noqa: E402
 
@@ -46,3 +51,34 @@ def test_surface_of_two_features(forest):
 def test_needs_a_result():
     with pytest.raises(TypeError, match="PartialDependenceResult"):
         PartialDependenceDisplay({"average": np.zeros(3)})
+
+
+def test_surface_with_a_categorical_feature_draws_cells():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {"plan": rng.choice(["basic", "plus", "pro"], 200), "age": rng.normal(size=200)}
+    )
+    y = (X["plan"] == "pro") * 2.0 + X["age"]
+    encode = make_column_transformer(
+        (OneHotEncoder(), ["plan"]), remainder="passthrough"
+    )
+    model = make_pipeline(encode, Ridge()).fit(X, y)
+    result = partial_dependence(
+        model, X, ["plan", "age"], categorical_features=["plan"], grid_resolution=5,
+        return_result=True,
+    )  # fmt: skip
+    display = PartialDependenceDisplay(result).plot()
+    labels = [t.get_text() for t in display.ax_.get_xticklabels()]
+    assert labels == ["basic", "plus", "pro"]
+    (mesh,) = display.ax_.collections
+    np.testing.assert_allclose(mesh.get_array().reshape(5, 3), result.average[0].T)
+    plt.close(display.figure_)
+
+
+def test_more_than_two_features_is_refused(forest):
+    model, X = forest
+    result = partial_dependence(
+        model, X, ["bmi", "bp", "s5"], grid_resolution=3, return_result=True
+    )
+    with pytest.raises(ValueError, match="one feature .* or two .* has 3"):
+        PartialDependenceDisplay(result).plot()

@@ -1,10 +1,16 @@
 """The partial dependence widget without a browser."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose
+from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_diabetes, load_iris
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestRegressor
+from sklearn.linear_model import Ridge
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+from sklearn.svm import LinearSVC
 
 from inspectwidgets import PartialDependenceWidget, partial_dependence
 from inspectwidgets.widgets._serialization import decode_binary_array
@@ -67,6 +73,8 @@ def test_classes_scale_and_correlation_warning():
     assert w._target_options == ["0", "1", "2"] and w.target == "2"
     assert "centered log-odds of class 2" in w._curve["y_label"]
     assert "strongly correlated" in w._curve["warning"]
+    partners = {c["partner"] for c in w._curve["correlated"]}
+    assert partners == {"petal length (cm)", "sepal length (cm)"}
     average = decode_binary_array(w._curve["average"])
     w.target = "0"
     assert w.wait(timeout=60) == "done"
@@ -85,3 +93,51 @@ def test_bad_settings_inline_and_bad_construction_raises(diabetes):
     assert w.wait(timeout=60) == "done"
     with pytest.raises(ValueError, match="nope"):
         PartialDependenceWidget(model, X, features="nope")
+
+
+def test_string_columns_and_non_string_labels():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {0: rng.choice(["red", "green", "blue"], 300), 1: rng.normal(size=300)}
+    )
+    y = (X[0] == "red") * 2.0 + X[1]
+    encode = make_column_transformer((OneHotEncoder(), [0]), remainder="passthrough")
+    model = make_pipeline(encode, Ridge()).fit(X, y)
+    # No categorical_features: the string column is categorical anyway.
+    w = PartialDependenceWidget(model, X, features=0, grid_resolution=10)
+    assert w.features == ["0"] and w._categorical == ["0"]
+    assert w.wait(timeout=60) == "done"
+    expected = partial_dependence(
+        model, X, [0], categorical_features=[0], kind="both", return_result=True
+    )
+    assert w._curve["grid_labels"] == ["blue", "green", "red"]
+    assert_allclose(
+        decode_binary_array(w._curve["average"]), expected.average[0], rtol=1e-6
+    )
+    w.features = ["0", "1"]
+    assert w.wait(timeout=60) == "done"
+    assert "image/png" in w._repr_mimebundle_()[0]  # the static chart draws
+    w.features = ["2"]
+    assert w.status == "error" and "not among X's columns" in w.error
+
+
+def test_averages_are_brute_force_whatever_the_kind(diabetes):
+    # A forest has a recursion; the widget must not switch to it for "average".
+    model, X = diabetes
+    w = PartialDependenceWidget(model, X, features="bmi", grid_resolution=10)
+    assert w.wait(timeout=60) == "done"
+    both = decode_binary_array(w._curve["average"])
+    w.kind = "average"
+    assert w.wait(timeout=60) == "done"
+    assert w.result.method == "brute"
+    assert_allclose(decode_binary_array(w._curve["average"]), both)
+
+
+def test_decision_function_is_labelled_as_such():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    model = LinearSVC(random_state=0).fit(X, y)
+    w = PartialDependenceWidget(
+        model, X, features="sepal width (cm)", grid_resolution=5
+    )
+    assert w.wait(timeout=60) == "done"
+    assert w._curve["y_label"] == "decision function, class 2"

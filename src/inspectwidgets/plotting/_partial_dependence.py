@@ -12,7 +12,7 @@ class PartialDependenceDisplay:
     :meth:`from_estimator` computes one; :meth:`plot` draws: the average as a
     bold line over translucent ICE lines with decile ticks for one numeric
     feature, points per category for a categorical one, filled contours for
-    two numeric features.
+    two numeric features, cells when one of the two is categorical.
 
     Attributes
     ----------
@@ -46,6 +46,11 @@ class PartialDependenceDisplay:
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
         names = result.feature_names
+        if len(names) > 2:
+            raise ValueError(
+                "PartialDependenceDisplay draws one feature (a curve) or two (a "
+                f"surface); this result has {len(names)}: {list(names)}."
+            )
         self.lines_ = []
         if len(names) == 2:
             self._surface(ax, output)
@@ -92,10 +97,25 @@ class PartialDependenceDisplay:
 
     def _surface(self, ax, output):
         result = self.result
-        xs, ys = (np.asarray(g, dtype=float) for g in result.grid_values)
-        surface = ax.contourf(
-            xs, ys, result.average[output].T, levels=12, cmap="viridis"
-        )
+        values = result.average[output].T
+        if any(result.categorical):
+            # Cells, not contours: there is nothing between two categories.
+            xs, ys = (
+                np.arange(len(g)) if categorical else np.asarray(g, dtype=float)
+                for g, categorical in zip(
+                    result.grid_values, result.categorical, strict=True
+                )
+            )
+            surface = ax.pcolormesh(xs, ys, values, shading="nearest", cmap="viridis")
+            for axis, grid, categorical in zip(
+                (ax.xaxis, ax.yaxis), result.grid_values, result.categorical,
+                strict=True,
+            ):  # fmt: skip
+                if categorical:
+                    axis.set_ticks(np.arange(len(grid)), labels=[str(v) for v in grid])
+        else:
+            xs, ys = (np.asarray(g, dtype=float) for g in result.grid_values)
+            surface = ax.contourf(xs, ys, values, levels=12, cmap="viridis")
         ax.figure.colorbar(surface, ax=ax, label="partial dependence")
         ax.set_xlabel(result.feature_names[0])
         ax.set_ylabel(result.feature_names[1])

@@ -88,8 +88,8 @@ class ComputationWidget(anywidget.AnyWidget):
             self._lock.notify_all()
 
     def cancel(self):
-        """Stop the run in flight after its current prediction chunk; the
-        repeats done so far stay in ``result``."""
+        """Stop the run in flight after its current prediction chunk; what
+        was computed so far (repeats, grid points) stays in ``result``."""
         with self._lock:
             self._cancel.set()
 

@@ -1,5 +1,6 @@
 """The live partial dependence / ICE widget."""
 
+import numbers
 import warnings
 
 import numpy as np
@@ -23,14 +24,18 @@ class PartialDependenceWidget(ComputationWidget):
     or ESL's centered log-odds). A warning shows when the feature is strongly
     correlated with another. The engine is
     :func:`~inspectwidgets.iter_partial_dependence`; the threading, status and
-    cancellation rules are those of the permutation widget.
+    cancellation rules are those of the permutation widget. Values are always
+    computed by brute force over the rows of X (``method="brute"``), so the
+    average is the mean of the ICE curves whatever the kind or the number of
+    features; non-numeric columns are categorical.
 
     Parameters
     ----------
     estimator : fitted estimator
     X : ndarray or DataFrame of shape (n_samples, n_features)
-    features : str or list of one or two str, default=None
-        The feature(s) to show; the first column when None.
+    features : column or list of one or two columns, default=None
+        The feature(s) to show, by label or int position; the first column
+        when None. The trait holds them as strings.
     kind : {"average", "individual", "both"}, default="both"
         One-way curves only; two-way surfaces are averages.
     centered : bool, default=False
@@ -111,21 +116,21 @@ class PartialDependenceWidget(ComputationWidget):
         check_fitted(estimator)
         X = check_X(X)
         names = column_names(X)
-        if features is None:
-            features = [names[0]]
-        elif isinstance(features, str):
-            features = [features]
+        features = _feature_names(features, names)
         targets = _target_options(estimator)
-        self._estimator, self._X = estimator, X
+        categorical = _categorical_names(X, names, categorical_features)
+        self._estimator, self._X, self._names = estimator, X, names
         self._engine_kwargs = dict(
-            categorical_features=categorical_features,
+            # Columns by position: the names in the traits are strings, the
+            # frame's labels need not be. Non-numeric columns are categorical.
+            categorical_features=[names.index(n) for n in categorical] or None,
             sample_weight=sample_weight,
             percentiles=percentiles,
             random_state=random_state,
         )
         self._ready = False
         super().__init__(
-            features=list(features),
+            features=features,
             kind=kind,
             centered=centered,
             grid_resolution=grid_resolution,
@@ -133,7 +138,7 @@ class PartialDependenceWidget(ComputationWidget):
             target=target if target is not None else (targets[-1] if targets else ""),
             scale=scale,
             _feature_options=names,
-            _categorical=_categorical_names(X, names, categorical_features),
+            _categorical=categorical,
             _target_options=targets,
         )
         self._stream(cancel=None)  # invalid settings fail here, in Python
@@ -154,6 +159,11 @@ class PartialDependenceWidget(ComputationWidget):
                 f"target: {self.target!r} is not a class shown here; "
                 f"choose from {self._target_options}."
             )
+        unknown = [f for f in self.features if f not in self._names]
+        if unknown:
+            raise ValueError(
+                f"features: {unknown} not among X's columns; choose from {self._names}."
+            )
         two_way = len(self.features) == 2
         # The correlation warning is shown in the widget, not in the output.
         with warnings.catch_warnings():
@@ -161,7 +171,11 @@ class PartialDependenceWidget(ComputationWidget):
             return iter_partial_dependence(
                 self._estimator,
                 self._X,
-                list(self.features),
+                [self._names.index(f) for f in self.features],
+                # Always predicted: "auto" would switch averages to the
+                # recursion (over the training data, decision function) when
+                # kind or the number of features changes.
+                method="brute",
                 grid_resolution=self.grid_resolution,
                 kind="average" if two_way else self.kind,
                 centered=self.centered and not two_way,
@@ -215,6 +229,19 @@ def _target_options(estimator):
     return classes[-1:] if len(classes) == 2 else classes
 
 
+def _feature_names(features, names):
+    """`features` (a column or a list of them: labels, or int positions) as
+    the names in the traits; the first column when None."""
+    if features is None:
+        return [names[0]]
+    if isinstance(features, (str, numbers.Integral)) or not np.iterable(features):
+        features = [features]
+    return [
+        names[f] if isinstance(f, numbers.Integral) and 0 <= f < len(names) else str(f)
+        for f in features
+    ]
+
+
 def _categorical_names(X, names, categorical_features):
     numeric = (
         [X[c].dtype.kind in "biuf" for c in X.columns]
@@ -249,6 +276,8 @@ def _y_label(result, target):
         label = "partial dependence (prediction)"
     elif result.scale == "log_odds":
         label = f"centered log-odds of class {target}"
+    elif result.response_method == "decision_function":
+        label = f"decision function, class {target}"
     else:
         label = f"probability of class {target}"
     return f"{label}, change from the first grid value" if result.centered else label
@@ -298,6 +327,10 @@ def curve_payload(result, target, n_rows):
         "n_rows": int(n_rows),
         "y_label": _y_label(result, target),
         "warning": " ".join(result.warnings),
+        "correlated": [
+            {"partner": c.partner, "rho": float(c.spearman_rho), "message": c.message}
+            for c in result.correlated
+        ],
     }
     grid, labels = _axis(result, 0)
     common["distribution"] = _distribution(result.distributions[0], grid)
