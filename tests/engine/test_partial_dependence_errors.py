@@ -255,11 +255,25 @@ def test_bad_input_names_the_argument(
             dict(scale="log_odds", response_method="decision_function"),
             "scale='log_odds'",
         ),
+        (dict(classes=[7]), r"classes: \[7\] not among the classes .*\[0, 1, 2\]"),
+        (dict(classes=["1"]), r"classes: \['1'\] not among the classes"),
+        (dict(classes=[]), "classes is empty"),
+        (dict(classes=[1, 1]), "classes names a class more than once"),
     ],
 )
 def test_bad_input_for_classifiers(guarded_classifier, frame, kwargs, message):
     with pytest.raises(ValueError, match=message):
         partial_dependence(guarded_classifier, frame, ["a"], **kwargs)
+
+
+def test_classes_of_a_regressor_or_a_binary_decision_function(guarded, frame):
+    with pytest.raises(ValueError, match="classes applies to classifiers only"):
+        partial_dependence(guarded, frame, ["a"], classes=[0])
+    binary = NoProbaAllowed().fit(frame, np.arange(40) % 2)
+    with pytest.raises(ValueError, match="only gives values for the positive class 1"):
+        partial_dependence(
+            binary, frame, ["a"], classes=[0], response_method="decision_function"
+        )
 
 
 def test_recursion_errors_on_supported_estimators(frame):

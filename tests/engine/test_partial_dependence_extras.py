@@ -11,6 +11,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import spearmanr
 from scipy.stats.mstats import mquantiles
 from sklearn.datasets import make_classification
+from sklearn.ensemble import GradientBoostingClassifier
 from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import LogisticRegression, Ridge
 
@@ -125,6 +126,59 @@ def test_log_odds_clips_zero_probabilities():
     )
     log_eps = np.log(np.finfo(float).eps)
     assert_allclose(got.average[:, 0], [-2 / 3 * log_eps, log_eps / 3, log_eps / 3])
+
+
+def test_classes_select_and_order_the_outputs(three_classes):
+    model, X = three_classes
+    kwargs = dict(kind="both", grid_resolution=6)
+    every = sklearn_partial_dependence(model, X, [0, 1], **kwargs)
+    got = partial_dependence(
+        model, X, [0, 1], classes=[2, 0], return_result=True, **kwargs
+    )
+    assert got.output_names == (2, 0)
+    assert_allclose(got.average, every["average"][[2, 0]], rtol=0, atol=ATOL)
+    assert_allclose(got.individual, every["individual"][[2, 0]], rtol=0, atol=ATOL)
+    log_odds = partial_dependence(model, X, [0], scale="log_odds", **kwargs)
+    one = partial_dependence(model, X, [0], scale="log_odds", classes=[1], **kwargs)
+    assert_allclose(one["average"], log_odds["average"][[1]], rtol=0, atol=ATOL)
+
+
+def test_classes_with_the_recursion(three_classes):
+    model, X = three_classes
+    y = model.predict(X)  # three classes
+    boosting = GradientBoostingClassifier(n_estimators=5, random_state=0).fit(X, y)
+    kwargs = dict(method="recursion", grid_resolution=5)
+    every = sklearn_partial_dependence(boosting, X, [0], **kwargs)
+    got = partial_dependence(boosting, X, [0], classes=[1], **kwargs)
+    assert_array_equal(got["average"], every["average"][[1]])
+
+
+def test_classes_of_a_binary_classifier():
+    X, y = make_classification(
+        n_samples=100, n_features=3, n_informative=2, n_redundant=0, random_state=1
+    )
+    labels = np.array(["no", "yes"])[y]
+    model = LogisticRegression().fit(X, labels)
+    positive = sklearn_partial_dependence(model, X, [0], grid_resolution=5)
+    both = partial_dependence(
+        model, X, [0], grid_resolution=5, classes=["no", "yes"], return_result=True
+    )
+    assert both.output_names == ("no", "yes")
+    assert_allclose(both.average[1], positive["average"][0], rtol=0, atol=ATOL)
+    assert_allclose(both.average[0], 1 - positive["average"][0], rtol=0, atol=ATOL)
+    # The decision function has the positive class only, as scikit-learn's.
+    decision = partial_dependence(
+        model,
+        X,
+        [0],
+        grid_resolution=5,
+        classes=["yes"],
+        response_method="decision_function",
+    )
+    expected = sklearn_partial_dependence(
+        model, X, [0], grid_resolution=5, response_method="decision_function"
+    )
+    assert_allclose(decision["average"], expected["average"], rtol=0, atol=ATOL)
 
 
 def test_ice_subsampling_keeps_the_average_over_every_row(three_classes):

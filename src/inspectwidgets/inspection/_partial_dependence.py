@@ -14,7 +14,6 @@ import warnings
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import is_classifier
 from sklearn.utils import check_random_state
 from sklearn.utils._response import _get_response_values
 from sklearn.utils.extmath import cartesian
@@ -40,6 +39,7 @@ from ._pd_validation import (
     check_response_method,
     column_labels,
     resolve_categorical,
+    resolve_classes,
     resolve_custom_values,
     resolve_method,
     resolve_pd_features,
@@ -98,6 +98,7 @@ class PartialDependenceRun:
         kind="average",
         centered=False,
         scale="probability",
+        classes=None,
         n_ice=None,
         random_state=None,
         correlation_threshold=0.8,
@@ -156,11 +157,12 @@ class PartialDependenceRun:
         self.kind, self.centered = kind, bool(centered)
         self.positions, self.feature_labels = positions, feature_labels
         self.is_categorical = is_categorical
-        self.output_names = None
-        if is_classifier(estimator):
-            classes = estimator.classes_
-            self.output_names = tuple(classes[-1:] if len(classes) == 2 else classes)
-            self.n_outputs, self.n_raw_outputs = len(self.output_names), len(classes)
+        self.output_names, self.output_columns = resolve_classes(
+            estimator, classes, self.response_method
+        )
+        if self.output_names is not None:
+            self.n_outputs = len(self.output_names)
+            self.n_raw_outputs = len(estimator.classes_)
         else:
             # Known before predicting only where the model says so.
             final = _final_estimator(estimator)
@@ -215,14 +217,22 @@ class PartialDependenceRun:
 
     def _responses(self, model, stacked):
         """Predictions of shape (n_rows, n_outputs), processed as scikit-learn
-        processes them (positive class only for binary classifiers)."""
+        processes them (positive class only for binary classifiers), or the
+        `classes` asked for."""
+        columns = self.output_columns
         if self.scale == "log_odds":
             values = centered_log_odds(model.predict_proba(stacked))
-            return values[:, 1:] if values.shape[1] == 2 else values
-        values, _ = _get_response_values(
-            model, stacked, response_method=self.response_method
-        )
-        return values.reshape(values.shape[0], -1)
+            if columns is None and values.shape[1] == 2:
+                columns = [1]
+        elif columns is None:
+            values, _ = _get_response_values(
+                model, stacked, response_method=self.response_method
+            )
+        else:
+            values = getattr(model, self.response_method)(stacked)
+        values = values.reshape(values.shape[0], -1)
+        # C order: averages sum in the same order as for a full response.
+        return values if columns is None else np.ascontiguousarray(values[:, columns])
 
     # --- running --------------------------------------------------------------
 
@@ -284,6 +294,8 @@ class PartialDependenceRun:
             self.grid, grid_indices
         )
         average = average.reshape(average.shape[0] if average.ndim > 1 else 1, -1)
+        if self.output_columns is not None:
+            average = average[self.output_columns]
         if self.centered:
             average = average - average[:, :1]
         average = average.reshape(-1, *self.shape)
@@ -438,6 +450,7 @@ def iter_partial_dependence(
     kind="average",
     centered=False,
     scale="probability",
+    classes=None,
     n_ice=None,
     random_state=None,
     correlation_threshold=0.8,
@@ -476,6 +489,7 @@ def iter_partial_dependence(
         kind=kind,
         centered=centered,
         scale=scale,
+        classes=classes,
         n_ice=n_ice,
         random_state=random_state,
         correlation_threshold=correlation_threshold,
@@ -501,6 +515,7 @@ def partial_dependence(
     kind="average",
     centered=False,
     scale="probability",
+    classes=None,
     n_ice=None,
     random_state=None,
     correlation_threshold=0.8,
@@ -569,6 +584,12 @@ def partial_dependence(
         ``[eps, 1]`` (eps = float64 machine epsilon, 2.2e-16) before the log,
         then averages them. For binary classifiers that is half the logit of
         the positive class.
+    classes : array-like of class labels, default=None
+        Classifiers: keep the values of these classes only, in this order (the
+        first axis of the results). None keeps scikit-learn's outputs: the
+        positive class ``classes_[1]`` of a binary classifier, every class
+        otherwise. A binary classifier's negative class has values on the
+        probability and log-odds scales, not from its decision function.
     n_ice : int, default=None
         Keep the ICE values of only `n_ice` rows drawn at random (without
         replacement) by `random_state`; the average still uses every row.
@@ -632,6 +653,7 @@ def partial_dependence(
         kind=kind,
         centered=centered,
         scale=scale,
+        classes=classes,
         n_ice=n_ice,
         random_state=random_state,
         correlation_threshold=correlation_threshold,

@@ -273,6 +273,57 @@ def resolve_response_method(estimator, response_method, method):
         ) from None
 
 
+def resolve_classes(estimator, classes, response_method):
+    """The classes whose values are kept, and their columns in the full
+    response (predict_proba's K columns, or the decision function's: one, the
+    positive class, for a binary classifier, as the recursion gives).
+
+    Without `classes`, scikit-learn's outputs (the positive class of a binary
+    classifier, every class otherwise) and None for the columns: the response
+    is then taken exactly as scikit-learn takes it. Regressors: None, None.
+    """
+    if not is_classifier(estimator):
+        if classes is not None:
+            raise ValueError(
+                "classes applies to classifiers only; "
+                f"{type(estimator).__name__} is a regressor. Pass classes=None."
+            )
+        return None, None
+    labels = estimator.classes_
+    if classes is None:
+        return tuple(labels[-1:] if len(labels) == 2 else labels), None
+    wanted = (
+        list(classes)
+        if np.iterable(classes) and not isinstance(classes, str)
+        else [classes]
+    )
+    if not wanted:
+        raise ValueError(
+            "classes is empty; pass None for scikit-learn's outputs, or a list "
+            "of class labels."
+        )
+    known = labels.tolist()
+    missing = [c for c in wanted if c not in known]
+    if missing:
+        raise ValueError(
+            f"classes: {missing!r} not among the classes of "
+            f"{type(estimator).__name__}: {known!r}."
+        )
+    columns = [known.index(c) for c in wanted]
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"classes names a class more than once: {wanted!r}.")
+    if len(labels) == 2 and response_method != "predict_proba":
+        if columns != [1]:
+            raise ValueError(
+                f"classes: the {response_method} of a binary classifier only "
+                f"gives values for the positive class {known[1]!r}; ask for it "
+                "alone, or use response_method='predict_proba' with "
+                "method='brute'."
+            )
+        columns = [0]
+    return tuple(labels[columns]), columns
+
+
 def check_n_ice(n_ice):
     if n_ice is None:
         return None
