@@ -126,3 +126,40 @@ def test_sparse_rows_equal_dense_permutation_in_storage_order():
     assert stacked.has_sorted_indices
     # Same stored entries as converting the permuted dense copies.
     assert stacked.nnz == sparse.csr_matrix(ArrayBatcher(dense).build(copies)).nnz
+
+
+def test_sparse_copies_from_donor_rows_of_different_layouts():
+    # Partial dependence: every row of a copy takes the columns from one donor
+    # row. Donor rows differ in which of those columns they store (a zero not
+    # stored, an explicit zero stored), so copies have different layouts.
+    rng = np.random.default_rng(1)
+    dense = rng.normal(size=(30, 7)) * (rng.uniform(size=(30, 7)) < 0.5)
+    matrix = sparse.csr_matrix(dense)
+    donor_dense = rng.normal(size=(5, 7))
+    donor_dense[1, [2, 3]] = 0.0
+    donor_dense[3, 2] = 0.0
+    donor = sparse.csr_matrix(donor_dense)
+    donor.data[donor.indptr[4]] = 0.0  # an explicit zero, kept in storage
+    columns = (2, 3, 5)
+    copies = [(row, columns) for row in (0, 1, 2, 3, 4, 1, 0)]
+    stacked = SparseRowBatcher(matrix).build(copies, donor=donor)
+    expected = ArrayBatcher(dense).build(copies, donor=donor.toarray())
+    assert_array_equal(stacked.toarray(), expected)
+    assert stacked.has_sorted_indices
+    # Row by row, the entries are X's outside the columns and the donor row's
+    # inside them, explicit zeros included, in column order.
+    for b, (row, _) in enumerate(copies):
+        donor_row = donor[row]
+        inside = np.isin(donor_row.indices, columns)
+        for i in range(matrix.shape[0]):
+            got = stacked[b * matrix.shape[0] + i]
+            own = matrix[i]
+            keep = ~np.isin(own.indices, columns)
+            want = sorted(
+                zip(
+                    np.r_[own.indices[keep], donor_row.indices[inside]],
+                    np.r_[own.data[keep], donor_row.data[inside]],
+                    strict=True,
+                )
+            )
+            assert list(zip(got.indices, got.data, strict=True)) == want

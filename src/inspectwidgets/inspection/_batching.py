@@ -13,6 +13,7 @@ single donor row given to every row of the block.
 """
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
@@ -135,14 +136,13 @@ class SparseRowBatcher:
 
     def build(self, copies, donor=None):
         X = self.X
+        if donor is not None and all(np.ndim(rows) == 0 for rows, _ in copies):
+            return self._donor_row_copies(copies, donor)
         data, indices = X.data, X.indices
         if donor is not None:
             data = np.concatenate([X.data, donor.data])
             indices = np.concatenate([X.indices, donor.indices])
-        if donor is not None and all(np.ndim(rows) == 0 for rows, _ in copies):
-            take, row_lengths = self._take_donor_rows(copies, donor)
-        else:
-            take, row_lengths = self._take(copies, donor)
+        take, row_lengths = self._take(copies, donor)
         indptr = np.concatenate([[0], np.cumsum(row_lengths)])
         shape = (len(copies) * self.n_rows, X.shape[1])
         return type(X)((data[take], indices[take], indptr), shape=shape)
@@ -175,15 +175,16 @@ class SparseRowBatcher:
         starts = np.concatenate([start.ravel() for start in starts])
         return _expand(starts, lengths), row_lengths
 
-    def _take_donor_rows(self, copies, donor):
-        """`_take` for copies whose rows all take their columns from one donor
+    def _donor_row_copies(self, copies, donor):
+        """`build` for copies whose rows all take their columns from one donor
         row (a partial dependence's grid point).
 
         Copies with the same columns and donor rows of the same layout share
-        one pattern of entries, built once with the donor's entries counted
-        from the start of its row; each copy shifts those to its own row.
+        one pattern: the same indices and row lengths, and X's entries at the
+        same places; only the donor's entries differ. Each copy is then two
+        block copies and the donor's few values written in.
         """
-        X = self.X
+        X, n_rows = self.X, self.n_rows
         donor_segments, patterns, planned = {}, {}, []
         for row, columns in copies:
             columns = tuple(columns)
@@ -192,24 +193,65 @@ class SparseRowBatcher:
             donor_counts, donor_firsts, _ = donor_segments[columns]
             key = (columns, donor_counts[row].tobytes())
             if key not in patterns:
-                counts, firsts, inside = self._segments_of(columns)
-                relative = donor_firsts[row] - donor.indptr[row] + X.nnz
-                lengths = np.where(inside, donor_counts[row], counts)
-                starts = np.where(inside, relative, firsts)
-                take = _expand(starts.ravel(), lengths.ravel())
-                patterns[key] = take, np.flatnonzero(take >= X.nnz), lengths.sum(1)
+                patterns[key] = self._donor_pattern(
+                    columns, donor_counts[row], donor_firsts[row] - donor.indptr[row]
+                )
             planned.append((patterns[key], donor.indptr[row]))
-        take = np.empty(sum(len(p[0]) for p, _ in planned), dtype=np.intp)
-        start = 0
-        for (pattern, from_donor, _), shift in planned:
-            piece = take[start : start + len(pattern)]
-            piece[:] = pattern
-            piece[from_donor] += shift
-            start += len(pattern)
-        return take, np.concatenate([lengths for (*_, lengths), _ in planned])
+        sizes = np.array([len(pattern.data) for pattern, _ in planned])
+        ends = np.cumsum(sizes)
+        total = int(ends[-1]) if len(ends) else 0
+        # One index dtype for indices and indptr, or scipy would copy them.
+        index_dtype = np.int32 if total < 2**31 else np.int64
+        data = np.empty(total, dtype=np.result_type(X.data, donor.data))
+        indices = np.empty(total, dtype=index_dtype)
+        indptr = np.zeros(len(copies) * n_rows + 1, dtype=index_dtype)
+        for b, ((pattern, start), end, size) in enumerate(
+            zip(planned, ends, sizes, strict=True)
+        ):
+            first = end - size
+            donated = start + pattern.donor_offsets
+            block_data, block_indices = data[first:end], indices[first:end]
+            block_data[:] = pattern.data
+            block_data[pattern.donor_positions] = donor.data[donated]
+            block_indices[:] = pattern.indices
+            block_indices[pattern.donor_positions] = donor.indices[donated]
+            indptr[b * n_rows + 1 : (b + 1) * n_rows + 1] = pattern.row_ends + first
+        shape = (len(copies) * n_rows, X.shape[1])
+        return type(X)((data, indices, indptr), shape=shape)
+
+    def _donor_pattern(self, columns, donor_counts, donor_offsets):
+        """One copy's entries when its donor row has the given layout (entry
+        count per run, offset of each run in the row): X's entries in place,
+        and where the donor's go (and their offsets in the donor row)."""
+        X = self.X
+        counts, firsts, inside = self._segments_of(columns)
+        lengths = np.where(inside, donor_counts, counts)
+        starts = np.where(inside, donor_offsets + X.nnz, firsts)
+        take = _expand(starts.ravel(), lengths.ravel())
+        from_donor = take >= X.nnz
+        # Placeholders (X's first entry) where the donor's entries go.
+        from_x = np.where(from_donor, 0, take) if X.nnz else take[:0]
+        return _DonorPattern(
+            data=X.data[from_x],
+            indices=X.indices[from_x],
+            row_ends=np.cumsum(lengths.sum(axis=1)),
+            donor_positions=np.flatnonzero(from_donor),
+            donor_offsets=take[from_donor] - X.nnz,
+        )
 
     def block(self, stacked, b):
         return stacked[b * self.n_rows : (b + 1) * self.n_rows]
+
+
+@dataclass
+class _DonorPattern:
+    """A sparse copy's layout shared by copies with alike donor rows."""
+
+    data: np.ndarray  # X's values in place, placeholders for the donor's
+    indices: np.ndarray
+    row_ends: np.ndarray  # indptr[1:] of one copy
+    donor_positions: np.ndarray  # where in the copy the donor's entries go
+    donor_offsets: np.ndarray  # and their offsets in the donor row
 
 
 def _row_segments(matrix, columns):
