@@ -92,7 +92,7 @@ function axis(values, labels, categorical, name) {
  * @property {number} nRows
  * @property {string} yLabel
  * @property {ReturnType<typeof distributionResult>} distribution
- * @property {string} warning
+ * @property {ReturnType<typeof correlations>} correlated
  *
  * @typedef {object} Curve2d
  * @property {"2d"} mode
@@ -105,7 +105,7 @@ function axis(values, labels, categorical, name) {
  * @property {string} yLabel
  * @property {ReturnType<typeof distributionResult>} distribution of x.
  * @property {ReturnType<typeof distributionResult>} distributionY of y.
- * @property {string} warning
+ * @property {ReturnType<typeof correlations>} correlated
  */
 export function curveResult(value) {
   if (isEmptyCurve(value)) return null;
@@ -115,7 +115,7 @@ export function curveResult(value) {
   const common = {
     nRows: Number(value.n_rows) || 0,
     yLabel: String(value.y_label ?? ""),
-    warning: String(value.warning ?? ""),
+    correlated: correlations(value.correlated),
   };
   if (features.length === 1) {
     const grid = vector(value.grid, "grid");
@@ -227,4 +227,23 @@ export function gridCount(curve) {
   const total = curve.x.values.length;
   const unit = curve.mode === "2d" ? "grid rows" : "grid points";
   return `${curve.gridDone} / ${total} ${unit}`;
+}
+
+/**
+ * The correlation warnings of `_curve.correlated`, checked.
+ *
+ * @param {unknown} value a list of {feature, partner, rho, message}.
+ * @returns {{feature: string, partner: string, rho: number,
+ *   message: string}[]}
+ */
+export function correlations(value) {
+  if (value == null) return [];
+  if (!Array.isArray(value))
+    throw new TypeError("_curve.correlated must be a list.");
+  return value.map((c) => ({
+    feature: String(c.feature),
+    partner: String(c.partner),
+    rho: Number(c.rho),
+    message: String(c.message ?? ""),
+  }));
 }

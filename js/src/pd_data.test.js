@@ -9,6 +9,7 @@ import {
   gridCount,
   isEmptyCurve,
   nearestIndex,
+  correlations,
 } from "./pd_data.js";
 import {
   categoricalCurve,
@@ -94,5 +95,15 @@ describe("helpers", () => {
   it("heatColor diverges around 0 only when values straddle it", () => {
     expect(heatColor([-1, 2]).domain()).toEqual([-2, 0, 2]);
     expect(heatColor([1, 2]).domain()).toEqual([1, 2]);
+  });
+});
+
+describe("correlations", () => {
+  it("checks and normalizes the list Python sends", () => {
+    expect(correlations(undefined)).toEqual([]);
+    expect(
+      correlations([{ feature: "a", partner: 3, rho: "0.9", message: "m" }]),
+    ).toEqual([{ feature: "a", partner: "3", rho: 0.9, message: "m" }]);
+    expect(() => correlations("warning text")).toThrow(/must be a list/);
   });
 });

@@ -75,6 +75,54 @@ function fillSelect(select, options, value) {
   select.value = value ?? "";
 }
 
+/**
+ * The banner's content for the correlation warnings: one lead line, then one
+ * list item per correlated pair (its full message as the item's title).
+ *
+ * @param {{feature: string, partner: string, rho: number,
+ *   message: string}[]} correlated
+ * @returns {HTMLElement[]} [] when there is none.
+ */
+function warningContent(correlated) {
+  // A 2-way surface can report a pair from both sides: keep it once.
+  const seen = new Set();
+  const pairs = correlated.filter(({ feature, partner }) => {
+    const key = JSON.stringify([feature, partner].sort());
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (pairs.length === 0) return [];
+  const features = [...new Set(pairs.map((c) => c.feature))];
+  const rarely =
+    "so the plot averages over value combinations that rarely occur:";
+  const others =
+    pairs.length === 1 ? "another feature" : `${pairs.length} other features`;
+  const lead =
+    features.length === 1
+      ? `'${features[0]}' is strongly correlated with ${others}, ${rarely}`
+      : `Strongly correlated features, ${rarely}`;
+  const rho = ({ rho }) => `(Spearman ρ = ${rho >= 0 ? "+" : ""}${rho.toFixed(2)})`;
+  const label = (c) =>
+    features.length === 1
+      ? `${c.partner} ${rho(c)}`
+      : `${c.feature} with ${c.partner} ${rho(c)}`;
+  return [
+    h("p", { className: "pdw-warning-lead", text: lead }),
+    h(
+      "ul",
+      { className: "pdw-warning-list" },
+      pairs.map((c) =>
+        h("li", {
+          testid: "pdw-warning-item",
+          text: label(c),
+          attrs: { title: c.message },
+        }),
+      ),
+    ),
+  ];
+}
+
 /** Which chart draws `curve`. */
 function chartKind(curve) {
   if (curve.mode === "2d") return "2d";
@@ -161,6 +209,7 @@ function render({ model, el }) {
 
   /** @type {{kind: string, chart: {update: Function, destroy: Function}} | null} */
   let current = null;
+  let shownCorrelations = "[]";
 
   // ---- Controls -----------------------------------------------------------
 
@@ -243,9 +292,13 @@ function render({ model, el }) {
       current = { kind: wanted, chart: CHARTS[wanted](chartHost, { tooltip }) };
     current?.chart.update(curve);
 
-    const text = curve?.warning ?? "";
-    warning.textContent = text;
-    warning.hidden = text === "";
+    const correlated = curve?.correlated ?? [];
+    const key = JSON.stringify(correlated);
+    if (key !== shownCorrelations) {
+      shownCorrelations = key;
+      warning.replaceChildren(...warningContent(correlated));
+    }
+    warning.hidden = correlated.length === 0;
     const ice = curve?.mode === "1d" ? curve.individual : null;
     caption.textContent = ice
       ? `${formatNumber(ice.rows)} of ${formatNumber(curve.nRows)} ICE curves shown`

@@ -172,6 +172,54 @@ describe("PartialDependenceWidget: 1-way numeric", () => {
     expect(tip.style.display).toBe("none");
   });
 
+  it("wraps a long y title (centered) onto lines that fit the plot", () => {
+    const label =
+      "partial dependence (prediction), change from the first grid value";
+    const model = mount(makeModel());
+    const yAxisX = () =>
+      el.querySelector(".pdw-y-axis").getAttribute("transform");
+    expect(yAxisX()).toBe("translate(64,0)");
+    model.set("_curve", numericCurve(payloadPacker(), { yLabel: label }));
+    flushFrames();
+    const yTitle = el.querySelector(".pdw-y-title");
+    const lines = [...yTitle.querySelectorAll("tspan")];
+    // Broken after the comma, nothing cut, each line within the plot's
+    // 240 px height (at about 6.6 px a character).
+    expect(lines.map((t) => t.textContent)).toEqual([
+      "partial dependence (prediction),",
+      "change from the first grid value",
+    ]);
+    expect(lines.map((t) => t.textContent).join(" ")).toBe(label);
+    for (const t of lines) expect(t.textContent.length).toBeLessThanOrEqual(36);
+    expect(lines.map((t) => t.getAttribute("dy"))).toEqual(["0", "15"]);
+    expect(yTitle.querySelector("title").textContent).toBe(label);
+    // The second line takes room from the plot, not from the tick labels.
+    expect(yAxisX()).toBe("translate(79,0)");
+    expect(Number(el.querySelector(".pdw-overlay").getAttribute("x"))).toBe(
+      79,
+    );
+
+    // Longer labels are balanced over up to three lines.
+    const long =
+      "centered log-odds of class versicolor, change from the first grid value";
+    model.set("_curve", numericCurve(payloadPacker(), { yLabel: long }));
+    flushFrames();
+    const longLines = [...yTitle.querySelectorAll("tspan")].map(
+      (t) => t.textContent,
+    );
+    expect(longLines).toHaveLength(3);
+    expect(longLines.join(" ")).toBe(long);
+    expect(yAxisX()).toBe("translate(94,0)");
+
+    // A short label stays one line, the margin goes back.
+    model.set("_curve", numericCurve(payloadPacker()));
+    flushFrames();
+    expect(
+      [...yTitle.querySelectorAll("tspan")].map((t) => t.textContent),
+    ).toEqual(["prediction"]);
+    expect(yAxisX()).toBe("translate(64,0)");
+  });
+
   it("draws 1000 ICE curves x 100 points quickly (timing printed)", () => {
     const pack = bigPayloadPacker(1000 * 100 + 2000);
     const curve = numericCurve(pack, { g: 100, m: 1000, nRows: 5000 });
@@ -251,9 +299,12 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
     expect([count("red"), count("green"), count("blue")]).toEqual([10, 20, 30]);
     // ICE: one dash per curve and category.
     expect(ctx.calls.fillRect).toBe(4 * 3);
-    // The long y label is shortened; its title holds it whole.
+    // The y label, too long for one line along the plot, wraps onto two;
+    // its title holds it whole too.
     const yTitle = el.querySelector(".pdw-y-title");
-    expect(yTitle.querySelector("tspan").textContent).toMatch(/…$/);
+    expect(
+      [...yTitle.querySelectorAll("tspan")].map((t) => t.textContent),
+    ).toEqual(["partial dependence", "(probability of class 1)"]);
     expect(yTitle.querySelector("title").textContent).toBe(
       "partial dependence (probability of class 1)",
     );
@@ -411,23 +462,112 @@ describe("PartialDependenceWidget: controls", () => {
 });
 
 describe("PartialDependenceWidget: text, errors, cleanup", () => {
+  /** A correlation warning as Python sends it. */
+  const correlation = (feature, partner, rho) => ({
+    feature,
+    partner,
+    rho,
+    message: `Feature '${feature}' is strongly correlated with '${partner}'.`,
+  });
+
   it("keeps feature names and the warning as literal text", () => {
-    const warning = `${EVIL} is strongly correlated with bmi (ρ = 0.93).`;
     mount(
       makeModel({
         features: [EVIL],
         _feature_options: [EVIL, "bmi"],
-        _curve: numericCurve(payloadPacker(), { feature: EVIL, warning }),
+        _curve: numericCurve(payloadPacker(), {
+          feature: EVIL,
+          correlated: [correlation(EVIL, EVIL, 0.93)],
+        }),
       }),
     );
     expect(el.querySelector("img")).toBeNull();
     const banner = byTestId("pdw-warning");
     expect(banner.hidden).toBe(false);
-    expect(banner.textContent).toBe(warning);
+    expect(banner.textContent).toContain(`'${EVIL}' is strongly correlated`);
+    expect(byTestId("pdw-warning-item").textContent).toBe(
+      `${EVIL} (Spearman ρ = +0.93)`,
+    );
     expect(byTestId("pdw-feature").value).toBe(EVIL);
     expect(
       [...el.querySelectorAll(".iw-axis-title")].map((t) => t.textContent),
     ).toContain(EVIL);
+  });
+
+  it("lists correlation warnings, one line per partner, names as text", () => {
+    const correlated = [
+      correlation("petal length (cm)", "petal width (cm)", 0.9412),
+      correlation("petal length (cm)", EVIL, -0.8799),
+    ];
+    const model = mount(
+      makeModel({
+        _curve: numericCurve(payloadPacker(), {
+          feature: "petal length (cm)",
+          correlated,
+        }),
+      }),
+    );
+    expect(el.querySelector("img")).toBeNull();
+    const banner = byTestId("pdw-warning");
+    expect(banner.hidden).toBe(false);
+    expect(banner.querySelector(".pdw-warning-lead").textContent).toBe(
+      "'petal length (cm)' is strongly correlated with 2 other features, " +
+        "so the plot averages over value combinations that rarely occur:",
+    );
+    const items = allByTestId("pdw-warning-item");
+    expect(items.map((li) => li.tagName)).toEqual(["LI", "LI"]);
+    expect(items.map((li) => li.textContent)).toEqual([
+      "petal width (cm) (Spearman ρ = +0.94)",
+      `${EVIL} (Spearman ρ = -0.88)`,
+    ]);
+    // The whole message of each stays readable on hover.
+    expect(items.map((li) => li.getAttribute("title"))).toEqual(
+      correlated.map((c) => c.message),
+    );
+
+    // One partner: "another feature", one item; none: hidden and empty.
+    model.set(
+      "_curve",
+      numericCurve(payloadPacker(), {
+        correlated: [correlation("x1", "x2", 1)],
+      }),
+    );
+    flushFrames();
+    expect(banner.querySelector(".pdw-warning-lead").textContent).toMatch(
+      /^'x1' is strongly correlated with another feature, so /,
+    );
+    expect(allByTestId("pdw-warning-item").map((li) => li.textContent)).toEqual(
+      ["x2 (Spearman ρ = +1.00)"],
+    );
+    model.set("_curve", numericCurve(payloadPacker()));
+    flushFrames();
+    expect(banner.hidden).toBe(true);
+    expect(banner.textContent).toBe("");
+  });
+
+  it("lists a 2-way surface's correlated pairs once each", () => {
+    mount(
+      makeModel({
+        features: ["age", "bmi"],
+        _curve: {
+          ...twoWayCurve(payloadPacker()),
+          correlated: [
+            correlation("age", "bmi", 0.9),
+            correlation("bmi", "age", 0.9),
+            correlation("bmi", "bp", 0.9),
+          ],
+        },
+      }),
+    );
+    expect(
+      byTestId("pdw-warning").querySelector(".pdw-warning-lead").textContent,
+    ).toMatch(/^Strongly correlated features, so /);
+    expect(allByTestId("pdw-warning-item").map((li) => li.textContent)).toEqual(
+      [
+        "age with bmi (Spearman ρ = +0.90)",
+        "bmi with bp (Spearman ρ = +0.90)",
+      ],
+    );
   });
 
   it("shows the Python error and a malformed payload in the error box", () => {

@@ -218,7 +218,7 @@ export function numericCurve(
     done = g,
     average = true,
     nRows = 400,
-    warning = "",
+    correlated = [],
     yLabel = "prediction",
   } = {},
 ) {
@@ -249,7 +249,7 @@ export function numericCurve(
       counts: pack([3, 10, 20, 40, 60, 80, 70, 50, 20, 5]),
       deciles: pack([1, 2, 3, 4, 5, 6, 7, 8, 9]),
     },
-    warning,
+    correlated,
   };
 }
 
@@ -283,7 +283,7 @@ export function categoricalCurve(
       labels: [...labels].reverse(),
       counts: pack(labels.map((_, j) => 10 * (j + 1)).reverse()),
     },
-    warning: "",
+    correlated: [],
   };
 }
 
@@ -328,7 +328,7 @@ export function twoWayCurve(
           counts: pack([4, 8, 2]),
           deciles: pack([0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8]),
         },
-    warning: "",
+    correlated: [],
   };
 }
 

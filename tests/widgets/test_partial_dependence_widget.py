@@ -72,9 +72,14 @@ def test_classes_scale_and_correlation_warning():
     assert w.wait(timeout=60) == "done"
     assert w._target_options == ["0", "1", "2"] and w.target == "2"
     assert "centered log-odds of class 2" in w._curve["y_label"]
-    assert "strongly correlated" in w._curve["warning"]
-    partners = {c["partner"] for c in w._curve["correlated"]}
-    assert partners == {"petal length (cm)", "sepal length (cm)"}
+    correlated = w._curve["correlated"]
+    assert {c["partner"] for c in correlated} == {
+        "petal length (cm)",
+        "sepal length (cm)",
+    }
+    assert all(c["feature"] == "petal width (cm)" for c in correlated)
+    assert all(abs(c["rho"]) >= 0.8 for c in correlated)
+    assert "strongly correlated" in correlated[0]["message"]
     average = decode_binary_array(w._curve["average"])
     w.target = "0"
     assert w.wait(timeout=60) == "done"

@@ -32,6 +32,73 @@ export function truncate(name, maxChars) {
   return `${name.slice(0, Math.max(1, maxChars - 1))}…`;
 }
 
+/** Words of `text`, each cut into pieces of at most `maxChars` characters. */
+function wrapWords(text, maxChars) {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((word) =>
+      Array.from({ length: Math.ceil(word.length / maxChars) }, (_, k) =>
+        word.slice(k * maxChars, (k + 1) * maxChars),
+      ),
+    );
+}
+
+/** Greedy fill of `words` into lines of at most `width` characters. */
+function fillLines(words, width) {
+  const lines = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width)
+      lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/**
+ * Break `text` into at most `maxLines` lines of at most `maxChars`
+ * characters each (estimated widths, like `truncate`).
+ *
+ * Text that fits stays one line. Otherwise, when its clauses (split after
+ * ", ") each fit on a line, one clause per line; else the words are wrapped
+ * into as few lines as possible, balanced in length. Words longer than a
+ * line are cut; text that still needs more than `maxLines` lines ends with
+ * an ellipsis (the last line holds as much of the rest as fits).
+ *
+ * @param {string} text
+ * @param {number} maxChars
+ * @param {number} maxLines
+ * @returns {string[]} no empty lines ([] for blank text).
+ */
+export function wrapLabel(text, maxChars, maxLines) {
+  const clean = text.trim().replace(/\s+/g, " ");
+  const chars = Math.max(1, Math.floor(maxChars));
+  if (clean === "") return [];
+  if (clean.length <= chars) return [clean];
+  const clauses = clean.split(/(?<=,) /);
+  if (
+    clauses.length <= maxLines &&
+    clauses.every((clause) => clause.length <= chars)
+  )
+    return clauses;
+  const words = wrapWords(clean, chars);
+  const lines = fillLines(words, chars);
+  if (lines.length > maxLines) {
+    const last = Math.max(1, maxLines) - 1;
+    return [
+      ...lines.slice(0, last),
+      truncate(lines.slice(last).join(" "), chars),
+    ];
+  }
+  // Narrow the lines while their number stays the same: balanced lengths.
+  const longest = Math.max(...words.map((word) => word.length));
+  let width = chars;
+  while (width > longest && fillLines(words, width - 1).length === lines.length)
+    width -= 1;
+  return fillLines(words, width);
+}
+
 /**
  * Width of the label column for `names` in a chart `width` px wide, and how
  * many characters fit in it.

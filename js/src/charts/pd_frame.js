@@ -10,7 +10,12 @@ import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 
 import { columnRange, finiteExtent } from "../pd_data.js";
-import { CHAR_WIDTH, measureWidth, themeAxis, truncate } from "./chart_base.js";
+import {
+  CHAR_WIDTH,
+  measureWidth,
+  themeAxis,
+  wrapLabel,
+} from "./chart_base.js";
 import { formatNumber } from "./format.js";
 import { prepareCanvas } from "./pd_canvas.js";
 
@@ -19,6 +24,11 @@ export const PLOT_HEIGHT = 240;
 export const DIST_GAP = 6;
 export const DIST_HEIGHT = 44;
 const MAX_WIDTH = 760;
+// The y title: lines along the plot's height, each further line 15 px to
+// the right (the left margin grows by as much).
+const Y_TITLE_X = 14;
+const Y_TITLE_LINE = 15;
+const Y_TITLE_MAX_LINES = 3;
 
 let nextClipId = 0;
 
@@ -93,8 +103,14 @@ export function createOneWayFrame(container, { svgTestid }) {
    * finite PDP and ICE values).
    */
   frame.layout = (curve) => {
+    const yLines = wrapLabel(
+      curve.yLabel,
+      PLOT_HEIGHT / CHAR_WIDTH,
+      Y_TITLE_MAX_LINES,
+    );
+    const left = MARGIN.left + Math.max(0, yLines.length - 1) * Y_TITLE_LINE;
     const width = Math.min(MAX_WIDTH, measureWidth(container));
-    const plotW = Math.max(120, width - MARGIN.left - MARGIN.right);
+    const plotW = Math.max(120, width - left - MARGIN.right);
     const distTop = MARGIN.top + PLOT_HEIGHT + DIST_GAP;
     const height = distTop + DIST_HEIGHT + MARGIN.bottom;
     const y = scaleLinear()
@@ -107,35 +123,38 @@ export function createOneWayFrame(container, { svgTestid }) {
       .attr("height", height)
       .attr("aria-label", `Partial dependence on ${curve.feature}`);
     clipRect
-      .attr("x", MARGIN.left)
+      .attr("x", left)
       .attr("y", distTop)
       .attr("width", plotW)
       .attr("height", DIST_HEIGHT);
     frame.dist.attr("transform", `translate(0,${distTop})`);
     frame.xAxis.attr("transform", `translate(0,${distTop + DIST_HEIGHT})`);
     frame.yAxis
-      .attr("transform", `translate(${MARGIN.left},0)`)
+      .attr("transform", `translate(${left},0)`)
       .call(axisLeft(y).ticks(6).tickFormat(formatNumber));
     themeAxis(frame.yAxis);
     frame.xTitle
-      .attr("x", MARGIN.left + plotW / 2)
+      .attr("x", left + plotW / 2)
       .attr("y", height - 4)
       .text(curve.feature);
     frame.yTitle
       .attr(
         "transform",
-        `translate(14,${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)`,
+        `translate(${Y_TITLE_X},${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)`,
       )
       .call((t) => {
-        // Shortened to the plot's height; the whole label in its title.
+        // Wrapped to the plot's height, one tspan per line; the whole label
+        // also in its title (shown on hover).
         t.selectAll("*").remove();
-        t.append("tspan").text(
-          truncate(curve.yLabel, Math.floor(PLOT_HEIGHT / CHAR_WIDTH)),
-        );
+        for (const [k, text] of yLines.entries())
+          t.append("tspan")
+            .attr("x", 0)
+            .attr("dy", k === 0 ? 0 : Y_TITLE_LINE)
+            .text(text);
         t.append("title").text(curve.yLabel);
       });
     frame.overlay
-      .attr("x", MARGIN.left)
+      .attr("x", left)
       .attr("y", MARGIN.top)
       .attr("width", plotW)
       .attr("height", PLOT_HEIGHT);
@@ -144,8 +163,8 @@ export function createOneWayFrame(container, { svgTestid }) {
       distTop,
       height,
       y,
-      left: MARGIN.left,
-      right: MARGIN.left + plotW,
+      left,
+      right: left + plotW,
       top: MARGIN.top,
       bottom: MARGIN.top + PLOT_HEIGHT,
     };

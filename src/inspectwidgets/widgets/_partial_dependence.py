@@ -326,9 +326,13 @@ def curve_payload(result, target, n_rows):
         "features": list(result.feature_names),
         "n_rows": int(n_rows),
         "y_label": _y_label(result, target),
-        "warning": " ".join(result.warnings),
         "correlated": [
-            {"partner": c.partner, "rho": float(c.spearman_rho), "message": c.message}
+            {
+                "feature": c.feature,
+                "partner": c.partner,
+                "rho": float(c.spearman_rho),
+                "message": c.message,
+            }
             for c in result.correlated
         ],
     }

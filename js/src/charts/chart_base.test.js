@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+
+import { wrapLabel } from "./chart_base.js";
+
+describe("wrapLabel", () => {
+  it("keeps text that fits on one line", () => {
+    expect(wrapLabel("prediction", 36, 3)).toEqual(["prediction"]);
+    expect(wrapLabel("  ", 36, 3)).toEqual([]);
+  });
+
+  it("puts one clause per line when each fits", () => {
+    expect(
+      wrapLabel(
+        "partial dependence (prediction), change from the first grid value",
+        36,
+        3,
+      ),
+    ).toEqual([
+      "partial dependence (prediction),",
+      "change from the first grid value",
+    ]);
+  });
+
+  it("balances wrapped words, every word kept", () => {
+    const text =
+      "centered log-odds of class versicolor, change from the first grid value";
+    const lines = wrapLabel(text, 36, 3);
+    expect(lines).toEqual([
+      "centered log-odds of",
+      "class versicolor, change",
+      "from the first grid value",
+    ]);
+    expect(lines.join(" ")).toBe(text);
+  });
+
+  it("cuts over-long words and ends with an ellipsis past maxLines", () => {
+    expect(wrapLabel("a".repeat(12), 5, 3)).toEqual(["aaaaa", "aaaaa", "aa"]);
+    const lines = wrapLabel("one two three four five six seven", 9, 2);
+    expect(lines).toEqual(["one two", "three fo…"]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(9);
+  });
+});
