@@ -18,10 +18,11 @@ from sklearn.ensemble import (
     HistGradientBoostingRegressor,
     RandomForestClassifier,
 )
+from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
 from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder
+from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from threadpoolctl import threadpool_limits
 
@@ -280,3 +281,61 @@ def test_streaming_and_centering_with_groups(three_classes):
         shown = snapshot.done
         assert_array_equal(snapshot.average[:, shown], final.average[:, shown])
         assert np.isnan(snapshot.average[:, ~shown]).all()
+
+
+def opaque(model):
+    """`model` behind a preprocessing step we cannot see through: predicted
+    copy by copy, with no grouping and no tree-by-tree evaluation."""
+    return make_pipeline(FunctionTransformer(lambda X: X), model)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(kind="both", centered=True, n_ice=20, random_state=0),
+        dict(kind="average", scale="log_odds"),
+        dict(kind="both", classes=[2, 0]),
+        dict(kind="average", response_method="decision_function", classes=[1]),
+    ],
+)
+def test_tree_by_tree_equals_predicting_every_copy(three_classes, kwargs):
+    X, y = three_classes
+    model = HistGradientBoostingClassifier(max_iter=15, random_state=0).fit(X, y)
+    kwargs = {"method": "brute", "grid_resolution": 12, **kwargs}
+    fast = partial_dependence(model, X, [0, 2], return_result=True, **kwargs)
+    plain = partial_dependence(opaque(model), X, [0, 2], return_result=True, **kwargs)
+    assert_array_equal(fast.average, plain.average)
+    if fast.individual is not None:
+        assert_array_equal(fast.individual, plain.individual)
+
+
+def test_binary_and_poisson_boosting_tree_by_tree(regression):
+    X, y = regression
+    binary = HistGradientBoostingClassifier(max_iter=10, random_state=0)
+    binary.fit(X, y > np.median(y))
+    poisson = HistGradientBoostingRegressor(
+        loss="poisson", max_iter=10, random_state=0
+    ).fit(X, np.exp(y / y.std()))
+    for model in (binary, poisson):
+        assert_identical(model, X, [1, 3], grid_resolution=10)
+
+
+def test_each_tree_is_evaluated_on_its_own_cells_only(regression, monkeypatch):
+    X, y = regression
+    model = HistGradientBoostingRegressor(max_iter=20, random_state=0).fit(X, y)
+    evaluated = []
+    predict = TreePredictor.predict
+
+    def counting(self, X, *args, **kwargs):
+        evaluated.append(X.shape[0])
+        return predict(self, X, *args, **kwargs)
+
+    monkeypatch.setattr(TreePredictor, "predict", counting)
+    result = partial_dependence(model, X, [0, 1], method="brute", grid_resolution=20)
+    monkeypatch.undo()
+    # Every tree once per cell it has on the grid: far fewer than 400 copies.
+    assert len(evaluated) == 20 and sum(evaluated) < 20 * 400 * len(X) / 10
+    expected = sklearn_partial_dependence(
+        model, X, [0, 1], method="brute", grid_resolution=20
+    )
+    assert_array_equal(result["average"], expected["average"])

@@ -11,11 +11,11 @@ transform of the grid values, which is what the pipeline would compute.
 
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 from scipy import sparse
 from sklearn.utils import check_random_state
-from sklearn.utils._response import _get_response_values
 from sklearn.utils.extmath import cartesian
 from sklearn.utils.validation import _check_sample_weight
 
@@ -49,6 +49,7 @@ from ._permutation import DEFAULT_MAX_MEMORY, ChunkSchedule
 from ._pipeline import columnwise_view
 from ._scoring import _final_estimator
 from ._tree_splits import grid_point_groups
+from ._treewise import TreewiseBoosting
 from ._validation import check_cancel, check_max_memory, check_sample_weight
 
 # Probabilities are clipped to [LOG_ODDS_EPS, 1] before taking logs.
@@ -215,21 +216,21 @@ class PartialDependenceRun:
                 return transformed, rows, view.map_columns(self.positions), view.model
         return self.X, self.rows, tuple(self.positions), self.estimator
 
-    def _responses(self, model, stacked):
+    def _responses(self, predict):
         """Predictions of shape (n_rows, n_outputs), processed as scikit-learn
         processes them (positive class only for binary classifiers), or the
-        `classes` asked for."""
+        `classes` asked for. ``predict(method)`` gives the model's output."""
         columns = self.output_columns
         if self.scale == "log_odds":
-            values = centered_log_odds(model.predict_proba(stacked))
+            values = centered_log_odds(predict("predict_proba"))
             if columns is None and values.shape[1] == 2:
                 columns = [1]
-        elif columns is None:
-            values, _ = _get_response_values(
-                model, stacked, response_method=self.response_method
-            )
         else:
-            values = getattr(model, self.response_method)(stacked)
+            values = predict(self.response_method)
+            if columns is None and self.response_method == "predict_proba":
+                # scikit-learn's _get_response_values: the positive class,
+                # classes_[-1], of a binary classifier.
+                values = values[:, 1] if values.shape[1] == 2 else values
         values = values.reshape(values.shape[0], -1)
         # C order: averages sum in the same order as for a full response.
         return values if columns is None else np.ascontiguousarray(values[:, columns])
@@ -255,6 +256,8 @@ class PartialDependenceRun:
         # Grid points a tree ensemble provably predicts alike are predicted
         # once (see _tree_splits).
         groups = _GridGroups(grid_point_groups(model, rows, columns), self.shape)
+        # Histogram boosting: each tree on its own few cells (see _treewise).
+        treewise = TreewiseBoosting.of(model, source, rows, columns)
         # A copy, its raw predictions and their processed values.
         per_copy = batcher.bytes_per_copy + n_rows * 16 * self.n_raw_outputs
         cap = max(1, int(min(self.max_memory, CHUNK_BYTES) // per_copy))
@@ -270,12 +273,14 @@ class PartialDependenceRun:
             # Coarse to fine across chunks, in grid order within one: trees
             # predict neighbouring grid values one after another faster.
             chunk_groups = np.sort(groups.order[chunk[0] : chunk[1]])
-            stacked = batcher.build(
-                [(groups.representatives[g], columns) for g in chunk_groups],
-                donor=rows,
-            )
-            values = self._responses(model, stacked)
-            del stacked
+            points, stacked = groups.representatives[chunk_groups], None
+            if treewise is not None:
+                predict = partial(treewise.respond, points)
+            else:
+                stacked = batcher.build([(p, columns) for p in points], donor=rows)
+                predict = _caller(model, stacked)
+            values = self._responses(predict)
+            del predict, stacked  # the chunk's copies of X
             values = values.reshape(len(chunk_groups), n_rows, -1)
             state.store(*groups.points(chunk_groups), values)
             schedule.record(time.perf_counter() - started)
@@ -324,6 +329,11 @@ class PartialDependenceRun:
             distributions=self.distributions,
             correlated=self.correlated,
         )
+
+
+def _caller(model, X):
+    """``predict(method)``: the model's `method` on X."""
+    return lambda method: getattr(model, method)(X)
 
 
 class _GridGroups:

@@ -54,17 +54,14 @@ def grid_point_groups(model, rows, columns):
     splits = _split_thresholds(model)
     if splits is None:
         return None
-    thresholds, categorical, dtype = splits
+    thresholds, dtype = splits
     cells = []
     for column in columns:
         values = _column_values(rows, column)
         if values is None:
             return None
         compared = values.astype(dtype).astype(np.float64)
-        if column in categorical:
-            cell = np.unique(compared, return_inverse=True)[1].reshape(-1)
-        else:
-            cell = np.searchsorted(thresholds.get(column, ()), compared, side="left")
+        cell = np.searchsorted(thresholds.get(column, ()), compared, side="left")
         cell[np.isnan(compared)] = MISSING_CELL
         cells.append(cell)
     _, first, groups = np.unique(
@@ -77,8 +74,8 @@ def grid_point_groups(model, rows, columns):
 
 
 def _split_thresholds(model):
-    """``({column: sorted thresholds}, categorical columns, compared dtype)``
-    over every split of the ensemble, or None if not a supported tree model."""
+    """``({column: sorted thresholds}, compared dtype)`` over every split of
+    the ensemble, or None if not a supported tree model."""
     try:
         if isinstance(model, BaseHistGradientBoosting):
             return _histogram_boosting_splits(model)
@@ -90,7 +87,7 @@ def _split_thresholds(model):
     except AttributeError:  # an unfitted model or another scikit-learn layout
         return None
     # Leaves have feature -2 (TREE_UNDEFINED).
-    return _by_column(features, thresholds, features >= 0), set(), np.float32
+    return _by_column(features, thresholds, features >= 0), np.float32
 
 
 def _sklearn_trees(model):
@@ -113,13 +110,12 @@ def _histogram_boosting_splits(model):
     if getattr(model, "_preprocessor", None) is not None:
         return None
     nodes = np.concatenate(
-        [p.nodes for per_class in model._predictors for p in per_class]
+        [tree.nodes for per_class in model._predictors for tree in per_class]
     )
     split = nodes["is_leaf"] == 0
-    features, thresholds = nodes["feature_idx"], nodes["num_threshold"]
-    categorical = set(features[split & (nodes["is_categorical"] == 1)].tolist())
-    numeric = split & (nodes["is_categorical"] == 0)
-    return _by_column(features, thresholds, numeric), categorical, np.float64
+    if (nodes["is_categorical"][split] == 1).any():
+        return None
+    return _by_column(nodes["feature_idx"], nodes["num_threshold"], split), np.float64
 
 
 def _by_column(features, thresholds, selected):
