@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
+from scipy import sparse
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import make_classification, make_regression
 from sklearn.ensemble import (
@@ -298,9 +299,17 @@ def opaque(model):
         dict(kind="average", response_method="decision_function", classes=[1]),
     ],
 )
-def test_tree_by_tree_equals_predicting_every_copy(three_classes, kwargs):
+@pytest.mark.parametrize(
+    "model",
+    [
+        HistGradientBoostingClassifier(max_iter=15, random_state=0),
+        GradientBoostingClassifier(n_estimators=15, random_state=0),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_tree_by_tree_equals_predicting_every_copy(three_classes, model, kwargs):
     X, y = three_classes
-    model = HistGradientBoostingClassifier(max_iter=15, random_state=0).fit(X, y)
+    model = model.fit(X, y)
     kwargs = {"method": "brute", "grid_resolution": 12, **kwargs}
     fast = partial_dependence(model, X, [0, 2], return_result=True, **kwargs)
     plain = partial_dependence(opaque(model), X, [0, 2], return_result=True, **kwargs)
@@ -309,15 +318,42 @@ def test_tree_by_tree_equals_predicting_every_copy(three_classes, kwargs):
         assert_array_equal(fast.individual, plain.individual)
 
 
-def test_binary_and_poisson_boosting_tree_by_tree(regression):
+def test_binary_and_other_losses_tree_by_tree(regression):
     X, y = regression
+    above = y > np.median(y)
     binary = HistGradientBoostingClassifier(max_iter=10, random_state=0)
-    binary.fit(X, y > np.median(y))
+    binary_gb = GradientBoostingClassifier(n_estimators=10, random_state=0)
     poisson = HistGradientBoostingRegressor(
         loss="poisson", max_iter=10, random_state=0
     ).fit(X, np.exp(y / y.std()))
-    for model in (binary, poisson):
+    huber = GradientBoostingRegressor(loss="huber", n_estimators=10, random_state=0)
+    for model in (
+        binary.fit(X, above),
+        binary_gb.fit(X, above),
+        poisson,
+        huber.fit(X, y),
+    ):
         assert_identical(model, X, [1, 3], grid_resolution=10)
+
+
+def test_gradient_boosting_on_sparse_one_hot_columns():
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame(
+        {"plan": rng.choice(list("abcdefgh"), 300), "age": rng.normal(40, 10, 300)}
+    )
+    y = (X["plan"] < "d") * 2.0 + X["age"] / 10
+    encode = ColumnTransformer(
+        [("plan", OneHotEncoder(), ["plan"])],
+        remainder="passthrough",
+        sparse_threshold=1.0,  # CSR output, whatever the density
+    )
+    model = make_pipeline(
+        encode, GradientBoostingRegressor(n_estimators=10, random_state=0)
+    ).fit(X, y)
+    assert sparse.issparse(model[:-1].transform(X))
+    assert_identical(model, X, ["age"], grid_resolution=15)
+    assert_identical(model, X, ["plan", "age"], categorical_features=["plan"],
+                     grid_resolution=5)  # fmt: skip
 
 
 def test_each_tree_is_evaluated_on_its_own_cells_only(regression, monkeypatch):

@@ -256,8 +256,8 @@ class PartialDependenceRun:
         # Grid points a tree ensemble provably predicts alike are predicted
         # once (see _tree_splits).
         groups = _GridGroups(grid_point_groups(model, rows, columns), self.shape)
-        # Histogram boosting: each tree on its own few cells (see _treewise).
-        treewise = TreewiseBoosting.of(model, source, rows, columns)
+        # Boosting: each tree on its own few cells (see _treewise).
+        treewise = TreewiseBoosting.of(model, source, rows, columns, groups.n_groups)
         # A copy, its raw predictions and their processed values.
         per_copy = batcher.bytes_per_copy + n_rows * 16 * self.n_raw_outputs
         cap = max(1, int(min(self.max_memory, CHUNK_BYTES) // per_copy))

@@ -57,7 +57,7 @@ def grid_point_groups(model, rows, columns):
     thresholds, dtype = splits
     cells = []
     for column in columns:
-        values = _column_values(rows, column)
+        values = column_values(rows, column)
         if values is None:
             return None
         compared = values.astype(dtype).astype(np.float64)
@@ -87,7 +87,7 @@ def _split_thresholds(model):
     except AttributeError:  # an unfitted model or another scikit-learn layout
         return None
     # Leaves have feature -2 (TREE_UNDEFINED).
-    return _by_column(features, thresholds, features >= 0), np.float32
+    return thresholds_by_column(features, thresholds, features >= 0), np.float32
 
 
 def _sklearn_trees(model):
@@ -115,10 +115,13 @@ def _histogram_boosting_splits(model):
     split = nodes["is_leaf"] == 0
     if (nodes["is_categorical"][split] == 1).any():
         return None
-    return _by_column(nodes["feature_idx"], nodes["num_threshold"], split), np.float64
+    return thresholds_by_column(
+        nodes["feature_idx"], nodes["num_threshold"], split
+    ), np.float64
 
 
-def _by_column(features, thresholds, selected):
+def thresholds_by_column(features, thresholds, selected):
+    """{column: sorted unique thresholds} of the `selected` splits."""
     features, thresholds = features[selected], thresholds[selected]
     return {
         int(column): np.unique(thresholds[features == column])
@@ -126,7 +129,7 @@ def _by_column(features, thresholds, selected):
     }
 
 
-def _column_values(rows, column):
+def column_values(rows, column):
     """A column of the grid rows as floats, or None if it is not numeric."""
     if sparse.issparse(rows):
         values = rows[:, [column]].toarray().ravel()
