@@ -7,6 +7,9 @@ are row-wise, so every copy gets exactly the predictions it would get alone.
 For a pipeline whose preprocessing maps each column on its own, X is
 transformed once and the transformed columns of the feature are set to the
 transform of the grid values, which is what the pipeline would compute.
+Tree ensembles predict grid points they route alike only once
+(``_tree_splits``), and boosting models go tree by tree, each tree on its own
+few cells of the grid (``_treewise``); the numbers stay the same, bit for bit.
 """
 
 import time
