@@ -78,6 +78,7 @@ def guarded(data):
             "sample_weight must have shape (50,)",
         ),
         (dict(max_memory=0), ValueError, "max_memory"),
+        (dict(max_memory="1GB"), ValueError, "max_memory must be a positive number"),
         (dict(cancel=True), TypeError, "cancel must be an object with an is_set()"),
     ],
 )

@@ -15,7 +15,9 @@ from ._pipeline import columnwise_view
 from ._result import PermutationImportanceResult
 from ._scoring import ScoringPlan
 from ._validation import (
+    check_cancel,
     check_fitted,
+    check_max_memory,
     check_max_samples,
     check_n_repeats,
     check_sample_weight,
@@ -128,15 +130,8 @@ class PermutationRun:
         n_repeats = check_n_repeats(n_repeats)
         max_samples = check_max_samples(max_samples, n_samples)
         self.feature_names, self.feature_columns = resolve_features(X, features)
-        if not max_memory > 0:
-            raise ValueError(
-                f"max_memory must be a positive number of bytes; got {max_memory!r}."
-            )
-        if cancel is not None and not callable(getattr(cancel, "is_set", None)):
-            raise TypeError(
-                "cancel must be an object with an is_set() method, such as "
-                f"threading.Event; got {type(cancel).__name__}."
-            )
+        max_memory = check_max_memory(max_memory)
+        cancel = check_cancel(cancel)
         self.plan = ScoringPlan(estimator, scoring)
         self.estimator, self.X, self.y = estimator, X, y
         self.sample_weight = sample_weight
