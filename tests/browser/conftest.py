@@ -429,8 +429,15 @@ def record_timing():
 
 def pytest_sessionfinish(session, exitstatus):
     if TIMINGS:
+        # Merged into earlier sessions' timings: running one test file only
+        # updates its own measurements.
+        path = OUTPUT_DIR / "timings.json"
         OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
-        (OUTPUT_DIR / "timings.json").write_text(json.dumps(TIMINGS, indent=2) + "\n")
+        try:
+            saved = json.loads(path.read_text())
+        except (OSError, ValueError):
+            saved = {}
+        path.write_text(json.dumps({**saved, **TIMINGS}, indent=2) + "\n")
 
 
 def pytest_terminal_summary(terminalreporter):
