@@ -10,7 +10,7 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.datasets import make_classification
 from sklearn.inspection import partial_dependence as sklearn_partial_dependence
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from inspectwidgets import iter_partial_dependence, partial_dependence
 
@@ -141,6 +141,10 @@ def test_cancelled_before_start_returns_an_empty_result(classifier):
     assert result.average.shape == (3, 5) and np.isnan(result.average).all()
     assert result.individual.shape == (3, 120, 5)
     assert list(iter_partial_dependence(model, X, [0], cancel=cancel)) == []
+    # A regressor with two targets and no n_outputs_: still two outputs.
+    two_targets = LinearRegression().fit(X, np.column_stack([X[:, 0], X[:, 1]]))
+    empty = partial_dependence(two_targets, X, [0], grid_resolution=5, cancel=cancel)
+    assert empty.average.shape == (2, 5)
 
 
 @pytest.mark.parametrize("max_memory", [1, 3 * ONE_COPY, 2**30])

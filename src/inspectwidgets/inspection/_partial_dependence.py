@@ -168,11 +168,7 @@ class PartialDependenceRun:
             self.n_outputs = len(self.output_names)
             self.n_raw_outputs = len(estimator.classes_)
         else:
-            # Known before predicting only where the model says so.
-            final = _final_estimator(estimator)
-            self.n_outputs = self.n_raw_outputs = int(
-                getattr(final, "n_outputs_", 1) or 1
-            )
+            self.n_outputs = self.n_raw_outputs = _n_targets(estimator)
         self.distributions = tuple(
             feature_distribution(X, p, label, cat, values)
             for p, label, cat, values in zip(
@@ -332,6 +328,17 @@ class PartialDependenceRun:
             distributions=self.distributions,
             correlated=self.correlated,
         )
+
+
+def _n_targets(regressor):
+    """How many targets a fitted regressor predicts, as far as its attributes
+    tell before any prediction (an empty result still needs the shape)."""
+    final = _final_estimator(regressor)
+    n_outputs = getattr(final, "n_outputs_", None)
+    if n_outputs is None:  # linear models: coef_ is (n_targets, n_features)
+        coef = np.asarray(getattr(final, "coef_", np.zeros(0)))
+        n_outputs = coef.shape[0] if coef.ndim == 2 else 1
+    return int(n_outputs)
 
 
 def _caller(model, X):
