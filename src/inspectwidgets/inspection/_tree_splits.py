@@ -55,7 +55,16 @@ def grid_point_groups(model, rows, columns):
     if splits is None:
         return None
     thresholds, dtype = splits
-    cells = []
+    return grid_cells(rows, columns, thresholds, dtype)
+
+
+def grid_cells(rows, columns, thresholds, dtype=np.float64):
+    """The cell of every grid row: rows whose values in `columns`, compared
+    as `dtype`, fall between the same two consecutive `thresholds` (a dict
+    column -> sorted thresholds) of every column share a cell. Missing values
+    have their own. Cells are numbered in the order of their first row; None
+    if a column is not numeric."""
+    found = []
     for column in columns:
         values = column_values(rows, column)
         if values is None:
@@ -63,14 +72,14 @@ def grid_point_groups(model, rows, columns):
         compared = values.astype(dtype).astype(np.float64)
         cell = np.searchsorted(thresholds.get(column, ()), compared, side="left")
         cell[np.isnan(compared)] = MISSING_CELL
-        cells.append(cell)
-    _, first, groups = np.unique(
-        np.stack(cells, axis=1), axis=0, return_index=True, return_inverse=True
+        found.append(cell)
+    _, first, inverse = np.unique(
+        np.stack(found, axis=1), axis=0, return_index=True, return_inverse=True
     )
-    # Renumber by first point: group g's representative is the g-th smallest.
+    # Renumber by first row: cell c's first row is the c-th such row.
     rank = np.empty_like(first)
     rank[np.argsort(first)] = np.arange(len(first))
-    return rank[groups.reshape(-1)]
+    return rank[inverse.reshape(-1)]
 
 
 def _split_thresholds(model):

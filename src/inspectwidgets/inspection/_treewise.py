@@ -25,7 +25,7 @@ from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils.validation import validate_data
 
 from ._batching import make_batcher
-from ._tree_splits import MISSING_CELL, column_values, thresholds_by_column
+from ._tree_splits import grid_cells, thresholds_by_column
 
 # Tree by tree only when the trees, on average, evaluate at most this fraction
 # of the copies the whole model would predict: each tree builds its own
@@ -73,20 +73,9 @@ class TreewiseBoosting:
         return treewise
 
     def _cells(self, thresholds):
-        """The tree's cell of every grid point: grid values between the same
-        two thresholds of each of the tree's splits on `columns`."""
-        cells = []
-        for column in self.columns:
-            if column not in thresholds:
-                continue
-            values = column_values(self.rows, column)
-            cell = np.searchsorted(thresholds[column], values, side="left")
-            cell[np.isnan(values)] = MISSING_CELL
-            cells.append(cell)
-        if not cells:
-            return np.zeros(self.rows.shape[0], dtype=np.intp)
-        _, cell = np.unique(np.stack(cells, axis=1), axis=0, return_inverse=True)
-        return cell.reshape(-1)
+        """The tree's cell of every grid point (see ``_tree_splits.grid_cells``);
+        the rows already hold the values the model compares."""
+        return grid_cells(self.rows, self.columns, thresholds, self.rows.dtype)
 
     def raw_predict(self, points):
         """What the model's ``_raw_predict`` gives for the stacked copies of X
