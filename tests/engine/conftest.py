@@ -1,14 +1,17 @@
 """Fitted models and data shared by the engine tests (small, so tests stay fast)."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.compose import ColumnTransformer
-from sklearn.datasets import load_diabetes, make_classification
+from sklearn.datasets import load_diabetes, make_classification, make_regression
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from threadpoolctl import threadpool_limits
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +68,33 @@ def mixed_pipeline():
 def mixed_frame():
     """The factory `make_mixed_frame(n, seed)`, for tests that need fresh data."""
     return make_mixed_frame
+
+
+# --- partial dependence ---
+
+
+@pytest.fixture
+def quiet_single_threaded():
+    """No correlation warnings (they have their own tests; here they would
+    only add noise) and one OpenMP thread: HistGradientBoosting's threads
+    crawl on a busy 2-core machine, and both libraries get the same setting."""
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+@pytest.fixture(scope="session")
+def regression_data():
+    return make_regression(n_samples=150, n_features=4, noise=5, random_state=0)
+
+
+@pytest.fixture(scope="session")
+def three_class_data():
+    return make_classification(
+        n_samples=150,
+        n_features=4,
+        n_informative=3,
+        n_redundant=0,
+        n_classes=3,
+        random_state=0,
+    )

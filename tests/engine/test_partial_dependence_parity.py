@@ -1,13 +1,11 @@
 """partial_dependence gives scikit-learn's numbers, grids and shapes."""
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.compose import ColumnTransformer
-from sklearn.datasets import make_classification, make_regression
+from sklearn.datasets import make_classification
 from sklearn.ensemble import (
     GradientBoostingClassifier,
     GradientBoostingRegressor,
@@ -26,40 +24,13 @@ from sklearn.preprocessing import (
     StandardScaler,
 )
 from sklearn.tree import DecisionTreeRegressor
-from threadpoolctl import threadpool_limits
 
 from inspectwidgets import partial_dependence
 
 ATOL = 1e-10
 
 
-@pytest.fixture(autouse=True)
-def _quiet_and_single_threaded():
-    # The correlation check has its own tests; here it would only add noise.
-    # One OpenMP thread: HistGradientBoosting's threads crawl on a busy
-    # 2-core machine, and both libraries get the same setting.
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
-        warnings.simplefilter("ignore", UserWarning)
-        yield
-
-
-@pytest.fixture(scope="module")
-def regression():
-    X, y = make_regression(n_samples=150, n_features=4, noise=5, random_state=0)
-    return X, y
-
-
-@pytest.fixture(scope="module")
-def three_classes():
-    X, y = make_classification(
-        n_samples=150,
-        n_features=4,
-        n_informative=3,
-        n_redundant=0,
-        n_classes=3,
-        random_state=0,
-    )
-    return X, y
+pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 
 
 def assert_same(expected, got):
@@ -84,15 +55,15 @@ def both_ways(estimator, X, features, **kwargs):
 
 @pytest.mark.parametrize("features", [[0], [1, 2], 3, [(0, 2)]])
 @pytest.mark.parametrize("kind", ["average", "individual", "both"])
-def test_regressor_1_and_2_way(regression, features, kind):
-    X, y = regression
+def test_regressor_1_and_2_way(regression_data, features, kind):
+    X, y = regression_data
     model = Ridge(alpha=1.0).fit(X, y)
     both_ways(model, X, features, kind=kind, grid_resolution=12)
 
 
 @pytest.mark.parametrize("features", [[0], [1, 2]])
-def test_forest_regressor_brute_with_sample_weight(regression, features):
-    X, y = regression
+def test_forest_regressor_brute_with_sample_weight(regression_data, features):
+    X, y = regression_data
     model = RandomForestRegressor(n_estimators=8, random_state=0).fit(X, y)
     weight = np.linspace(0.2, 3, len(X))
     both_ways(
@@ -106,8 +77,8 @@ def test_forest_regressor_brute_with_sample_weight(regression, features):
     )
 
 
-def test_multioutput_regressor(regression):
-    X, y = regression
+def test_multioutput_regressor(regression_data):
+    X, y = regression_data
     model = LinearRegression().fit(X, np.c_[y, -2 * y + X[:, 0]])
     got = both_ways(model, X, [0, 3], kind="both", grid_resolution=6)
     assert got.average.shape == (2, 6, 6)
@@ -139,8 +110,8 @@ def test_binary_classifier_positive_class(features, response_method):
     ],
 )
 @pytest.mark.parametrize("features", [[0], [1, 2]])
-def test_three_classes_every_class(three_classes, model, features):
-    X, y = three_classes
+def test_three_classes_every_class(three_class_data, model, features):
+    X, y = three_class_data
     model.fit(X, y)
     got = both_ways(model, X, features, kind="both", method="brute", grid_resolution=8)
     assert got.average.shape[0] == 3
@@ -160,9 +131,9 @@ def test_three_classes_every_class(three_classes, model, features):
 @pytest.mark.parametrize("method", ["auto", "recursion"])
 @pytest.mark.parametrize("features", [[0], [1, 3]])
 def test_recursion_is_the_estimators_own(
-    regression, three_classes, model, target, method, features
+    regression_data, three_class_data, model, target, method, features
 ):
-    X, y = regression if target == "regression" else three_classes
+    X, y = regression_data if target == "regression" else three_class_data
     model.fit(X, y)
     kwargs = dict(method=method, grid_resolution=9)
     expected = sklearn_partial_dependence(model, X, features, **kwargs)
@@ -173,8 +144,8 @@ def test_recursion_is_the_estimators_own(
     assert_array_equal(result.average, expected.average)
 
 
-def test_gradient_boosting_with_init_uses_brute_under_auto(regression):
-    X, y = regression
+def test_gradient_boosting_with_init_uses_brute_under_auto(regression_data):
+    X, y = regression_data
     model = GradientBoostingRegressor(
         n_estimators=5, init=LinearRegression(), random_state=0
     ).fit(X, y)
@@ -186,8 +157,8 @@ def test_gradient_boosting_with_init_uses_brute_under_auto(regression):
     )
 
 
-def test_grid_percentiles_unique_values_and_custom_values(regression):
-    X, y = regression
+def test_grid_percentiles_unique_values_and_custom_values(regression_data):
+    X, y = regression_data
     X = X.copy()
     X[:, 1] = np.round(X[:, 1])  # few unique values: the grid uses them
     model = Ridge().fit(X, y)
@@ -202,8 +173,8 @@ def test_grid_percentiles_unique_values_and_custom_values(regression):
     )
 
 
-def test_integer_coded_categorical_feature_on_an_array(regression):
-    X, y = regression
+def test_integer_coded_categorical_feature_on_an_array(regression_data):
+    X, y = regression_data
     X = np.c_[X, np.arange(len(X)) % 4]
     model = Ridge().fit(X, y)
     both_ways(model, X, [4], categorical_features=[4], kind="both")
@@ -216,15 +187,15 @@ def test_integer_coded_categorical_feature_on_an_array(regression):
     )
 
 
-def test_list_input_and_float32_array(regression):
-    X, y = regression
+def test_list_input_and_float32_array(regression_data):
+    X, y = regression_data
     model = Ridge().fit(X, y)
     both_ways(model, X[:40].tolist(), [0], grid_resolution=5, kind="both")
     both_ways(model, X.astype(np.float32), [1, 2], grid_resolution=5, kind="both")
 
 
-def test_feature_names_resolve_categorical_features_by_name(regression):
-    X, y = regression
+def test_feature_names_resolve_categorical_features_by_name(regression_data):
+    X, y = regression_data
     X = np.c_[X, np.arange(len(X)) % 3]
     model = Ridge().fit(X, y)
     names = ["a", "b", "c", "d", "group"]

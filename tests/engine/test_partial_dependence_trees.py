@@ -1,15 +1,12 @@
 """Tree ensembles: grid points predicted alike are predicted once, and the
 numbers stay scikit-learn's, bit for bit."""
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
 from scipy import sparse
 from sklearn.compose import ColumnTransformer
-from sklearn.datasets import make_classification, make_regression
 from sklearn.ensemble import (
     BaggingRegressor,
     ExtraTreesRegressor,
@@ -25,34 +22,11 @@ from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from threadpoolctl import threadpool_limits
 
 from inspectwidgets import iter_partial_dependence, partial_dependence
 from inspectwidgets.inspection._tree_splits import grid_point_groups
 
-
-@pytest.fixture(autouse=True)
-def _quiet_and_single_threaded():
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
-        warnings.simplefilter("ignore", UserWarning)
-        yield
-
-
-@pytest.fixture(scope="module")
-def regression():
-    return make_regression(n_samples=200, n_features=4, noise=5, random_state=0)
-
-
-@pytest.fixture(scope="module")
-def three_classes():
-    return make_classification(
-        n_samples=200,
-        n_features=4,
-        n_informative=3,
-        n_redundant=0,
-        n_classes=3,
-        random_state=0,
-    )
+pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 
 
 def assert_identical(estimator, X, features, **kwargs):
@@ -99,8 +73,8 @@ REGRESSORS = {
 
 @pytest.mark.parametrize("name", list(REGRESSORS))
 @pytest.mark.parametrize("features", [[0], [1, 2]])
-def test_regressors_match_sklearn(regression, name, features):
-    X, y = regression
+def test_regressors_match_sklearn(regression_data, name, features):
+    X, y = regression_data
     model = REGRESSORS[name].fit(X, y)
     assert_identical(model, X, features, grid_resolution=30)
 
@@ -123,19 +97,19 @@ CLASSIFIERS = [
     CLASSIFIERS,
     ids=[f"{type(m).__name__}-{r}" for m, r in CLASSIFIERS],
 )
-def test_classifiers_match_sklearn(three_classes, model, response_method):
-    X, y = three_classes
+def test_classifiers_match_sklearn(three_class_data, model, response_method):
+    X, y = three_class_data
     model = model.fit(X, y)
     assert_identical(
         model, X, [0, 3], grid_resolution=15, response_method=response_method
     )
 
 
-def test_values_on_and_next_to_thresholds_match_sklearn(regression):
+def test_values_on_and_next_to_thresholds_match_sklearn(regression_data):
     # Grid values equal to a split threshold go left; the next float32 above
     # it goes right; float64 values that round to the same float32 must be
     # grouped as the tree (which compares float32) groups them.
-    X, y = regression
+    X, y = regression_data
     tree = DecisionTreeRegressor(max_depth=5, random_state=0).fit(X, y)
     thresholds = np.unique(tree.tree_.threshold[tree.tree_.feature == 0])
     as_float32 = thresholds.astype(np.float32).astype(np.float64)
@@ -229,22 +203,33 @@ def test_pipeline_of_one_hot_and_trees_matches_sklearn():
         )  # fmt: skip
 
 
-def test_groups_follow_the_splits(regression):
-    X, y = regression
+def test_groups_follow_the_splits(regression_data):
+    X, y = regression_data
     stump = DecisionTreeRegressor(max_depth=1, random_state=0).fit(X, y)
     (feature,) = stump.tree_.feature[stump.tree_.feature >= 0]
     (threshold,) = stump.tree_.threshold[stump.tree_.feature >= 0]
-    rows = np.tile(X[:1], (5, 1))
-    rows[:, feature] = [threshold - 1, threshold, threshold + 1, np.nan, threshold - 2]
-    # Left of or on the threshold, right of it, missing; numbered by first row.
-    assert_array_equal(grid_point_groups(stump, rows, [feature]), [0, 0, 1, 2, 0])
+    # The tree compares float32 values: the largest float32 not above the
+    # threshold goes left, the next float32 goes right.
+    on = np.float32(threshold)
+    if on > threshold:
+        on = np.nextafter(on, np.float32(-np.inf))
+    above = np.nextafter(on, np.float32(np.inf))
+    rows = np.tile(X[:1], (6, 1))
+    rows[:, feature] = [threshold - 1, on, above, threshold + 1, np.nan, threshold - 2]
+    # Left, on the threshold, right (twice), missing; numbered by first row.
+    groups = grid_point_groups(stump, rows, [feature])
+    assert_array_equal(groups, [0, 0, 1, 1, 2, 0])
+    assert_array_equal(
+        stump.predict(rows[~np.isnan(rows[:, feature])]),
+        stump.predict(rows[[0, 0, 2, 2, 0]]),
+    )  # the same groups as the tree's own predictions
     unused = (feature + 1) % X.shape[1]
-    assert_array_equal(grid_point_groups(stump, rows, [unused]), [0, 0, 0, 0, 0])
+    assert_array_equal(grid_point_groups(stump, rows, [unused]), [0] * 6)
     assert grid_point_groups(LinearRegression().fit(X, y), rows, [feature]) is None
 
 
-def test_a_feature_the_trees_ignore_is_predicted_once(regression):
-    X, y = regression
+def test_a_feature_the_trees_ignore_is_predicted_once(regression_data):
+    X, y = regression_data
     X = X.copy()
     X[:, 3] = np.linspace(-1, 1, len(X))  # not in y: a deep tree may still split
     tree = CountingTree(max_depth=2, random_state=0).fit(X, y)
@@ -259,8 +244,8 @@ def test_a_feature_the_trees_ignore_is_predicted_once(regression):
     assert_array_equal(result["individual"], expected["individual"])
 
 
-def test_streaming_and_centering_with_groups(three_classes):
-    X, y = three_classes
+def test_streaming_and_centering_with_groups(three_class_data):
+    X, y = three_class_data
     model = GradientBoostingClassifier(n_estimators=10, random_state=0).fit(X, y)
     kwargs = dict(kind="both", method="brute", grid_resolution=40, n_ice=50,
                   random_state=0, centered=True)  # fmt: skip
@@ -307,8 +292,8 @@ def opaque(model):
     ],
     ids=lambda m: type(m).__name__,
 )
-def test_tree_by_tree_equals_predicting_every_copy(three_classes, model, kwargs):
-    X, y = three_classes
+def test_tree_by_tree_equals_predicting_every_copy(three_class_data, model, kwargs):
+    X, y = three_class_data
     model = model.fit(X, y)
     kwargs = {"method": "brute", "grid_resolution": 12, **kwargs}
     fast = partial_dependence(model, X, [0, 2], return_result=True, **kwargs)
@@ -318,8 +303,8 @@ def test_tree_by_tree_equals_predicting_every_copy(three_classes, model, kwargs)
         assert_array_equal(fast.individual, plain.individual)
 
 
-def test_binary_and_other_losses_tree_by_tree(regression):
-    X, y = regression
+def test_binary_and_other_losses_tree_by_tree(regression_data):
+    X, y = regression_data
     above = y > np.median(y)
     binary = HistGradientBoostingClassifier(max_iter=10, random_state=0)
     binary_gb = GradientBoostingClassifier(n_estimators=10, random_state=0)
@@ -356,8 +341,8 @@ def test_gradient_boosting_on_sparse_one_hot_columns():
                      grid_resolution=5)  # fmt: skip
 
 
-def test_each_tree_is_evaluated_on_its_own_cells_only(regression, monkeypatch):
-    X, y = regression
+def test_each_tree_is_evaluated_on_its_own_cells_only(regression_data, monkeypatch):
+    X, y = regression_data
     model = HistGradientBoostingRegressor(max_iter=20, random_state=0).fit(X, y)
     evaluated = []
     predict = TreePredictor.predict
