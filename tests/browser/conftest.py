@@ -38,6 +38,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 OUTPUT_DIR = Path(__file__).resolve().parents[1] / "output" / "browser"
+BUNDLE = Path(__file__).resolve().parents[2] / "src" / "inspectwidgets" / "static"
 VIEWPORT = {"width": 1280, "height": 1000}
 SERVER_START_TIMEOUT = 60  # seconds
 KERNEL_READY_TIMEOUT = 60_000  # ms
@@ -53,6 +54,23 @@ def _missing(reason):
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI is set: browser tests must not be skipped)")
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def require_bundle():
+    """``require_bundle(module, root_testid)``: fail unless the widget's
+    built front end (`module` in the static folder, drawing `root_testid`)
+    is there; without it the page would stay empty."""
+
+    def _require(module, root_testid):
+        source = BUNDLE / module
+        if not source.exists() or root_testid not in source.read_text():
+            pytest.fail(
+                f"{source} is missing or not the built front end: run "
+                "`cd js && npm install && npm run build`"
+            )
+
+    return _require
 
 
 # --- Browser ---------------------------------------------------------------

@@ -1,7 +1,5 @@
 """ImportanceComparisonWidget in JupyterLab: measures, classes, correlation."""
 
-from pathlib import Path
-
 import pytest
 
 try:
@@ -11,7 +9,6 @@ except ImportError:  # the chromium_path fixture skips (fails in CI) with the re
 
 pytestmark = pytest.mark.browser
 
-BUNDLE = Path(__file__).resolve().parents[2] / "src" / "inspectwidgets" / "static"
 RUN_TIMEOUT = 90_000  # ms
 
 CANCER = """\
@@ -45,12 +42,8 @@ w
 
 
 @pytest.fixture(scope="module", autouse=True)
-def built_bundle(chromium_path):
-    source = BUNDLE / "comparison_widget.js"
-    if not source.exists() or "icw-root" not in source.read_text():
-        pytest.fail(
-            f"{source} is not the built front end: run `cd js && npm run build`"
-        )
+def built_bundle(chromium_path, require_bundle):
+    require_bundle("comparison_widget.js", "icw-root")
 
 
 def root_of(nb):

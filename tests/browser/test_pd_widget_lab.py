@@ -8,7 +8,6 @@ measured and reported (see conftest's ``record_timing``), never asserted.
 import json
 import re
 import statistics
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,6 @@ except ImportError:  # the chromium_path fixture skips (fails in CI) with the re
 
 pytestmark = pytest.mark.browser
 
-BUNDLE = Path(__file__).resolve().parents[2] / "src" / "inspectwidgets" / "static"
 RUN_TIMEOUT = 90_000  # ms
 
 DIABETES = """\
@@ -175,12 +173,8 @@ CENTERED_WATCH_JS = """
 
 
 @pytest.fixture(scope="module", autouse=True)
-def built_bundle(chromium_path):
-    source = BUNDLE / "pd_widget.js"
-    if not source.exists() or "pdw-root" not in source.read_text():
-        pytest.fail(
-            f"{source} is not the built front end: run `cd js && npm run build`"
-        )
+def built_bundle(chromium_path, require_bundle):
+    require_bundle("pd_widget.js", "pdw-root")
 
 
 # --- Helpers ---------------------------------------------------------------

@@ -7,7 +7,6 @@ are measured and reported (see conftest's ``record_timing``), never asserted.
 
 import re
 import time
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,6 @@ except ImportError:  # the chromium_path fixture skips (fails in CI) with the re
 
 pytestmark = pytest.mark.browser
 
-BUNDLE = Path(__file__).resolve().parents[2] / "src" / "inspectwidgets" / "static"
 RUN_TIMEOUT = 60_000  # ms, for a computation to finish
 
 IMPORTS = """\
@@ -152,13 +150,8 @@ BAR_WIDTHS_JS = (
 
 
 @pytest.fixture(scope="module", autouse=True)
-def built_bundle(chromium_path):
-    source = BUNDLE / "permutation_widget.js"
-    if not source.exists() or "piw-root" not in source.read_text():
-        pytest.fail(
-            f"{source} is missing or not the built front end: run "
-            "`cd js && npm install && npm run build`"
-        )
+def built_bundle(chromium_path, require_bundle):
+    require_bundle("permutation_widget.js", "piw-root")
 
 
 def widget_root(nb):
