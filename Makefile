@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to run as root unless told to (CI runs as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: venv demo lint format test test-js test-py js clean
+.PHONY: venv demo lint format test test-js test-py test-blas-kernels js clean
 
 venv: $(STAMP)
 
@@ -58,7 +58,21 @@ test-py: venv
 		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 		exit $$rc; }
 
-test: lint test-js test-py
+# The engine's tests again under other OpenBLAS CPU kernels than this
+# machine's: where BLAS predicts, the last bits depend on the kernel, and the
+# tests must hold on every one (tests/numerics.py says which compare exactly).
+# Prescott (SSE3) runs on every x86-64 CPU.
+BLAS_KERNELS ?= Prescott
+test-blas-kernels: venv
+	@for kernel in $(BLAS_KERNELS); do \
+		echo "== engine tests, OPENBLAS_CORETYPE=$$kernel"; \
+		OPENBLAS_CORETYPE=$$kernel $(PY) -c "import numpy, threadpoolctl; \
+			print('OpenBLAS kernels:', sorted({i.get('architecture') for i in \
+			threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))"; \
+		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q tests/engine || exit $$?; \
+	done
+
+test: lint test-js test-py test-blas-kernels
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from numpy.testing import assert_allclose, assert_array_equal
+from numpy.testing import assert_array_equal
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import make_classification
 from sklearn.ensemble import (
@@ -27,14 +27,13 @@ from sklearn.tree import DecisionTreeRegressor
 
 from inspectwidgets import partial_dependence
 
-ATOL = 1e-10
-
+from numerics import assert_blas_close
 
 pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 
 
 def assert_same(expected, got):
-    """Same keys, grids (values and dtypes), shapes and numbers to ATOL."""
+    """Same keys, grids (values and dtypes), shapes and numbers up to BLAS rounding."""
     assert set(got) == set(expected)
     assert len(got.grid_values) == len(expected.grid_values)
     for ours, theirs in zip(got.grid_values, expected.grid_values, strict=True):
@@ -43,7 +42,7 @@ def assert_same(expected, got):
     for key in ("average", "individual"):
         if key in expected:
             assert got[key].shape == expected[key].shape, key
-            assert_allclose(got[key], expected[key], rtol=0, atol=ATOL)
+            assert_blas_close(got[key], expected[key])
 
 
 def both_ways(estimator, X, features, **kwargs):

@@ -17,6 +17,8 @@ from sklearn.linear_model import Ridge
 from inspectwidgets import PermutationImportanceWidget, permutation_importance
 from inspectwidgets.widgets._serialization import binary_array, decode_binary_array
 
+from numerics import assert_blas_close
+
 
 @pytest.fixture(scope="module")
 def diabetes():
@@ -60,7 +62,8 @@ def test_trait_flow_matches_the_engine(diabetes):
         scoring=["r2", "neg_mean_absolute_error"],
     )
     for name in ("r2", "neg_mean_absolute_error"):
-        assert_array_equal(w.result.importances(name), expected[name].importances)
+        # Ridge predicts with BLAS, and the widget's chunks are sized by time.
+        assert_blas_close(w.result.importances(name), expected[name].importances)
         chart = w._chart["scorers"][name]
         mean = decode_binary_array(chart["mean"])
         order = np.argsort(-expected[name].importances_mean, kind="stable")
@@ -139,7 +142,7 @@ def test_fifty_quick_changes_end_in_the_result_of_the_last_settings(diabetes):
     )
     assert list(w.result.feature_names) == list(w.features)
     for name in w.scoring:
-        assert_array_equal(w.result.importances(name), expected[name].importances)
+        assert_blas_close(w.result.importances(name), expected[name].importances)
         assert set(w._chart["scorers"]) == set(w.scoring)
 
 

@@ -3,7 +3,9 @@
 A batch holds `n_copies` blocks of the same rows; in block ``b`` the columns of
 one feature (or group) are reordered by that block's row permutation and every
 other column is unchanged. Predictions are row-wise, so predicting the stack
-once gives each block exactly the predictions it would get on its own.
+once gives each block the predictions it would get on its own: the same bits
+for models that predict each row alone (trees), and the same up to rounding
+where a matrix product (BLAS) rounds by the rows in the call.
 
 A copy is a ``(rows, columns)`` pair: row ``i`` of the block takes `columns`
 from row ``rows[i]`` of a source matrix, X itself by default. With a `donor`

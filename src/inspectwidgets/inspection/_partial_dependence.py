@@ -3,7 +3,9 @@
 scikit-learn's brute method predicts once per grid point, on a copy of X with
 the feature(s) set to that grid point. We stack the copies for many grid
 points and predict them in a few calls (bounded by `max_memory`); predictions
-are row-wise, so every copy gets exactly the predictions it would get alone.
+are row-wise, so every copy gets the predictions it would get alone (to the
+last bit for trees; where BLAS predicts, up to its rounding, which depends on
+the rows in the call).
 For a pipeline whose preprocessing maps each column on its own, X is
 transformed once and the transformed columns of the feature are set to the
 transform of the grid values, which is what the pipeline would compute.

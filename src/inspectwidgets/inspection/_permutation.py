@@ -74,7 +74,9 @@ class ChunkSchedule:
     A chunk that predicted in under half of `target_seconds` doubles the next
     one, up to `cap` jobs (the memory budget), so cheap models pay the per-call
     overhead only a few times; slow chunks keep their size, so a live display
-    still updates about every `target_seconds`. Numbers never depend on it.
+    still updates about every `target_seconds`. Models whose predictions are
+    exact row by row (trees) give the same bits whatever the chunks; where BLAS
+    predicts (linear models, SVMs), the rows in a call can change the last bit.
     """
 
     def __init__(self, n_jobs, round_size, cap, target_seconds=TARGET_CHUNK_SECONDS):
