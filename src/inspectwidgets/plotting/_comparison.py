@@ -3,32 +3,7 @@
 import numpy as np
 
 from ..inspection import compare_importances
-
-MEASURES = (
-    ("mdi", "MDI (train, impurity)", None),
-    ("relative_importance", "ESL relative importance", None),
-    ("permutation_train_mean", "Permutation (train)", "permutation_train_std"),
-    ("permutation_test_mean", "Permutation (test)", "permutation_test_std"),
-)
-
-
-def normalized_measures(frame):
-    """Each available measure of a comparison table scaled by its largest
-    absolute value, so all fit on [-1, 1]: ``[(column, label, values, std)]``
-    with `std` None for the impurity measures."""
-    measures = []
-    for column, label, std_column in MEASURES:
-        values = frame[column].to_numpy(dtype=float)
-        if np.isnan(values).all():
-            continue
-        scale = np.nanmax(np.abs(values)) or 1.0
-        std = (
-            None
-            if std_column is None
-            else frame[std_column].to_numpy(dtype=float) / scale
-        )
-        measures.append((column, label, values / scale, std))
-    return measures
+from ..inspection._comparison.comparison import normalized_measures
 
 
 class ImportanceComparisonDisplay:

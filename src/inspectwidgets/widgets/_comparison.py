@@ -7,16 +7,17 @@ import traitlets
 from sklearn.utils import Bunch
 
 from ..inspection import cluster_features, iter_permutation_importance
-from ..inspection._clustering import groups_at
-from ..inspection._comparison import (
+from ..inspection._comparison.clustering import groups_at
+from ..inspection._comparison.comparison import (
     check_comparison_inputs,
     comparison_frame,
     impurity_columns,
+    normalized_measures,
     per_class_relative_importance,
 )
-from ..inspection._scoring import builtin_score_name
+from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
-from ._permutation import OWN_SCORE, STATIC, scorer_options
+from ._options import OWN_SCORE, STATIC, scorer_options
 from ._serialization import binary_array
 
 
@@ -273,8 +274,6 @@ def _groups_at(clusters, X, threshold):
 
 
 def _measures_payload(frame, test, train):
-    from ..plotting._comparison import normalized_measures
-
     measures = []
     for column, label, normalized, normalized_std in normalized_measures(frame):
         key = column.removesuffix("_mean")

@@ -10,8 +10,8 @@ For a pipeline whose preprocessing maps each column on its own, X is
 transformed once and the transformed columns of the feature are set to the
 transform of the grid values, which is what the pipeline would compute.
 Tree ensembles predict grid points they route alike only once
-(``_tree_splits``), and boosting models go tree by tree, each tree on its own
-few cells of the grid (``_treewise``); the numbers stay the same, bit for bit.
+(``tree_splits``), and boosting models go tree by tree, each tree on its own
+few cells of the grid (``treewise``); the numbers stay the same, bit for bit.
 """
 
 import time
@@ -22,19 +22,21 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import cartesian
-from sklearn.utils.validation import _check_sample_weight
 
-from ._batching import make_batcher
-from ._feature_summary import correlated_features, feature_distribution
-from ._grid import (
+from .._core.batching import make_batcher
+from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
+from .._core.compat import _check_sample_weight
+from .._core.pipeline import columnwise_view, final_estimator
+from .._core.validation import check_cancel, check_max_memory, check_sample_weight
+from .feature_summary import correlated_features, feature_distribution
+from .grid import (
     check_grid_resolution,
     check_percentiles,
     coarse_to_fine,
     grid_axes,
     grid_rows,
 )
-from ._partial_dependence_result import PartialDependenceResult
-from ._pd_validation import (
+from .params import (
     check_choice,
     check_correlation_threshold,
     check_n_ice,
@@ -50,12 +52,9 @@ from ._pd_validation import (
     resolve_pd_features,
     resolve_response_method,
 )
-from ._permutation import DEFAULT_MAX_MEMORY, ChunkSchedule
-from ._pipeline import columnwise_view
-from ._scoring import _final_estimator
-from ._tree_splits import grid_point_groups
-from ._treewise import TreewiseBoosting
-from ._validation import check_cancel, check_max_memory, check_sample_weight
+from .result import PartialDependenceResult
+from .tree_splits import grid_point_groups
+from .treewise import TreewiseBoosting
 
 # Probabilities are clipped to [LOG_ODDS_EPS, 1] before taking logs.
 LOG_ODDS_EPS = np.finfo(np.float64).eps
@@ -255,9 +254,9 @@ class PartialDependenceRun:
         batcher = make_batcher(source)
         n_rows, n_points = self.X.shape[0], self.grid.shape[0]
         # Grid points a tree ensemble provably predicts alike are predicted
-        # once (see _tree_splits).
+        # once (see tree_splits).
         groups = _GridGroups(grid_point_groups(model, rows, columns), self.shape)
-        # Boosting: each tree on its own few cells (see _treewise).
+        # Boosting: each tree on its own few cells (see treewise).
         treewise = TreewiseBoosting.of(model, source, rows, columns, groups.n_groups)
         # A copy, its raw predictions and their processed values.
         per_copy = batcher.bytes_per_copy + n_rows * 16 * self.n_raw_outputs
@@ -335,7 +334,7 @@ class PartialDependenceRun:
 def _n_targets(regressor):
     """How many targets a fitted regressor predicts, as far as its attributes
     tell before any prediction (an empty result still needs the shape)."""
-    final = _final_estimator(regressor)
+    final = final_estimator(regressor)
     n_outputs = getattr(final, "n_outputs_", None)
     if n_outputs is None:  # linear models: coef_ is (n_targets, n_features)
         coef = np.asarray(getattr(final, "coef_", np.zeros(0)))

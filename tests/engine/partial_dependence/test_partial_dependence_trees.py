@@ -24,7 +24,7 @@ from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from inspectwidgets import iter_partial_dependence, partial_dependence
-from inspectwidgets.inspection._tree_splits import grid_point_groups
+from inspectwidgets.inspection._partial_dependence.tree_splits import grid_point_groups
 
 pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 

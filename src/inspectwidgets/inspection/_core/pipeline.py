@@ -105,3 +105,10 @@ def columnwise_view(estimator, n_columns):
     return TransformedView(
         model=model, preprocessing=preprocessing, output_columns=output_columns
     )
+
+
+def final_estimator(estimator):
+    """The model at the end of (possibly nested) pipelines."""
+    while isinstance(estimator, Pipeline):
+        estimator = estimator.steps[-1][1]
+    return estimator

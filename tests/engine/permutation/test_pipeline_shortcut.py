@@ -17,7 +17,7 @@ from sklearn.preprocessing import (
 )
 
 from inspectwidgets import permutation_importance
-from inspectwidgets.inspection._batching import ArrayBatcher, SparseRowBatcher
+from inspectwidgets.inspection._core.batching import ArrayBatcher, SparseRowBatcher
 
 from numerics import assert_blas_close
 

@@ -3,10 +3,10 @@
 import numpy as np
 from sklearn.pipeline import Pipeline
 
-from ._impurity import impurity_importance, is_tree_model, relative_importance
-from ._permutation import permutation_importance
-from ._pipeline import columnwise_view
-from ._validation import check_fitted, check_X
+from .._core.pipeline import columnwise_view
+from .._core.validation import check_fitted, check_X
+from .._permutation.importance import permutation_importance
+from .impurity import impurity_importance, is_tree_model, relative_importance
 
 # Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
@@ -207,3 +207,30 @@ def _notes(row, n_features):
     if row.permutation_test_mean < 0:
         notes.append(NEGATIVE)
     return "; ".join(notes)
+
+
+MEASURES = (
+    ("mdi", "MDI (train, impurity)", None),
+    ("relative_importance", "ESL relative importance", None),
+    ("permutation_train_mean", "Permutation (train)", "permutation_train_std"),
+    ("permutation_test_mean", "Permutation (test)", "permutation_test_std"),
+)
+
+
+def normalized_measures(frame):
+    """Each available measure of a comparison table scaled by its largest
+    absolute value, so all fit on [-1, 1]: ``[(column, label, values, std)]``
+    with `std` None for the impurity measures."""
+    measures = []
+    for column, label, std_column in MEASURES:
+        values = frame[column].to_numpy(dtype=float)
+        if np.isnan(values).all():
+            continue
+        scale = np.nanmax(np.abs(values)) or 1.0
+        std = (
+            None
+            if std_column is None
+            else frame[std_column].to_numpy(dtype=float) / scale
+        )
+        measures.append((column, label, values / scale, std))
+    return measures

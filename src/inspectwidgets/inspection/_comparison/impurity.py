@@ -8,11 +8,11 @@ from sklearn.ensemble import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
-from sklearn.ensemble._forest import BaseForest
 from sklearn.tree import BaseDecisionTree
 from sklearn.utils import Bunch
 
-from ._validation import check_fitted
+from .._core.compat import BaseForest
+from .._core.validation import check_fitted
 
 _BOOSTING = (GradientBoostingClassifier, GradientBoostingRegressor)
 _HIST_BOOSTING = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)

@@ -19,12 +19,9 @@ point by point as before.
 
 import numpy as np
 from scipy import sparse
-from sklearn.ensemble._forest import BaseForest
-from sklearn.ensemble._gb import BaseGradientBoosting
-from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import (
-    BaseHistGradientBoosting,
-)
 from sklearn.tree import BaseDecisionTree
+
+from .._core.compat import BaseForest, BaseGradientBoosting, BaseHistGradientBoosting
 
 # The cell of a missing value: its own, whatever the thresholds.
 MISSING_CELL = -1

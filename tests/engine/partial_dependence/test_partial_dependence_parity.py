@@ -344,7 +344,7 @@ def test_sparse_copies_from_donor_rows_match_dense_ones():
     matrix as the dense copies, explicit zeros and storage order included."""
     from scipy import sparse
 
-    from inspectwidgets.inspection._batching import ArrayBatcher, SparseRowBatcher
+    from inspectwidgets.inspection._core.batching import ArrayBatcher, SparseRowBatcher
 
     rng = np.random.default_rng(0)
     dense = rng.normal(size=(30, 6)) * (rng.random((30, 6)) < 0.5)

@@ -240,7 +240,7 @@ def test_memory_budget_bounds_the_batch(binary):
 
 
 def test_chunks_double_while_fast_and_stay_at_a_round_while_slow():
-    from inspectwidgets.inspection._permutation import ChunkSchedule
+    from inspectwidgets.inspection._core.chunks import ChunkSchedule
 
     fast = ChunkSchedule(n_jobs=100, round_size=5, cap=40, target_seconds=1.0)
     sizes = []

@@ -7,14 +7,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from joblib import effective_n_jobs
 from scipy import sparse
-from sklearn.utils import _safe_indexing, check_random_state
-from sklearn.utils.random import sample_without_replacement
 
-from ._batching import make_batcher
-from ._pipeline import columnwise_view
-from ._result import PermutationImportanceResult
-from ._scoring import ScoringPlan
-from ._validation import (
+from .._core.batching import make_batcher
+from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
+from .._core.compat import _safe_indexing
+from .._core.pipeline import columnwise_view
+from .._core.validation import (
     check_cancel,
     check_fitted,
     check_max_memory,
@@ -25,79 +23,9 @@ from ._validation import (
     check_y,
     resolve_features,
 )
-
-DEFAULT_MAX_MEMORY = 256 * 2**20
-
-
-def permutation_schedule(random_state, n_samples, max_samples, n_repeats):
-    """Rows and row permutations exactly as scikit-learn draws them.
-
-    scikit-learn draws one int seed from `random_state`, then, for every
-    column, seeds a fresh RandomState with it, subsamples the rows (if
-    ``max_samples < n_samples``) and shuffles an index array in place once per
-    repeat, applying each shuffle to the already permuted column. Every column
-    therefore sees the same rows and the same permutations; we draw them once.
-
-    Returns
-    -------
-    rows : ndarray of shape (max_samples,) or None
-        Subsampled rows of X, or None for all rows.
-    permutations : list of ndarray of shape (max_samples,)
-        ``permutations[r]`` maps each row of the permuted column at repeat `r`
-        to the row of the (subsampled) data it comes from.
-    """
-    random_state = check_random_state(random_state)
-    seed = random_state.randint(np.iinfo(np.int32).max + 1)
-    rng = np.random.RandomState(seed)
-    rows = None
-    if max_samples < n_samples:
-        rows = sample_without_replacement(n_samples, max_samples, random_state=rng)
-    shuffling = np.arange(max_samples)
-    composed = np.arange(max_samples)
-    permutations = []
-    for _ in range(n_repeats):
-        rng.shuffle(shuffling)
-        composed = composed[shuffling]
-        permutations.append(composed)
-    return rows, permutations
-
-
-# A chunk faster than half this doubles the next one: long enough to pay the
-# per-call overhead rarely, short enough for a live display to move.
-TARGET_CHUNK_SECONDS = 0.5
-
-
-class ChunkSchedule:
-    """Successive ``(start, stop)`` chunks of jobs, sized as the run goes.
-
-    The first chunk is one repeat round, so a streamed run shows results early.
-    A chunk that predicted in under half of `target_seconds` doubles the next
-    one, up to `cap` jobs (the memory budget), so cheap models pay the per-call
-    overhead only a few times; slow chunks keep their size, so a live display
-    still updates about every `target_seconds`. Models whose predictions are
-    exact row by row (trees) give the same bits whatever the chunks; where BLAS
-    predicts (linear models, SVMs), the rows in a call can change the last bit.
-    """
-
-    def __init__(self, n_jobs, round_size, cap, target_seconds=TARGET_CHUNK_SECONDS):
-        self.n_jobs = n_jobs
-        self.cap = cap
-        self.size = max(1, min(round_size, cap))
-        self.target_seconds = target_seconds
-        self._next = 0
-
-    def take(self):
-        """The next chunk, or None when every job has been handed out."""
-        if self._next >= self.n_jobs:
-            return None
-        start = self._next
-        self._next = min(start + self.size, self.n_jobs)
-        return start, self._next
-
-    def record(self, seconds):
-        """Report how long the last chunk took."""
-        if seconds * 2 < self.target_seconds:
-            self.size = min(self.size * 2, self.cap)
+from .result import PermutationImportanceResult
+from .schedule import permutation_schedule
+from .scoring import ScoringPlan
 
 
 class PermutationRun:

@@ -6,7 +6,7 @@ from scipy.spatial.distance import squareform
 from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
-from ._validation import check_X, column_names
+from .._core.validation import check_X, column_names
 
 
 def cluster_features(X, *, threshold=None, n_clusters=None):

@@ -4,11 +4,11 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import check_cv
-from sklearn.utils import Bunch, _safe_indexing, check_random_state
+from sklearn.utils import Bunch, check_random_state
 
-from ._permutation import DEFAULT_MAX_MEMORY, permutation_importance
-from ._scoring import ScoringPlan
-from ._validation import (
+from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.compat import _safe_indexing
+from .._core.validation import (
     check_max_samples,
     check_n_repeats,
     check_sample_weight,
@@ -16,6 +16,8 @@ from ._validation import (
     check_y,
     resolve_features,
 )
+from .importance import permutation_importance
+from .scoring import ScoringPlan
 
 Z_95 = 1.96
 

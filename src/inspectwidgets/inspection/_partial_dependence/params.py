@@ -11,16 +11,17 @@ import numpy as np
 from scipy import sparse
 from sklearn.base import is_classifier, is_regressor
 from sklearn.ensemble import RandomForestRegressor
-from sklearn.ensemble._gb import BaseGradientBoosting
-from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import (
-    BaseHistGradientBoosting,
-)
 from sklearn.tree import DecisionTreeRegressor
-from sklearn.utils import _safe_indexing, check_array
-from sklearn.utils.validation import _check_response_method
+from sklearn.utils import check_array
 
-from ._grid import custom_axis
-from ._validation import check_fitted, check_not_empty, check_X, column_position
+from .._core.compat import (
+    BaseGradientBoosting,
+    BaseHistGradientBoosting,
+    _check_response_method,
+    _safe_indexing,
+)
+from .._core.validation import check_fitted, check_not_empty, check_X, column_position
+from .grid import custom_axis
 
 RECURSION_ESTIMATORS = (
     BaseGradientBoosting,

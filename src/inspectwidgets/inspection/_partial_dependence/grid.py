@@ -15,7 +15,8 @@ from collections.abc import Iterable
 
 import numpy as np
 from scipy.stats.mstats import mquantiles
-from sklearn.utils import _safe_indexing
+
+from .._core.compat import _safe_indexing
 
 
 def check_percentiles(percentiles):

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 from scipy.stats.mstats import mquantiles
-from sklearn.utils import _safe_indexing
 
-from ._partial_dependence_result import CorrelatedFeature, FeatureDistribution
+from .._core.compat import _safe_indexing
+from .result import CorrelatedFeature, FeatureDistribution
 
 MAX_BINS = 50
 # Rows used by the correlation check; more only sharpen an estimate of |rho|

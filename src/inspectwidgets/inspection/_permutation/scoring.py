@@ -13,21 +13,20 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier, is_regressor
-from sklearn.ensemble._forest import ForestClassifier
-from sklearn.metrics import accuracy_score, get_scorer_names, r2_score
-from sklearn.metrics._scorer import (
+from sklearn.metrics import accuracy_score, check_scoring, get_scorer_names, r2_score
+from sklearn.utils import get_tags
+
+from .._core.compat import (
+    ForestClassifier,
     _BaseScorer,
     _cached_call,
     _check_multimetric_scoring,
+    _check_response_method,
     _PassthroughScorer,
     _Scorer,
-    check_scoring,
 )
-from sklearn.pipeline import Pipeline
-from sklearn.utils import get_tags
-from sklearn.utils.validation import _check_response_method
-
-from ._vectorized import VECTORIZED
+from .._core.pipeline import final_estimator
+from .vectorized_metrics import VECTORIZED
 
 PREDICTION_METHODS = (
     "predict",
@@ -87,15 +86,9 @@ class PlannedScorer:
     vectorized: object = None
 
 
-def _final_estimator(estimator):
-    while isinstance(estimator, Pipeline):
-        estimator = estimator.steps[-1][1]
-    return estimator
-
-
 def _score_is_builtin(estimator):
     """The metric behind ``estimator.score`` when it is scikit-learn's default."""
-    final = _final_estimator(estimator)
+    final = final_estimator(estimator)
     score_method = getattr(type(final), "score", None)
     if score_method is RegressorMixin.score:
         return r2_score
@@ -373,7 +366,7 @@ def derive_predict_from_proba(estimator):
     ``predict_proba`` and takes the argmax) with a single output, alone or as a
     Pipeline's final step. Then ``predict`` costs no second pass over the trees.
     """
-    final = _final_estimator(estimator)
+    final = final_estimator(estimator)
     return (
         isinstance(final, ForestClassifier)
         and type(final).predict is ForestClassifier.predict

@@ -14,7 +14,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import OrdinalEncoder
 
 from inspectwidgets import compare_importances
-from inspectwidgets.inspection._comparison import INFLATED_MDI
+from inspectwidgets.inspection._comparison.comparison import INFLATED_MDI
 
 
 def titanic_like(n=1200, seed=0):

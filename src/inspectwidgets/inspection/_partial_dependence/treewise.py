@@ -5,7 +5,7 @@ tree's (scaled) leaf value, added tree by tree: ``raw[:, k] += value`` in the
 order of the trees. One tree sees the grid only through its own splits on the
 grid's features, so it has few distinct outcomes over the whole grid: its
 cells, the grid values between two consecutive thresholds of that tree (see
-``_tree_splits``, which groups grid points over all trees at once). We
+``tree_splits``, which groups grid points over all trees at once). We
 evaluate each tree once per cell on a copy of X and add its values to every
 grid point of the cell, in scikit-learn's order: the same float operations
 as predicting every copy with the whole model, so the same bits, for a
@@ -17,15 +17,15 @@ their numbers bit for bit.
 """
 
 import numpy as np
-from sklearn.ensemble._gb import BaseGradientBoosting
-from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import (
-    BaseHistGradientBoosting,
-)
-from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
 from sklearn.utils.validation import validate_data
 
-from ._batching import make_batcher
-from ._tree_splits import grid_cells, thresholds_by_column
+from .._core.batching import make_batcher
+from .._core.compat import (
+    BaseGradientBoosting,
+    BaseHistGradientBoosting,
+    _openmp_effective_n_threads,
+)
+from .tree_splits import grid_cells, thresholds_by_column
 
 # Tree by tree only when the trees, on average, evaluate at most this fraction
 # of the copies the whole model would predict: each tree builds its own
@@ -73,7 +73,7 @@ class TreewiseBoosting:
         return treewise
 
     def _cells(self, thresholds):
-        """The tree's cell of every grid point (see ``_tree_splits.grid_cells``);
+        """The tree's cell of every grid point (see ``tree_splits.grid_cells``);
         the rows already hold the values the model compares."""
         return grid_cells(self.rows, self.columns, thresholds, self.rows.dtype)
 

@@ -5,14 +5,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from joblib import effective_n_jobs
 from sklearn.base import is_classifier
-from sklearn.ensemble._bagging import BaseBagging
-from sklearn.ensemble._forest import BaseForest
 from sklearn.utils import Bunch, check_array, check_random_state
 
-from ._batching import ArrayBatcher
-from ._permutation import DEFAULT_MAX_MEMORY, permutation_schedule
-from ._scoring import ScoringPlan
-from ._validation import (
+from .._core.batching import ArrayBatcher
+from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.compat import BaseBagging, BaseForest
+from .._core.validation import (
     check_fitted,
     check_n_repeats,
     check_sample_weight,
@@ -20,6 +18,8 @@ from ._validation import (
     check_y,
     resolve_features,
 )
+from .schedule import permutation_schedule
+from .scoring import ScoringPlan
 
 
 def _check_ensemble(ensemble):

@@ -1,0 +1,46 @@
+"""How much work one predict call gets: the memory budget and chunk sizes.
+
+Shared by every engine that stacks modified copies of X (permutation
+importance, partial dependence).
+"""
+
+# The default `max_memory`: the copies of X (and their predictions) that one
+# chunk may hold.
+DEFAULT_MAX_MEMORY = 256 * 2**20
+
+# A chunk faster than half this doubles the next one: long enough to pay the
+# per-call overhead rarely, short enough for a live display to move.
+TARGET_CHUNK_SECONDS = 0.5
+
+
+class ChunkSchedule:
+    """Successive ``(start, stop)`` chunks of jobs, sized as the run goes.
+
+    The first chunk is one repeat round, so a streamed run shows results early.
+    A chunk that predicted in under half of `target_seconds` doubles the next
+    one, up to `cap` jobs (the memory budget), so cheap models pay the per-call
+    overhead only a few times; slow chunks keep their size, so a live display
+    still updates about every `target_seconds`. Models whose predictions are
+    exact row by row (trees) give the same bits whatever the chunks; where BLAS
+    predicts (linear models, SVMs), the rows in a call can change the last bit.
+    """
+
+    def __init__(self, n_jobs, round_size, cap, target_seconds=TARGET_CHUNK_SECONDS):
+        self.n_jobs = n_jobs
+        self.cap = cap
+        self.size = max(1, min(round_size, cap))
+        self.target_seconds = target_seconds
+        self._next = 0
+
+    def take(self):
+        """The next chunk, or None when every job has been handed out."""
+        if self._next >= self.n_jobs:
+            return None
+        start = self._next
+        self._next = min(start + self.size, self.n_jobs)
+        return start, self._next
+
+    def record(self, seconds):
+        """Report how long the last chunk took."""
+        if seconds * 2 < self.target_seconds:
+            self.size = min(self.size * 2, self.cap)

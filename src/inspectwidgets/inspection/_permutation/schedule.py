@@ -1,0 +1,38 @@
+"""The random draws of a permutation importance, made once."""
+
+import numpy as np
+from sklearn.utils import check_random_state
+from sklearn.utils.random import sample_without_replacement
+
+
+def permutation_schedule(random_state, n_samples, max_samples, n_repeats):
+    """Rows and row permutations exactly as scikit-learn draws them.
+
+    scikit-learn draws one int seed from `random_state`, then, for every
+    column, seeds a fresh RandomState with it, subsamples the rows (if
+    ``max_samples < n_samples``) and shuffles an index array in place once per
+    repeat, applying each shuffle to the already permuted column. Every column
+    therefore sees the same rows and the same permutations; we draw them once.
+
+    Returns
+    -------
+    rows : ndarray of shape (max_samples,) or None
+        Subsampled rows of X, or None for all rows.
+    permutations : list of ndarray of shape (max_samples,)
+        ``permutations[r]`` maps each row of the permuted column at repeat `r`
+        to the row of the (subsampled) data it comes from.
+    """
+    random_state = check_random_state(random_state)
+    seed = random_state.randint(np.iinfo(np.int32).max + 1)
+    rng = np.random.RandomState(seed)
+    rows = None
+    if max_samples < n_samples:
+        rows = sample_without_replacement(n_samples, max_samples, random_state=rng)
+    shuffling = np.arange(max_samples)
+    composed = np.arange(max_samples)
+    permutations = []
+    for _ in range(n_repeats):
+        rng.shuffle(shuffling)
+        composed = composed[shuffling]
+        permutations.append(composed)
+    return rows, permutations
