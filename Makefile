@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to run as root unless told to (CI runs as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: venv demo lint format test test-js test-py test-blas-kernels js clean
+.PHONY: venv demo lint format test test-js test-py test-blas-kernels test-wheel js clean
 
 venv: $(STAMP)
 
@@ -72,7 +72,21 @@ test-blas-kernels: venv
 		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q tests/engine || exit $$?; \
 	done
 
-test: lint test-js test-py test-blas-kernels
+# The package as a user gets it: the sdist, a wheel built from it (as pip
+# does), that wheel alone in a clean venv, and the engine and packaging tests
+# run against it (not against src/, which is not on that venv's path).
+WHEEL_VENV := build/wheel-venv
+test-wheel: venv
+	rm -rf dist $(WHEEL_VENV)
+	$(PY) -m build --outdir dist .
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet dist/inspectwidgets-*.whl pytest
+	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
+		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
+	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine \
+		tests/test_packaging.py tests/widgets/test_permutation_widget.py
+
+test: lint test-js test-py test-blas-kernels test-wheel
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output

@@ -1,4 +1,10 @@
-"""inspectwidgets: live, interactive model inspection for Jupyter."""
+"""inspectwidgets: live, interactive model inspection for Jupyter.
+
+The engine and the Displays load with the package; the widgets load on first
+use, so engine-only code (scripts, workers, tests) never imports anywidget.
+"""
+
+import importlib
 
 from .inspection import (
     CorrelatedFeature,
@@ -21,13 +27,26 @@ from .plotting import (
     PartialDependenceDisplay,
     PermutationImportanceDisplay,
 )
-from .widgets import (
-    ImportanceComparisonWidget,
-    PartialDependenceWidget,
-    PermutationImportanceWidget,
+
+# The one place the version is written; pyproject.toml reads it from here.
+__version__ = "0.1.0"
+
+_WIDGETS = (
+    "ImportanceComparisonWidget",
+    "PartialDependenceWidget",
+    "PermutationImportanceWidget",
 )
 
-__version__ = "0.1.0"
+
+def __getattr__(name):
+    if name in _WIDGETS:
+        return getattr(importlib.import_module(".widgets", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_WIDGETS))
+
 
 __all__ = [
     "CorrelatedFeature",

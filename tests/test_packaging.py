@@ -1,0 +1,59 @@
+"""What a user of the installed package relies on beyond the numbers."""
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import inspectwidgets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_engine_use_loads_neither_anywidget_nor_matplotlib():
+    code = (
+        "import sys, inspectwidgets\n"
+        "inspectwidgets.permutation_importance, inspectwidgets.partial_dependence\n"
+        "print(sorted(m for m in ('anywidget', 'ipywidgets', 'matplotlib')"
+        " if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert loaded == "[]"
+
+
+def test_every_public_name_resolves_and_widgets_load_on_first_use():
+    for name in inspectwidgets.__all__:
+        assert getattr(inspectwidgets, name) is not None, name
+    assert set(inspectwidgets.__all__) <= set(dir(inspectwidgets))
+    assert inspectwidgets.PermutationImportanceWidget.__module__.startswith(
+        "inspectwidgets.widgets"
+    )
+
+
+def test_version_is_written_once():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    from importlib.metadata import version
+
+    assert version("inspectwidgets") == inspectwidgets.__version__
+
+
+def test_each_widget_carries_its_built_bundle():
+    # Built by js/build.mjs into the package's static/ and shipped in the wheel:
+    # a wheel without it would draw nothing.
+    from inspectwidgets.widgets import (
+        ImportanceComparisonWidget,
+        PartialDependenceWidget,
+        PermutationImportanceWidget,
+    )
+
+    for widget in (
+        ImportanceComparisonWidget,
+        PartialDependenceWidget,
+        PermutationImportanceWidget,
+    ):
+        esm, css = str(widget._esm), str(widget._css)
+        assert "export" in esm and len(esm) > 10_000, widget.__name__
+        assert "--jp-" in css, widget.__name__
