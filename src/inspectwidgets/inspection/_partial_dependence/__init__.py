@@ -1,7 +1,7 @@
 """Partial dependence and ICE: scikit-learn's numbers, batched and streamed."""
 
+from .functions import iter_partial_dependence, partial_dependence
 from .result import CorrelatedFeature, FeatureDistribution, PartialDependenceResult
-from .run import iter_partial_dependence, partial_dependence
 
 __all__ = [
     "CorrelatedFeature",

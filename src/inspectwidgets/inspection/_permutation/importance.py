@@ -3,6 +3,7 @@
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import numpy as np
 from joblib import effective_n_jobs
@@ -12,6 +13,11 @@ from .._core.batching import make_batcher
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import _safe_indexing
 from .._core.pipeline import columnwise_view
+from .._core.signature import (
+    bind_arguments,
+    streaming_arguments,
+    streaming_signature,
+)
 from .._core.validation import (
     check_cancel,
     check_fitted,
@@ -36,42 +42,30 @@ class PermutationRun:
     after each repeat round.
     """
 
-    def __init__(
-        self,
-        estimator,
-        X,
-        y,
-        *,
-        scoring=None,
-        n_repeats=5,
-        n_jobs=None,
-        random_state=None,
-        sample_weight=None,
-        max_samples=1.0,
-        features=None,
-        max_memory=DEFAULT_MAX_MEMORY,
-        cancel=None,
-    ):
-        check_fitted(estimator)
-        X = check_X(X)
+    def __init__(self, **arguments):
+        # Every parameter of iter_permutation_importance, bound by the public
+        # functions (see _core.signature).
+        a = SimpleNamespace(**arguments)
+        check_fitted(a.estimator)
+        X = check_X(a.X)
         n_samples = X.shape[0]
-        y = check_y(y, n_samples)
-        sample_weight = check_sample_weight(sample_weight, n_samples)
-        n_repeats = check_n_repeats(n_repeats)
-        max_samples = check_max_samples(max_samples, n_samples)
-        self.feature_names, self.feature_columns = resolve_features(X, features)
-        max_memory = check_max_memory(max_memory)
-        cancel = check_cancel(cancel)
-        self.plan = ScoringPlan(estimator, scoring)
-        self.estimator, self.X, self.y = estimator, X, y
+        y = check_y(a.y, n_samples)
+        sample_weight = check_sample_weight(a.sample_weight, n_samples)
+        n_repeats = check_n_repeats(a.n_repeats)
+        max_samples = check_max_samples(a.max_samples, n_samples)
+        self.feature_names, self.feature_columns = resolve_features(X, a.features)
+        max_memory = check_max_memory(a.max_memory)
+        cancel = check_cancel(a.cancel)
+        self.plan = ScoringPlan(a.estimator, a.scoring)
+        self.estimator, self.X, self.y = a.estimator, X, y
         self.sample_weight = sample_weight
         self.n_repeats = n_repeats
-        self.n_workers = effective_n_jobs(n_jobs)
+        self.n_workers = effective_n_jobs(a.n_jobs)
         self.max_memory = max_memory
         self.cancel = cancel
         self.baseline = None
         self.rows, self.permutations = permutation_schedule(
-            random_state, n_samples, max_samples, n_repeats
+            a.random_state, n_samples, max_samples, n_repeats
         )
 
     def _subsample(self, data):
@@ -192,26 +186,12 @@ class PermutationRun:
         )
 
 
-def iter_permutation_importance(
-    estimator,
-    X,
-    y,
-    *,
-    scoring=None,
-    n_repeats=5,
-    n_jobs=None,
-    random_state=None,
-    sample_weight=None,
-    max_samples=1.0,
-    features=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    cancel=None,
-):
+def iter_permutation_importance(estimator, X, y, **params):
     """Stream permutation importance, one repeat round at a time.
 
     Arguments are validated when this is called; the work happens as the
     returned iterator is consumed. Parameters are those of
-    :func:`permutation_importance`.
+    :func:`permutation_importance` but `callback` and `return_result`.
 
     Yields
     ------
@@ -221,21 +201,8 @@ def iter_permutation_importance(
         result. If `cancel` is set, the iterator stops after the chunk in
         flight; the last result yielded stays valid.
     """
-    run = PermutationRun(
-        estimator,
-        X,
-        y,
-        scoring=scoring,
-        n_repeats=n_repeats,
-        n_jobs=n_jobs,
-        random_state=random_state,
-        sample_weight=sample_weight,
-        max_samples=max_samples,
-        features=features,
-        max_memory=max_memory,
-        cancel=cancel,
-    )
-    return iter(run)
+    arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, y), params)
+    return iter(PermutationRun(**arguments))
 
 
 def permutation_importance(
@@ -318,20 +285,8 @@ def permutation_importance(
     >>> r.importances.shape
     (10, 5)
     """
-    run = PermutationRun(
-        estimator,
-        X,
-        y,
-        scoring=scoring,
-        n_repeats=n_repeats,
-        n_jobs=n_jobs,
-        random_state=random_state,
-        sample_weight=sample_weight,
-        max_samples=max_samples,
-        features=features,
-        max_memory=max_memory,
-        cancel=cancel,
-    )
+    arguments = locals()  # the first statement: exactly the parameters
+    run = PermutationRun(**streaming_arguments(arguments))
     result = None
     for result in run:
         if callback is not None:
@@ -339,3 +294,7 @@ def permutation_importance(
     if result is None:
         result = run.empty_result()
     return result if return_result else result.to_sklearn()
+
+
+RUN_SIGNATURE = streaming_signature(permutation_importance)
+iter_permutation_importance.__signature__ = RUN_SIGNATURE

@@ -1,0 +1,35 @@
+"""One parameter list per engine: its one-shot public function's.
+
+``permutation_importance`` and ``partial_dependence`` write their signatures
+out, beside their docstrings, as scikit-learn does. The streaming ``iter_…``
+function and the Run behind both take the same parameters minus the
+one-shot's own (`callback`, `return_result`), read from that signature rather
+than written again, so the three cannot drift apart.
+"""
+
+import inspect
+
+ONE_SHOT_ONLY = ("callback", "return_result")
+
+
+def streaming_signature(one_shot):
+    """`one_shot`'s signature without the parameters only it has."""
+    signature = inspect.signature(one_shot)
+    return signature.replace(
+        parameters=[
+            p for name, p in signature.parameters.items() if name not in ONE_SHOT_ONLY
+        ]
+    )
+
+
+def bind_arguments(signature, args, kwargs):
+    """The call's arguments by name, defaults filled in; a TypeError names an
+    unknown or missing argument, as the function itself would."""
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.arguments
+
+
+def streaming_arguments(arguments):
+    """A one-shot call's arguments (its ``locals()``) without its own."""
+    return {k: v for k, v in arguments.items() if k not in ONE_SHOT_ONLY}

@@ -1,0 +1,186 @@
+"""The public partial dependence functions: one-shot and streamed."""
+
+from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.signature import (
+    bind_arguments,
+    streaming_arguments,
+    streaming_signature,
+)
+from .run import PartialDependenceRun
+
+
+def iter_partial_dependence(estimator, X, features, **params):
+    """Stream a partial dependence, one chunk of grid points at a time.
+
+    Arguments are validated (and correlation warnings issued) when this is
+    called; the predictions happen as the returned iterator is consumed.
+    Parameters are those of :func:`partial_dependence` but `callback` and
+    `return_result`.
+
+    Yields
+    ------
+    result : PartialDependenceResult
+        After each chunk of grid points: every value computed so far, NaN
+        elsewhere, and `done` marking the grid points computed. The first
+        chunk covers the grid coarsely (its ends, its middle, ...), later
+        chunks fill it in. The last result equals :func:`partial_dependence`'s.
+        If `cancel` is set, the iterator stops before the next chunk; the last
+        result yielded stays valid. With ``method="recursion"`` there is one
+        result.
+    """
+    arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, features), params)
+    return PartialDependenceRun(**arguments).run(snapshots=True)
+
+
+def partial_dependence(
+    estimator,
+    X,
+    features,
+    *,
+    sample_weight=None,
+    categorical_features=None,
+    feature_names=None,
+    response_method="auto",
+    percentiles=(0.05, 0.95),
+    grid_resolution=100,
+    custom_values=None,
+    method="auto",
+    kind="average",
+    centered=False,
+    scale="probability",
+    classes=None,
+    n_ice=None,
+    random_state=None,
+    correlation_threshold=0.8,
+    max_memory=DEFAULT_MAX_MEMORY,
+    callback=None,
+    cancel=None,
+    return_result=False,
+):
+    """Partial dependence of `features`, as in scikit-learn.
+
+    A drop-in for :func:`sklearn.inspection.partial_dependence`: the same
+    parameters, the same Bunch and the same numbers. With ``method="brute"``
+    the copies of X for many grid points are predicted in a few batched calls
+    (bounded by `max_memory`) instead of one call per grid point; pipelines
+    whose preprocessing is column-wise transform X only once.
+    ``method="recursion"`` is the estimator's own, as in scikit-learn.
+
+    Parameters
+    ----------
+    estimator : object
+        A fitted regressor or classifier (or a pipeline ending in one).
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+        Data whose rows are averaged over (with ``method="brute"``) and whose
+        feature values define the grid.
+    features : int, str or list of them
+        The feature (``0``, ``"age"`` or ``[0]``) or pair of features
+        (``[0, 1]`` or ``[(0, 1)]``) of the partial dependence, by position
+        or name (names of a DataFrame's columns, or `feature_names`).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the rows in the average (brute only; ICE values are not
+        weighted). Setting it selects ``method="brute"`` under "auto".
+    categorical_features : array-like, default=None
+        Boolean mask over X's columns, or the indices or names of the
+        categorical ones. A categorical feature's grid is its unique values.
+    feature_names : array-like of str, default=None
+        Names of X's columns (default: a DataFrame's labels, or x0, x1, ...).
+    response_method : {"auto", "predict_proba", "decision_function"}, \
+            default="auto"
+        For classifiers: "auto" tries predict_proba, then decision_function.
+        Must be "auto" for regressors. Recursion uses the decision function.
+    percentiles : tuple of float, default=(0.05, 0.95)
+        Lower and upper percentiles of a numeric feature between which its
+        grid is spread; both in [0, 1], lower < upper.
+    grid_resolution : int, default=100
+        Number of evenly spaced grid values of a numeric feature (its unique
+        values are used when it has fewer). At least 2.
+    custom_values : dict, default=None
+        ``{feature: grid values}`` overriding `percentiles` and
+        `grid_resolution` for that feature; keys as in `features`.
+    method : {"auto", "recursion", "brute"}, default="auto"
+        As in scikit-learn: "auto" uses the recursion for
+        GradientBoosting* (without `init`), HistGradientBoosting*,
+        DecisionTreeRegressor and RandomForestRegressor when
+        ``kind="average"`` and there is no `sample_weight`; brute otherwise.
+    kind : {"average", "individual", "both"}, default="average"
+        Return the average, the individual (ICE) values, or both.
+    centered : bool, default=False
+        Shift every ICE curve, and the average, so that its value at the
+        first grid point (the first point of the grid for two features) is 0,
+        as scikit-learn's display does with ``centered=True``.
+    scale : {"probability", "log_odds"}, default="probability"
+        "probability" keeps the response as scikit-learn returns it.
+        "log_odds" (classifiers with predict_proba, brute) turns each row's
+        probabilities into centered log-odds, ESL eq. 10.52:
+        ``f_k = log p_k - (1/K) sum_l log p_l``, with probabilities clipped to
+        ``[eps, 1]`` (eps = float64 machine epsilon, 2.2e-16) before the log,
+        then averages them. For binary classifiers that is half the logit of
+        the positive class.
+    classes : array-like of class labels, default=None
+        Classifiers: keep the values of these classes only, in this order (the
+        first axis of the results). None keeps scikit-learn's outputs: the
+        positive class ``classes_[1]`` of a binary classifier, every class
+        otherwise. A binary classifier's negative class has values on the
+        probability and log-odds scales, not from its decision function.
+    n_ice : int, default=None
+        Keep the ICE values of only `n_ice` rows drawn at random (without
+        replacement) by `random_state`; the average still uses every row.
+        None keeps every row.
+    random_state : int, RandomState instance or None, default=None
+        Draws the `n_ice` rows.
+    correlation_threshold : float or None, default=0.8
+        Warn (a ``UserWarning`` and ``result.correlated``) when a numeric
+        feature's |Spearman rho| with another numeric column of X is at least
+        this; the curve then averages over unrealistic points. None disables
+        the check.
+    max_memory : int, default=256 MiB
+        Upper bound on the bytes of stacked copies of X (and their
+        predictions) held at once. Chunks also stay under 64 MiB, past which
+        they are no faster.
+    callback : callable, default=None
+        Called with the partial :class:`PartialDependenceResult` after every
+        chunk of grid points, e.g. to report progress.
+    cancel : threading.Event or object with ``is_set()``, default=None
+        When set, the computation stops before the next chunk and the grid
+        points done so far are returned (NaN elsewhere).
+    return_result : bool, default=False
+        Return the :class:`PartialDependenceResult` (grid, values, which
+        points are done, feature distributions, correlation warnings) instead
+        of scikit-learn's Bunch.
+
+    Returns
+    -------
+    result : Bunch
+        ``grid_values``: list of 1-D arrays, one per feature;
+        ``average``: shape (n_outputs, len(grid_values[0]), ...), for
+        ``kind="average"`` or "both"; ``individual``: shape
+        (n_outputs, n_samples, len(grid_values[0]), ...), for "individual" or
+        "both". n_outputs is the number of classes for multiclass classifiers,
+        of targets for multi-output regressors, 1 otherwise (binary
+        classifiers: the positive class, ``classes_[1]``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from inspectwidgets import partial_dependence
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = Ridge(alpha=1e-2).fit(X, y)
+    >>> pd_result = partial_dependence(model, X, ["bmi"], kind="both")
+    >>> pd_result.average.shape, pd_result.individual.shape
+    ((1, 100), (1, 442, 100))
+    """
+    arguments = locals()  # the first statement: exactly the parameters
+    run = PartialDependenceRun(**streaming_arguments(arguments))
+    result = None
+    for result in run.run(snapshots=callback is not None):
+        if callback is not None:
+            callback(result)
+    if result is None:
+        result = run.empty_result()
+    return result if return_result else result.to_sklearn()
+
+
+RUN_SIGNATURE = streaming_signature(partial_dependence)
+iter_partial_dependence.__signature__ = RUN_SIGNATURE

@@ -1,0 +1,42 @@
+"""One parameter list per engine: the streamed and one-shot functions agree,
+and each accepts scikit-learn's parameters with scikit-learn's defaults."""
+
+import inspect
+
+import pytest
+from sklearn import inspection as sklearn_inspection
+
+import inspectwidgets
+
+PAIRS = [
+    ("permutation_importance", "iter_permutation_importance"),
+    ("partial_dependence", "iter_partial_dependence"),
+]
+
+
+@pytest.mark.parametrize("one_shot, streamed", PAIRS)
+def test_streamed_function_takes_the_one_shot_parameters(one_shot, streamed):
+    full = inspect.signature(getattr(inspectwidgets, one_shot)).parameters
+    stream = inspect.signature(getattr(inspectwidgets, streamed)).parameters
+    own = {"callback", "return_result"}
+    assert list(stream) == [name for name in full if name not in own]
+    for name, parameter in stream.items():
+        assert parameter == full[name], name
+
+
+@pytest.mark.parametrize("one_shot, streamed", PAIRS)
+def test_sklearn_parameters_with_sklearns_defaults(one_shot, streamed):
+    ours = inspect.signature(getattr(inspectwidgets, one_shot)).parameters
+    theirs = inspect.signature(getattr(sklearn_inspection, one_shot)).parameters
+    for name, parameter in theirs.items():
+        assert name in ours, name
+        assert ours[name].kind == parameter.kind, name
+        assert ours[name].default == parameter.default, name
+
+
+@pytest.mark.parametrize("one_shot, streamed", PAIRS)
+def test_streamed_function_refuses_an_unknown_argument(one_shot, streamed):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'n_repeat'"):
+        getattr(inspectwidgets, streamed)(None, None, None, n_repeat=3)
+    with pytest.raises(TypeError, match="callback"):
+        getattr(inspectwidgets, streamed)(None, None, None, callback=print)
