@@ -78,7 +78,7 @@ class PermutationRun:
 
     def __iter__(self):
         self.baseline = self.plan.baseline(self.X, self.y, self.sample_weight)
-        names = tuple(self.baseline)
+        names = tuple(self.baseline.scores)
         n_features = len(self.feature_names)
         source, columns, model = self._permutation_space()
         batcher = make_batcher(source)
@@ -90,7 +90,7 @@ class PermutationRun:
         # Scores in job order (repeat-major), one flat array per scorer.
         scores = {name: np.full(len(jobs), np.nan) for name in names}
         per_copy = (
-            batcher.bytes_per_copy + batcher.n_rows * self.plan.output_bytes_per_row
+            batcher.bytes_per_copy + batcher.n_rows * self.baseline.output_bytes_per_row
         )
         cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
         schedule = ChunkSchedule(len(jobs), n_features, cap)
@@ -168,21 +168,25 @@ class PermutationRun:
         return PermutationImportanceResult(
             feature_names=tuple(self.feature_names),
             feature_columns=tuple(self.feature_columns),
-            scorer_names=tuple(self.baseline),
-            baseline_scores=dict(self.baseline),
+            scorer_names=tuple(self.baseline.scores),
+            baseline_scores=dict(self.baseline.scores),
             permuted_scores={
                 name: s.reshape(self.n_repeats, -1)[:n_done].T.copy()
                 for name, s in scores.items()
             },
             n_repeats=self.n_repeats,
-            multimetric=self.plan.multimetric,
+            multimetric=self.baseline.multimetric,
         )
 
     def empty_result(self):
         """A result with no repeats, for a run cancelled before its first round."""
         n_features = len(self.feature_names)
         return self._snapshot(
-            {name: np.empty(self.n_repeats * n_features) for name in self.baseline}, 0
+            {
+                name: np.empty(self.n_repeats * n_features)
+                for name in self.baseline.scores
+            },
+            0,
         )
 
 

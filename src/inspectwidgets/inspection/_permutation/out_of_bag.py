@@ -141,10 +141,39 @@ def oob_permutation_importance(
             f"X has {n_samples} rows but the forest was fitted on "
             f"{forest._n_samples}; pass the training data in its original order."
         )
-    y = check_y(y, n_samples)
+    y = np.asarray(check_y(y, n_samples))
     sample_weight = check_sample_weight(sample_weight, n_samples)
     n_repeats = check_n_repeats(n_repeats)
-    plan = ScoringPlan(forest, scoring)
+    plan = _check_oob_scoring(ScoringPlan(forest, scoring))
+    seeds = check_random_state(random_state).randint(
+        np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
+    )
+    n_workers = effective_n_jobs(n_jobs)
+    # Each worker's share of the memory budget.
+    budget = max_memory // n_workers
+
+    def score(index):
+        oob = np.setdiff1d(np.arange(n_samples), forest.estimators_samples_[index])
+        if oob.size < 2:
+            return None
+        weight = None if sample_weight is None else sample_weight[oob]
+        _, permutations = permutation_schedule(
+            seeds[index], oob.size, oob.size, n_repeats
+        )
+        member = _Member(forest, index)
+        return _member_drops(
+            member, plan, X[oob], y[oob], weight, permutations, columns, budget
+        )
+
+    with ThreadPoolExecutor(max_workers=n_workers) as pool:
+        members = [m for m in pool.map(score, range(len(forest.estimators_))) if m]
+    if not members:
+        raise ValueError("forest: no member has out-of-bag rows to score.")
+    bunches = _summarize(members, labels)
+    return bunches if plan.multimetric else bunches[next(iter(bunches))]
+
+
+def _check_oob_scoring(plan):
     if not plan.all_replayable:
         raise ValueError(
             "scoring: out-of-bag importance scores each member from its "
@@ -156,58 +185,43 @@ def oob_permutation_importance(
             "scoring: scorers that need decision_function are not supported "
             "for out-of-bag importance; use one built on predict_proba."
         )
+    return plan
 
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
+
+def _member_drops(member, plan, X_oob, y_oob, weight, permutations, columns, budget):
+    """One member's out-of-bag baseline and drops in score, per scorer:
+    ``{name: (baseline, drops of shape (n_features, n_repeats))}``."""
+    baseline = plan.score_blocks(
+        member.outputs(X_oob, plan.response_methods),
+        1,
+        y_oob,
+        weight,
+        None,
+        vectorize=False,
     )
-    y = np.asarray(y)
-    in_bag = forest.estimators_samples_
-
-    def score_member(index):
-        oob = np.setdiff1d(np.arange(n_samples), in_bag[index])
-        if oob.size < 2:
-            return None
-        member = _Member(forest, index)
-        X_oob, y_oob = X[oob], y[oob]
-        weight = None if sample_weight is None else sample_weight[oob]
-        baseline = plan.score_blocks(
-            member.outputs(X_oob, plan.response_methods),
-            1,
+    n_repeats = len(permutations)
+    jobs = [(r, f) for r in range(n_repeats) for f in range(len(columns))]
+    batcher = ArrayBatcher(X_oob)
+    per_chunk = max(1, int(budget // batcher.bytes_per_copy))
+    drops = {name: np.empty((len(columns), n_repeats)) for name in baseline}
+    for start in range(0, len(jobs), per_chunk):
+        chunk = jobs[start : start + per_chunk]
+        stacked = batcher.build([(permutations[r], columns[f]) for r, f in chunk])
+        scores = plan.score_blocks(
+            member.outputs(stacked, plan.response_methods),
+            len(chunk),
             y_oob,
             weight,
             None,
-            vectorize=False,
         )
-        _, permutations = permutation_schedule(
-            seeds[index], oob.size, oob.size, n_repeats
-        )
-        jobs = [(r, f) for r in range(n_repeats) for f in range(len(columns))]
-        batcher = ArrayBatcher(X_oob)
-        per_chunk = max(
-            1, int(max_memory // (batcher.bytes_per_copy * effective_n_jobs(n_jobs)))
-        )
-        drops = {name: np.empty((len(columns), n_repeats)) for name in baseline}
-        for start in range(0, len(jobs), per_chunk):
-            chunk = jobs[start : start + per_chunk]
-            stacked = batcher.build([(permutations[r], columns[f]) for r, f in chunk])
-            scores = plan.score_blocks(
-                member.outputs(stacked, plan.response_methods),
-                len(chunk),
-                y_oob,
-                weight,
-                None,
-            )
-            for name, values in scores.items():
-                for (r, f), value in zip(chunk, values, strict=True):
-                    drops[name][f, r] = baseline[name][0] - value
-        return {name: (baseline[name][0], drops[name]) for name in baseline}
+        for name, values in scores.items():
+            for (r, f), value in zip(chunk, values, strict=True):
+                drops[name][f, r] = baseline[name][0] - value
+    return {name: (baseline[name][0], drops[name]) for name in baseline}
 
-    with ThreadPoolExecutor(max_workers=effective_n_jobs(n_jobs)) as pool:
-        members = [
-            m for m in pool.map(score_member, range(len(forest.estimators_))) if m
-        ]
-    if not members:
-        raise ValueError("forest: no member has out-of-bag rows to score.")
+
+def _summarize(members, labels):
+    """Members' drops averaged into one Bunch per scorer."""
     bunches = {}
     for name in members[0]:
         baselines = np.array([m[name][0] for m in members])
@@ -221,4 +235,4 @@ def oob_permutation_importance(
             baseline_score=float(baselines.mean()),
             feature_names=np.asarray(labels, dtype=object),
         )
-    return bunches if plan.multimetric else bunches[next(iter(bunches))]
+    return bunches

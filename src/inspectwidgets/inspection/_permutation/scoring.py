@@ -161,6 +161,18 @@ def _check_scorer_fits(estimator, name, scorer):
         )
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """The scores on unpermuted data, keyed by scorer name ("score" for a
+    single unnamed scorer); whether the result is multimetric (several
+    scorers, or a custom scorer returning a dict, as in scikit-learn); and the
+    bytes of predictions per row, which size the batches."""
+
+    scores: dict
+    multimetric: bool
+    output_bytes_per_row: float
+
+
 class ScoringPlan:
     """The scorers of one inspection run and how each gets its predictions.
 
@@ -206,7 +218,6 @@ class ScoringPlan:
         self._classes = (
             getattr(estimator, "classes_", None) if is_classifier(estimator) else None
         )
-        self.output_bytes_per_row = 0
         # The prediction methods the replayable scorers call, each computed
         # once per batch; scikit-learn picks them the same way.
         self.response_methods = tuple(
@@ -254,6 +265,13 @@ class ScoringPlan:
         -------
         dict of str to ndarray of shape (n_blocks,)
         """
+        return self._score_blocks(
+            outputs, n_blocks, y, sample_weight, block_X, vectorize
+        )[0]
+
+    def _score_blocks(self, outputs, n_blocks, y, sample_weight, block_X, vectorize):
+        """`score_blocks`, and whether a custom scorer returned a dict."""
+        returned_dict = False
         blocked = {
             method: value.reshape((n_blocks, -1) + value.shape[1:])
             for method, value in outputs.items()
@@ -287,12 +305,12 @@ class ScoringPlan:
             if isinstance(per_block[0], dict):
                 # A custom scorer returning a dict makes the result multimetric,
                 # as in scikit-learn.
-                self.multimetric = True
+                returned_dict = True
                 for key in per_block[0]:
                     scores[key] = np.array([s[key] for s in per_block], dtype=float)
             else:
                 scores[planned.name or "score"] = np.array(per_block, dtype=float)
-        return scores
+        return scores, returned_dict
 
     def _response(self, planned, blocked):
         """The response a scorer sees, for all blocks at once: as scikit-learn's
@@ -328,20 +346,18 @@ class ScoringPlan:
         return outputs
 
     def baseline(self, X, y, sample_weight):
-        """Scores on the unpermuted data, by scikit-learn's own code path.
-
-        Returns a dict of scores keyed by scorer name ("score" for a single
-        unnamed scorer).
-        """
+        """Scores on the unpermuted data, by scikit-learn's own code path, and
+        what they tell about the run (see :class:`Baseline`)."""
         outputs = self.predict(X)
-        # Sizes the batches: bytes of predictions per row of permuted data.
-        self.output_bytes_per_row = sum(v.nbytes for v in outputs.values()) / max(
-            1, X.shape[0]
-        )
-        scores = self.score_blocks(
+        scores, returned_dict = self._score_blocks(
             outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
-        return {name: float(values[0]) for name, values in scores.items()}
+        return Baseline(
+            scores={name: float(values[0]) for name, values in scores.items()},
+            multimetric=self.multimetric or returned_dict,
+            output_bytes_per_row=sum(v.nbytes for v in outputs.values())
+            / max(1, X.shape[0]),
+        )
 
 
 def _uncached_call(estimator, response_method, *args, **kwargs):
