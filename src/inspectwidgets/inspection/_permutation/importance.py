@@ -100,18 +100,8 @@ class PermutationRun:
         def evaluate(start, stop):
             if self._cancelled() or stopped.is_set():
                 return None
-            started = time.perf_counter()
             copies = [(self.permutations[r], columns[f]) for r, f in jobs[start:stop]]
-            stacked = batcher.build(copies)
-            outputs = self.plan.predict(stacked, model)
-            scores = self.plan.score_blocks(
-                outputs,
-                len(copies),
-                y_rows,
-                weight_rows,
-                lambda b: batcher.block(stacked, b),
-            )
-            return scores, time.perf_counter() - started
+            return self._score_copies(copies, batcher, model, y_rows, weight_rows)
 
         rounds_done = 0
         with ThreadPoolExecutor(max_workers=self.n_workers) as pool:
@@ -138,6 +128,16 @@ class PermutationRun:
                 stopped.set()
                 for *_, future in pending:
                     future.cancel()
+
+    def _score_copies(self, copies, batcher, model, y, sample_weight):
+        """Every scorer's score of each permuted copy, and the seconds taken."""
+        started = time.perf_counter()
+        stacked = batcher.build(copies)
+        outputs = self.plan.predict(stacked, model)
+        scores = self.plan.score_blocks(
+            outputs, len(copies), y, sample_weight, lambda b: batcher.block(stacked, b)
+        )
+        return scores, time.perf_counter() - started
 
     def _permutation_space(self):
         """The data to permute, its column groups and the model predicting it.
