@@ -5,7 +5,7 @@ from sklearn.pipeline import Pipeline
 
 from .._core.pipeline import columnwise_view
 from .._core.validation import check_fitted, check_X
-from .._permutation.importance import permutation_importance
+from .._permutation import permutation_importance
 from .impurity import impurity_importance, is_tree_model, relative_importance
 
 # Flags are joined with "; " in the table's notes, so none contains one.
