@@ -33,8 +33,12 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 import inspectwidgets
 from inspectwidgets import partial_dependence
-from inspectwidgets.inspection._partial_dependence import PartialDependenceRun
-from inspectwidgets.inspection._tree_splits import grid_point_groups
+
+# Only for the "groups" column, a diagnostic of the engine's tree shortcut.
+from inspectwidgets.inspection._core.signature import bind_arguments
+from inspectwidgets.inspection._partial_dependence.functions import RUN_SIGNATURE
+from inspectwidgets.inspection._partial_dependence.run import PartialDependenceRun
+from inspectwidgets.inspection._partial_dependence.tree_splits import grid_point_groups
 
 RANDOM_STATE = 0
 GRID_1_WAY = 100  # scikit-learn's default grid_resolution
@@ -209,7 +213,8 @@ def run_case(case, n_rows, features, kind, runs):
 def points_predicted(model, X, features, kwargs):
     """Grid points the whole model would predict: one per group a tree
     ensemble routes alike (boosting then goes tree by tree, on fewer)."""
-    run = PartialDependenceRun(model, X, features, **kwargs)
+    arguments = bind_arguments(RUN_SIGNATURE, (model, X, features), kwargs)
+    run = PartialDependenceRun(**arguments)
     _, rows, columns, predictor = run._prediction_space()
     groups = grid_point_groups(predictor, rows, columns)
     return run.grid.shape[0] if groups is None else int(groups.max()) + 1
