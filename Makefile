@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to run as root unless told to (CI runs as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: venv demo lint format test test-js test-py test-blas-kernels test-wheel js clean
+.PHONY: venv demo lint format test test-js test-py test-blas-kernels test-wheel bench js clean
 
 venv: $(STAMP)
 
@@ -87,6 +87,12 @@ test-wheel: venv
 		tests/test_packaging.py tests/widgets/test_permutation_widget.py
 
 test: lint test-js test-py test-blas-kernels test-wheel
+
+# Both benchmarks, quick: speed ratios against scikit-learn (never asserted)
+# and our results checked against scikit-learn's (a difference fails).
+bench: venv
+	$(PY) benchmarks/permutation.py --quick
+	$(PY) benchmarks/partial_dependence.py --quick
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output

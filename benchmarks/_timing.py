@@ -1,26 +1,35 @@
-"""Helpers shared by the benchmark scripts: side-by-side timing, memory, tables."""
+"""Helpers shared by the benchmark scripts: side-by-side timing, threads, memory,
+tables."""
 
 import gc
 import os
 import platform
 import statistics
+import sys
 import time
 import tracemalloc
+
+# Read when BLAS and OpenMP load; see restart_single_threaded_if_quick.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def time_side_by_side(contenders, runs):
     """Median wall time of each contender, measured side by side.
 
-    Every run calls each contender once, in order, so that slow drifts of a
-    noisy machine (other jobs, CPU frequency) hit all of them alike; medians
-    then discard the odd run that was disturbed anyway.
+    Each contender is first called once untimed, so that no timed call pays
+    for imports, first-use compilation or cold caches. Every run then calls
+    each contender once, so that slow drifts of a noisy machine (other jobs,
+    CPU frequency) hit all of them alike; medians discard the odd run that
+    was disturbed anyway. The order rotates by one from run to run, so that
+    no contender always goes first (caches cold from the setup) or always
+    follows the same one (caches warmed by it).
 
     Parameters
     ----------
     contenders : dict of str to callable
         Functions without arguments.
     runs : int
-        Number of runs.
+        Number of timed runs.
 
     Returns
     -------
@@ -29,16 +38,51 @@ def time_side_by_side(contenders, runs):
     results : dict of str to object
         What each contender returned in the last run.
     """
+    for func in contenders.values():
+        func()
     seconds = {name: [] for name in contenders}
     results = {}
-    for _ in range(runs):
-        for name, func in contenders.items():
+    for run in range(runs):
+        for name in rotated(list(contenders), run):
             # Collect now so that nobody pays for the previous call's garbage.
             gc.collect()
             start = time.perf_counter()
-            results[name] = func()
+            results[name] = contenders[name]()
             seconds[name].append(time.perf_counter() - start)
     return {name: statistics.median(s) for name, s in seconds.items()}, results
+
+
+def rotated(items, steps):
+    """`items` rotated left by `steps`: [a, b, c] by 1 is [b, c, a]."""
+    steps %= len(items)
+    return items[steps:] + items[:steps]
+
+
+def restart_single_threaded_if_quick(quick):
+    """With ``--quick``, run this script again with one BLAS and OpenMP thread.
+
+    On a shared 2-core machine, OpenMP threads wait at every barrier for a
+    partner that another job has descheduled: one scikit-learn partial
+    dependence of a HistGradientBoosting model took 28 s, and 1 s the next
+    time. One thread keeps the smoke test short and its ratios steady. It
+    takes the environment, read when the libraries load: threadpoolctl's
+    OpenMP limit holds for the calling thread only, and our permutation
+    importance predicts in a worker thread, which would keep the default.
+    """
+    if not quick or all(os.environ.get(v) == "1" for v in THREAD_VARIABLES):
+        return
+    os.environ.update(dict.fromkeys(THREAD_VARIABLES, "1"))
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
+
+
+def describe_method(runs, quick, contenders="sklearn, ours and floor"):
+    """Lines saying how the table was measured."""
+    threads = "1 BLAS and OpenMP thread (--quick)" if quick else "default threads"
+    return (
+        f"Median seconds of {runs} timed run(s), after one untimed warm-up call "
+        f"of each contender;\n{contenders} alternate within each run, in an "
+        f"order rotating from run to run; {threads}."
+    )
 
 
 def peak_memory(func):

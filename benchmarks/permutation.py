@@ -5,17 +5,20 @@
 Prints, per case, median seconds of scikit-learn, ours and the predict floor
 (the model predicting every permuted row in one call), their ratios and how
 far our importances are from scikit-learn's; then the peak memory of one case.
-See README.md beside this file.
+Exits with status 1, after the tables, if our importances are not scikit-learn's
+up to BLAS rounding. See README.md beside this file.
 """
 
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import _agreement
 import _timing
 import numpy as np
 import pandas as pd
 import sklearn
+from _datasets import make_customers
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import load_diabetes, make_classification, make_regression
 from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestClassifier
@@ -62,41 +65,10 @@ def boosting_on_regression():
     return boosting.fit(X[:20000], y[:20000]), X[20000:], y[20000:]
 
 
-def make_customers(n_rows, random_state):
-    """A frame with 3 string and 4 numeric columns, and a binary target.
-
-    The target depends on region, plan, income and tenure; store, age and
-    visits are noise, so their importances should be about zero.
-    """
-    rng = np.random.default_rng(random_state)
-    region = rng.integers(5, size=n_rows)
-    plan = rng.integers(12, size=n_rows)
-    store = rng.integers(30, size=n_rows)
-    X = pd.DataFrame(
-        {
-            "region": [f"region {i}" for i in region],
-            "plan": [f"plan {i}" for i in plan],
-            "store": [f"store {i}" for i in store],
-            "age": rng.normal(45, 12, n_rows),
-            "income": rng.lognormal(10.5, 0.5, n_rows),
-            "tenure": rng.exponential(5, n_rows),
-            "visits": rng.poisson(3, n_rows).astype(float),
-        }
-    )
-    logit = (
-        np.linspace(-1, 1, 5)[region]
-        + np.linspace(-1.5, 1.5, 12)[plan]
-        + (np.log(X["income"]) - 10.5) * 2
-        - (X["tenure"] - 5) * 0.2
-    )
-    y = (rng.random(n_rows) < 1 / (1 + np.exp(-logit))).astype(int)
-    return X, y
-
-
 @functools.cache
 def logistic_pipeline_on_customers():
-    X_train, y_train = make_customers(10_000, random_state=0)
-    X_val, y_val = make_customers(10_000, random_state=1)
+    X_train, y_train = make_customers(10_000, random_state=0, noise_columns=True)
+    X_val, y_val = make_customers(10_000, random_state=1, noise_columns=True)
     preprocess = ColumnTransformer(
         [
             (
@@ -197,18 +169,8 @@ def permuted_copies(X, n_repeats):
     return pd.concat(copies, ignore_index=True) if is_frame else np.vstack(copies)
 
 
-def max_abs_differences(expected, actual, single_name):
-    """Largest |actual - expected| over the importances, per scorer."""
-    if "importances" in expected:  # one scorer: a Bunch, not a dict of them
-        expected, actual = {single_name: expected}, {single_name: actual}
-    return {
-        name: float(np.max(np.abs(actual[name].importances - bunch.importances)))
-        for name, bunch in expected.items()
-    }
-
-
 def run_case(case, runs, n_repeats):
-    """Median seconds of scikit-learn, ours and the floor; differences."""
+    """Median seconds of scikit-learn, ours and the floor, and the results."""
     model, X, y = case.build()
     kwargs = {
         "scoring": case.scoring,
@@ -224,7 +186,7 @@ def run_case(case, runs, n_repeats):
         for method in case.floor_methods:
             getattr(predictor, method)(stacked)
 
-    medians, results = _timing.time_side_by_side(
+    return _timing.time_side_by_side(
         {
             "sklearn": lambda: sklearn_importance(model, X, y, **kwargs),
             "ours": lambda: permutation_importance(model, X, y, **kwargs),
@@ -232,9 +194,26 @@ def run_case(case, runs, n_repeats):
         },
         runs,
     )
-    single_name = case.scoring if isinstance(case.scoring, str) else "score"
-    differences = max_abs_differences(results["sklearn"], results["ours"], single_name)
-    return medians, differences
+
+
+def compare_importances(case, ours, theirs, agreement):
+    """Largest |ours - sklearn| over the importances, their means and standard
+    deviations, per scorer; `agreement` keeps any mismatch."""
+    if "importances" in theirs:  # one scorer: a Bunch, not a dict of them
+        scorer = case.scoring if isinstance(case.scoring, str) else "score"
+        ours, theirs = {scorer: ours}, {scorer: theirs}
+    label = f"{case.name}, scoring={case.scoring!r}"
+    agreement.require_identical(f"{label}, scorers", sorted(ours), sorted(theirs))
+    return {
+        scorer: max(
+            agreement.max_difference(
+                f"{label}, {scorer}, {key}", ours[scorer][key], bunch[key]
+            )
+            for key in ("importances", "importances_mean", "importances_std")
+        )
+        for scorer, bunch in theirs.items()
+        if scorer in ours
+    }
 
 
 def measure_memory(case, n_repeats):
@@ -294,46 +273,63 @@ def timing_rows(case, n_repeats, medians, differences):
     ]
 
 
-def main():
-    args, runs = _timing.parse_runs(
-        __doc__.splitlines()[0],
-        f"smoke test: 1 run and n_repeats={QUICK_N_REPEATS} everywhere",
-    )
-
+def print_header(runs, quick):
     print("permutation_importance: inspectwidgets vs scikit-learn")
     print(_timing.describe_environment([np, pd, sklearn, inspectwidgets]))
-    print(
-        f"Median seconds of {runs} run(s) per case; sklearn, ours and floor "
-        "alternate within each run; n_jobs=None."
-    )
+    print(_timing.describe_method(runs, quick))
+    print("Both libraries are called with n_jobs=None.")
     print(
         "floor: one call of the prediction method(s) the scorers need on all "
         "permuted copies,\nbuilt beforehand (for the pipeline: its final step on "
         "the transformed copies)."
     )
-    print("max |diff|: largest |ours - sklearn| over the importances, per scorer.")
+    print(
+        "max |diff|: largest |ours - sklearn| over the importances, their means "
+        "and standard deviations,\nper scorer; the script fails if one is beyond "
+        "1e-12 * max(1, max |sklearn|) + 1e-12 * |sklearn|."
+    )
     print()
 
+
+def timing_table(quick, runs, agreement):
     rows = []
     for case in CASES:
-        n_repeats = QUICK_N_REPEATS if args.quick else case.n_repeats
-        medians, differences = run_case(case, runs, n_repeats)
-        rows += timing_rows(case, n_repeats, medians, differences)
-    print(_timing.format_table(TIMING_COLUMNS, rows))
-    print()
-
-    n_repeats = QUICK_N_REPEATS if args.quick else BOOSTING.n_repeats
-    peaks = measure_memory(BOOSTING, n_repeats)
-    print(f"Peak extra memory (tracemalloc), {BOOSTING.name}, n_repeats={n_repeats}")
-    print(
-        _timing.format_table(
-            [("call", "<"), ("max_memory MiB", ">"), ("peak MiB", ">")],
-            [
-                [call, "-" if budget is None else str(budget), f"{peak:.1f}"]
-                for call, budget, peak in peaks
-            ],
+        n_repeats = QUICK_N_REPEATS if quick else case.n_repeats
+        medians, results = run_case(case, runs, n_repeats)
+        differences = compare_importances(
+            case, results["ours"], results["sklearn"], agreement
         )
+        rows += timing_rows(case, n_repeats, medians, differences)
+    return _timing.format_table(TIMING_COLUMNS, rows)
+
+
+def memory_table(quick):
+    n_repeats = QUICK_N_REPEATS if quick else BOOSTING.n_repeats
+    peaks = measure_memory(BOOSTING, n_repeats)
+    title = f"Peak extra memory (tracemalloc), {BOOSTING.name}, n_repeats={n_repeats}"
+    table = _timing.format_table(
+        [("call", "<"), ("max_memory MiB", ">"), ("peak MiB", ">")],
+        [
+            [call, "-" if budget is None else str(budget), f"{peak:.1f}"]
+            for call, budget, peak in peaks
+        ],
     )
+    return f"{title}\n{table}"
+
+
+def main():
+    args, runs = _timing.parse_runs(
+        __doc__.splitlines()[0],
+        f"smoke test: 1 run, n_repeats={QUICK_N_REPEATS} everywhere and "
+        "1 BLAS/OpenMP thread",
+    )
+    _timing.restart_single_threaded_if_quick(args.quick)
+    agreement = _agreement.Agreement()
+    print_header(runs, args.quick)
+    print(timing_table(args.quick, runs, agreement))
+    print()
+    print(memory_table(args.quick))
+    agreement.exit_if_any()
 
 
 if __name__ == "__main__":
