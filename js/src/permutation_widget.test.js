@@ -79,9 +79,9 @@ function makeModel(overrides = {}) {
     features: ["age", "bmi", "bp", "s5"],
     n_repeats: 5,
     scoring: ["r2", "neg_mean_squared_error"],
-    display_scorer: "r2",
-    view: "bars",
-    max_bars: 20,
+    scorer: "r2",
+    kind: "bar",
+    max_features: 20,
     ...DONE_RUN_TRAITS,
     _feature_options: ["age", "bmi", "bp", "s5"],
     _scorer_options: ["r2", "neg_mean_squared_error", "explained_variance"],
@@ -155,23 +155,23 @@ describe("PermutationImportanceWidget front end", () => {
 
   it("switches the displayed scorer from the model without Python", () => {
     const model = mount(makeModel());
-    model.set("display_scorer", "neg_mean_squared_error");
+    model.set("scorer", "neg_mean_squared_error");
     // Redrawn synchronously: no frame, no save_changes.
     expect(barFeatures()).toEqual(["s5", "age"]);
     expect(model.saves).toHaveLength(0);
-    expect(byTestId("piw-display-scorer").value).toBe("neg_mean_squared_error");
+    expect(byTestId("piw-scorer").value).toBe("neg_mean_squared_error");
     expect(byTestId("piw-baseline").textContent).toBe(
       "baseline neg_mean_squared_error = −2,900",
     );
     expect(byTestId("piw-hidden").textContent).toBe(
-      "2 more features not shown (max_bars = 20).",
+      "2 more features not shown (max_features = 20).",
     );
     expect(byTestId("piw-negative-note").hidden).toBe(true);
   });
 
   it("switches the displayed scorer from the select and writes the trait back", () => {
     const model = mount(makeModel());
-    const select = byTestId("piw-display-scorer");
+    const select = byTestId("piw-scorer");
     expect([...select.options].map((o) => o.value)).toEqual([
       "r2",
       "neg_mean_squared_error",
@@ -190,7 +190,7 @@ describe("PermutationImportanceWidget front end", () => {
         (b) => b.getAttribute("data-feature") === "s5",
       ),
     ).toBe(s5);
-    expect(model.get("display_scorer")).toBe("neg_mean_squared_error");
+    expect(model.get("scorer")).toBe("neg_mean_squared_error");
     expect(model.saves).toHaveLength(1);
   });
 
@@ -271,27 +271,27 @@ describe("PermutationImportanceWidget front end", () => {
       new Event("pointermove", { bubbles: true }),
     );
     expect(el.querySelector(".piw-tooltip-title").textContent).toBe(evil);
-    click(byTestId("piw-view-table"));
-    expect(model.get("view")).toBe("table");
+    click(byTestId("piw-kind-table"));
+    expect(model.get("kind")).toBe("table");
     expect(byTestId("piw-table").querySelector("tbody th").textContent).toBe(
       evil,
     );
     expect(el.querySelector("img")).toBeNull();
   });
 
-  it("the view switch draws bars, boxes or a table", () => {
+  it("the kind switch draws bars, boxes or a table", () => {
     const model = mount(makeModel());
-    expect(byTestId("piw-view-bars").getAttribute("aria-pressed")).toBe("true");
-    click(byTestId("piw-view-boxes"));
-    expect(model.get("view")).toBe("boxes");
+    expect(byTestId("piw-kind-bar").getAttribute("aria-pressed")).toBe("true");
+    click(byTestId("piw-kind-box"));
+    expect(model.get("kind")).toBe("box");
     expect(model.saves).toHaveLength(1);
     expect(
       allByTestId("piw-box").map((b) => b.getAttribute("data-feature")),
     ).toEqual(["bmi", "s5", "bp"]);
-    expect(byTestId("piw-view-boxes").getAttribute("aria-pressed")).toBe(
+    expect(byTestId("piw-kind-box").getAttribute("aria-pressed")).toBe(
       "true",
     );
-    click(byTestId("piw-view-table"));
+    click(byTestId("piw-kind-table"));
     const table = byTestId("piw-table");
     expect(table.hidden).toBe(false);
     expect(el.querySelector(".piw-chart-host").hidden).toBe(true);
@@ -407,7 +407,7 @@ describe("PermutationImportanceWidget front end", () => {
     expect(model.saves).toHaveLength(1);
   });
 
-  it("stages scorers, never sends none, and keeps display_scorer in scoring", () => {
+  it("stages scorers, never sends none, and keeps scorer in scoring", () => {
     const model = mount(makeModel());
     toggle(scorerBox("r2"));
     toggle(scorerBox("neg_mean_squared_error"));
@@ -418,7 +418,7 @@ describe("PermutationImportanceWidget front end", () => {
     toggle(scorerBox("explained_variance"));
     click(byTestId("piw-apply"));
     expect(model.get("scoring")).toEqual(["explained_variance"]);
-    expect(model.get("display_scorer")).toBe("explained_variance");
+    expect(model.get("scorer")).toBe("explained_variance");
     expect(model.saves).toHaveLength(1);
     expect(byTestId("piw-empty").textContent).toBe(
       "No result for explained_variance yet: press Run.",
@@ -454,7 +454,7 @@ describe("PermutationImportanceWidget front end", () => {
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/^Negative: permuting the feature/);
 
-    model.set("view", "boxes");
+    model.set("kind", "box");
     expect(allByTestId("piw-box")).toHaveLength(3);
     expect(negativeBoxes()).toHaveLength(0);
     expect(note.hidden).toBe(true);
@@ -466,12 +466,12 @@ describe("PermutationImportanceWidget front end", () => {
     expect(negativeBoxes()[0].getAttribute("data-feature")).toBe("bp");
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/^Median below 0: /);
-    expect(note.classList.contains("piw-negative-note-boxes")).toBe(true);
+    expect(note.classList.contains("piw-negative-note-box")).toBe(true);
 
-    model.set("view", "table");
+    model.set("kind", "table");
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/^Negative: /);
-    expect(note.classList.contains("piw-negative-note-boxes")).toBe(false);
+    expect(note.classList.contains("piw-negative-note-box")).toBe(false);
   });
 
   it("keeps whole scorer names, with a title, and counts the scorers", () => {
@@ -504,8 +504,8 @@ describe("PermutationImportanceWidget front end", () => {
     };
     const model = mount(
       makeModel({
-        view: "table",
-        display_scorer: "accuracy",
+        kind: "table",
+        scorer: "accuracy",
         scoring: ["accuracy"],
         _chart: makeChart({ accuracy: small }),
       }),
@@ -520,7 +520,7 @@ describe("PermutationImportanceWidget front end", () => {
     expect(column(2)).toEqual(["5e-5", "2e-6", "4e-5", "0"]);
     expect(column(3)).toEqual(["0.953", "0.962", "0.964", "0.965"]);
     // The tooltip shows the table's digits.
-    model.set("view", "bars");
+    model.set("kind", "bar");
     const bar = allByTestId("piw-bar").find(
       (b) => b.getAttribute("data-feature") === "c",
     );
@@ -590,7 +590,7 @@ describe("PermutationImportanceWidget front end", () => {
     const perView = model.listenerCount() / 2;
     c1();
     expect(model.listenerCount()).toBe(perView);
-    model.set("display_scorer", "neg_mean_squared_error");
+    model.set("scorer", "neg_mean_squared_error");
     expect(other.querySelectorAll('[data-testid="piw-bar"]')).toHaveLength(2);
     c2();
     expect(model.listenerCount()).toBe(0);

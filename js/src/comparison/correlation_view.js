@@ -207,7 +207,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       std: groups.std,
       values: null,
       repeatsDone: groups.repeatsDone,
-      kind: "bars",
+      kind: "bar",
       baseline: groups.baseline,
       permutedMean: null,
       scorer: groups.scorer,
