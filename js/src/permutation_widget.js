@@ -19,7 +19,11 @@ import {
   topFeatures,
 } from "./permutation_data.js";
 import { createChecklist } from "./ui/checklist.js";
-import { repeatsInput, runStopButtons, viewSwitch } from "./ui/controls.js";
+import {
+  repeatsInput,
+  runStopButtons,
+  segmentedSwitch,
+} from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
@@ -139,7 +143,7 @@ function buildDom(context) {
 
   // Run settings, kind switch, actions.
   ui.repeats = repeatsInput("piw-repeats", context);
-  ui.kinds = viewSwitch(KINDS, "piw-kind");
+  ui.kinds = segmentedSwitch(KINDS, "piw-kind", "Chart");
   ui.apply = h("button", {
     className: "piw-apply",
     testid: "piw-apply",
@@ -371,7 +375,7 @@ function render({ model, el }) {
   }
 
   function syncKind() {
-    ui.kinds.setView(model.get("kind"));
+    ui.kinds.setValue(model.get("kind"));
   }
 
   // ---- Live part: progress, status, chart (one redraw per frame) --------
