@@ -14,8 +14,6 @@ import {
   NO_PER_CLASS_HINT,
   createClassesView,
 } from "./comparison/classes_view.js";
-import { createCorrelationView } from "./comparison/correlation_view.js";
-import { createMeasuresView } from "./comparison/measures_view.js";
 import {
   correlationResult,
   groupsResult,
@@ -23,7 +21,9 @@ import {
   measuresResult,
   percent,
   perClassResult,
-} from "./comparison_data.js";
+} from "./comparison/comparison_data.js";
+import { createCorrelationView } from "./comparison/correlation_view.js";
+import { createMeasuresView } from "./comparison/measures_view.js";
 import {
   repeatsInput,
   runStopButtons,

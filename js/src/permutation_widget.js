@@ -17,7 +17,7 @@ import {
   sameMembers,
   scorerResult,
   topFeatures,
-} from "./permutation_data.js";
+} from "./permutation/permutation_data.js";
 import { createChecklist } from "./ui/checklist.js";
 import {
   repeatsInput,

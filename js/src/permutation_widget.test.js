@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
+import { progressText, scorerResult, topFeatures } from "./permutation/permutation_data.js";
 import widget from "./permutation_widget.js";
 import {
   FakeModel,
