@@ -10,11 +10,16 @@ applied, because every callback checks the run's generation under the lock.
 
 import base64
 import io
+import pathlib
 import threading
 import time
 
 import anywidget
 import traitlets
+
+# The built front end (js/build.mjs): <widget>_widget.js and .css per widget,
+# as listed in pyproject.toml's ensured-targets.
+STATIC = pathlib.Path(__file__).parent.parent / "static"
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
 

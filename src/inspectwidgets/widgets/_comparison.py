@@ -15,8 +15,8 @@ from ..inspection._comparison import (
     per_class_relative_importance,
 )
 from ..inspection._scoring import builtin_score_name
-from ._base import ComputationWidget
-from ._permutation import OWN_SCORE, STATIC, scorer_options
+from ._base import STATIC, ComputationWidget
+from ._permutation import OWN_SCORE, scorer_options
 from ._serialization import binary_array
 
 

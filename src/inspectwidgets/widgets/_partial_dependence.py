@@ -9,8 +9,7 @@ from sklearn.base import is_classifier
 
 from ..inspection import iter_partial_dependence
 from ..inspection._validation import check_fitted, check_X, column_names
-from ._base import ComputationWidget
-from ._permutation import STATIC
+from ._base import STATIC, ComputationWidget
 from ._serialization import binary_array
 
 

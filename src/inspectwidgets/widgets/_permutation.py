@@ -1,7 +1,5 @@
 """The live permutation-importance widget."""
 
-import pathlib
-
 import numpy as np
 import traitlets
 from sklearn.base import is_classifier, is_regressor
@@ -11,10 +9,8 @@ from sklearn.utils.multiclass import type_of_target
 from ..inspection import iter_permutation_importance
 from ..inspection._scoring import ScoringPlan, builtin_score_name
 from ..inspection._validation import check_fitted, check_X, resolve_features
-from ._base import ComputationWidget
+from ._base import STATIC, ComputationWidget
 from ._serialization import binary_array
-
-STATIC = pathlib.Path(__file__).parent.parent / "static"
 
 # Scorers offered in the UI, by kind of estimator and target; only those whose
 # prediction method the estimator has are kept.
