@@ -1,78 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { progressText, scorerResult, topFeatures } from "./permutation/permutation_data.js";
 import widget from "./permutation_widget.js";
 import {
   FakeModel,
   DONE_RUN_TRAITS,
+  MSE,
+  R2,
   attachedElement,
   click,
+  makeChart,
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
 } from "./test_helpers.js";
-
-// ---- Payloads ---------------------------------------------------------------
-
-/**
- * `_chart` with every array a DataView into one shared ArrayBuffer, at a
- * non-zero byteOffset, as ipywidgets delivers buffers.
- */
-function makeChart(scorers, { repeatsDone = 3, nRepeats = 5, nFeatures } = {}) {
-  const arrays = [];
-  for (const block of Object.values(scorers)) {
-    arrays.push(block.mean, block.std, block.permuted, block.values);
-  }
-  const floats = arrays.reduce((n, a) => n + a.length, 0);
-  const buffer = new ArrayBuffer(16 + floats * 4 + 4);
-  let offset = 16;
-  const view = (values, shape) => {
-    new Float32Array(buffer, offset, values.length).set(values);
-    const dv = new DataView(buffer, offset, values.length * 4);
-    offset += values.length * 4;
-    return { data: dv, dtype: "float32", shape };
-  };
-  const out = {};
-  for (const [name, block] of Object.entries(scorers)) {
-    const k = block.features.length;
-    out[name] = {
-      features: block.features,
-      n_hidden: block.nHidden ?? 0,
-      baseline: block.baseline,
-      greater_is_better: true,
-      mean: view(block.mean, [k]),
-      std: view(block.std, [k]),
-      permuted_mean: view(block.permuted, [k]),
-      values: view(block.values, [k, repeatsDone]),
-    };
-  }
-  return {
-    repeats_done: repeatsDone,
-    n_repeats: nRepeats,
-    n_features:
-      nFeatures ??
-      Math.max(...Object.values(scorers).map((b) => b.features.length)),
-    scorers: out,
-  };
-}
-
-const R2 = {
-  features: ["bmi", "s5", "bp"],
-  baseline: 0.452,
-  mean: [0.3, 0.15, -0.02],
-  std: [0.02, 0.01, 0.005],
-  permuted: [0.152, 0.302, 0.472],
-  values: [0.28, 0.3, 0.32, 0.14, 0.15, 0.16, -0.025, -0.02, -0.015],
-};
-const MSE = {
-  features: ["s5", "age"],
-  baseline: -2900,
-  mean: [900, 50],
-  std: [40, 10],
-  permuted: [-3800, -2950],
-  values: [860, 900, 940, 40, 50, 60],
-  nHidden: 2,
-};
 
 function makeModel(overrides = {}) {
   return new FakeModel({
@@ -594,86 +534,5 @@ describe("PermutationImportanceWidget front end", () => {
     expect(other.querySelectorAll('[data-testid="piw-bar"]')).toHaveLength(2);
     c2();
     expect(model.listenerCount()).toBe(0);
-  });
-});
-
-// ---- Pure helpers -------------------------------------------------------------
-
-describe("scorerResult", () => {
-  it("decodes DataViews at non-zero offsets, including misaligned ones", () => {
-    const chart = makeChart({ r2: R2 });
-    const result = scorerResult(chart, "r2");
-    expect(chart.scorers.r2.mean.data.byteOffset).toBeGreaterThan(0);
-    expect(result.features).toEqual(["bmi", "s5", "bp"]);
-    expect([...result.mean]).toEqual([...Float32Array.from(R2.mean)]);
-    expect(result.repeatsDone).toBe(3);
-    expect(result.values).toHaveLength(9);
-
-    const bytes = new Uint8Array(3 + 12);
-    new Uint8Array(Float32Array.from([1, 2, 3]).buffer).forEach((b, i) => {
-      bytes[3 + i] = b;
-    });
-    chart.scorers.r2.std = {
-      data: new DataView(bytes.buffer, 3, 12),
-      dtype: "float32",
-      shape: [3],
-    };
-    expect([...scorerResult(chart, "r2").std]).toEqual([1, 2, 3]);
-  });
-
-  it("returns null without a result for the scorer", () => {
-    expect(scorerResult({}, "r2")).toBeNull();
-    expect(scorerResult(null, "r2")).toBeNull();
-    expect(scorerResult(makeChart({ r2: R2 }), "accuracy")).toBeNull();
-  });
-});
-
-describe("topFeatures", () => {
-  it("takes the result's order, then fills from the options", () => {
-    const options = ["a", "b", "c", "d"];
-    expect(topFeatures({ features: ["c", "a"] }, options, 1)).toEqual(["c"]);
-    expect(topFeatures({ features: ["c", "a"] }, options, 3)).toEqual([
-      "c",
-      "a",
-      "b",
-    ]);
-    expect(topFeatures(null, options, 2)).toEqual(["a", "b"]);
-    expect(topFeatures({ features: ["gone", "d"] }, options, 1)).toEqual(["d"]);
-  });
-});
-
-describe("progressText", () => {
-  const base = {
-    repeatsDone: 12,
-    repeatsTotal: 30,
-    etaSeconds: 4.4,
-    elapsedSeconds: 3.21,
-    hasResult: true,
-  };
-  it("describes each status", () => {
-    expect(progressText({ ...base, status: "running" })).toBe(
-      "12 / 30 repeats · ETA 4 s",
-    );
-    expect(progressText({ ...base, status: "running", etaSeconds: -1 })).toBe(
-      "12 / 30 repeats",
-    );
-    expect(progressText({ ...base, status: "running", etaSeconds: 0.2 })).toBe(
-      "12 / 30 repeats · ETA <1 s",
-    );
-    expect(progressText({ ...base, status: "running", etaSeconds: 125 })).toBe(
-      "12 / 30 repeats · ETA 2 min 5 s",
-    );
-    expect(progressText({ ...base, status: "done" })).toBe("done in 3.2 s");
-    expect(
-      progressText({ ...base, status: "done", elapsedSeconds: 0.02 }),
-    ).toBe("done in <0.1 s");
-    expect(progressText({ ...base, status: "cancelled" })).toBe(
-      "cancelled at 12 / 30",
-    );
-    expect(progressText({ ...base, status: "error" })).toBe("error");
-    expect(progressText({ ...base, status: "idle" })).toBe("ready");
-    expect(progressText({ ...base, status: "idle", hasResult: false })).toBe(
-      "not run yet",
-    );
   });
 });
