@@ -2,12 +2,14 @@
 // shipped in the wheel). Run by `npm run build`, which hatch-jupyter-builder
 // calls during `pip install` / `python -m build`; `npm run dev` rebuilds on change.
 //
-// To add a widget, add its entry module to ENTRIES: the output file is
-// static/<name>.js. Every dependency is bundled (no CDN imports at run time).
+// One entry per widget, each the `_esm` of its Python class: the output file
+// is static/<name>.js. Every dependency (codecs.js, ui/, charts/, the widget's
+// own folder, d3) is bundled into it; no CDN imports at run time. To add a
+// widget, add its entry here, its files to `ensured-targets` in
+// pyproject.toml, and point the class's `_esm` and `_css` at them.
 import * as esbuild from "esbuild";
 
 const ENTRIES = {
-  codecs: "src/codecs.js",
   // Each widget entry imports its CSS (ui/theme.css, its charts' CSS, its own),
   // which esbuild emits beside it: permutation_widget.css, comparison_widget.css,
   // pd_widget.css.

@@ -14,8 +14,6 @@ import {
   NO_PER_CLASS_HINT,
   createClassesView,
 } from "./comparison/classes_view.js";
-import { createCorrelationView } from "./comparison/correlation_view.js";
-import { createMeasuresView } from "./comparison/measures_view.js";
 import {
   correlationResult,
   groupsResult,
@@ -23,8 +21,14 @@ import {
   measuresResult,
   percent,
   perClassResult,
-} from "./comparison_data.js";
-import { repeatsInput, runStopButtons, viewSwitch } from "./ui/controls.js";
+} from "./comparison/comparison_data.js";
+import { createCorrelationView } from "./comparison/correlation_view.js";
+import { createMeasuresView } from "./comparison/measures_view.js";
+import {
+  repeatsInput,
+  runStopButtons,
+  segmentedSwitch,
+} from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
@@ -73,7 +77,7 @@ function render({ model, el }) {
     attrs: { "aria-label": "Scorer" },
   });
   const repeats = repeatsInput("icw-repeats", context);
-  const views = viewSwitch(VIEWS, "icw-view");
+  const views = segmentedSwitch(VIEWS, "icw-view", "View");
   const classesButton = views.buttons.get("classes");
   const viewHint = h("span", {
     className: "iw-hint",
@@ -133,7 +137,7 @@ function render({ model, el }) {
   }
 
   function syncViewSwitch() {
-    views.setView(shownView(model.get("view")));
+    views.setValue(shownView(model.get("view")));
     const perClass = !isEmpty(model.get("_per_class"));
     classesButton.disabled = !perClass;
     classesButton.title = perClass ? "" : NO_PER_CLASS;

@@ -12,10 +12,10 @@ import "./ui/theme.css";
 
 import { observeResize } from "./charts/chart_base.js";
 import { formatNumber } from "./charts/format.js";
-import { createPdCategories } from "./charts/pd_categories.js";
-import { createPdCurve } from "./charts/pd_curve.js";
-import { createPdHeatmap } from "./charts/pd_heatmap.js";
-import { curveResult, gridCount, isEmptyCurve } from "./pd_data.js";
+import { createPdCategories } from "./pd/pd_categories.js";
+import { createPdCurve } from "./pd/pd_curve.js";
+import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
+import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { integerInput, runStopButtons } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";

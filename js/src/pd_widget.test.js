@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { formatNumber } from "./charts/format.js";
-import { paintIce } from "./charts/pd_canvas.js";
+import { paintIce } from "./pd/pd_canvas.js";
 import widget from "./pd_widget.js";
 import {
   FakeModel,

@@ -2,8 +2,8 @@
 //
 // Draws what the traits hold: controls that read and write the public traits,
 // a progress line from the status traits, and the chart or table of `_chart`
-// for the displayed scorer. Switching the displayed scorer or the view needs no
-// Python: every scorer's result is already in `_chart`.
+// for the displayed scorer. Switching the displayed scorer or the kind of chart
+// needs no Python: every scorer's result is already in `_chart`.
 //
 // Feature and scorer choices are staged and sent together by "Apply" (or by
 // "Run"), so a series of clicks starts one computation, not one per click.
@@ -17,23 +17,29 @@ import {
   sameMembers,
   scorerResult,
   topFeatures,
-} from "./permutation_data.js";
+} from "./permutation/permutation_data.js";
 import { createChecklist } from "./ui/checklist.js";
-import { repeatsInput, runStopButtons, viewSwitch } from "./ui/controls.js";
+import {
+  repeatsInput,
+  runStopButtons,
+  segmentedSwitch,
+} from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
 import "./permutation_widget.css";
 
-const VIEWS = [
-  ["bars", "Bars"],
-  ["boxes", "Boxes"],
+// Values of the `kind` trait ("bar" and "box" as in
+// PermutationImportanceDisplay.plot) and their button labels.
+const KINDS = [
+  ["bar", "Bars"],
+  ["box", "Boxes"],
   ["table", "Table"],
 ];
 const DEFAULT_TOP_K = 10;
 // The negative-value notes, each shown only when something is drawn in the
-// negative colour in the view it describes.
+// negative colour in the kind of chart it describes.
 const NEGATIVE_NOTE =
   "Negative: permuting the feature improved the score — the model does not rely on it; the value is noise.";
 const NEGATIVE_BOX_NOTE =
@@ -118,8 +124,8 @@ function buildDom(context) {
 
   // Scorers: checklist and the displayed scorer.
   ui.scorerList = h("div", { className: "piw-list-host piw-list-host-short" });
-  ui.displayScorer = h("select", {
-    testid: "piw-display-scorer",
+  ui.scorer = h("select", {
+    testid: "piw-scorer",
     attrs: { "aria-label": "Displayed scorer" },
   });
   ui.scorerCount = h("span", { className: "piw-count" });
@@ -131,13 +137,13 @@ function buildDom(context) {
     ui.scorerList,
     h("label", { className: "iw-field" }, [
       h("span", { text: "Show" }),
-      ui.displayScorer,
+      ui.scorer,
     ]),
   ]);
 
-  // Run settings, view switch, actions.
+  // Run settings, kind switch, actions.
   ui.repeats = repeatsInput("piw-repeats", context);
-  ui.views = viewSwitch(VIEWS, "piw-view");
+  ui.kinds = segmentedSwitch(KINDS, "piw-kind", "Chart");
   ui.apply = h("button", {
     className: "piw-apply",
     testid: "piw-apply",
@@ -152,7 +158,7 @@ function buildDom(context) {
   });
   const run = h("section", { className: "piw-group piw-group-run" }, [
     ui.repeats.field,
-    ui.views.node,
+    ui.kinds.node,
     h("div", { className: "iw-buttons piw-row-buttons" }, [
       ui.apply,
       ui.run,
@@ -330,8 +336,7 @@ function render({ model, el }) {
         ...[...pendingScorers].filter((s) => !options.includes(s)),
       ];
       values.scoring = scoring;
-      if (!scoring.includes(model.get("display_scorer")))
-        values.display_scorer = scoring[0];
+      if (!scoring.includes(model.get("scorer"))) values.scorer = scoring[0];
     }
     if (Object.keys(values).length === 0) return false;
     pendingFeatures = null;
@@ -353,24 +358,24 @@ function render({ model, el }) {
     syncSelection();
   }
 
-  function syncDisplayScorer() {
+  function syncScorer() {
     const scoring = list("scoring");
-    const current = String(model.get("display_scorer") ?? "");
+    const current = String(model.get("scorer") ?? "");
     const names =
       scoring.includes(current) || current === ""
         ? scoring
         : [...scoring, current];
-    ui.displayScorer.replaceChildren(
+    ui.scorer.replaceChildren(
       ...names.map((name) =>
         h("option", { text: name, attrs: { value: name } }),
       ),
     );
-    ui.displayScorer.value = current;
-    ui.displayScorer.disabled = names.length < 2;
+    ui.scorer.value = current;
+    ui.scorer.disabled = names.length < 2;
   }
 
-  function syncView() {
-    ui.views.setView(model.get("view"));
+  function syncKind() {
+    ui.kinds.setValue(model.get("kind"));
   }
 
   // ---- Live part: progress, status, chart (one redraw per frame) --------
@@ -384,7 +389,7 @@ function render({ model, el }) {
     ui.stop.disabled = status !== "running";
 
     const chartValue = model.get("_chart") ?? {};
-    const scorer = String(model.get("display_scorer") ?? "");
+    const scorer = String(model.get("scorer") ?? "");
     let result = null;
     let drawError = "";
     try {
@@ -393,14 +398,13 @@ function render({ model, el }) {
       drawError = `Could not draw the result: ${err.message}`;
     }
 
-    const view = model.get("view");
-    const kind = view === "boxes" ? "boxes" : "bars";
+    const kind = model.get("kind");
     const features = result?.features ?? [];
     ui.baseline.textContent = result
       ? `baseline ${scorer} = ${formatNumber(result.baseline)}`
       : "";
-    ui.chartHost.hidden = view === "table" || features.length === 0;
-    ui.table.hidden = view !== "table" || features.length === 0;
+    ui.chartHost.hidden = kind === "table" || features.length === 0;
+    ui.table.hidden = kind !== "table" || features.length === 0;
     // After a failed run the last result stays up, dimmed and captioned.
     const stale = status === "error" && features.length > 0;
     ui.output.classList.toggle("piw-stale", stale);
@@ -423,7 +427,7 @@ function render({ model, el }) {
     // something is drawn in it: table rows and bars with a mean below 0,
     // boxes with a median below 0.
     let negativeNote = "";
-    if (view === "table") {
+    if (kind === "table") {
       if (result) fillTable(ui.table, result, scorer);
       if (result?.mean.some((v) => v < 0)) negativeNote = NEGATIVE_NOTE;
     } else {
@@ -433,26 +437,26 @@ function render({ model, el }) {
         std: result?.std ?? new Float32Array(0),
         values: result?.values ?? null,
         repeatsDone: result?.repeatsDone ?? 0,
-        kind,
+        kind: kind === "box" ? "box" : "bar",
         baseline: result?.baseline ?? NaN,
         permutedMean: result?.permutedMean ?? null,
         scorer,
       });
       if (drawn.negative > 0)
         negativeNote =
-          drawn.kind === "boxes" ? NEGATIVE_BOX_NOTE : NEGATIVE_NOTE;
+          drawn.kind === "box" ? NEGATIVE_BOX_NOTE : NEGATIVE_NOTE;
     }
     ui.negativeNote.textContent = negativeNote;
     ui.negativeNote.hidden = negativeNote === "";
     ui.negativeNote.classList.toggle(
-      "piw-negative-note-boxes",
+      "piw-negative-note-box",
       negativeNote === NEGATIVE_BOX_NOTE,
     );
     const nHidden = result?.nHidden ?? 0;
     ui.hidden.hidden = nHidden <= 0;
     ui.hidden.textContent =
       nHidden > 0
-        ? `${nHidden} more ${nHidden === 1 ? "feature" : "features"} not shown (max_bars = ${model.get("max_bars")}).`
+        ? `${nHidden} more ${nHidden === 1 ? "feature" : "features"} not shown (max_features = ${model.get("max_features")}).`
         : "";
     ui.empty.hidden = features.length > 0;
     ui.empty.textContent =
@@ -492,7 +496,7 @@ function render({ model, el }) {
     try {
       result = scorerResult(
         model.get("_chart"),
-        String(model.get("display_scorer") ?? ""),
+        String(model.get("scorer") ?? ""),
       );
     } catch {
       result = null; // malformed result: fall back to the option order
@@ -500,12 +504,10 @@ function render({ model, el }) {
     pendingFeatures = new Set(topFeatures(result, list("_feature_options"), k));
     syncSelection();
   });
-  dom.on(ui.displayScorer, "change", () =>
-    save({ display_scorer: ui.displayScorer.value }),
-  );
-  for (const [view, button] of ui.views.buttons) {
+  dom.on(ui.scorer, "change", () => save({ scorer: ui.scorer.value }));
+  for (const [kind, button] of ui.kinds.buttons) {
     dom.on(button, "click", () => {
-      if (model.get("view") !== view) save({ view });
+      if (model.get("kind") !== kind) save({ kind });
     });
   }
   dom.on(ui.apply, "click", applyPending);
@@ -529,23 +531,23 @@ function render({ model, el }) {
   onModel("scoring", () => {
     if (!scorersChanged()) pendingScorers = null;
     syncScorerOptions();
-    syncDisplayScorer();
+    syncScorer();
   });
-  onModel("display_scorer", () => {
-    syncDisplayScorer();
+  onModel("scorer", () => {
+    syncScorer();
     drawNow();
   });
-  onModel("view", () => {
-    syncView();
+  onModel("kind", () => {
+    syncKind();
     drawNow();
   });
-  onModel("max_bars", scheduleLive);
+  onModel("max_features", scheduleLive);
   for (const name of LIVE_TRAITS) onModel(name, scheduleLive);
 
   syncFeatureOptions();
   syncScorerOptions();
-  syncDisplayScorer();
-  syncView();
+  syncScorer();
+  syncKind();
   drawLive();
 
   return () => {

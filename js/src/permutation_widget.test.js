@@ -1,87 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
 import widget from "./permutation_widget.js";
 import {
   FakeModel,
   DONE_RUN_TRAITS,
+  MSE,
+  R2,
   attachedElement,
   click,
+  makeChart,
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
 } from "./test_helpers.js";
-
-// ---- Payloads ---------------------------------------------------------------
-
-/**
- * `_chart` with every array a DataView into one shared ArrayBuffer, at a
- * non-zero byteOffset, as ipywidgets delivers buffers.
- */
-function makeChart(scorers, { repeatsDone = 3, nRepeats = 5, nFeatures } = {}) {
-  const arrays = [];
-  for (const block of Object.values(scorers)) {
-    arrays.push(block.mean, block.std, block.permuted, block.values);
-  }
-  const floats = arrays.reduce((n, a) => n + a.length, 0);
-  const buffer = new ArrayBuffer(16 + floats * 4 + 4);
-  let offset = 16;
-  const view = (values, shape) => {
-    new Float32Array(buffer, offset, values.length).set(values);
-    const dv = new DataView(buffer, offset, values.length * 4);
-    offset += values.length * 4;
-    return { data: dv, dtype: "float32", shape };
-  };
-  const out = {};
-  for (const [name, block] of Object.entries(scorers)) {
-    const k = block.features.length;
-    out[name] = {
-      features: block.features,
-      n_hidden: block.nHidden ?? 0,
-      baseline: block.baseline,
-      greater_is_better: true,
-      mean: view(block.mean, [k]),
-      std: view(block.std, [k]),
-      permuted_mean: view(block.permuted, [k]),
-      values: view(block.values, [k, repeatsDone]),
-    };
-  }
-  return {
-    repeats_done: repeatsDone,
-    n_repeats: nRepeats,
-    n_features:
-      nFeatures ??
-      Math.max(...Object.values(scorers).map((b) => b.features.length)),
-    scorers: out,
-  };
-}
-
-const R2 = {
-  features: ["bmi", "s5", "bp"],
-  baseline: 0.452,
-  mean: [0.3, 0.15, -0.02],
-  std: [0.02, 0.01, 0.005],
-  permuted: [0.152, 0.302, 0.472],
-  values: [0.28, 0.3, 0.32, 0.14, 0.15, 0.16, -0.025, -0.02, -0.015],
-};
-const MSE = {
-  features: ["s5", "age"],
-  baseline: -2900,
-  mean: [900, 50],
-  std: [40, 10],
-  permuted: [-3800, -2950],
-  values: [860, 900, 940, 40, 50, 60],
-  nHidden: 2,
-};
 
 function makeModel(overrides = {}) {
   return new FakeModel({
     features: ["age", "bmi", "bp", "s5"],
     n_repeats: 5,
     scoring: ["r2", "neg_mean_squared_error"],
-    display_scorer: "r2",
-    view: "bars",
-    max_bars: 20,
+    scorer: "r2",
+    kind: "bar",
+    max_features: 20,
     ...DONE_RUN_TRAITS,
     _feature_options: ["age", "bmi", "bp", "s5"],
     _scorer_options: ["r2", "neg_mean_squared_error", "explained_variance"],
@@ -155,23 +95,23 @@ describe("PermutationImportanceWidget front end", () => {
 
   it("switches the displayed scorer from the model without Python", () => {
     const model = mount(makeModel());
-    model.set("display_scorer", "neg_mean_squared_error");
+    model.set("scorer", "neg_mean_squared_error");
     // Redrawn synchronously: no frame, no save_changes.
     expect(barFeatures()).toEqual(["s5", "age"]);
     expect(model.saves).toHaveLength(0);
-    expect(byTestId("piw-display-scorer").value).toBe("neg_mean_squared_error");
+    expect(byTestId("piw-scorer").value).toBe("neg_mean_squared_error");
     expect(byTestId("piw-baseline").textContent).toBe(
       "baseline neg_mean_squared_error = −2,900",
     );
     expect(byTestId("piw-hidden").textContent).toBe(
-      "2 more features not shown (max_bars = 20).",
+      "2 more features not shown (max_features = 20).",
     );
     expect(byTestId("piw-negative-note").hidden).toBe(true);
   });
 
   it("switches the displayed scorer from the select and writes the trait back", () => {
     const model = mount(makeModel());
-    const select = byTestId("piw-display-scorer");
+    const select = byTestId("piw-scorer");
     expect([...select.options].map((o) => o.value)).toEqual([
       "r2",
       "neg_mean_squared_error",
@@ -190,7 +130,7 @@ describe("PermutationImportanceWidget front end", () => {
         (b) => b.getAttribute("data-feature") === "s5",
       ),
     ).toBe(s5);
-    expect(model.get("display_scorer")).toBe("neg_mean_squared_error");
+    expect(model.get("scorer")).toBe("neg_mean_squared_error");
     expect(model.saves).toHaveLength(1);
   });
 
@@ -271,27 +211,27 @@ describe("PermutationImportanceWidget front end", () => {
       new Event("pointermove", { bubbles: true }),
     );
     expect(el.querySelector(".piw-tooltip-title").textContent).toBe(evil);
-    click(byTestId("piw-view-table"));
-    expect(model.get("view")).toBe("table");
+    click(byTestId("piw-kind-table"));
+    expect(model.get("kind")).toBe("table");
     expect(byTestId("piw-table").querySelector("tbody th").textContent).toBe(
       evil,
     );
     expect(el.querySelector("img")).toBeNull();
   });
 
-  it("the view switch draws bars, boxes or a table", () => {
+  it("the kind switch draws bars, boxes or a table", () => {
     const model = mount(makeModel());
-    expect(byTestId("piw-view-bars").getAttribute("aria-pressed")).toBe("true");
-    click(byTestId("piw-view-boxes"));
-    expect(model.get("view")).toBe("boxes");
+    expect(byTestId("piw-kind-bar").getAttribute("aria-pressed")).toBe("true");
+    click(byTestId("piw-kind-box"));
+    expect(model.get("kind")).toBe("box");
     expect(model.saves).toHaveLength(1);
     expect(
       allByTestId("piw-box").map((b) => b.getAttribute("data-feature")),
     ).toEqual(["bmi", "s5", "bp"]);
-    expect(byTestId("piw-view-boxes").getAttribute("aria-pressed")).toBe(
+    expect(byTestId("piw-kind-box").getAttribute("aria-pressed")).toBe(
       "true",
     );
-    click(byTestId("piw-view-table"));
+    click(byTestId("piw-kind-table"));
     const table = byTestId("piw-table");
     expect(table.hidden).toBe(false);
     expect(el.querySelector(".piw-chart-host").hidden).toBe(true);
@@ -407,7 +347,7 @@ describe("PermutationImportanceWidget front end", () => {
     expect(model.saves).toHaveLength(1);
   });
 
-  it("stages scorers, never sends none, and keeps display_scorer in scoring", () => {
+  it("stages scorers, never sends none, and keeps scorer in scoring", () => {
     const model = mount(makeModel());
     toggle(scorerBox("r2"));
     toggle(scorerBox("neg_mean_squared_error"));
@@ -418,7 +358,7 @@ describe("PermutationImportanceWidget front end", () => {
     toggle(scorerBox("explained_variance"));
     click(byTestId("piw-apply"));
     expect(model.get("scoring")).toEqual(["explained_variance"]);
-    expect(model.get("display_scorer")).toBe("explained_variance");
+    expect(model.get("scorer")).toBe("explained_variance");
     expect(model.saves).toHaveLength(1);
     expect(byTestId("piw-empty").textContent).toBe(
       "No result for explained_variance yet: press Run.",
@@ -454,7 +394,7 @@ describe("PermutationImportanceWidget front end", () => {
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/^Negative: permuting the feature/);
 
-    model.set("view", "boxes");
+    model.set("kind", "box");
     expect(allByTestId("piw-box")).toHaveLength(3);
     expect(negativeBoxes()).toHaveLength(0);
     expect(note.hidden).toBe(true);
@@ -466,12 +406,12 @@ describe("PermutationImportanceWidget front end", () => {
     expect(negativeBoxes()[0].getAttribute("data-feature")).toBe("bp");
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/^Median below 0: /);
-    expect(note.classList.contains("piw-negative-note-boxes")).toBe(true);
+    expect(note.classList.contains("piw-negative-note-box")).toBe(true);
 
-    model.set("view", "table");
+    model.set("kind", "table");
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/^Negative: /);
-    expect(note.classList.contains("piw-negative-note-boxes")).toBe(false);
+    expect(note.classList.contains("piw-negative-note-box")).toBe(false);
   });
 
   it("keeps whole scorer names, with a title, and counts the scorers", () => {
@@ -504,8 +444,8 @@ describe("PermutationImportanceWidget front end", () => {
     };
     const model = mount(
       makeModel({
-        view: "table",
-        display_scorer: "accuracy",
+        kind: "table",
+        scorer: "accuracy",
         scoring: ["accuracy"],
         _chart: makeChart({ accuracy: small }),
       }),
@@ -520,7 +460,7 @@ describe("PermutationImportanceWidget front end", () => {
     expect(column(2)).toEqual(["5e-5", "2e-6", "4e-5", "0"]);
     expect(column(3)).toEqual(["0.953", "0.962", "0.964", "0.965"]);
     // The tooltip shows the table's digits.
-    model.set("view", "bars");
+    model.set("kind", "bar");
     const bar = allByTestId("piw-bar").find(
       (b) => b.getAttribute("data-feature") === "c",
     );
@@ -590,90 +530,9 @@ describe("PermutationImportanceWidget front end", () => {
     const perView = model.listenerCount() / 2;
     c1();
     expect(model.listenerCount()).toBe(perView);
-    model.set("display_scorer", "neg_mean_squared_error");
+    model.set("scorer", "neg_mean_squared_error");
     expect(other.querySelectorAll('[data-testid="piw-bar"]')).toHaveLength(2);
     c2();
     expect(model.listenerCount()).toBe(0);
-  });
-});
-
-// ---- Pure helpers -------------------------------------------------------------
-
-describe("scorerResult", () => {
-  it("decodes DataViews at non-zero offsets, including misaligned ones", () => {
-    const chart = makeChart({ r2: R2 });
-    const result = scorerResult(chart, "r2");
-    expect(chart.scorers.r2.mean.data.byteOffset).toBeGreaterThan(0);
-    expect(result.features).toEqual(["bmi", "s5", "bp"]);
-    expect([...result.mean]).toEqual([...Float32Array.from(R2.mean)]);
-    expect(result.repeatsDone).toBe(3);
-    expect(result.values).toHaveLength(9);
-
-    const bytes = new Uint8Array(3 + 12);
-    new Uint8Array(Float32Array.from([1, 2, 3]).buffer).forEach((b, i) => {
-      bytes[3 + i] = b;
-    });
-    chart.scorers.r2.std = {
-      data: new DataView(bytes.buffer, 3, 12),
-      dtype: "float32",
-      shape: [3],
-    };
-    expect([...scorerResult(chart, "r2").std]).toEqual([1, 2, 3]);
-  });
-
-  it("returns null without a result for the scorer", () => {
-    expect(scorerResult({}, "r2")).toBeNull();
-    expect(scorerResult(null, "r2")).toBeNull();
-    expect(scorerResult(makeChart({ r2: R2 }), "accuracy")).toBeNull();
-  });
-});
-
-describe("topFeatures", () => {
-  it("takes the result's order, then fills from the options", () => {
-    const options = ["a", "b", "c", "d"];
-    expect(topFeatures({ features: ["c", "a"] }, options, 1)).toEqual(["c"]);
-    expect(topFeatures({ features: ["c", "a"] }, options, 3)).toEqual([
-      "c",
-      "a",
-      "b",
-    ]);
-    expect(topFeatures(null, options, 2)).toEqual(["a", "b"]);
-    expect(topFeatures({ features: ["gone", "d"] }, options, 1)).toEqual(["d"]);
-  });
-});
-
-describe("progressText", () => {
-  const base = {
-    repeatsDone: 12,
-    repeatsTotal: 30,
-    etaSeconds: 4.4,
-    elapsedSeconds: 3.21,
-    hasResult: true,
-  };
-  it("describes each status", () => {
-    expect(progressText({ ...base, status: "running" })).toBe(
-      "12 / 30 repeats · ETA 4 s",
-    );
-    expect(progressText({ ...base, status: "running", etaSeconds: -1 })).toBe(
-      "12 / 30 repeats",
-    );
-    expect(progressText({ ...base, status: "running", etaSeconds: 0.2 })).toBe(
-      "12 / 30 repeats · ETA <1 s",
-    );
-    expect(progressText({ ...base, status: "running", etaSeconds: 125 })).toBe(
-      "12 / 30 repeats · ETA 2 min 5 s",
-    );
-    expect(progressText({ ...base, status: "done" })).toBe("done in 3.2 s");
-    expect(
-      progressText({ ...base, status: "done", elapsedSeconds: 0.02 }),
-    ).toBe("done in <0.1 s");
-    expect(progressText({ ...base, status: "cancelled" })).toBe(
-      "cancelled at 12 / 30",
-    );
-    expect(progressText({ ...base, status: "error" })).toBe("error");
-    expect(progressText({ ...base, status: "idle" })).toBe("ready");
-    expect(progressText({ ...base, status: "idle", hasResult: false })).toBe(
-      "not run yet",
-    );
   });
 });

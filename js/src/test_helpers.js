@@ -65,6 +65,71 @@ export function payloadPacker(bytes = 1 << 16) {
   };
 }
 
+// ---- PermutationImportanceWidget payloads ------------------------------------
+
+/**
+ * `_chart` with every array a DataView into one shared ArrayBuffer, at a
+ * non-zero byteOffset, as ipywidgets delivers buffers.
+ */
+export function makeChart(
+  scorers,
+  { repeatsDone = 3, nRepeats = 5, nFeatures } = {},
+) {
+  const arrays = [];
+  for (const block of Object.values(scorers)) {
+    arrays.push(block.mean, block.std, block.permuted, block.values);
+  }
+  const floats = arrays.reduce((n, a) => n + a.length, 0);
+  const buffer = new ArrayBuffer(16 + floats * 4 + 4);
+  let offset = 16;
+  const view = (values, shape) => {
+    new Float32Array(buffer, offset, values.length).set(values);
+    const dv = new DataView(buffer, offset, values.length * 4);
+    offset += values.length * 4;
+    return { data: dv, dtype: "float32", shape };
+  };
+  const out = {};
+  for (const [name, block] of Object.entries(scorers)) {
+    const k = block.features.length;
+    out[name] = {
+      features: block.features,
+      n_hidden: block.nHidden ?? 0,
+      baseline: block.baseline,
+      greater_is_better: true,
+      mean: view(block.mean, [k]),
+      std: view(block.std, [k]),
+      permuted_mean: view(block.permuted, [k]),
+      values: view(block.values, [k, repeatsDone]),
+    };
+  }
+  return {
+    repeats_done: repeatsDone,
+    n_repeats: nRepeats,
+    n_features:
+      nFeatures ??
+      Math.max(...Object.values(scorers).map((b) => b.features.length)),
+    scorers: out,
+  };
+}
+
+export const R2 = {
+  features: ["bmi", "s5", "bp"],
+  baseline: 0.452,
+  mean: [0.3, 0.15, -0.02],
+  std: [0.02, 0.01, 0.005],
+  permuted: [0.152, 0.302, 0.472],
+  values: [0.28, 0.3, 0.32, 0.14, 0.15, 0.16, -0.025, -0.02, -0.015],
+};
+export const MSE = {
+  features: ["s5", "age"],
+  baseline: -2900,
+  mean: [900, 50],
+  std: [40, 10],
+  permuted: [-3800, -2950],
+  values: [860, 900, 940, 40, 50, 60],
+  nHidden: 2,
+};
+
 // ---- ImportanceComparisonWidget payloads -------------------------------------
 
 // The flags as the Python engine words them; NEGATIVE contains "; " itself.

@@ -68,7 +68,7 @@ X, y = load_breast_cancer(return_X_y=True, as_frame=True)
 X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
 model = RandomForestClassifier(n_estimators=50, random_state=0).fit(X_train, y_train)
 w = PermutationImportanceWidget(
-    model, X_test, y_test, scoring=["accuracy", "roc_auc"], n_repeats=8, max_bars=15
+    model, X_test, y_test, scoring=["accuracy", "roc_auc"], n_repeats=8, max_features=15
 )
 w
 """
@@ -255,7 +255,7 @@ def test_controls_reach_python(open_notebook, record_timing):
     baseline = root.get_by_test_id("piw-baseline")
     expect(baseline).to_contain_text("accuracy")
     bars_before = root.get_by_test_id("piw-bar").evaluate_all(BAR_WIDTHS_JS)
-    select = root.get_by_test_id("piw-display-scorer")
+    select = root.get_by_test_id("piw-scorer")
     nb.page.evaluate(SWITCH_WATCH_JS, [select.element_handle(), "roc_auc"])
     select.select_option("roc_auc")
     nb.page.wait_for_function("() => window.__switch.settled !== undefined")
@@ -274,7 +274,7 @@ def test_controls_reach_python(open_notebook, record_timing):
     assert bars_after != bars_before, "the bars did not change with the scorer"
     expect(root).to_have_attribute("data-status", "done")
     nb.eventually_prints(
-        "print(w.display_scorer, w.status, w.result is result_before_switch)",
+        "print(w.scorer, w.status, w.result is result_before_switch)",
         "roc_auc done True",
     )
 
@@ -373,14 +373,14 @@ w
     expect(root.get_by_test_id("piw-tooltip")).to_contain_text(EVIL)
     expect(evil_img).to_have_count(0)
 
-    root.get_by_test_id("piw-view-table").click()
+    root.get_by_test_id("piw-kind-table").click()
     table = root.get_by_test_id("piw-table")
     expect(table).to_be_visible()
     expect(table.get_by_role("rowheader", name=EVIL, exact=True)).to_be_visible()
     expect(evil_img).to_have_count(0)
 
     # Round trip through the kernel, so a late onerror would have fired.
-    nb.eventually_prints("print(w.view)", "table")
+    nb.eventually_prints("print(w.kind)", "table")
     assert nb.page.locator('img[src="x"]').count() == 0
     assert dialogs == [], f"dialogs fired: {dialogs}"
 
@@ -436,16 +436,16 @@ def test_screenshots_light_and_dark(open_notebook):
             ("JupyterLab Dark", "dark"),
         ):
             nb.set_theme(theme)
-            for view in ("bars", "boxes", "table"):
-                button = root.get_by_test_id(f"piw-view-{view}")
+            for kind in ("bar", "box", "table"):
+                button = root.get_by_test_id(f"piw-kind-{kind}")
                 button.click()
                 expect(button).to_have_attribute("aria-pressed", "true")
-                if view == "table":
+                if kind == "table":
                     expect(root.get_by_test_id("piw-table")).to_be_visible()
                 else:
                     expect(root.get_by_test_id("piw-chart")).to_be_visible()
                     wait_settled(nb)
-                path = nb.screenshot(cell, f"permutation_{view}_{suffix}.png")
+                path = nb.screenshot(cell, f"permutation_{kind}_{suffix}.png")
                 assert path.stat().st_size > 0
     finally:
         # The theme is a saved setting: leave the server light for other tests.

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "output" / "browser"
 
 
-def test_widget_runs_and_switches_view_in_notebook_7(
+def test_widget_runs_and_switches_kind_in_notebook_7(
     lab_server, browser, notebook_file
 ):
     name = notebook_file(
@@ -39,13 +39,13 @@ def test_widget_runs_and_switches_view_in_notebook_7(
         root = page.get_by_test_id("piw-root")
         expect(root).to_have_attribute("data-status", "done", timeout=60_000)
         expect(page.get_by_test_id("piw-bar")).to_have_count(10)
-        page.get_by_test_id("piw-view-boxes").click()
+        page.get_by_test_id("piw-kind-box").click()
         expect(page.get_by_test_id("piw-box")).to_have_count(10)
         expect(page.get_by_test_id("piw-baseline")).to_contain_text("r2")
         expect(page.get_by_test_id("piw-chart")).to_have_attribute(
             "data-settled", "true"
         )
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        root.screenshot(path=str(SCREENSHOTS / "permutation_notebook7_boxes.png"))
+        root.screenshot(path=str(SCREENSHOTS / "permutation_notebook7_box.png"))
     finally:
         context.close()

@@ -9,9 +9,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from sklearn.compose import make_column_transformer  # noqa: E402
-from sklearn.datasets import load_diabetes  # noqa: E402
+from sklearn.datasets import load_diabetes, load_iris  # noqa: E402
 from sklearn.ensemble import RandomForestRegressor  # noqa: E402
-from sklearn.linear_model import Ridge  # noqa: E402
+from sklearn.linear_model import LogisticRegression, Ridge  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import OneHotEncoder  # noqa: E402
 
@@ -35,6 +35,8 @@ def test_curve_with_ice_lines_and_average(forest):
     np.testing.assert_allclose(average.get_ydata(), result.average[0])
     np.testing.assert_allclose(average.get_xdata(), result.grid_values[0])
     assert display.ax_.get_xlabel() == "bmi"
+    assert len(display.deciles_vlines_.get_segments()) == 9
+    assert display.contours_ is None and display.heatmaps_ is None
     plt.close(display.figure_)
 
 
@@ -45,6 +47,9 @@ def test_surface_of_two_features(forest):
     )
     display = PartialDependenceDisplay(result).plot()
     assert display.ax_.get_ylabel() == "bp" and len(display.figure_.axes) == 2
+    assert display.contours_ in display.ax_.collections
+    assert display.heatmaps_ is None and display.lines_ == []
+    assert display.deciles_vlines_ is None
     plt.close(display.figure_)
 
 
@@ -71,6 +76,7 @@ def test_surface_with_a_categorical_feature_draws_cells():
     labels = [t.get_text() for t in display.ax_.get_xticklabels()]
     assert labels == ["basic", "plus", "pro"]
     (mesh,) = display.ax_.collections
+    assert display.heatmaps_ is mesh and display.contours_ is None
     np.testing.assert_allclose(mesh.get_array().reshape(5, 3), result.average[0].T)
     plt.close(display.figure_)
 
@@ -82,3 +88,29 @@ def test_more_than_two_features_is_refused(forest):
     )
     with pytest.raises(ValueError, match="one feature .* or two .* has 3"):
         PartialDependenceDisplay(result).plot()
+
+
+def test_target_is_a_class_label_or_its_str():
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    model = LogisticRegression(max_iter=1000).fit(X, y)
+    result = partial_dependence(
+        model, X, ["sepal width (cm)"], grid_resolution=6, return_result=True
+    )
+    for target, index in ((1, 1), ("1", 1), (None, 2)):
+        display = PartialDependenceDisplay(result).plot(target=target)
+        (line,) = display.lines_
+        np.testing.assert_allclose(line.get_ydata(), result.average[index])
+        plt.close(display.figure_)
+    with pytest.raises(ValueError, match=r"classes \[0, 1, 2\].*got 3"):
+        PartialDependenceDisplay(result).plot(target=3)
+
+
+def test_target_of_a_regressor_is_an_output_index(forest):
+    model, X = forest
+    result = partial_dependence(
+        model, X, ["bmi"], grid_resolution=4, return_result=True
+    )
+    display = PartialDependenceDisplay(result).plot(target=0)
+    plt.close(display.figure_)
+    with pytest.raises(ValueError, match="index of an output .*got 'bmi'"):
+        PartialDependenceDisplay(result).plot(target="bmi")

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 from numpy.testing import assert_allclose
 from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_diabetes, load_iris
@@ -12,7 +13,11 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.svm import LinearSVC
 
-from inspectwidgets import PartialDependenceWidget, partial_dependence
+from inspectwidgets import (
+    PartialDependenceDisplay,
+    PartialDependenceWidget,
+    partial_dependence,
+)
 from inspectwidgets.widgets._serialization import decode_binary_array
 
 
@@ -84,6 +89,13 @@ def test_classes_scale_and_correlation_warning():
     w.target = "0"
     assert w.wait(timeout=60) == "done"
     assert not np.allclose(decode_binary_array(w._curve["average"]), average)
+    # The Display's `target` takes the trait's value; figure() draws it.
+    drawn = w.figure().axes[0].lines[-1].get_ydata()
+    assert_allclose(drawn, w.result.average[0])
+    display = PartialDependenceDisplay(w.result).plot(
+        ax=Figure().subplots(), target=w.target
+    )
+    assert_allclose(display.lines_[-1].get_ydata(), drawn)
     w.target = "7"
     assert w.status == "error" and "not a class shown here" in w.error
 

@@ -14,7 +14,11 @@ from sklearn.datasets import load_diabetes, make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import Ridge
 
-from inspectwidgets import PermutationImportanceWidget, permutation_importance
+from inspectwidgets import (
+    PermutationImportanceDisplay,
+    PermutationImportanceWidget,
+    permutation_importance,
+)
 from inspectwidgets.widgets._serialization import binary_array, decode_binary_array
 
 from numerics import assert_blas_close
@@ -85,14 +89,14 @@ def test_python_trait_changes_rerun_and_display_changes_do_not(diabetes):
     w.n_repeats = 4
     assert w.wait(timeout=30) == "done" and w.result.n_repeats_done == 4
     before = w.result
-    w.display_scorer = "explained_variance"
-    w.view = "boxes"
+    w.scorer = "explained_variance"
+    w.kind = "box"
     assert w.result is before and w.status == "done"
-    w.max_bars = 3
+    w.max_features = 3
     assert w._chart["scorers"]["r2"]["n_hidden"] == 7 and w.result is before
     w.scoring = ["neg_mean_squared_error"]
     w.wait(timeout=30)
-    assert w.display_scorer == "neg_mean_squared_error"
+    assert w.scorer == "neg_mean_squared_error"
     assert list(w._chart["scorers"]) == ["neg_mean_squared_error"]
 
 
@@ -200,12 +204,32 @@ def test_groups_classifier_scorers_frame_and_figure():
     assert data["image/png"] and "application/vnd.jupyter.widget-view+json" in data
 
 
+def test_figure_draws_the_display_settings_of_the_same_names(diabetes):
+    from matplotlib.figure import Figure
+
+    model, X, y = diabetes
+    settings = dict(kind="box", scorer="explained_variance", max_features=3)
+    w = PermutationImportanceWidget(
+        model, X, y, n_repeats=2, scoring=["r2", "explained_variance"], **settings
+    )
+    assert w.wait(timeout=30) == "done"
+    (ax,) = w.figure().axes
+    expected = PermutationImportanceDisplay(w.result).plot(
+        ax=Figure().subplots(), **settings
+    )
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [t.get_text() for t in expected.ax_.get_yticklabels()]
+    assert len(labels) == 3
+    assert ax.get_xlabel() == "Decrease in explained_variance when permuted"
+    assert not ax.patches and len(ax.lines) == len(expected.ax_.lines)  # boxes
+
+
 def test_only_the_top_features_cross_the_comm_as_binary():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(200, 1000))
     y = X[:, :5].sum(axis=1)
     model = Ridge().fit(X, y)
-    w = PermutationImportanceWidget(model, X, y, n_repeats=2, max_bars=25)
+    w = PermutationImportanceWidget(model, X, y, n_repeats=2, max_features=25)
     assert w.wait(timeout=60) == "done"
     chart = w._chart["scorers"]["r2"]
     assert len(chart["features"]) == 25 and chart["n_hidden"] == 975

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { measuresResult, splitNotes } from "../comparison_data.js";
+import { measuresResult, splitNotes } from "../comparison/comparison_data.js";
 import { NEGATIVE, measuresPayload, payloadPacker } from "../test_helpers.js";
 import { createTooltip } from "../ui/tooltip.js";
 import { createDotPlot, dotDomain, measureColors } from "./dot_plot.js";

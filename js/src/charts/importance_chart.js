@@ -56,11 +56,11 @@ const PERMUTATION_TESTIDS = Object.freeze({
  * below 0, its box when the median is.
  *
  * @param {{mean: number, box: {median: number} | null}} row
- * @param {"bars" | "boxes"} kind the kind actually drawn.
+ * @param {"bar" | "box"} kind the kind actually drawn.
  * @returns {boolean}
  */
 export function isNegativeRow(row, kind) {
-  return kind === "boxes"
+  return kind === "box"
     ? row.box !== null && row.box.median < 0
     : row.mean < 0;
 }
@@ -103,7 +103,7 @@ function makeRows(data) {
 /** The x domain: 0 and every drawn value, padded a little away from zero. */
 export function importanceDomain(rows, kind) {
   const ends = rows.flatMap((r) =>
-    kind === "boxes" && r.box
+    kind === "box" && r.box
       ? [r.box.min, r.box.max]
       : [r.mean - r.std, r.mean + r.std, r.mean],
   );
@@ -169,9 +169,9 @@ function buildRow(g) {
  * @property {Float32Array} mean mean importance, one per feature.
  * @property {Float32Array} std standard deviation over repeats.
  * @property {Float32Array | null} values per-repeat importances, row-major
- *   `[features.length, repeatsDone]` (needed for "boxes").
+ *   `[features.length, repeatsDone]` (needed for "box").
  * @property {number} repeatsDone
- * @property {"bars" | "boxes"} kind
+ * @property {"bar" | "box"} kind
  * @property {number} baseline score on unpermuted data.
  * @property {Float32Array | null} permutedMean mean score with each feature
  *   permuted.
@@ -180,7 +180,7 @@ function buildRow(g) {
  *   group's members).
  *
  * @typedef {object} ImportanceChartDrawn what `update` drew.
- * @property {"bars" | "boxes"} kind "bars" also when "boxes" was asked for
+ * @property {"bar" | "box"} kind "bar" also when "box" was asked for
  *   without per-repeat values.
  * @property {number} negative how many rows are drawn in the negative colour
  *   (see `isNegativeRow`).
@@ -227,7 +227,7 @@ export function createImportanceChart(
 
   /** The kind drawn: boxes need per-repeat values. */
   function drawnKind() {
-    return data.kind === "boxes" && rows.some((r) => r.box) ? "boxes" : "bars";
+    return data.kind === "box" && rows.some((r) => r.box) ? "box" : "bar";
   }
 
   function draw(animate) {
@@ -282,12 +282,12 @@ export function createImportanceChart(
     // Bars: 0 → mean, with ±std error bars.
     const bars = joined
       .select("g.piw-bars")
-      .attr("display", kind === "bars" ? null : "none");
+      .attr("display", kind === "bar" ? null : "none");
     bars
       .select("rect.piw-bar")
       .attr("data-testid", testids.bar)
       .attr(keyAttribute, (d) => d.feature)
-      .classed("piw-negative", (d) => isNegativeRow(d, "bars"));
+      .classed("piw-negative", (d) => isNegativeRow(d, "bar"));
     tr(bars.select("rect.piw-bar"))
       .attr("x", (d) => Math.min(x0, px(d.mean)))
       .attr("width", (d) => Math.abs(px(d.mean) - x0))
@@ -316,13 +316,13 @@ export function createImportanceChart(
     // Box plots of the per-repeat values.
     const boxes = joined
       .select("g.piw-boxplot")
-      .attr("display", (d) => (kind === "boxes" && d.box ? null : "none"))
+      .attr("display", (d) => (kind === "box" && d.box ? null : "none"))
       .filter((d) => d.box !== null);
     boxes
       .select("rect.piw-box")
       .attr("data-testid", testids.box)
       .attr(keyAttribute, (d) => d.feature)
-      .classed("piw-negative", (d) => isNegativeRow(d, "boxes"));
+      .classed("piw-negative", (d) => isNegativeRow(d, "box"));
     tr(boxes.select("rect.piw-box"))
       .attr("x", (d) => x(d.box.q1))
       .attr("width", (d) => Math.max(1, x(d.box.q3) - x(d.box.q1)))
@@ -402,7 +402,7 @@ export function createImportanceChart(
       ["iw-tooltip-title piw-tooltip-title", row.feature],
       ["", `${importance(row.mean)} ± ${std(row.std)} (mean ± std)`],
     ];
-    if (kind === "boxes" && row.box) {
+    if (kind === "box" && row.box) {
       lines.push([
         "",
         `median ${importance(row.box.median)}, IQR ${importance(row.box.q1)} to ${importance(row.box.q3)}`,
@@ -461,7 +461,7 @@ export function createImportanceChart(
      * @returns {ImportanceChartDrawn}
      */
     update(next) {
-      if (destroyed) return { kind: "bars", negative: 0 };
+      if (destroyed) return { kind: "bar", negative: 0 };
       const first = data === null;
       data = next;
       rows = makeRows(next);

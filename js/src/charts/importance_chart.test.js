@@ -17,7 +17,7 @@ function chartData(features, means, overrides = {}) {
     std: Float32Array.from(overrides.std ?? means.map(() => 0.01)),
     values: overrides.values ?? null,
     repeatsDone: overrides.repeatsDone ?? 3,
-    kind: overrides.kind ?? "bars",
+    kind: overrides.kind ?? "bar",
     baseline: 0.452,
     permutedMean: Float32Array.from(
       overrides.permuted ?? new Array(k).fill(0.3),
@@ -167,7 +167,7 @@ describe("createImportanceChart", () => {
     chart.destroy();
   });
 
-  it("draws box plots of the per-repeat values in boxes mode", () => {
+  it('draws box plots of the per-repeat values with kind "box"', () => {
     const chart = createImportanceChart(container, { duration: 0 });
     // 2 features x 5 repeats, row-major; the second row has an outlier (2.0).
     const values = Float32Array.from([
@@ -177,7 +177,7 @@ describe("createImportanceChart", () => {
       chartData(["a", "b"], [0.3, 0.514], {
         values,
         repeatsDone: 5,
-        kind: "boxes",
+        kind: "box",
       }),
     );
     const boxes = [...container.querySelectorAll('[data-testid="piw-box"]')];
@@ -209,7 +209,7 @@ describe("createImportanceChart", () => {
 
   it("falls back to bars when boxes have no values", () => {
     const chart = createImportanceChart(container, { duration: 0 });
-    chart.update(chartData(["a"], [0.3], { kind: "boxes", values: null }));
+    chart.update(chartData(["a"], [0.3], { kind: "box", values: null }));
     expect(
       container.querySelector("g.piw-bars").getAttribute("display"),
     ).toBeNull();
@@ -304,16 +304,16 @@ describe("createImportanceChart", () => {
         repeatsDone: 3,
         kind,
       });
-    expect(chart.update(data("bars"))).toEqual({ kind: "bars", negative: 1 });
-    expect(chart.update(data("boxes"))).toEqual({ kind: "boxes", negative: 0 });
+    expect(chart.update(data("bar"))).toEqual({ kind: "bar", negative: 1 });
+    expect(chart.update(data("box"))).toEqual({ kind: "box", negative: 0 });
     expect(container.querySelectorAll(".piw-box.piw-negative")).toHaveLength(0);
-    // Without per-repeat values "boxes" falls back to bars, and says so.
-    expect(chart.update(data("boxes", null))).toEqual({
-      kind: "bars",
+    // Without per-repeat values "box" falls back to bars, and says so.
+    expect(chart.update(data("box", null))).toEqual({
+      kind: "bar",
       negative: 1,
     });
     chart.destroy();
-    expect(chart.update(data("bars"))).toEqual({ kind: "bars", negative: 0 });
+    expect(chart.update(data("bar"))).toEqual({ kind: "bar", negative: 0 });
   });
 
   it("marks the svg settled only once the last transition has ended", async () => {
@@ -401,15 +401,15 @@ describe("importanceDomain", () => {
       { mean: 0.2, std: 0.05, box: null },
       { mean: -0.1, std: 0.02, box: null },
     ];
-    const [lo, hi] = importanceDomain(rows, "bars");
+    const [lo, hi] = importanceDomain(rows, "bar");
     expect(lo).toBeLessThan(-0.12);
     expect(hi).toBeGreaterThan(0.25);
     expect(
-      importanceDomain([{ mean: 0.2, std: 0, box: null }], "bars")[0],
+      importanceDomain([{ mean: 0.2, std: 0, box: null }], "bar")[0],
     ).toBe(0);
-    expect(importanceDomain([], "bars")).toEqual([0, 1]);
+    expect(importanceDomain([], "bar")).toEqual([0, 1]);
     const boxRows = [{ mean: 0.1, std: 0, box: { min: -0.5, max: 2 } }];
-    const [blo, bhi] = importanceDomain(boxRows, "boxes");
+    const [blo, bhi] = importanceDomain(boxRows, "box");
     expect(blo).toBeLessThan(-0.5);
     expect(bhi).toBeGreaterThan(2);
   });
@@ -418,12 +418,12 @@ describe("importanceDomain", () => {
 describe("isNegativeRow", () => {
   it("follows the mean for bars and the median for boxes", () => {
     const row = { mean: -0.1, box: { median: 0.02 } };
-    expect(isNegativeRow(row, "bars")).toBe(true);
-    expect(isNegativeRow(row, "boxes")).toBe(false);
-    expect(isNegativeRow({ mean: 0.1, box: { median: -0.02 } }, "boxes")).toBe(
+    expect(isNegativeRow(row, "bar")).toBe(true);
+    expect(isNegativeRow(row, "box")).toBe(false);
+    expect(isNegativeRow({ mean: 0.1, box: { median: -0.02 } }, "box")).toBe(
       true,
     );
-    expect(isNegativeRow({ mean: -0.1, box: null }, "boxes")).toBe(false);
+    expect(isNegativeRow({ mean: -0.1, box: null }, "box")).toBe(false);
   });
 });
 

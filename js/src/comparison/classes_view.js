@@ -18,7 +18,7 @@ export const NO_PER_CLASS_HINT = "Per class: K-class gradient boosting only";
 
 /**
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
- * @returns {{node: HTMLElement, update: (result: ReturnType<typeof import("../comparison_data.js").perClassResult>) => number,
+ * @returns {{node: HTMLElement, update: (result: ReturnType<typeof import("./comparison_data.js").perClassResult>) => number,
  *   destroy: () => void}} `update` returns the number of cells drawn.
  */
 export function createClassesView({ tooltip }) {

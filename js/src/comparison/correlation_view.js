@@ -17,8 +17,8 @@ import { createDendrogram, cutTree } from "../charts/dendrogram.js";
 import { formatNumber } from "../charts/format.js";
 import { createHeatmap } from "../charts/heatmap.js";
 import { createImportanceChart } from "../charts/importance_chart.js";
-import { sameThreshold } from "../comparison_data.js";
 import { h, listenerBag } from "../ui/dom.js";
+import { sameThreshold } from "./comparison_data.js";
 
 /** Width of the matrix panel before it has a layout (and in jsdom), px. */
 const MATRIX_FALLBACK_WIDTH = 460;
@@ -37,8 +37,8 @@ const correlationColor = scaleDiverging((t) => interpolateRdBu(1 - t))
  *   destroy: () => void}} `update` returns the number of features drawn.
  *
  * @typedef {object} CorrelationState
- * @property {ReturnType<typeof import("../comparison_data.js").correlationResult>} correlation
- * @property {ReturnType<typeof import("../comparison_data.js").groupsResult>} groups
+ * @property {ReturnType<typeof import("./comparison_data.js").correlationResult>} correlation
+ * @property {ReturnType<typeof import("./comparison_data.js").groupsResult>} groups
  * @property {number} threshold the trait's value.
  */
 export function createCorrelationView({ tooltip, onThreshold }) {
@@ -207,7 +207,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       std: groups.std,
       values: null,
       repeatsDone: groups.repeatsDone,
-      kind: "bars",
+      kind: "bar",
       baseline: groups.baseline,
       permutedMean: null,
       scorer: groups.scorer,

@@ -4,14 +4,14 @@
 
 import { createDotPlot } from "../charts/dot_plot.js";
 import { formatNumber } from "../charts/format.js";
-import { flagSummary, splitNotes } from "../comparison_data.js";
 import { h } from "../ui/dom.js";
+import { flagSummary, splitNotes } from "./comparison_data.js";
 
 const AXIS_TITLE = "importance ÷ the measure's largest |importance|";
 
 /**
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
- * @returns {{node: HTMLElement, update: (result: import("../comparison_data.js").MeasuresResult | null) => number,
+ * @returns {{node: HTMLElement, update: (result: import("./comparison_data.js").MeasuresResult | null) => number,
  *   destroy: () => void}} `update` returns the number of features drawn.
  */
 export function createMeasuresView({ tooltip }) {

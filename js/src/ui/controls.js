@@ -1,5 +1,6 @@
-// Controls the widgets share: the repeats input, a segmented view switch and
-// the Run / Stop buttons. Each returns its elements; the widget places them.
+// Controls the widgets share: the repeats input, a segmented switch (the
+// permutation widget's kind, the comparison widget's view) and the Run / Stop
+// buttons. Each returns its elements; the widget places them.
 
 import { h } from "./dom.js";
 
@@ -60,20 +61,21 @@ export function repeatsInput(testid, context) {
 }
 
 /**
- * A row of toggle buttons, one per view; the pressed one has
+ * A row of toggle buttons, one per value of a trait; the pressed one has
  * `aria-pressed="true"`.
  *
- * @param {[string, string][]} views `[value, label]` pairs.
+ * @param {[string, string][]} choices `[value, label]` pairs.
  * @param {string} testidPrefix each button is `<testidPrefix>-<value>`.
+ * @param {string} groupLabel the accessible name of the row.
  * @returns {{node: HTMLElement, buttons: Map<string, HTMLButtonElement>,
- *   setView: (view: string) => void}}
+ *   setValue: (value: string) => void}}
  */
-export function viewSwitch(views, testidPrefix) {
+export function segmentedSwitch(choices, testidPrefix, groupLabel) {
   const buttons = new Map(
-    views.map(([view, label]) => [
-      view,
+    choices.map(([value, label]) => [
+      value,
       h("button", {
-        testid: `${testidPrefix}-${view}`,
+        testid: `${testidPrefix}-${value}`,
         text: label,
         attrs: { type: "button", "aria-pressed": "false" },
       }),
@@ -83,16 +85,16 @@ export function viewSwitch(views, testidPrefix) {
     "div",
     {
       className: "iw-segmented",
-      attrs: { role: "group", "aria-label": "View" },
+      attrs: { role: "group", "aria-label": groupLabel },
     },
     [...buttons.values()],
   );
   return {
     node,
     buttons,
-    setView(view) {
+    setValue(value) {
       for (const [name, button] of buttons)
-        button.setAttribute("aria-pressed", String(name === view));
+        button.setAttribute("aria-pressed", String(name === value));
     },
   };
 }

@@ -1,5 +1,7 @@
 """Partial dependence and ICE curves as a matplotlib chart."""
 
+import numbers
+
 import numpy as np
 
 from ..inspection import PartialDependenceResult, partial_dependence
@@ -14,11 +16,20 @@ class PartialDependenceDisplay:
     feature, points per category for a categorical one, filled contours for
     two numeric features, cells when one of the two is categorical.
 
+    The artists drawn are kept under scikit-learn's names, each holding what
+    scikit-learn's ``PartialDependenceDisplay`` keeps for one of its axes.
+
     Attributes
     ----------
     figure_, ax_ : matplotlib Figure and Axes
     lines_ : list of Line2D
-        The ICE lines and then the average line (one feature).
+        The ICE lines and then the average line (one feature); empty for two.
+    deciles_vlines_ : LineCollection or None
+        The deciles of one numeric feature, as ticks on the x axis.
+    contours_ : QuadContourSet or None
+        The filled contours of two numeric features.
+    heatmaps_ : QuadMesh or None
+        The cells of two features of which one (or both) is categorical.
     """
 
     def __init__(self, result):
@@ -31,27 +42,46 @@ class PartialDependenceDisplay:
         self.result = result
 
     @classmethod
-    def from_estimator(cls, estimator, X, features, *, ax=None, output=-1, **kwargs):
-        """Compute (keyword arguments as in ``partial_dependence``) and plot."""
+    def from_estimator(cls, estimator, X, features, *, ax=None, target=None, **kwargs):
+        """Compute (keyword arguments as in ``partial_dependence``) and plot
+        `target` (see :meth:`plot`)."""
         result = partial_dependence(
             estimator, X, features, return_result=True, **kwargs
         )
-        return cls(result).plot(ax=ax, output=output)
+        return cls(result).plot(ax=ax, target=target)
 
-    def plot(self, *, ax=None, output=-1):
-        """Draw output `output` (a class index for classifiers) of the result."""
+    def plot(self, *, ax=None, target=None):
+        """Draw the curve or surface of one output of the result.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure is created when None.
+        target : class label or int, default=None
+            Classifiers: the class drawn, one of ``result.output_names``, or
+            its ``str`` (the value of :class:`PartialDependenceWidget`'s
+            ``target``). Multi-output regressors: the index of the output.
+            None draws the last output: the positive class of a binary
+            classifier, the last class of a multiclass one.
+
+        Returns
+        -------
+        self
+        """
         import matplotlib.pyplot as plt
 
         result = self.result
-        if ax is None:
-            _, ax = plt.subplots(layout="constrained")
         names = result.feature_names
         if len(names) > 2:
             raise ValueError(
                 "PartialDependenceDisplay draws one feature (a curve) or two (a "
                 f"surface); this result has {len(names)}: {list(names)}."
             )
+        output = output_index(result, target)
+        if ax is None:
+            _, ax = plt.subplots(layout="constrained")
         self.lines_ = []
+        self.deciles_vlines_ = self.contours_ = self.heatmaps_ = None
         if len(names) == 2:
             self._surface(ax, output)
         else:
@@ -81,13 +111,12 @@ class PartialDependenceDisplay:
         if categorical:
             ax.set_xticks(x, labels=[str(v) for v in grid])
         elif result.distributions[0].deciles is not None:
-            deciles = result.distributions[0].deciles
-            ax.plot(
-                deciles,
-                np.zeros_like(deciles),
-                "|",
+            # As scikit-learn draws them: short ticks up from the x axis.
+            self.deciles_vlines_ = ax.vlines(
+                result.distributions[0].deciles,
+                0,
+                0.05,
                 color="k",
-                markersize=12,
                 transform=ax.get_xaxis_transform(),
             )
         ax.set_xlabel(names_label(result.feature_names[0], result.warnings))
@@ -106,7 +135,9 @@ class PartialDependenceDisplay:
                     result.grid_values, result.categorical, strict=True
                 )
             )
-            surface = ax.pcolormesh(xs, ys, values, shading="nearest", cmap="viridis")
+            surface = self.heatmaps_ = ax.pcolormesh(
+                xs, ys, values, shading="nearest", cmap="viridis"
+            )
             for axis, grid, categorical in zip(
                 (ax.xaxis, ax.yaxis), result.grid_values, result.categorical,
                 strict=True,
@@ -115,10 +146,40 @@ class PartialDependenceDisplay:
                     axis.set_ticks(np.arange(len(grid)), labels=[str(v) for v in grid])
         else:
             xs, ys = (np.asarray(g, dtype=float) for g in result.grid_values)
-            surface = ax.contourf(xs, ys, values, levels=12, cmap="viridis")
+            surface = self.contours_ = ax.contourf(
+                xs, ys, values, levels=12, cmap="viridis"
+            )
         ax.figure.colorbar(surface, ax=ax, label="partial dependence")
         ax.set_xlabel(result.feature_names[0])
         ax.set_ylabel(result.feature_names[1])
+
+
+def output_index(result, target):
+    """Index into the first axis of `result.average` of `target`: a class
+    label (or its ``str``) for classifiers, an output index for regressors;
+    None for the last output."""
+    n_outputs = result.average.shape[0]
+    if target is None:
+        return n_outputs - 1
+    labels = result.output_names
+    if labels is None:
+        if (
+            isinstance(target, numbers.Integral)
+            and not isinstance(target, bool)
+            and 0 <= target < n_outputs
+        ):
+            return int(target)
+        raise ValueError(
+            "target must be None or the index of an output (0 to "
+            f"{n_outputs - 1}) for a regressor's result; got {target!r}."
+        )
+    for i, label in enumerate(labels):
+        if label == target or str(label) == str(target):
+            return i
+    raise ValueError(
+        "target must be one of the result's classes "
+        f"{np.asarray(labels).tolist()} (or its str); got {target!r}."
+    )
 
 
 def names_label(feature, warnings):

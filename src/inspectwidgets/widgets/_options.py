@@ -8,6 +8,8 @@ from sklearn.utils.multiclass import type_of_target
 
 from ..inspection._permutation.scoring import ScoringPlan
 
+# The built front end (js/build.mjs): <widget>_widget.js and .css per widget,
+# as listed in pyproject.toml's ensured-targets.
 STATIC = pathlib.Path(__file__).parent.parent / "static"
 
 # Scorers offered in the UI, by kind of estimator and target; only those whose

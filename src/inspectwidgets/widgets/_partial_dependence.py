@@ -214,8 +214,10 @@ class PartialDependenceWidget(ComputationWidget):
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
         figure = Figure(figsize=(6.4, 4.8), layout="constrained")
+        # The trait holds the class label as a string ("" for regressors),
+        # which the Display's `target` accepts.
         PartialDependenceDisplay(self.result).plot(
-            ax=figure.subplots(), output=_output_index(self.result, self.target)
+            ax=figure.subplots(), target=self.target or None
         )
         return figure
 

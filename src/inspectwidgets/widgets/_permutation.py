@@ -19,7 +19,7 @@ class PermutationImportanceWidget(ComputationWidget):
     same names from Python) and the bar chart updates after every repeat
     round. The computation runs in a background thread, so other cells run
     meanwhile; a change of settings cancels the run in flight and starts a new
-    one. Switching the displayed scorer or the view never recomputes.
+    one. Switching the displayed scorer or the kind of chart never recomputes.
 
     Parameters
     ----------
@@ -36,11 +36,13 @@ class PermutationImportanceWidget(ComputationWidget):
     random_state : int, default=0
     n_jobs, sample_weight, max_samples
         As in :func:`~inspectwidgets.permutation_importance`.
-    max_bars : int, default=25
+    max_features : int, default=25
         Most important features drawn; the rest are counted, not sent.
-    view : {"bars", "boxes", "table"}, default="bars"
-    display_scorer : str, default=None
-        The scorer drawn; the first of `scoring` when None.
+    kind : {"bar", "box", "table"}, default="bar"
+        Mean importance with ±std error bars, box plots of the repeats, or a
+        table (the first two as in :meth:`PermutationImportanceDisplay.plot`).
+    scorer : str, default=None
+        The scorer drawn (one of `scoring`); the first of `scoring` when None.
     run : bool, default=True
         Start computing at once.
 
@@ -70,15 +72,13 @@ class PermutationImportanceWidget(ComputationWidget):
     scoring = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Names of the scorers computed; all share the same predictions."""
 
-    display_scorer = traitlets.Unicode("").tag(sync=True)
+    scorer = traitlets.Unicode("").tag(sync=True)
     """The scorer drawn (one of `scoring`)."""
 
-    view = traitlets.Enum(("bars", "boxes", "table"), default_value="bars").tag(
-        sync=True
-    )
+    kind = traitlets.Enum(("bar", "box", "table"), default_value="bar").tag(sync=True)
     """Bars with ±std error bars, box plots of the repeats, or a table."""
 
-    max_bars = traitlets.Int(25, min=1).tag(sync=True)
+    max_features = traitlets.Int(25, min=1).tag(sync=True)
     """How many of the most important features are drawn."""
 
     random_state = traitlets.Int(0).tag(sync=True)
@@ -105,9 +105,9 @@ class PermutationImportanceWidget(ComputationWidget):
         n_jobs=None,
         sample_weight=None,
         max_samples=1.0,
-        max_bars=25,
-        view="bars",
-        display_scorer=None,
+        max_features=25,
+        kind="bar",
+        scorer=None,
         run=True,
     ):
         check_fitted(estimator)
@@ -127,9 +127,9 @@ class PermutationImportanceWidget(ComputationWidget):
             features=labels,
             n_repeats=n_repeats,
             scoring=scoring,
-            display_scorer=display_scorer or scoring[0],
-            view=view,
-            max_bars=max_bars,
+            scorer=scorer or scoring[0],
+            kind=kind,
+            max_features=max_features,
             random_state=random_state,
             _feature_options=list(self._columns),
             _scorer_options=list(dict.fromkeys(scoring + scorer_options(estimator, y))),
@@ -183,7 +183,7 @@ class PermutationImportanceWidget(ComputationWidget):
     def _show(self, result):
         self._repeats_done = result.n_repeats_done
         self._repeats_total = result.n_repeats
-        self._chart = chart_payload(result, self.max_bars)
+        self._chart = chart_payload(result, self.max_features)
         return result
 
     def _progress_of(self, result):
@@ -198,15 +198,15 @@ class PermutationImportanceWidget(ComputationWidget):
         if (
             change["name"] == "scoring"
             and self.scoring
-            and self.display_scorer not in self.scoring
+            and self.scorer not in self.scoring
         ):
-            self.display_scorer = self.scoring[0]
+            self.scorer = self.scoring[0]
         self.run()
 
-    @traitlets.observe("max_bars")
-    def _on_max_bars(self, change):
+    @traitlets.observe("max_features")
+    def _on_max_features(self, change):
         if self.result is not None:
-            self._chart = chart_payload(self.result, self.max_bars)
+            self._chart = chart_payload(self.result, self.max_features)
 
     # Results in Python --------------------------------------------------------
 
@@ -224,7 +224,8 @@ class PermutationImportanceWidget(ComputationWidget):
         return self._require_result().to_frame()
 
     def figure(self):
-        """A matplotlib Figure of the chart as currently set (scorer, view).
+        """A matplotlib Figure of the chart as currently set (`scorer`,
+        `kind`, `max_features`); the "table" kind draws bars.
 
         The figure is not registered with pyplot, so returning it from a cell
         shows it once.
@@ -235,23 +236,23 @@ class PermutationImportanceWidget(ComputationWidget):
         from ..plotting._permutation import chart_size
 
         result = self._require_result()
-        n_bars = min(self.max_bars, len(result.feature_names))
+        n_bars = min(self.max_features, len(result.feature_names))
         figure = Figure(figsize=chart_size(n_bars), layout="constrained")
         PermutationImportanceDisplay(result).plot(
             ax=figure.subplots(),
-            kind="box" if self.view == "boxes" else "bar",
-            scorer=self.display_scorer,
-            max_features=self.max_bars,
+            kind="box" if self.kind == "box" else "bar",
+            scorer=self.scorer,
+            max_features=self.max_features,
         )
         return figure
 
 
-def chart_payload(result, max_bars):
+def chart_payload(result, max_features):
     """What the front end draws: for every scorer its top features, as binary
     float32 arrays, so switching scorer needs no round trip to Python."""
     scorers = {}
     for name in result.scorer_names:
-        shown, hidden = result.top(name, max_bars)
+        shown, hidden = result.top(name, max_features)
         importances = result.importances(name)[shown]
         done = importances.shape[1]
         mean = importances.mean(axis=1) if done else np.zeros(len(shown))

@@ -9,15 +9,15 @@ import { axisLeft } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 
-import { columnRange, finiteExtent } from "../pd_data.js";
 import {
   CHAR_WIDTH,
   measureWidth,
   themeAxis,
   wrapLabel,
-} from "./chart_base.js";
-import { formatNumber } from "./format.js";
+} from "../charts/chart_base.js";
+import { formatNumber } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
+import { columnRange, finiteExtent } from "./pd_data.js";
 
 export const MARGIN = { top: 8, right: 16, bottom: 38, left: 64 };
 export const PLOT_HEIGHT = 240;

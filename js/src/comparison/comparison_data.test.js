@@ -20,7 +20,7 @@ import {
   measuresPayload,
   payloadPacker,
   perClassPayload,
-} from "./test_helpers.js";
+} from "../test_helpers.js";
 
 const f32 = (values) => [...Float32Array.from(values)];
 

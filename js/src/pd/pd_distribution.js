@@ -8,7 +8,7 @@ import { scaleLinear } from "d3-scale";
  * Draw `dist` into `g` (an svg group at the strip's origin).
  *
  * @param {import("d3-selection").Selection} g
- * @param {ReturnType<typeof import("../pd_data.js").distributionResult>} dist
+ * @param {ReturnType<typeof import("./pd_data.js").distributionResult>} dist
  * @param {{scale: Function, orientation: "x" | "y", size: number}} options
  *   `scale` maps the feature's values (linear) or category labels (band)
  *   along the axis; "x" bars rise from the strip's bottom, "y" bars extend

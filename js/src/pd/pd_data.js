@@ -5,7 +5,7 @@
 // `curveResult`). Arrays arrive as `{data: DataView, dtype, shape}`; NaN marks
 // grid points not computed yet while a run streams.
 
-import { decodeArray } from "./codecs.js";
+import { decodeArray } from "../codecs.js";
 
 /** True for `{}`, null and undefined: no result yet. */
 export function isEmptyCurve(value) {

@@ -19,11 +19,16 @@ import {
 import { interpolateRdBu, interpolateViridis } from "d3-scale-chromatic";
 import { select } from "d3-selection";
 
-import { finiteExtent, nearestIndex } from "../pd_data.js";
-import { CHAR_WIDTH, measureWidth, themeAxis, truncate } from "./chart_base.js";
-import { createColorLegend } from "./color_legend.js";
-import { formatNumber } from "./format.js";
+import {
+  CHAR_WIDTH,
+  measureWidth,
+  themeAxis,
+  truncate,
+} from "../charts/chart_base.js";
+import { createColorLegend } from "../charts/color_legend.js";
+import { formatNumber } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
+import { finiteExtent, nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 
 const MARGIN = { top: 8, right: 12, bottom: 40, left: 72 };
@@ -135,7 +140,7 @@ function contourPath(polygons, nx, ny, toX, toY) {
  *
  * @param {HTMLElement} container
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
- * @returns {{update: (curve: import("../pd_data.js").Curve2d) =>
+ * @returns {{update: (curve: import("./pd_data.js").Curve2d) =>
  *   {cells: number, contours: number}, destroy: () => void}}
  */
 export function createPdHeatmap(container, { tooltip }) {

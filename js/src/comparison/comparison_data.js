@@ -2,7 +2,7 @@
 // Pure functions (no DOM, no statistics: every number comes from Python),
 // tested in comparison_data.test.js.
 
-import { decodeArray } from "./codecs.js";
+import { decodeArray } from "../codecs.js";
 
 /** Whether a payload trait holds nothing yet (`{}`, null, undefined). */
 export function isEmpty(value) {

@@ -6,8 +6,8 @@
 import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
 
-import { CHAR_WIDTH, themeAxis, truncate } from "./chart_base.js";
-import { formatNumber } from "./format.js";
+import { CHAR_WIDTH, themeAxis, truncate } from "../charts/chart_base.js";
+import { formatNumber } from "../charts/format.js";
 import { canvasColor, iceAlpha } from "./pd_canvas.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
@@ -26,7 +26,7 @@ const MARK_WIDTH = 0.6; // of the band
  *
  * @param {HTMLElement} container
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
- * @returns {{update: (curve: import("../pd_data.js").Curve1d) =>
+ * @returns {{update: (curve: import("./pd_data.js").Curve1d) =>
  *   {iceDrawn: number, bars: number}, destroy: () => void}}
  */
 export function createPdCategories(container, { tooltip }) {

@@ -1,8 +1,8 @@
 // Reading the PermutationImportanceWidget's traits into what the UI draws.
 // Pure functions (no DOM), tested in permutation_widget.test.js.
 
-import { decodeArray } from "./codecs.js";
-import { statusText } from "./ui/status.js";
+import { decodeArray } from "../codecs.js";
+import { statusText } from "../ui/status.js";
 
 /**
  * The decoded result of one scorer from the `_chart` trait.

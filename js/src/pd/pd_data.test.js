@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { cellEdges, heatColor } from "./charts/pd_heatmap.js";
+import { cellEdges, heatColor } from "./pd_heatmap.js";
 import {
   columnRange,
   curveResult,
@@ -16,7 +16,7 @@ import {
   numericCurve,
   payloadPacker,
   twoWayCurve,
-} from "./test_helpers.js";
+} from "../test_helpers.js";
 
 describe("curveResult", () => {
   it("is null before any result", () => {

@@ -11,10 +11,10 @@ import { axisBottom } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 
-import { nearestIndex } from "../pd_data.js";
-import { themeAxis } from "./chart_base.js";
-import { formatNumber } from "./format.js";
+import { themeAxis } from "../charts/chart_base.js";
+import { formatNumber } from "../charts/format.js";
 import { canvasColor, iceAlpha, paintIce } from "./pd_canvas.js";
+import { nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
   DIST_HEIGHT,
@@ -33,7 +33,7 @@ const pdpLine = line();
  *
  * @param {HTMLElement} container
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
- * @returns {{update: (curve: import("../pd_data.js").Curve1d) =>
+ * @returns {{update: (curve: import("./pd_data.js").Curve1d) =>
  *   {iceDrawn: number, bars: number}, destroy: () => void}}
  */
 export function createPdCurve(container, { tooltip }) {

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+
+import { R2, makeChart } from "../test_helpers.js";
+import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
+
+describe("scorerResult", () => {
+  it("decodes DataViews at non-zero offsets, including misaligned ones", () => {
+    const chart = makeChart({ r2: R2 });
+    const result = scorerResult(chart, "r2");
+    expect(chart.scorers.r2.mean.data.byteOffset).toBeGreaterThan(0);
+    expect(result.features).toEqual(["bmi", "s5", "bp"]);
+    expect([...result.mean]).toEqual([...Float32Array.from(R2.mean)]);
+    expect(result.repeatsDone).toBe(3);
+    expect(result.values).toHaveLength(9);
+
+    const bytes = new Uint8Array(3 + 12);
+    new Uint8Array(Float32Array.from([1, 2, 3]).buffer).forEach((b, i) => {
+      bytes[3 + i] = b;
+    });
+    chart.scorers.r2.std = {
+      data: new DataView(bytes.buffer, 3, 12),
+      dtype: "float32",
+      shape: [3],
+    };
+    expect([...scorerResult(chart, "r2").std]).toEqual([1, 2, 3]);
+  });
+
+  it("returns null without a result for the scorer", () => {
+    expect(scorerResult({}, "r2")).toBeNull();
+    expect(scorerResult(null, "r2")).toBeNull();
+    expect(scorerResult(makeChart({ r2: R2 }), "accuracy")).toBeNull();
+  });
+});
+
+describe("topFeatures", () => {
+  it("takes the result's order, then fills from the options", () => {
+    const options = ["a", "b", "c", "d"];
+    expect(topFeatures({ features: ["c", "a"] }, options, 1)).toEqual(["c"]);
+    expect(topFeatures({ features: ["c", "a"] }, options, 3)).toEqual([
+      "c",
+      "a",
+      "b",
+    ]);
+    expect(topFeatures(null, options, 2)).toEqual(["a", "b"]);
+    expect(topFeatures({ features: ["gone", "d"] }, options, 1)).toEqual(["d"]);
+  });
+});
+
+describe("progressText", () => {
+  const base = {
+    repeatsDone: 12,
+    repeatsTotal: 30,
+    etaSeconds: 4.4,
+    elapsedSeconds: 3.21,
+    hasResult: true,
+  };
+  it("describes each status", () => {
+    expect(progressText({ ...base, status: "running" })).toBe(
+      "12 / 30 repeats · ETA 4 s",
+    );
+    expect(progressText({ ...base, status: "running", etaSeconds: -1 })).toBe(
+      "12 / 30 repeats",
+    );
+    expect(progressText({ ...base, status: "running", etaSeconds: 0.2 })).toBe(
+      "12 / 30 repeats · ETA <1 s",
+    );
+    expect(progressText({ ...base, status: "running", etaSeconds: 125 })).toBe(
+      "12 / 30 repeats · ETA 2 min 5 s",
+    );
+    expect(progressText({ ...base, status: "done" })).toBe("done in 3.2 s");
+    expect(
+      progressText({ ...base, status: "done", elapsedSeconds: 0.02 }),
+    ).toBe("done in <0.1 s");
+    expect(progressText({ ...base, status: "cancelled" })).toBe(
+      "cancelled at 12 / 30",
+    );
+    expect(progressText({ ...base, status: "error" })).toBe("error");
+    expect(progressText({ ...base, status: "idle" })).toBe("ready");
+    expect(progressText({ ...base, status: "idle", hasResult: false })).toBe(
+      "not run yet",
+    );
+  });
+});
