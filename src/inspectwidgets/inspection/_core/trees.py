@@ -16,6 +16,8 @@ the generic path. A forest with ``n_jobs`` > 1 adds its trees in whatever
 order its threads finish; we add them in order, as it does with one job.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from scipy import sparse
 from sklearn.ensemble import (
@@ -32,7 +34,7 @@ from sklearn.tree import (
 )
 from sklearn.utils import check_array
 
-from .tree_routing import route_queries
+from .tree_routing import route_copies, route_queries
 
 _SINGLE_TREES = (
     DecisionTreeClassifier,
@@ -119,39 +121,94 @@ class TreeModel:
         X = check_array(X, dtype=np.float32, ensure_all_finite=False)
         return X if np.isfinite(X).all() else None
 
-    def predict(self, X, copies, methods, donor=None):
+    def predict(self, X, copies, methods, donor=None, n_threads=1):
         """The model's `methods` on copies of `X` stacked in order, as
         ``method(batcher.build(copies, donor))`` returns them (see
         ``batching``): in copy ``(rows, columns)``, row ``i`` takes `columns`
-        from row ``rows[i]`` of X (or of `donor`; `rows` may then be a single
-        donor row for every row). X and `donor` come from :meth:`as_float32`.
+        from row ``rows[i]`` of X, or, with a `donor`, from donor row `rows`
+        for every row. X and `donor` come from :meth:`as_float32`.
         """
-        n_rows, n_outputs = X.shape[0], self.leaf_value.shape[1]
-        source = X if donor is None else donor
-        blocks_of = {}
-        for b, (_, columns) in enumerate(copies):
-            blocks_of.setdefault(tuple(columns), []).append(b)
-        out = np.zeros((len(copies), n_rows, n_outputs))
-        for columns, blocks in blocks_of.items():
-            rows = np.asarray([copies[b][0] for b in blocks])
-            columns = np.asarray(columns, dtype=np.int64)
-            if rows.ndim == 1:  # one source row per copy, for every row
-                values = source[np.ix_(rows, columns)][:, None, :]
-                values = np.broadcast_to(values, (len(blocks), n_rows, len(columns)))
-            else:
-                values = source[rows[:, :, None], columns]
-            leaves = out[blocks] if len(blocks) < len(copies) else out
-            route_queries(
-                X, columns, values, self.roots, self.left, self.right,
-                self.feature, self.threshold, self.nan_left, self.leaf_value,
-                self.max_depth, leaves, self.forest,
-            )  # fmt: skip
-            if leaves is not out:
-                out[blocks] = leaves
-        out = out.reshape(len(copies) * n_rows, n_outputs)
+        if donor is None:
+            out = self._permuted(X, copies, n_threads)
+        else:
+            out = self._donated(X, copies, donor)
         if self.forest:
             out /= self.n_trees
         return self._responses(out, methods)
+
+    def _empty(self, shape):
+        # A forest's predict adds its trees into zeros; -0.0 is the exact
+        # identity of addition, so a single tree's leaf value comes out as is.
+        return np.full(shape, 0.0 if self.forest else -0.0)
+
+    def _permuted(self, X, copies, n_threads):
+        """Leaf sums of copies whose rows come from X itself: every group's
+        copies in one walk per row and tree (:func:`route_copies`)."""
+        n_rows, n_columns = X.shape
+        groups = {}
+        for b, (_, columns) in enumerate(copies):
+            groups.setdefault(tuple(columns), []).append(b)
+        order = [b for blocks in groups.values() for b in blocks]
+        group_start = np.cumsum([0] + [len(b) for b in groups.values()])
+        position = np.full((len(groups), n_columns), -1, dtype=np.int64)
+        widths = []
+        for g, columns in enumerate(groups):
+            position[g, list(columns)] = np.arange(len(columns))
+            widths += [len(columns)] * len(groups[columns])
+        # Column -> the groups holding it, as compressed rows.
+        holds = position.T >= 0
+        column_groups = np.nonzero(holds)[1].astype(np.int64)
+        column_group_start = np.concatenate([[0], np.cumsum(holds.sum(axis=1))])
+        # Row-major values of every copy's columns: a row's copies lie side by
+        # side in memory, as the walk reads them.
+        offset = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
+        values = np.empty((n_rows, int(np.sum(widths))), dtype=np.float32)
+        for q, b in enumerate(order):
+            rows, columns = copies[b]
+            values[:, offset[q] : offset[q] + len(columns)] = X[
+                np.asarray(rows)[:, None], list(columns)
+            ]
+        out = self._empty((n_rows, len(copies), self.leaf_value.shape[1]))
+        bounds = np.linspace(0, n_rows, max(1, min(n_threads, n_rows)) + 1)
+        ranges = list(zip(bounds[:-1].astype(int), bounds[1:].astype(int), strict=True))
+
+        def route(rows):
+            route_copies(
+                X, values, offset, group_start.astype(np.int64), position,
+                column_groups, column_group_start.astype(np.int64), self.roots,
+                self.left, self.right, self.feature, self.threshold,
+                self.nan_left, self.leaf_value, self.max_depth, rows[0],
+                rows[1], out,
+            )  # fmt: skip
+
+        if len(ranges) == 1:
+            route(ranges[0])
+        else:
+            with ThreadPoolExecutor(len(ranges)) as pool:
+                list(pool.map(route, ranges))
+        # Copy-major, in the copies' own order, as the stacked copies are.
+        stacked = np.empty((len(copies), n_rows, out.shape[2]))
+        stacked[order] = out.transpose(1, 0, 2)
+        return stacked.reshape(len(copies) * n_rows, -1)
+
+    def _donated(self, X, copies, donor):
+        """Leaf sums of copies whose columns take one donor row's values."""
+        n_rows, n_outputs = X.shape[0], self.leaf_value.shape[1]
+        out = self._empty((len(copies), n_rows, n_outputs))
+        for columns in dict.fromkeys(tuple(c) for _, c in copies):
+            blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
+            rows = np.asarray([copies[b][0] for b in blocks])
+            columns = np.asarray(columns, dtype=np.int64)
+            values = donor[np.ix_(rows, columns)][:, None, :]
+            values = np.broadcast_to(values, (len(blocks), n_rows, len(columns)))
+            part = out[blocks]
+            route_queries(
+                X, columns, values, self.roots, self.left, self.right,
+                self.feature, self.threshold, self.nan_left, self.leaf_value,
+                self.max_depth, part,
+            )  # fmt: skip
+            out[blocks] = part
+        return out.reshape(len(copies) * n_rows, n_outputs)
 
     def _responses(self, out, methods):
         model, responses = self.model, {}

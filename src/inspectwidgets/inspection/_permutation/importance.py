@@ -155,7 +155,9 @@ class PermutationRun:
         """`_score_copies` through the tree shortcut: the same predictions,
         bit for bit, without stacking or predicting the copies."""
         started = time.perf_counter()
-        outputs = trees.predict(rows, copies, self.plan.response_methods)
+        outputs = trees.predict(
+            rows, copies, self.plan.response_methods, n_threads=self.n_workers
+        )
         scores = self.plan.score_blocks(outputs, len(copies), y, sample_weight, None)
         return scores, time.perf_counter() - started
 
