@@ -25,11 +25,21 @@ class ChunkSchedule:
     predicts (linear models, SVMs), the rows in a call can change the last bit.
     """
 
-    def __init__(self, n_jobs, round_size, cap, target_seconds=TARGET_CHUNK_SECONDS):
+    def __init__(
+        self,
+        n_jobs,
+        round_size,
+        cap,
+        target_seconds=TARGET_CHUNK_SECONDS,
+        eager=False,
+    ):
         self.n_jobs = n_jobs
         self.cap = cap
         self.size = max(1, min(round_size, cap))
         self.target_seconds = target_seconds
+        # After the first chunk, chunks as large as the memory allows: for
+        # work whose cost barely grows with the chunk (the tree shortcut).
+        self.eager = eager
         self._next = 0
 
     def take(self):
@@ -42,5 +52,7 @@ class ChunkSchedule:
 
     def record(self, seconds):
         """Report how long the last chunk took."""
-        if seconds * 2 < self.target_seconds:
+        if self.eager:
+            self.size = self.cap
+        elif seconds * 2 < self.target_seconds:
             self.size = min(self.size * 2, self.cap)

@@ -68,6 +68,18 @@ def check_max_memory(max_memory):
     return max_memory
 
 
+ALGORITHMS = ("auto", "tree", "generic")
+
+
+def check_algorithm(algorithm):
+    if algorithm not in ALGORITHMS:
+        raise ValueError(
+            f"algorithm must be one of {', '.join(map(repr, ALGORITHMS))}; "
+            f"got {algorithm!r}."
+        )
+    return algorithm
+
+
 def check_cancel(cancel):
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
         raise TypeError(

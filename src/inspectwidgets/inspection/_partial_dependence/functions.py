@@ -53,6 +53,7 @@ def partial_dependence(
     random_state=None,
     correlation_threshold=0.8,
     max_memory=DEFAULT_MAX_MEMORY,
+    algorithm="auto",
     callback=None,
     cancel=None,
     return_result=False,
@@ -138,6 +139,15 @@ def partial_dependence(
         Upper bound on the bytes of stacked copies of X (and their
         predictions) held at once. Chunks also stay under 64 MiB, past which
         they are no faster.
+    algorithm : {"auto", "tree", "generic"}, default="auto"
+        How the brute method predicts the grid. "generic" stacks copies of X
+        and calls the model. "tree" walks each row through scikit-learn's
+        trees and forests (DecisionTree*, ExtraTree*, RandomForest*,
+        ExtraTrees*, alone or as a pipeline's final step) once with all of a
+        chunk's grid points: the same predictions, bit for bit, for a
+        fraction of the work; it is an error for other models, for
+        ``method="recursion"`` and for X holding NaN. "auto" uses "tree" where
+        it applies and "generic" elsewhere.
     callback : callable, default=None
         Called with the partial :class:`PartialDependenceResult` after every
         chunk of grid points, e.g. to report progress.

@@ -28,7 +28,13 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
 from .._core.pipeline import columnwise_view, final_estimator
-from .._core.validation import check_cancel, check_max_memory, check_sample_weight
+from .._core.trees import TreeModel, unsupported
+from .._core.validation import (
+    check_algorithm,
+    check_cancel,
+    check_max_memory,
+    check_sample_weight,
+)
 from .accumulation import GridGroups, ValueBuffers
 from .feature_summary import correlated_features, feature_distribution
 from .grid import (
@@ -104,6 +110,7 @@ class PartialDependenceRun:
             self.ice_rows = np.sort(rng.choice(X.shape[0], n_ice, replace=False))
         threshold = check_correlation_threshold(a.correlation_threshold)
         self.max_memory = check_max_memory(a.max_memory)
+        self.algorithm = check_algorithm(a.algorithm)
         self.cancel = check_cancel(a.cancel)
         self.output_names, self.output_columns = resolve_classes(
             a.estimator, a.classes, self.response_method
@@ -117,6 +124,8 @@ class PartialDependenceRun:
         self.rows = None
         if self.method == "brute":
             self.rows = grid_rows(X, self.positions, self.grid, self.grid_values, names)
+        if self.algorithm == "tree":
+            self._check_tree_model()
 
     def _resolve_response(self, a):
         """kind, method, response method, scale, centering and weights."""
@@ -257,17 +266,28 @@ class PartialDependenceRun:
         # Grid points a tree ensemble provably predicts alike are predicted
         # once (see tree_splits).
         groups = GridGroups(grid_point_groups(model, rows, columns), self.shape)
+        # Trees and forests: each row walks each tree once with all the
+        # chunk's grid points (see _core.trees).
+        trees = self._tree_shortcut(model, source, rows)
         # Boosting: each tree on its own few cells (see treewise).
-        treewise = TreewiseBoosting.of(model, source, rows, columns, groups.n_groups)
-        # A copy, its raw predictions and their processed values.
-        per_copy = batcher.bytes_per_copy + n_rows * 16 * self.n_raw_outputs
+        treewise = None
+        if trees is None:
+            treewise = TreewiseBoosting.of(
+                model, source, rows, columns, groups.n_groups
+            )
+        # A copy (none for the tree shortcut), its raw predictions, their
+        # processed values (and, for the shortcut, its leaf sums).
+        per_copy = n_rows * 16 * self.n_raw_outputs
+        per_copy += batcher.bytes_per_copy if trees is None else n_rows * 8
         cap = max(1, int(min(self.max_memory, CHUNK_BYTES) // per_copy))
         # Streamed: a coarse first chunk, then chunks growing while they are
         # fast. Otherwise nobody watches: full-size chunks from the start.
         first = cap
         if snapshots:
             first = max(1, int(np.ceil(groups.n_groups * FIRST_CHUNK_FRACTION)))
-        schedule = ChunkSchedule(groups.n_groups, first, cap)
+        # The tree shortcut costs about one walk per row however many points a
+        # chunk holds: after the coarse first chunk, the largest chunks.
+        schedule = ChunkSchedule(groups.n_groups, first, cap, eager=trees is not None)
         state = ValueBuffers(self, n_points)
         while (chunk := schedule.take()) is not None and not self._cancelled():
             started = time.perf_counter()
@@ -275,7 +295,9 @@ class PartialDependenceRun:
             # predict neighbouring grid values one after another faster.
             chunk_groups = np.sort(groups.order[chunk[0] : chunk[1]])
             points, stacked = groups.representatives[chunk_groups], None
-            if treewise is not None:
+            if trees is not None:
+                predict = partial(self._predict_trees, trees, points, columns)
+            elif treewise is not None:
                 predict = partial(treewise.respond, points)
             else:
                 stacked = batcher.build([(p, columns) for p in points], donor=rows)
@@ -289,6 +311,51 @@ class PartialDependenceRun:
                 yield self._snapshot(state, copy=True)
         if not snapshots and state.n_done:
             yield self._snapshot(state, copy=False)
+
+    # --- the tree shortcut ------------------------------------------------------
+
+    def _methods(self):
+        return ["predict_proba"] if self.scale == "log_odds" else [self.response_method]
+
+    def _check_tree_model(self):
+        """algorithm="tree": refuse at once a model the shortcut cannot take."""
+        view = columnwise_view(self.estimator, self.X.shape[1])
+        model = self.estimator if view is None else view.model
+        reason = None
+        if self.method != "brute":
+            reason = (
+                f"method={self.method!r} is the estimator's own recursion; pass "
+                "method='brute' for the tree shortcut"
+            )
+        else:
+            reason = unsupported(
+                model, self.X if view is None else None, self._methods()
+            )
+        if reason is not None:
+            raise ValueError(f"algorithm='tree': {reason}.")
+
+    def _tree_shortcut(self, model, source, rows):
+        """The tree shortcut with X and the grid rows as the trees see them
+        (float32), or None."""
+        if self.algorithm == "generic":
+            return None
+        reason = unsupported(model, source, self._methods())
+        if reason is None:
+            trees = TreeModel.of(model, source, self._methods())
+            X32, rows32 = trees.as_float32(source), trees.as_float32(rows)
+            if X32 is not None and rows32 is not None:
+                return trees, X32, rows32
+            reason = "X or the grid holds NaN or infinity"
+        if self.algorithm == "tree":
+            raise ValueError(f"algorithm='tree': {reason}.")
+        return None
+
+    @staticmethod
+    def _predict_trees(shortcut, points, columns, method):
+        """``predict(method)`` for the grid `points` through the shortcut."""
+        trees, X, rows = shortcut
+        copies = [(p, columns) for p in points]
+        return trees.predict(X, copies, [method], donor=rows)[method]
 
     def empty_result(self):
         """A result with no grid point done, for a run cancelled at once."""

@@ -18,7 +18,9 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
+from .._core.trees import TreeModel, unsupported
 from .._core.validation import (
+    check_algorithm,
     check_cancel,
     check_fitted,
     check_max_memory,
@@ -55,6 +57,7 @@ class PermutationRun:
         max_samples = check_max_samples(a.max_samples, n_samples)
         self.feature_names, self.feature_columns = resolve_features(X, a.features)
         max_memory = check_max_memory(a.max_memory)
+        self.algorithm = check_algorithm(a.algorithm)
         cancel = check_cancel(a.cancel)
         self.plan = ScoringPlan(a.estimator, a.scoring)
         self.estimator, self.X, self.y = a.estimator, X, y
@@ -67,6 +70,8 @@ class PermutationRun:
         self.rows, self.permutations = permutation_schedule(
             a.random_state, n_samples, max_samples, n_repeats
         )
+        if self.algorithm == "tree":
+            self._check_tree_model()
 
     def _subsample(self, data):
         if data is None or self.rows is None:
@@ -82,6 +87,7 @@ class PermutationRun:
         n_features = len(self.feature_names)
         source, columns, model = self._permutation_space()
         batcher = make_batcher(source)
+        trees, tree_rows = self._tree_shortcut(model, source)
         y_rows = self._subsample(self.y)
         weight_rows = self._subsample(self.sample_weight)
 
@@ -93,7 +99,9 @@ class PermutationRun:
             batcher.bytes_per_copy + batcher.n_rows * self.baseline.output_bytes_per_row
         )
         cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
-        schedule = ChunkSchedule(len(jobs), n_features, cap)
+        # The tree shortcut costs about one walk per row and feature however
+        # many repeats a chunk holds: after a first round, the rest at once.
+        schedule = ChunkSchedule(len(jobs), n_features, cap, eager=trees is not None)
         # Set when the consumer stops early, so queued chunks skip their work.
         stopped = threading.Event()
 
@@ -101,6 +109,10 @@ class PermutationRun:
             if self._cancelled() or stopped.is_set():
                 return None
             copies = [(self.permutations[r], columns[f]) for r, f in jobs[start:stop]]
+            if trees is not None:
+                return self._score_tree_copies(
+                    copies, trees, tree_rows, y_rows, weight_rows
+                )
             return self._score_copies(copies, batcher, model, y_rows, weight_rows)
 
         rounds_done = 0
@@ -138,6 +150,44 @@ class PermutationRun:
             outputs, len(copies), y, sample_weight, lambda b: batcher.block(stacked, b)
         )
         return scores, time.perf_counter() - started
+
+    def _score_tree_copies(self, copies, trees, rows, y, sample_weight):
+        """`_score_copies` through the tree shortcut: the same predictions,
+        bit for bit, without stacking or predicting the copies."""
+        started = time.perf_counter()
+        outputs = trees.predict(
+            rows, copies, self.plan.response_methods, n_threads=self.n_workers
+        )
+        scores = self.plan.score_blocks(outputs, len(copies), y, sample_weight, None)
+        return scores, time.perf_counter() - started
+
+    def _tree_unsupported(self, model, source):
+        """Why the tree shortcut cannot score this run (None if it can)."""
+        if not self.plan.all_replayable:
+            return "a custom scorer needs the permuted rows themselves"
+        return unsupported(model, source, self.plan.response_methods)
+
+    def _check_tree_model(self):
+        """algorithm="tree": refuse at once a model the shortcut cannot take."""
+        view = columnwise_view(self.estimator, self.X.shape[1])
+        model = self.estimator if view is None else view.model
+        reason = self._tree_unsupported(model, self.X if view is None else None)
+        if reason is not None:
+            raise ValueError(f"algorithm='tree': {reason}.")
+
+    def _tree_shortcut(self, model, source):
+        """The tree shortcut and the rows it walks (float32), or None twice."""
+        if self.algorithm == "generic":
+            return None, None
+        reason = self._tree_unsupported(model, source)
+        trees = rows = None
+        if reason is None:
+            trees = TreeModel.of(model, source, self.plan.response_methods)
+            rows = trees.as_float32(source)
+            reason = None if rows is not None else "X holds NaN or infinity"
+        if reason is not None and self.algorithm == "tree":
+            raise ValueError(f"algorithm='tree': {reason}.")
+        return (None, None) if rows is None else (trees, rows)
 
     def _permutation_space(self):
         """The data to permute, its column groups and the model predicting it.
@@ -222,6 +272,7 @@ def permutation_importance(
     max_samples=1.0,
     features=None,
     max_memory=DEFAULT_MAX_MEMORY,
+    algorithm="auto",
     callback=None,
     cancel=None,
     return_result=False,
@@ -261,6 +312,14 @@ def permutation_importance(
         shared row permutation. None permutes every column on its own.
     max_memory : int, default=256 MiB
         Bytes of permuted copies (and their predictions) held at once.
+    algorithm : {"auto", "tree", "generic"}, default="auto"
+        How permuted copies are predicted. "generic" stacks them and calls
+        the model. "tree" walks each row through scikit-learn's trees and
+        forests (DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*, alone
+        or as a pipeline's final step) once with all its copies: the same
+        predictions, bit for bit, for a fraction of the work; it is an error
+        for other models, custom scorers or X holding NaN. "auto" uses "tree"
+        where it applies and "generic" elsewhere.
     callback : callable, default=None
         Called with the partial :class:`PermutationImportanceResult` after
         every repeat round, e.g. to report progress.

@@ -1,0 +1,232 @@
+"""The compiled walk behind the tree shortcut (see ``trees.py``).
+
+A copy of X in which only a few columns change is, for every tree, the same
+walk as X itself except at nodes that split on a changed column. So each row
+walks each tree once, carrying all its copies (the "queries"): at a node on an
+unchanged column they all go the same way; at a node on a changed column they
+are partitioned by the same comparison the tree makes, and each part goes on.
+Every query ends in exactly the leaf a prediction would reach, at a cost close
+to one prediction per row instead of one per copy.
+
+Exactness: X and the queries are float32 as scikit-learn casts them, compared
+``x <= threshold`` in float64 as its Cython does, NaN routed by the node's
+``missing_go_to_left``; leaf values are added tree after tree, in the model's
+order, into zeros, as ``ForestClassifier.predict_proba`` and
+``ForestRegressor.predict`` add them (with ``n_jobs=None``).
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(nogil=True, cache=True)
+def route_queries(
+    X, columns, values, roots, left, right, feature, threshold, nan_left,
+    leaf_value, max_depth, out,
+):  # fmt: skip
+    """Every query's leaf values, added tree by tree into `out`.
+
+    Parameters
+    ----------
+    X : float32 array of shape (n_rows, n_columns)
+        The rows the copies are made of.
+    columns : int64 array of shape (n_changed,)
+        The columns a copy changes.
+    values : float32 array of shape (n_queries, n_rows, n_changed)
+        ``values[q, i]``: the changed columns' values of row `i` in copy `q`
+        (a broadcast view when every row gets the same values).
+    roots : int64 array of shape (n_trees,)
+        Each tree's root in the node arrays, whose children are indices into
+        the same arrays (-1 at a leaf).
+    left, right, feature, threshold, nan_left : node arrays
+    leaf_value : float64 array of shape (n_nodes, n_outputs)
+    max_depth : int
+        The deepest tree's depth: bounds the stack of pending parts.
+    out : float64 array of shape (n_queries, n_rows, n_outputs)
+        Where the trees' leaf values are added, in order: zeros for a forest
+        (as its predict starts from np.zeros), -0.0 for a single tree (the
+        exact identity of addition: the leaf value itself comes out).
+    """
+    n_rows = X.shape[0]
+    n_queries = values.shape[0]
+    n_outputs = leaf_value.shape[1]
+    changed = np.full(X.shape[1], -1, dtype=np.int64)
+    for c in range(columns.shape[0]):
+        changed[columns[c]] = c
+    order = np.empty(n_queries, dtype=np.int64)
+    stack_node = np.empty(max_depth + 2, dtype=np.int64)
+    stack_lo = np.empty(max_depth + 2, dtype=np.int64)
+    stack_hi = np.empty(max_depth + 2, dtype=np.int64)
+    # Trees outer, rows inner: a tree's nodes stay in cache across the rows,
+    # and every output still receives the trees in the model's order.
+    for t in range(roots.shape[0]):
+        for i in range(n_rows):
+            for q in range(n_queries):
+                order[q] = q
+            top = 0
+            stack_node[0], stack_lo[0], stack_hi[0] = roots[t], 0, n_queries
+            top = 1
+            while top > 0:
+                top -= 1
+                node, lo, hi = stack_node[top], stack_lo[top], stack_hi[top]
+                while left[node] != -1:
+                    c = changed[feature[node]]
+                    if c < 0:
+                        x = X[i, feature[node]]
+                        if np.isnan(x):
+                            go_left = nan_left[node] != 0
+                        else:
+                            go_left = x <= threshold[node]
+                        node = left[node] if go_left else right[node]
+                        continue
+                    # Partition order[lo:hi]: queries going left first.
+                    mid = lo
+                    for j in range(lo, hi):
+                        q = order[j]
+                        v = values[q, i, c]
+                        if np.isnan(v):
+                            go_left = nan_left[node] != 0
+                        else:
+                            go_left = v <= threshold[node]
+                        if go_left:
+                            order[j], order[mid] = order[mid], q
+                            mid += 1
+                    if mid == lo:
+                        node = right[node]
+                    elif mid == hi:
+                        node = left[node]
+                    else:
+                        stack_node[top], stack_lo[top], stack_hi[top] = (
+                            right[node], mid, hi,
+                        )  # fmt: skip
+                        top += 1
+                        node, hi = left[node], mid
+                for j in range(lo, hi):
+                    q = order[j]
+                    for k in range(n_outputs):
+                        out[q, i, k] += leaf_value[node, k]
+
+
+@njit(nogil=True, cache=True)
+def _route_rows(
+    X, i, g, position, values, offset, order, lo, hi, node, left, right,
+    feature, threshold, nan_left, leaf_value, stack, out,
+):  # fmt: skip
+    """Route the copies ``order[lo:hi]`` of row `i`, all of group `g`, from
+    `node` down to their leaves and add the leaf values to ``out[i, copy]``."""
+    stack[0, 0], stack[0, 1], stack[0, 2] = node, lo, hi
+    top = 1
+    while top > 0:
+        top -= 1
+        node, lo, hi = stack[top, 0], stack[top, 1], stack[top, 2]
+        while left[node] != -1:
+            f = feature[node]
+            at = position[g, f]
+            if at < 0:
+                x = X[i, f]
+                go_left = nan_left[node] != 0 if np.isnan(x) else x <= threshold[node]
+                node = left[node] if go_left else right[node]
+                continue
+            mid = lo
+            for j in range(lo, hi):
+                q = order[j]
+                v = values[i, offset[q] + at]
+                go_left = nan_left[node] != 0 if np.isnan(v) else v <= threshold[node]
+                if go_left:
+                    order[j], order[mid] = order[mid], q
+                    mid += 1
+            if mid == lo:
+                node = right[node]
+            elif mid == hi:
+                node = left[node]
+            else:
+                stack[top, 0], stack[top, 1], stack[top, 2] = right[node], mid, hi
+                top += 1
+                node, hi = left[node], mid
+        for j in range(lo, hi):
+            q = order[j]
+            for k in range(leaf_value.shape[1]):
+                out[i, q, k] += leaf_value[node, k]
+
+
+@njit(nogil=True, cache=True)
+def route_copies(
+    X, values, offset, group_start, position, column_groups, column_group_start,
+    roots, left, right, feature, threshold, nan_left, leaf_value, max_depth,
+    row_start, row_stop, out,
+):  # fmt: skip
+    """Leaf values of modified copies of X, added tree by tree into `out`.
+
+    Copies ``group_start[g]:group_start[g + 1]`` belong to group `g`; column
+    `f` is the group's ``position[g, f]``-th column (-1: not in the group), and
+    in copy `q` it holds ``values[i, offset[q] + position[g, f]]`` at row `i`.
+    The groups holding column `f` are ``column_groups[column_group_start[f]:
+    column_group_start[f + 1]]``.
+
+    Each row walks each tree's own path once. Every copy follows it until a
+    node on one of its group's columns sends it the other way; only then does
+    it walk a subtree of its own (:func:`_route_rows`). Copies that never
+    leave the path end in the row's own leaf. So the work per row and tree is
+    one path plus the copies' detours, not one path per copy.
+
+    Rows ``row_start:row_stop`` only (threads take disjoint ranges); `out` has
+    shape (n_rows, n_copies, n_outputs), initialized as for
+    :func:`route_queries`.
+    """
+    n_groups = group_start.shape[0] - 1
+    n_copies = offset.shape[0]
+    n_outputs = leaf_value.shape[1]
+    order = np.empty(n_copies, dtype=np.int64)
+    on_path_end = np.empty(n_groups, dtype=np.int64)
+    path = np.empty(max_depth + 1, dtype=np.int64)
+    stack = np.empty((max_depth + 2, 3), dtype=np.int64)
+    for t in range(roots.shape[0]):
+        for i in range(row_start, row_stop):
+            # The row's own path, and its leaf.
+            depth = 0
+            node = roots[t]
+            while left[node] != -1:
+                path[depth] = node
+                depth += 1
+                x = X[i, feature[node]]
+                go_left = nan_left[node] != 0 if np.isnan(x) else x <= threshold[node]
+                node = left[node] if go_left else right[node]
+            path[depth] = node
+            for q in range(n_copies):
+                order[q] = q
+            for g in range(n_groups):
+                on_path_end[g] = group_start[g + 1]
+            # Down the path: at a node on a group's column, the group's copies
+            # still on the path that go the other way leave it here.
+            for d in range(depth):
+                node = path[d]
+                f = feature[node]
+                stays_left = left[node] == path[d + 1]
+                for m in range(column_group_start[f], column_group_start[f + 1]):
+                    g = column_groups[m]
+                    at = position[g, f]
+                    lo, hi = group_start[g], on_path_end[g]
+                    keep = lo
+                    for j in range(lo, hi):
+                        q = order[j]
+                        v = values[i, offset[q] + at]
+                        go_left = (
+                            nan_left[node] != 0 if np.isnan(v) else v <= threshold[node]
+                        )
+                        if go_left == stays_left:
+                            order[j], order[keep] = order[keep], q
+                            keep += 1
+                    if keep < hi:
+                        other = right[node] if stays_left else left[node]
+                        _route_rows(
+                            X, i, g, position, values, offset, order, keep, hi,
+                            other, left, right, feature, threshold, nan_left,
+                            leaf_value, stack, out,
+                        )  # fmt: skip
+                    on_path_end[g] = keep
+            own_leaf = path[depth]
+            for g in range(n_groups):
+                for j in range(group_start[g], on_path_end[g]):
+                    q = order[j]
+                    for k in range(n_outputs):
+                        out[i, q, k] += leaf_value[own_leaf, k]

@@ -1,0 +1,138 @@
+"""Permutation importance through the tree shortcut: scikit-learn's numbers,
+bit for bit, without predicting the permuted copies."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.ensemble import ExtraTreesRegressor, RandomForestClassifier
+from sklearn.inspection import permutation_importance as sklearn_permutation_importance
+from sklearn.linear_model import Ridge
+
+from inspectwidgets import cross_val_permutation_importance, permutation_importance
+
+SCORERS = ["accuracy", "neg_log_loss", "roc_auc", "balanced_accuracy"]
+
+
+@pytest.fixture(scope="module")
+def forest_data():
+    X, y = make_classification(
+        n_samples=400, n_features=6, n_informative=3, random_state=0
+    )
+    forest = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    return forest, X, y
+
+
+def test_tree_generic_and_sklearn_agree_bit_for_bit(forest_data):
+    forest, X, y = forest_data
+    kwargs = dict(n_repeats=4, random_state=0, scoring=SCORERS, max_samples=0.8)
+    weight = np.linspace(1, 2, len(y))
+    expected = sklearn_permutation_importance(
+        forest, X, y, sample_weight=weight, **kwargs
+    )
+    for algorithm in ("tree", "generic", "auto"):
+        got = permutation_importance(
+            forest, X, y, sample_weight=weight, algorithm=algorithm, **kwargs
+        )
+        for name in SCORERS:
+            assert_array_equal(got[name].importances, expected[name].importances)
+
+
+def test_regressor_groups_and_a_pipeline(mixed_pipeline):
+    X, y = make_classification(n_samples=300, n_features=5, random_state=1)
+    model = ExtraTreesRegressor(n_estimators=5, random_state=0).fit(X, X[:, 0] + y)
+    features = {"pair": [0, 1], "third": 2}
+    got, generic = (
+        permutation_importance(
+            model, X, y, n_repeats=3, random_state=0, features=features, algorithm=a
+        )
+        for a in ("tree", "generic")
+    )
+    assert_array_equal(got.importances, generic.importances)
+    # A one-hot pipeline: a raw column's one-hot block moves as one group.
+    pipe, X, y = mixed_pipeline
+    forest = clone(pipe).set_params(
+        logisticregression=RandomForestClassifier(n_estimators=5, random_state=0)
+    )
+    forest.fit(X, y)
+    expected = sklearn_permutation_importance(forest, X, y, n_repeats=3, random_state=0)
+    got = permutation_importance(forest, X, y, n_repeats=3, random_state=0)
+    assert_array_equal(got.importances, expected.importances)
+    forced = permutation_importance(
+        forest, X, y, n_repeats=3, random_state=0, algorithm="tree"
+    )
+    assert_array_equal(forced.importances, expected.importances)
+
+
+def test_auto_predicts_no_permuted_copy(forest_data, monkeypatch):
+    forest, X, y = forest_data
+    seen = []
+    original = RandomForestClassifier.predict_proba
+
+    def counting(self, X):
+        seen.append(len(X))
+        return original(self, X)
+
+    monkeypatch.setattr(RandomForestClassifier, "predict_proba", counting)
+    permutation_importance(forest, X, y, n_repeats=5, random_state=0)
+    assert sum(seen) == len(X)  # the baseline only
+    seen.clear()
+    permutation_importance(
+        forest, X, y, n_repeats=5, random_state=0, algorithm="generic"
+    )
+    assert sum(seen) == len(X) * (1 + 5 * X.shape[1])
+
+
+def test_streamed_rounds_equal_the_generic_ones(forest_data):
+    from inspectwidgets import iter_permutation_importance
+
+    forest, X, y = forest_data
+    tree, generic = (
+        list(
+            iter_permutation_importance(
+                forest, X, y, n_repeats=5, random_state=0, algorithm=a
+            )
+        )
+        for a in ("tree", "generic")
+    )
+    assert [r.n_repeats_done for r in tree] == [1, 2, 3, 4, 5]
+    assert_array_equal(tree[-1].importances(), generic[-1].importances())
+
+
+def test_cross_validated_importance_equals_sklearn_on_each_fold(forest_data):
+    from sklearn.model_selection import StratifiedKFold
+
+    forest, X, y = forest_data
+    result = cross_val_permutation_importance(
+        forest, X, y, cv=3, n_repeats=2, random_state=0
+    )
+    seeds = np.random.RandomState(0).randint(np.iinfo(np.int32).max + 1, size=3)
+    for k, (train, test) in enumerate(StratifiedKFold(3).split(X, y)):
+        fold_model = clone(forest).fit(X[train], y[train])
+        expected = sklearn_permutation_importance(
+            fold_model, X[test], y[test], n_repeats=2, random_state=seeds[k]
+        )
+        assert_array_equal(result.fold_importances[k], expected.importances)
+
+
+def test_tree_refuses_what_it_cannot_do_exactly(forest_data):
+    forest, X, y = forest_data
+    with pytest.raises(ValueError, match="algorithm='tree': Ridge is not one of"):
+        permutation_importance(Ridge().fit(X, y), X, y, algorithm="tree")
+    with pytest.raises(ValueError, match="custom scorer"):
+        permutation_importance(
+            forest, X, y, algorithm="tree", scoring=lambda est, X, y: est.score(X, y)
+        )
+    with_nan = X.copy()
+    with_nan[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        permutation_importance(forest, with_nan, y, algorithm="tree")
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        permutation_importance(forest, X, y, algorithm="fast")
+    # "auto" leaves NaN to the model, as the generic path always did.
+    auto = permutation_importance(forest, with_nan, y, n_repeats=2, random_state=0)
+    expected = sklearn_permutation_importance(
+        forest, with_nan, y, n_repeats=2, random_state=0
+    )
+    assert_array_equal(auto.importances, expected.importances)
