@@ -93,6 +93,7 @@ test: lint test-js test-py test-blas-kernels test-wheel
 bench: venv
 	$(PY) benchmarks/permutation.py --quick
 	$(PY) benchmarks/partial_dependence.py --quick
+	$(PY) benchmarks/trees.py --quick
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output
