@@ -1,4 +1,4 @@
-"""One parameter list per engine: its one-shot public function's.
+"""One parameter list per engine, and one way for its one-shot function to end.
 
 ``permutation_importance`` and ``partial_dependence`` write their signatures
 out, beside their docstrings, as scikit-learn does. The streaming ``iter_…``
@@ -33,3 +33,16 @@ def bind_arguments(signature, args, kwargs):
 def streaming_arguments(arguments):
     """A one-shot call's arguments (its ``locals()``) without its own."""
     return {k: v for k, v in arguments.items() if k not in ONE_SHOT_ONLY}
+
+
+def finish(results, run, callback, return_result):
+    """What a one-shot function returns: the last of the streamed `results`
+    (each shown to `callback`), or the run's empty result when cancelled
+    before the first; as scikit-learn's Bunch unless `return_result`."""
+    result = None
+    for result in results:
+        if callback is not None:
+            callback(result)
+    if result is None:
+        result = run.empty_result()
+    return result if return_result else result.to_sklearn()

@@ -19,6 +19,15 @@ import numpy as np
 from numba import njit
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _goes_left(value, node, threshold, nan_left):
+    """scikit-learn's rule: NaN by the node's learned direction, otherwise
+    ``value <= threshold`` with the float32 value widened to float64."""
+    if np.isnan(value):
+        return nan_left[node] != 0
+    return value <= threshold[node]
+
+
 @njit(nogil=True, cache=True)
 def route_queries(
     X, columns, values, roots, left, right, feature, threshold, nan_left,
@@ -73,10 +82,7 @@ def route_queries(
                     c = changed[feature[node]]
                     if c < 0:
                         x = X[i, feature[node]]
-                        if np.isnan(x):
-                            go_left = nan_left[node] != 0
-                        else:
-                            go_left = x <= threshold[node]
+                        go_left = _goes_left(x, node, threshold, nan_left)
                         node = left[node] if go_left else right[node]
                         continue
                     # Partition order[lo:hi]: queries going left first.
@@ -84,10 +90,7 @@ def route_queries(
                     for j in range(lo, hi):
                         q = order[j]
                         v = values[q, i, c]
-                        if np.isnan(v):
-                            go_left = nan_left[node] != 0
-                        else:
-                            go_left = v <= threshold[node]
+                        go_left = _goes_left(v, node, threshold, nan_left)
                         if go_left:
                             order[j], order[mid] = order[mid], q
                             mid += 1
@@ -124,14 +127,14 @@ def _route_rows(
             at = position[g, f]
             if at < 0:
                 x = X[i, f]
-                go_left = nan_left[node] != 0 if np.isnan(x) else x <= threshold[node]
+                go_left = _goes_left(x, node, threshold, nan_left)
                 node = left[node] if go_left else right[node]
                 continue
             mid = lo
             for j in range(lo, hi):
                 q = order[j]
                 v = values[i, offset[q] + at]
-                go_left = nan_left[node] != 0 if np.isnan(v) else v <= threshold[node]
+                go_left = _goes_left(v, node, threshold, nan_left)
                 if go_left:
                     order[j], order[mid] = order[mid], q
                     mid += 1
@@ -189,7 +192,7 @@ def route_copies(
                 path[depth] = node
                 depth += 1
                 x = X[i, feature[node]]
-                go_left = nan_left[node] != 0 if np.isnan(x) else x <= threshold[node]
+                go_left = _goes_left(x, node, threshold, nan_left)
                 node = left[node] if go_left else right[node]
             path[depth] = node
             for q in range(n_copies):
@@ -210,9 +213,7 @@ def route_copies(
                     for j in range(lo, hi):
                         q = order[j]
                         v = values[i, offset[q] + at]
-                        go_left = (
-                            nan_left[node] != 0 if np.isnan(v) else v <= threshold[node]
-                        )
+                        go_left = _goes_left(v, node, threshold, nan_left)
                         if go_left == stays_left:
                             order[j], order[keep] = order[keep], q
                             keep += 1

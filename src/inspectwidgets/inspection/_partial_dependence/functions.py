@@ -3,6 +3,7 @@
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.signature import (
     bind_arguments,
+    finish,
     streaming_arguments,
     streaming_signature,
 )
@@ -183,13 +184,8 @@ def partial_dependence(
     """
     arguments = locals()  # the first statement: exactly the parameters
     run = PartialDependenceRun(**streaming_arguments(arguments))
-    result = None
-    for result in run.run(snapshots=callback is not None):
-        if callback is not None:
-            callback(result)
-    if result is None:
-        result = run.empty_result()
-    return result if return_result else result.to_sklearn()
+    results = run.run(snapshots=callback is not None)
+    return finish(results, run, callback, return_result)
 
 
 RUN_SIGNATURE = streaming_signature(partial_dependence)

@@ -15,6 +15,7 @@ from .._core.compat import _safe_indexing
 from .._core.pipeline import columnwise_view
 from .._core.signature import (
     bind_arguments,
+    finish,
     streaming_arguments,
     streaming_signature,
 )
@@ -350,13 +351,7 @@ def permutation_importance(
     """
     arguments = locals()  # the first statement: exactly the parameters
     run = PermutationRun(**streaming_arguments(arguments))
-    result = None
-    for result in run:
-        if callback is not None:
-            callback(result)
-    if result is None:
-        result = run.empty_result()
-    return result if return_result else result.to_sklearn()
+    return finish(run, run, callback, return_result)
 
 
 RUN_SIGNATURE = streaming_signature(permutation_importance)
