@@ -34,6 +34,7 @@ from sklearn.tree import (
 )
 from sklearn.utils import check_array
 
+from .pipeline import columnwise_view
 from .tree_routing import route_copies, route_queries
 
 _SINGLE_TREES = (
@@ -241,3 +242,33 @@ def unsupported(model, X, methods):
     if X is not None and sparse.issparse(X):
         return "the data reaching the trees is sparse"
     return None
+
+
+def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
+    """``(TreeModel, X, donor)`` as the trees see them (float32) where the
+    shortcut applies to `model` on `X` (and `donor`), else None; with
+    ``algorithm="tree"`` a ValueError says why not. `obstacle`: a reason of
+    the caller's own (a custom scorer, the recursion method)."""
+    if algorithm == "generic":
+        return None
+    reason = obstacle or unsupported(model, X, methods)
+    if reason is None:
+        trees = TreeModel.of(model, X, methods)
+        X32 = trees.as_float32(X)
+        donor32 = None if donor is None else trees.as_float32(donor)
+        if X32 is not None and (donor is None or donor32 is not None):
+            return trees, X32, donor32
+        reason = "X holds NaN or infinity"
+    if algorithm == "tree":
+        raise ValueError(f"algorithm='tree': {reason}.")
+    return None
+
+
+def check_tree_algorithm(estimator, X, methods, obstacle=None):
+    """For ``algorithm="tree"``, before any work: a ValueError unless the
+    model (a column-wise pipeline's final step, if so) can take the shortcut."""
+    view = columnwise_view(estimator, X.shape[1])
+    model = estimator if view is None else view.model
+    reason = obstacle or unsupported(model, X if view is None else None, methods)
+    if reason is not None:
+        raise ValueError(f"algorithm='tree': {reason}.")

@@ -28,7 +28,7 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
 from .._core.pipeline import columnwise_view, final_estimator
-from .._core.trees import TreeModel, unsupported
+from .._core.trees import check_tree_algorithm, tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -125,7 +125,7 @@ class PartialDependenceRun:
         if self.method == "brute":
             self.rows = grid_rows(X, self.positions, self.grid, self.grid_values, names)
         if self.algorithm == "tree":
-            self._check_tree_model()
+            check_tree_algorithm(a.estimator, X, self._methods(), self._not_brute())
 
     def _resolve_response(self, a):
         """kind, method, response method, scale, centering and weights."""
@@ -268,7 +268,14 @@ class PartialDependenceRun:
         groups = GridGroups(grid_point_groups(model, rows, columns), self.shape)
         # Trees and forests: each row walks each tree once with all the
         # chunk's grid points (see _core.trees).
-        trees = self._tree_shortcut(model, source, rows)
+        trees = tree_shortcut(
+            self.algorithm,
+            model,
+            source,
+            self._methods(),
+            donor=rows,
+            obstacle=self._not_brute(),
+        )
         # Boosting: each tree on its own few cells (see treewise).
         treewise = None
         if trees is None:
@@ -317,37 +324,13 @@ class PartialDependenceRun:
     def _methods(self):
         return ["predict_proba"] if self.scale == "log_odds" else [self.response_method]
 
-    def _check_tree_model(self):
-        """algorithm="tree": refuse at once a model the shortcut cannot take."""
-        view = columnwise_view(self.estimator, self.X.shape[1])
-        model = self.estimator if view is None else view.model
-        reason = None
+    def _not_brute(self):
+        """Why the tree shortcut does not apply to the method, if it does not."""
         if self.method != "brute":
-            reason = (
+            return (
                 f"method={self.method!r} is the estimator's own recursion; pass "
                 "method='brute' for the tree shortcut"
             )
-        else:
-            reason = unsupported(
-                model, self.X if view is None else None, self._methods()
-            )
-        if reason is not None:
-            raise ValueError(f"algorithm='tree': {reason}.")
-
-    def _tree_shortcut(self, model, source, rows):
-        """The tree shortcut with X and the grid rows as the trees see them
-        (float32), or None."""
-        if self.algorithm == "generic":
-            return None
-        reason = unsupported(model, source, self._methods())
-        if reason is None:
-            trees = TreeModel.of(model, source, self._methods())
-            X32, rows32 = trees.as_float32(source), trees.as_float32(rows)
-            if X32 is not None and rows32 is not None:
-                return trees, X32, rows32
-            reason = "X or the grid holds NaN or infinity"
-        if self.algorithm == "tree":
-            raise ValueError(f"algorithm='tree': {reason}.")
         return None
 
     @staticmethod

@@ -19,7 +19,7 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.trees import TreeModel, unsupported
+from .._core.trees import check_tree_algorithm, tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -72,7 +72,9 @@ class PermutationRun:
             a.random_state, n_samples, max_samples, n_repeats
         )
         if self.algorithm == "tree":
-            self._check_tree_model()
+            check_tree_algorithm(
+                a.estimator, X, self.plan.response_methods, self._custom_scorer()
+            )
 
     def _subsample(self, data):
         if data is None or self.rows is None:
@@ -88,7 +90,14 @@ class PermutationRun:
         n_features = len(self.feature_names)
         source, columns, model = self._permutation_space()
         batcher = make_batcher(source)
-        trees, tree_rows = self._tree_shortcut(model, source)
+        shortcut = tree_shortcut(
+            self.algorithm,
+            model,
+            source,
+            self.plan.response_methods,
+            obstacle=self._custom_scorer(),
+        )
+        trees, tree_rows = shortcut[:2] if shortcut else (None, None)
         y_rows = self._subsample(self.y)
         weight_rows = self._subsample(self.sample_weight)
 
@@ -162,33 +171,11 @@ class PermutationRun:
         scores = self.plan.score_blocks(outputs, len(copies), y, sample_weight, None)
         return scores, time.perf_counter() - started
 
-    def _tree_unsupported(self, model, source):
-        """Why the tree shortcut cannot score this run (None if it can)."""
+    def _custom_scorer(self):
+        """Why the tree shortcut cannot score this run, if it cannot."""
         if not self.plan.all_replayable:
             return "a custom scorer needs the permuted rows themselves"
-        return unsupported(model, source, self.plan.response_methods)
-
-    def _check_tree_model(self):
-        """algorithm="tree": refuse at once a model the shortcut cannot take."""
-        view = columnwise_view(self.estimator, self.X.shape[1])
-        model = self.estimator if view is None else view.model
-        reason = self._tree_unsupported(model, self.X if view is None else None)
-        if reason is not None:
-            raise ValueError(f"algorithm='tree': {reason}.")
-
-    def _tree_shortcut(self, model, source):
-        """The tree shortcut and the rows it walks (float32), or None twice."""
-        if self.algorithm == "generic":
-            return None, None
-        reason = self._tree_unsupported(model, source)
-        trees = rows = None
-        if reason is None:
-            trees = TreeModel.of(model, source, self.plan.response_methods)
-            rows = trees.as_float32(source)
-            reason = None if rows is not None else "X holds NaN or infinity"
-        if reason is not None and self.algorithm == "tree":
-            raise ValueError(f"algorithm='tree': {reason}.")
-        return (None, None) if rows is None else (trees, rows)
+        return None
 
     def _permutation_space(self):
         """The data to permute, its column groups and the model predicting it.
