@@ -136,3 +136,23 @@ def test_tree_refuses_what_it_cannot_do_exactly(forest_data):
         forest, with_nan, y, n_repeats=2, random_state=0
     )
     assert_array_equal(auto.importances, expected.importances)
+
+
+def test_out_of_bag_members_take_the_shortcut(forest_data):
+    from sklearn.ensemble import BaggingRegressor
+
+    from inspectwidgets import oob_permutation_importance
+
+    forest, X, y = forest_data
+    kwargs = dict(n_repeats=3, random_state=0, scoring=["accuracy", "neg_log_loss"])
+    tree = oob_permutation_importance(forest, X, y, algorithm="tree", **kwargs)
+    generic = oob_permutation_importance(forest, X, y, algorithm="generic", **kwargs)
+    for name in kwargs["scoring"]:
+        assert_array_equal(tree[name].importances, generic[name].importances)
+        assert_array_equal(
+            tree[name].member_importances, generic[name].member_importances
+        )
+    bagging = BaggingRegressor(n_estimators=3, max_features=3, random_state=0)
+    bagging.fit(X, y)
+    with pytest.raises(ValueError, match="a member sees some columns"):
+        oob_permutation_importance(bagging, X, y, algorithm="tree")

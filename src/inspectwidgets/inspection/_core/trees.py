@@ -116,6 +116,11 @@ class TreeModel:
             return cls(model, [estimator.tree_ for estimator in model.estimators_])
         return cls(model, [model.tree_])
 
+    def bytes_per_copy(self, n_rows, n_columns=1):
+        """Memory one copy costs the shortcut: the values of its columns, its
+        leaf sums (twice, while reordered) and the responses made of them."""
+        return n_rows * (4 * n_columns + 24 * self.leaf_value.shape[1])
+
     def as_float32(self, X):
         """X as the model sees it (float32), or None if it holds NaN or
         infinity: the model's own checks then decide, on the generic path."""

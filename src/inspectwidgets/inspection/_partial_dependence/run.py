@@ -285,7 +285,10 @@ class PartialDependenceRun:
         # A copy (none for the tree shortcut), its raw predictions, their
         # processed values (and, for the shortcut, its leaf sums).
         per_copy = n_rows * 16 * self.n_raw_outputs
-        per_copy += batcher.bytes_per_copy if trees is None else n_rows * 8
+        if trees is None:
+            per_copy += batcher.bytes_per_copy
+        else:
+            per_copy += trees[0].bytes_per_copy(n_rows, len(columns))
         cap = max(1, int(min(self.max_memory, CHUNK_BYTES) // per_copy))
         # Streamed: a coarse first chunk, then chunks growing while they are
         # fast. Otherwise nobody watches: full-size chunks from the start.

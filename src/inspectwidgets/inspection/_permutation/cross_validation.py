@@ -75,6 +75,7 @@ def cross_val_permutation_importance(
     features=None,
     fit_params=None,
     max_memory=DEFAULT_MAX_MEMORY,
+    algorithm="auto",
     return_estimator=False,
 ):
     """Permutation importance on the held-out fold of each cross-validation split.
@@ -95,7 +96,7 @@ def cross_val_permutation_importance(
         (Stratified)KFold.
     groups : array-like of shape (n_samples,), default=None
         Group labels for group-aware splitters such as GroupKFold.
-    scoring, n_repeats, max_samples, features, max_memory
+    scoring, n_repeats, max_samples, features, max_memory, algorithm
         As in :func:`permutation_importance`.
     n_jobs : int, default=None
         Folds fitted and permuted in parallel (threads). Results do not depend
@@ -154,6 +155,7 @@ def cross_val_permutation_importance(
         max_samples=max_samples,
         features=features,
         max_memory=max_memory,
+        algorithm=algorithm,
     )
     fits = Parallel(n_jobs=n_jobs, prefer="threads")(
         delayed(_fit_and_permute)(

@@ -105,9 +105,12 @@ class PermutationRun:
         jobs = [(r, f) for r in range(self.n_repeats) for f in range(n_features)]
         # Scores in job order (repeat-major), one flat array per scorer.
         scores = {name: np.full(len(jobs), np.nan) for name in names}
-        per_copy = (
-            batcher.bytes_per_copy + batcher.n_rows * self.baseline.output_bytes_per_row
-        )
+        per_copy = batcher.n_rows * self.baseline.output_bytes_per_row
+        if trees is None:
+            per_copy += batcher.bytes_per_copy
+        else:
+            widest = max(len(c) for c in columns)
+            per_copy += trees.bytes_per_copy(batcher.n_rows, widest)
         cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
         # The tree shortcut costs about one walk per row and feature however
         # many repeats a chunk holds: after a first round, the rest at once.

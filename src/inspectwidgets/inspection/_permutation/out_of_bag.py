@@ -10,7 +10,9 @@ from sklearn.utils import Bunch, check_array, check_random_state
 from .._core.batching import ArrayBatcher
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.compat import BaseBagging, BaseForest
+from .._core.trees import tree_shortcut
 from .._core.validation import (
+    check_algorithm,
     check_fitted,
     check_n_repeats,
     check_sample_weight,
@@ -53,17 +55,27 @@ class _Member:
         features = getattr(ensemble, "estimators_features_", None)
         self.columns = None if features is None else features[index]
 
+    @property
+    def own_method(self):
+        """The member's method its outputs are made from."""
+        if is_classifier(self.ensemble) and hasattr(self.estimator, "predict_proba"):
+            return "predict_proba"
+        return "predict"
+
     def outputs(self, X, methods):
         if self.columns is not None:
             X = X[:, self.columns]
+        return self.outputs_from(getattr(self.estimator, self.own_method)(X), methods)
+
+    def outputs_from(self, own, methods):
+        """The ensemble's outputs from the member's `own_method` output."""
         if not is_classifier(self.ensemble):
-            return {"predict": self.estimator.predict(X)}
+            return {"predict": own}
         classes = self.ensemble.classes_
-        if not hasattr(self.estimator, "predict_proba"):
-            encoded = self.estimator.predict(X).astype(int)
-            return {"predict": classes.take(encoded)}
-        proba = np.zeros((X.shape[0], len(classes)))
-        proba[:, self.estimator.classes_.astype(int)] = self.estimator.predict_proba(X)
+        if self.own_method == "predict":
+            return {"predict": classes.take(own.astype(int))}
+        proba = np.zeros((own.shape[0], len(classes)))
+        proba[:, self.estimator.classes_.astype(int)] = own
         outputs = {
             "predict_proba": proba,
             "predict": classes.take(np.argmax(proba, axis=1)),
@@ -86,6 +98,7 @@ def oob_permutation_importance(
     sample_weight=None,
     features=None,
     max_memory=DEFAULT_MAX_MEMORY,
+    algorithm="auto",
 ):
     """Breiman's out-of-bag permutation importance.
 
@@ -119,6 +132,10 @@ def oob_permutation_importance(
         Columns or groups to permute, as in :func:`permutation_importance`.
     max_memory : int, default=256 MiB
         Bytes of permuted copies held at once per member.
+    algorithm : {"auto", "tree", "generic"}, default="auto"
+        As in :func:`permutation_importance`: forests' trees take the exact
+        tree shortcut on their out-of-bag rows; Bagging's members (which may
+        see only some columns) are predicted.
 
     Returns
     -------
@@ -144,6 +161,7 @@ def oob_permutation_importance(
     y = np.asarray(check_y(y, n_samples))
     sample_weight = check_sample_weight(sample_weight, n_samples)
     n_repeats = check_n_repeats(n_repeats)
+    algorithm = check_algorithm(algorithm)
     plan = _check_oob_scoring(ScoringPlan(forest, scoring))
     seeds = check_random_state(random_state).randint(
         np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
@@ -162,8 +180,9 @@ def oob_permutation_importance(
         )
         member = _Member(forest, index)
         return _member_drops(
-            member, plan, X[oob], y[oob], weight, permutations, columns, budget
-        )
+            member, plan, X[oob], y[oob], weight, permutations, columns, budget,
+            algorithm,
+        )  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=n_workers) as pool:
         members = [m for m in pool.map(score, range(len(forest.estimators_))) if m]
@@ -188,7 +207,9 @@ def _check_oob_scoring(plan):
     return plan
 
 
-def _member_drops(member, plan, X_oob, y_oob, weight, permutations, columns, budget):
+def _member_drops(
+    member, plan, X_oob, y_oob, weight, permutations, columns, budget, algorithm
+):
     """One member's out-of-bag baseline and drops in score, per scorer:
     ``{name: (baseline, drops of shape (n_features, n_repeats))}``."""
     baseline = plan.score_blocks(
@@ -202,13 +223,31 @@ def _member_drops(member, plan, X_oob, y_oob, weight, permutations, columns, bud
     n_repeats = len(permutations)
     jobs = [(r, f) for r in range(n_repeats) for f in range(len(columns))]
     batcher = ArrayBatcher(X_oob)
-    per_chunk = max(1, int(budget // batcher.bytes_per_copy))
+    own = member.own_method
+    shortcut = tree_shortcut(
+        algorithm,
+        member.estimator,
+        X_oob,
+        [own],
+        obstacle=None if member.columns is None else "a member sees some columns",
+    )
+    per_copy = batcher.bytes_per_copy
+    if shortcut is not None:
+        per_copy = shortcut[0].bytes_per_copy(len(X_oob), max(map(len, columns)))
+    per_chunk = max(1, int(budget // per_copy))
     drops = {name: np.empty((len(columns), n_repeats)) for name in baseline}
     for start in range(0, len(jobs), per_chunk):
         chunk = jobs[start : start + per_chunk]
-        stacked = batcher.build([(permutations[r], columns[f]) for r, f in chunk])
+        copies = [(permutations[r], columns[f]) for r, f in chunk]
+        if shortcut is not None:
+            trees, rows, _ = shortcut
+            outputs = member.outputs_from(
+                trees.predict(rows, copies, [own])[own], plan.response_methods
+            )
+        else:
+            outputs = member.outputs(batcher.build(copies), plan.response_methods)
         scores = plan.score_blocks(
-            member.outputs(stacked, plan.response_methods),
+            outputs,
             len(chunk),
             y_oob,
             weight,
