@@ -11,11 +11,11 @@ import inspectwidgets
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_engine_use_loads_neither_anywidget_nor_matplotlib():
+def test_engine_use_loads_neither_anywidget_nor_matplotlib_nor_numba():
     code = (
         "import sys, inspectwidgets\n"
         "inspectwidgets.permutation_importance, inspectwidgets.partial_dependence\n"
-        "print(sorted(m for m in ('anywidget', 'ipywidgets', 'matplotlib')"
+        "print(sorted(m for m in ('anywidget', 'ipywidgets', 'matplotlib', 'numba')"
         " if m in sys.modules))"
     )
     loaded = subprocess.run(

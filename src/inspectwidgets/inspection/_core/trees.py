@@ -35,7 +35,6 @@ from sklearn.tree import (
 from sklearn.utils import check_array
 
 from .pipeline import columnwise_view
-from .tree_routing import route_copies, route_queries
 
 _SINGLE_TREES = (
     DecisionTreeClassifier,
@@ -134,10 +133,13 @@ class TreeModel:
         from row ``rows[i]`` of X, or, with a `donor`, from donor row `rows`
         for every row. X and `donor` come from :meth:`as_float32`.
         """
+        # numba loads on first use, not with the package (0.2 s and more).
+        from . import tree_routing
+
         if donor is None:
-            out = self._permuted(X, copies, n_threads)
+            out = self._permuted(tree_routing.route_copies, X, copies, n_threads)
         else:
-            out = self._donated(X, copies, donor)
+            out = self._donated(tree_routing.route_queries, X, copies, donor)
         if self.forest:
             out /= self.n_trees
         return self._responses(out, methods)
@@ -147,7 +149,7 @@ class TreeModel:
         # identity of addition, so a single tree's leaf value comes out as is.
         return np.full(shape, 0.0 if self.forest else -0.0)
 
-    def _permuted(self, X, copies, n_threads):
+    def _permuted(self, route_copies, X, copies, n_threads):
         """Leaf sums of copies whose rows come from X itself: every group's
         copies in one walk per row and tree (:func:`route_copies`)."""
         n_rows, n_columns = X.shape
@@ -197,7 +199,7 @@ class TreeModel:
         stacked[order] = out.transpose(1, 0, 2)
         return stacked.reshape(len(copies) * n_rows, -1)
 
-    def _donated(self, X, copies, donor):
+    def _donated(self, route_queries, X, copies, donor):
         """Leaf sums of copies whose columns take one donor row's values."""
         n_rows, n_outputs = X.shape[0], self.leaf_value.shape[1]
         out = self._empty((len(copies), n_rows, n_outputs))
