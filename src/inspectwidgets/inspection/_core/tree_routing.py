@@ -51,7 +51,7 @@ def route_queries(
     leaf_value : float64 array of shape (n_nodes, n_outputs)
     max_depth : int
         The deepest tree's depth: bounds the stack of pending parts.
-    out : float64 array of shape (n_queries, n_rows, n_outputs)
+    out : float64 array of shape (n_rows, n_queries, n_outputs)
         Where the trees' leaf values are added, in order: zeros for a forest
         (as its predict starts from np.zeros), -0.0 for a single tree (the
         exact identity of addition: the leaf value itself comes out).
@@ -107,7 +107,7 @@ def route_queries(
                 for j in range(lo, hi):
                     q = order[j]
                     for k in range(n_outputs):
-                        out[q, i, k] += leaf_value[node, k]
+                        out[i, q, k] += leaf_value[node, k]
 
 
 @njit(nogil=True, cache=True)

@@ -202,21 +202,22 @@ class TreeModel:
     def _donated(self, route_queries, X, copies, donor):
         """Leaf sums of copies whose columns take one donor row's values."""
         n_rows, n_outputs = X.shape[0], self.leaf_value.shape[1]
-        out = self._empty((len(copies), n_rows, n_outputs))
+        stacked = np.empty((len(copies), n_rows, n_outputs))
         for columns in dict.fromkeys(tuple(c) for _, c in copies):
             blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
             rows = np.asarray([copies[b][0] for b in blocks])
             columns = np.asarray(columns, dtype=np.int64)
             values = donor[np.ix_(rows, columns)][:, None, :]
             values = np.broadcast_to(values, (len(blocks), n_rows, len(columns)))
-            part = out[blocks]
+            # Row-major: a row's copies side by side, as the walk adds to them.
+            out = self._empty((n_rows, len(blocks), n_outputs))
             route_queries(
                 X, columns, values, self.roots, self.left, self.right,
                 self.feature, self.threshold, self.nan_left, self.leaf_value,
-                self.max_depth, part,
+                self.max_depth, out,
             )  # fmt: skip
-            out[blocks] = part
-        return out.reshape(len(copies) * n_rows, n_outputs)
+            stacked[blocks] = out.transpose(1, 0, 2)
+        return stacked.reshape(len(copies) * n_rows, n_outputs)
 
     def _responses(self, out, methods):
         model, responses = self.model, {}
