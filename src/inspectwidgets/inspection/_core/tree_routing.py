@@ -22,15 +22,16 @@ from numba import njit
 @njit(nogil=True, cache=True, inline="always")
 def _goes_left(value, node, threshold, nan_left):
     """scikit-learn's rule: NaN by the node's learned direction, otherwise
-    ``value <= threshold`` with the float32 value widened to float64."""
+    ``value <= threshold`` with the float32 value widened to float64
+    (`threshold` is the node array seen as float64: column 3)."""
     if np.isnan(value):
         return nan_left[node] != 0
-    return value <= threshold[node]
+    return value <= threshold[node, 3]
 
 
 @njit(nogil=True, cache=True)
 def route_queries(
-    X, columns, values, roots, left, right, feature, threshold, nan_left,
+    X, columns, values, roots, nodes, nan_left,
     leaf_value, max_depth, out,
 ):  # fmt: skip
     """Every query's leaf values, added tree by tree into `out`.
@@ -47,7 +48,12 @@ def route_queries(
     roots : int64 array of shape (n_trees,)
         Each tree's root in the node arrays, whose children are indices into
         the same arrays (-1 at a leaf).
-    left, right, feature, threshold, nan_left : node arrays
+    nodes : int64 array of shape (n_nodes, 4)
+        Per node: left child, right child (indices into `nodes`, -1 at a
+        leaf), feature, and the threshold's float64 bits: one cache line per
+        node visited, as scikit-learn's own node struct.
+    nan_left : uint8 array of shape (n_nodes,)
+        The node's ``missing_go_to_left``.
     leaf_value : float64 array of shape (n_nodes, n_outputs)
     max_depth : int
         The deepest tree's depth: bounds the stack of pending parts.
@@ -56,6 +62,7 @@ def route_queries(
         (as its predict starts from np.zeros), -0.0 for a single tree (the
         exact identity of addition: the leaf value itself comes out).
     """
+    threshold = nodes.view(np.float64)
     n_rows = X.shape[0]
     n_queries = values.shape[0]
     n_outputs = leaf_value.shape[1]
@@ -78,12 +85,12 @@ def route_queries(
             while top > 0:
                 top -= 1
                 node, lo, hi = stack_node[top], stack_lo[top], stack_hi[top]
-                while left[node] != -1:
-                    c = changed[feature[node]]
+                while nodes[node, 0] != -1:
+                    c = changed[nodes[node, 2]]
                     if c < 0:
-                        x = X[i, feature[node]]
+                        x = X[i, nodes[node, 2]]
                         go_left = _goes_left(x, node, threshold, nan_left)
-                        node = left[node] if go_left else right[node]
+                        node = nodes[node, 0] if go_left else nodes[node, 1]
                         continue
                     # Partition order[lo:hi]: queries going left first.
                     mid = lo
@@ -95,15 +102,15 @@ def route_queries(
                             order[j], order[mid] = order[mid], q
                             mid += 1
                     if mid == lo:
-                        node = right[node]
+                        node = nodes[node, 1]
                     elif mid == hi:
-                        node = left[node]
+                        node = nodes[node, 0]
                     else:
                         stack_node[top], stack_lo[top], stack_hi[top] = (
-                            right[node], mid, hi,
+                            nodes[node, 1], mid, hi,
                         )  # fmt: skip
                         top += 1
-                        node, hi = left[node], mid
+                        node, hi = nodes[node, 0], mid
                 for j in range(lo, hi):
                     q = order[j]
                     for k in range(n_outputs):
@@ -112,8 +119,8 @@ def route_queries(
 
 @njit(nogil=True, cache=True)
 def _route_rows(
-    X, i, g, position, values, offset, order, lo, hi, node, left, right,
-    feature, threshold, nan_left, leaf_value, stack, out,
+    X, i, g, position, values, offset, order, lo, hi, node, nodes, threshold,
+    nan_left, leaf_value, stack, out,
 ):  # fmt: skip
     """Route the copies ``order[lo:hi]`` of row `i`, all of group `g`, from
     `node` down to their leaves and add the leaf values to ``out[i, copy]``."""
@@ -122,13 +129,13 @@ def _route_rows(
     while top > 0:
         top -= 1
         node, lo, hi = stack[top, 0], stack[top, 1], stack[top, 2]
-        while left[node] != -1:
-            f = feature[node]
+        while nodes[node, 0] != -1:
+            f = nodes[node, 2]
             at = position[g, f]
             if at < 0:
                 x = X[i, f]
                 go_left = _goes_left(x, node, threshold, nan_left)
-                node = left[node] if go_left else right[node]
+                node = nodes[node, 0] if go_left else nodes[node, 1]
                 continue
             mid = lo
             for j in range(lo, hi):
@@ -139,13 +146,13 @@ def _route_rows(
                     order[j], order[mid] = order[mid], q
                     mid += 1
             if mid == lo:
-                node = right[node]
+                node = nodes[node, 1]
             elif mid == hi:
-                node = left[node]
+                node = nodes[node, 0]
             else:
-                stack[top, 0], stack[top, 1], stack[top, 2] = right[node], mid, hi
+                stack[top, 0], stack[top, 1], stack[top, 2] = nodes[node, 1], mid, hi
                 top += 1
-                node, hi = left[node], mid
+                node, hi = nodes[node, 0], mid
         for j in range(lo, hi):
             q = order[j]
             for k in range(leaf_value.shape[1]):
@@ -155,7 +162,7 @@ def _route_rows(
 @njit(nogil=True, cache=True)
 def route_copies(
     X, values, offset, group_start, position, column_groups, column_group_start,
-    roots, left, right, feature, threshold, nan_left, leaf_value, max_depth,
+    roots, nodes, nan_left, leaf_value, max_depth,
     row_start, row_stop, out,
 ):  # fmt: skip
     """Leaf values of modified copies of X, added tree by tree into `out`.
@@ -176,6 +183,7 @@ def route_copies(
     shape (n_rows, n_copies, n_outputs), initialized as for
     :func:`route_queries`.
     """
+    threshold = nodes.view(np.float64)
     n_groups = group_start.shape[0] - 1
     n_copies = offset.shape[0]
     n_outputs = leaf_value.shape[1]
@@ -188,12 +196,12 @@ def route_copies(
             # The row's own path, and its leaf.
             depth = 0
             node = roots[t]
-            while left[node] != -1:
+            while nodes[node, 0] != -1:
                 path[depth] = node
                 depth += 1
-                x = X[i, feature[node]]
+                x = X[i, nodes[node, 2]]
                 go_left = _goes_left(x, node, threshold, nan_left)
-                node = left[node] if go_left else right[node]
+                node = nodes[node, 0] if go_left else nodes[node, 1]
             path[depth] = node
             for q in range(n_copies):
                 order[q] = q
@@ -203,8 +211,8 @@ def route_copies(
             # still on the path that go the other way leave it here.
             for d in range(depth):
                 node = path[d]
-                f = feature[node]
-                stays_left = left[node] == path[d + 1]
+                f = nodes[node, 2]
+                stays_left = nodes[node, 0] == path[d + 1]
                 for m in range(column_group_start[f], column_group_start[f + 1]):
                     g = column_groups[m]
                     at = position[g, f]
@@ -218,10 +226,10 @@ def route_copies(
                             order[j], order[keep] = order[keep], q
                             keep += 1
                     if keep < hi:
-                        other = right[node] if stays_left else left[node]
+                        other = nodes[node, 1] if stays_left else nodes[node, 0]
                         _route_rows(
                             X, i, g, position, values, offset, order, keep, hi,
-                            other, left, right, feature, threshold, nan_left,
+                            other, nodes, threshold, nan_left,
                             leaf_value, stack, out,
                         )  # fmt: skip
                     on_path_end[g] = keep

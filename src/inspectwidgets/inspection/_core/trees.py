@@ -91,10 +91,12 @@ class TreeModel:
                 ]
             )
 
-        self.left = children("children_left")
-        self.right = children("children_right")
-        self.feature = stacked("feature", np.int64)
-        self.threshold = stacked("threshold", np.float64)
+        # One row per node (see tree_routing): children, feature, threshold.
+        self.nodes = np.empty((int(np.sum(sizes)), 4), dtype=np.int64)
+        self.nodes[:, 0] = children("children_left")
+        self.nodes[:, 1] = children("children_right")
+        self.nodes[:, 2] = stacked("feature", np.int64)
+        self.nodes[:, 3] = stacked("threshold", np.float64).view(np.int64)
         self.nan_left = stacked("missing_go_to_left", np.uint8)
         if self.classifier:
             # tree_.value holds class fractions: predict_proba's rows.
@@ -184,9 +186,8 @@ class TreeModel:
             route_copies(
                 X, values, offset, group_start.astype(np.int64), position,
                 column_groups, column_group_start.astype(np.int64), self.roots,
-                self.left, self.right, self.feature, self.threshold,
-                self.nan_left, self.leaf_value, self.max_depth, rows[0],
-                rows[1], out,
+                self.nodes, self.nan_left, self.leaf_value, self.max_depth,
+                rows[0], rows[1], out,
             )  # fmt: skip
 
         if len(ranges) == 1:
@@ -212,9 +213,8 @@ class TreeModel:
             # Row-major: a row's copies side by side, as the walk adds to them.
             out = self._empty((n_rows, len(blocks), n_outputs))
             route_queries(
-                X, columns, values, self.roots, self.left, self.right,
-                self.feature, self.threshold, self.nan_left, self.leaf_value,
-                self.max_depth, out,
+                X, columns, values, self.roots, self.nodes, self.nan_left,
+                self.leaf_value, self.max_depth, out,
             )  # fmt: skip
             stacked[blocks] = out.transpose(1, 0, 2)
         return stacked.reshape(len(copies) * n_rows, n_outputs)
