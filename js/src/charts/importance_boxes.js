@@ -26,10 +26,8 @@ export function appendBoxPlot(g) {
  * (`d.box`), or hide them.
  *
  * @param {import("d3-selection").Selection} joined the rows.
- * @param {{visible: boolean, x: import("d3-scale").ScaleLinear<number, number>,
- *   band: number, mid: number, tr: (selection: object) => object,
- *   testid: string, keyAttribute: string}} options `visible` when boxes are
- *   the kind drawn; `band` and `mid` the row's height and middle.
+ * @param {import("./importance_chart.js").MarksOptions} options `visible`
+ *   when boxes are the kind drawn.
  */
 export function drawBoxes(
   joined,

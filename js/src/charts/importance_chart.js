@@ -108,6 +108,15 @@ function buildRow(g) {
  * @property {string[][]} [details] extra tooltip lines per feature (e.g. a
  *   group's members).
  *
+ * @typedef {object} MarksOptions how `drawBars` and `drawBoxes` draw.
+ * @property {boolean} visible whether the marks are shown.
+ * @property {import("d3-scale").ScaleLinear<number, number>} x
+ * @property {number} band the height of a row's marks.
+ * @property {number} mid the middle of a row's marks.
+ * @property {(selection: object) => object} tr the draw's transition.
+ * @property {string} testid of each bar or box.
+ * @property {string} keyAttribute carrying the row's label.
+ *
  * @typedef {object} ImportanceChartDrawn what `update` drew.
  * @property {"bar" | "box"} kind "bar" also when "box" was asked for
  *   without per-repeat values.
