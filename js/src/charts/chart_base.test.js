@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { wrapLabel } from "./chart_base.js";
+import { truncate, wrapLabel } from "./chart_base.js";
 
 describe("wrapLabel", () => {
   it("keeps text that fits on one line", () => {
@@ -38,5 +38,12 @@ describe("wrapLabel", () => {
     const lines = wrapLabel("one two three four five six seven", 9, 2);
     expect(lines).toEqual(["one two", "three fo…"]);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(9);
+  });
+});
+
+describe("helpers", () => {
+  it("truncate keeps short names and shortens long ones", () => {
+    expect(truncate("age", 10)).toBe("age");
+    expect(truncate("abcdefghij", 5)).toBe("abcd…");
   });
 });

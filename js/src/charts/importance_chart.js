@@ -10,6 +10,10 @@
 // The svg's `data-settled` attribute is "false" while a transition runs and
 // "true" once the last one ended (at once when nothing animates), so browser
 // tests can wait for a still picture.
+//
+// This module lays the chart out and handles hover and resizing; the rows'
+// numbers and tooltip lines come from importance_rows.js, the marks are drawn
+// by importance_bars.js and importance_boxes.js.
 
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
@@ -18,11 +22,9 @@ import "d3-transition";
 import "./row_chart.css";
 import "./importance_chart.css";
 import { createTooltip } from "../ui/tooltip.js";
-import { boxStats } from "./box_stats.js";
 import {
   LABEL_GAP,
   ROW_HEIGHT,
-  TRANSITION_MS,
   defaultDuration,
   drawRowAxis,
   drawRowLabels,
@@ -33,15 +35,18 @@ import {
   observeResize,
   rowLayout,
   sizeRowChart,
-  truncate,
-  zeroBasedDomain,
 } from "./chart_base.js";
-import { columnFormat } from "./format.js";
-
-export { ROW_HEIGHT, TRANSITION_MS, truncate };
+import { appendBars, drawBars } from "./importance_bars.js";
+import { appendBoxPlot, drawBoxes } from "./importance_boxes.js";
+import {
+  importanceDomain,
+  isNegativeRow,
+  makeFormats,
+  makeRows,
+  tooltipLines,
+} from "./importance_rows.js";
 
 const MARGIN = { top: 6, right: 18, bottom: 40 };
-const OUTLIER_RADIUS = 2.5;
 
 /** The test ids of a permutation importance chart. */
 const PERMUTATION_TESTIDS = Object.freeze({
@@ -50,65 +55,6 @@ const PERMUTATION_TESTIDS = Object.freeze({
   box: "piw-box",
   tooltip: "piw-tooltip",
 });
-
-/**
- * Whether `row` is drawn in the "negative" colour: its bar when the mean is
- * below 0, its box when the median is.
- *
- * @param {{mean: number, box: {median: number} | null}} row
- * @param {"bar" | "box"} kind the kind actually drawn.
- * @returns {boolean}
- */
-export function isNegativeRow(row, kind) {
-  return kind === "box"
-    ? row.box !== null && row.box.median < 0
-    : row.mean < 0;
-}
-
-/** The formatters of one result: one notation per quantity, as in the table. */
-function makeFormats(data) {
-  return {
-    importance: columnFormat(data.mean),
-    std: columnFormat(data.std),
-    permuted: columnFormat(data.permutedMean),
-    baseline: columnFormat([data.baseline]),
-  };
-}
-
-/** One object per drawn feature, with the numbers the row needs. */
-function makeRows(data) {
-  const { features, mean, std, permutedMean } = data;
-  const repeats = data.repeatsDone ?? 0;
-  const values =
-    data.values &&
-    repeats > 0 &&
-    data.values.length === features.length * repeats
-      ? data.values
-      : null;
-  return features.map((feature, i) => {
-    const row = values ? values.subarray(i * repeats, (i + 1) * repeats) : null;
-    return {
-      key: String(feature),
-      feature: String(feature),
-      index: i,
-      details: data.details?.[i] ?? [],
-      mean: mean[i],
-      std: Number.isFinite(std?.[i]) ? std[i] : 0,
-      permuted: permutedMean ? permutedMean[i] : NaN,
-      box: row ? boxStats(row) : null,
-    };
-  });
-}
-
-/** The x domain: 0 and every drawn value, padded a little away from zero. */
-export function importanceDomain(rows, kind) {
-  const ends = rows.flatMap((r) =>
-    kind === "box" && r.box
-      ? [r.box.min, r.box.max]
-      : [r.mean - r.std, r.mean + r.std, r.mean],
-  );
-  return zeroBasedDomain(ends, 0.05);
-}
 
 /** Append the (initially empty) elements of a new row. */
 function buildRow(g) {
@@ -120,25 +66,8 @@ function buildRow(g) {
     .attr("text-anchor", "end");
   label.append("tspan").attr("class", "piw-label-text");
   label.append("title");
-
-  const bars = g.append("g").attr("class", "piw-bars");
-  bars.append("rect").attr("class", "piw-bar");
-  bars.append("line").attr("class", "piw-err");
-  bars.append("line").attr("class", "piw-err piw-err-cap piw-err-low");
-  bars.append("line").attr("class", "piw-err piw-err-cap piw-err-high");
-
-  const box = g.append("g").attr("class", "piw-boxplot");
-  box.append("line").attr("class", "piw-whisker piw-whisker-low");
-  box.append("line").attr("class", "piw-whisker piw-whisker-high");
-  box
-    .append("line")
-    .attr("class", "piw-whisker piw-whisker-cap piw-whisker-cap-low");
-  box
-    .append("line")
-    .attr("class", "piw-whisker piw-whisker-cap piw-whisker-cap-high");
-  box.append("rect").attr("class", "piw-box");
-  box.append("line").attr("class", "piw-median");
-  box.append("g").attr("class", "piw-outliers");
+  appendBars(g);
+  appendBoxPlot(g);
 }
 
 /**
@@ -178,6 +107,15 @@ function buildRow(g) {
  * @property {string} [scorer] scorer name, for the axis title and tooltip.
  * @property {string[][]} [details] extra tooltip lines per feature (e.g. a
  *   group's members).
+ *
+ * @typedef {object} MarksOptions how `drawBars` and `drawBoxes` draw.
+ * @property {boolean} visible whether the marks are shown.
+ * @property {import("d3-scale").ScaleLinear<number, number>} x
+ * @property {number} band the height of a row's marks.
+ * @property {number} mid the middle of a row's marks.
+ * @property {(selection: object) => object} tr the draw's transition.
+ * @property {string} testid of each bar or box.
+ * @property {string} keyAttribute carrying the row's label.
  *
  * @typedef {object} ImportanceChartDrawn what `update` drew.
  * @property {"bar" | "box"} kind "bar" also when "box" was asked for
@@ -245,8 +183,6 @@ export function createImportanceChart(
     const x = scaleLinear()
       .domain(importanceDomain(rows, kind))
       .range([0, innerWidth]);
-    const x0 = x(0);
-    const px = (v) => (Number.isFinite(v) ? x(v) : x0);
 
     const { tr } = transitions(animate, duration, "g.piw-row.piw-exiting");
 
@@ -279,96 +215,18 @@ export function createImportanceChart(
       layout,
     });
 
-    // Bars: 0 → mean, with ±std error bars.
-    const bars = joined
-      .select("g.piw-bars")
-      .attr("display", kind === "bar" ? null : "none");
-    bars
-      .select("rect.piw-bar")
-      .attr("data-testid", testids.bar)
-      .attr(keyAttribute, (d) => d.feature)
-      .classed("piw-negative", (d) => isNegativeRow(d, "bar"));
-    tr(bars.select("rect.piw-bar"))
-      .attr("x", (d) => Math.min(x0, px(d.mean)))
-      .attr("width", (d) => Math.abs(px(d.mean) - x0))
-      .attr("y", 0)
-      .attr("height", band);
-    const hasErr = (d) => Number.isFinite(d.mean) && d.std > 0;
-    bars
-      .selectAll("line.piw-err")
-      .attr("display", (d) => (hasErr(d) ? null : "none"));
-    tr(bars.select("line.piw-err:not(.piw-err-cap)"))
-      .attr("x1", (d) => px(d.mean - d.std))
-      .attr("x2", (d) => px(d.mean + d.std))
-      .attr("y1", mid)
-      .attr("y2", mid);
-    for (const [cls, sign] of [
-      ["piw-err-low", -1],
-      ["piw-err-high", 1],
-    ]) {
-      tr(bars.select(`line.${cls}`))
-        .attr("x1", (d) => px(d.mean + sign * d.std))
-        .attr("x2", (d) => px(d.mean + sign * d.std))
-        .attr("y1", band * 0.25)
-        .attr("y2", band * 0.75);
-    }
-
-    // Box plots of the per-repeat values.
-    const boxes = joined
-      .select("g.piw-boxplot")
-      .attr("display", (d) => (kind === "box" && d.box ? null : "none"))
-      .filter((d) => d.box !== null);
-    boxes
-      .select("rect.piw-box")
-      .attr("data-testid", testids.box)
-      .attr(keyAttribute, (d) => d.feature)
-      .classed("piw-negative", (d) => isNegativeRow(d, "box"));
-    tr(boxes.select("rect.piw-box"))
-      .attr("x", (d) => x(d.box.q1))
-      .attr("width", (d) => Math.max(1, x(d.box.q3) - x(d.box.q1)))
-      .attr("y", 0)
-      .attr("height", band);
-    tr(boxes.select("line.piw-median"))
-      .attr("x1", (d) => x(d.box.median))
-      .attr("x2", (d) => x(d.box.median))
-      .attr("y1", 0)
-      .attr("y2", band);
-    const whiskers = [
-      ["piw-whisker-low", (b) => b.whiskerLow, (b) => b.q1],
-      ["piw-whisker-high", (b) => b.q3, (b) => b.whiskerHigh],
-    ];
-    for (const [cls, from, to] of whiskers) {
-      tr(boxes.select(`line.${cls}`))
-        .attr("x1", (d) => x(from(d.box)))
-        .attr("x2", (d) => x(to(d.box)))
-        .attr("y1", mid)
-        .attr("y2", mid);
-    }
-    for (const [cls, at] of [
-      ["piw-whisker-cap-low", (b) => b.whiskerLow],
-      ["piw-whisker-cap-high", (b) => b.whiskerHigh],
-    ]) {
-      tr(boxes.select(`line.${cls}`))
-        .attr("x1", (d) => x(at(d.box)))
-        .attr("x2", (d) => x(at(d.box)))
-        .attr("y1", band * 0.25)
-        .attr("y2", band * 0.75);
-    }
-    const outliers = boxes
-      .select("g.piw-outliers")
-      .selectAll("circle.piw-outlier")
-      .data((d) => d.box.outliers)
-      .join((enter) =>
-        enter
-          .append("circle")
-          .attr("class", "piw-outlier")
-          .attr("r", OUTLIER_RADIUS)
-          .attr("cy", mid)
-          .attr("cx", (v) => x(v)),
-      );
-    tr(outliers)
-      .attr("cx", (v) => x(v))
-      .attr("cy", mid);
+    // Bars (0 → mean, ±std) and box plots of the per-repeat values.
+    const marks = { x, band, mid, tr, keyAttribute };
+    drawBars(joined, {
+      ...marks,
+      visible: kind === "bar",
+      testid: testids.bar,
+    });
+    drawBoxes(joined, {
+      ...marks,
+      visible: kind === "box",
+      testid: testids.box,
+    });
 
     // Axis, zero line, title.
     drawRowAxis(
@@ -396,28 +254,7 @@ export function createImportanceChart(
   }
 
   function fillTooltip(row, kind) {
-    // The table's column formats, so both show the same digits.
-    const { importance, std, permuted, baseline } = formats;
-    const lines = [
-      ["iw-tooltip-title piw-tooltip-title", row.feature],
-      ["", `${importance(row.mean)} ± ${std(row.std)} (mean ± std)`],
-    ];
-    if (kind === "box" && row.box) {
-      lines.push([
-        "",
-        `median ${importance(row.box.median)}, IQR ${importance(row.box.q1)} to ${importance(row.box.q3)}`,
-      ]);
-    }
-    lines.push(["", `repeats: ${data.repeatsDone ?? 0}`]);
-    if (Number.isFinite(data.baseline) && Number.isFinite(row.permuted)) {
-      const name = data.scorer ? `${data.scorer} ` : "";
-      lines.push([
-        "",
-        `${name}${baseline(data.baseline)} → ${permuted(row.permuted)}`,
-      ]);
-    }
-    for (const line of row.details) lines.push(["iw-tooltip-wrap", line]);
-    tooltip.fill(lines);
+    tooltip.fill(tooltipLines(row, kind, data, formats));
   }
 
   function hideTooltip() {

@@ -1,13 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import {
-  TRANSITION_MS,
-  createImportanceChart,
-  importanceDomain,
-  isNegativeRow,
-  truncate,
-} from "./importance_chart.js";
-import { columnFormat, formatNumber, formatSeconds } from "./format.js";
+import { TRANSITION_MS } from "./chart_base.js";
+import { createImportanceChart } from "./importance_chart.js";
 
 function chartData(features, means, overrides = {}) {
   const k = features.length;
@@ -392,82 +386,5 @@ describe("createImportanceChart", () => {
     chart.update(chartData(["a"], [0.1]));
     chart.destroy();
     expect(container.childNodes).toHaveLength(0);
-  });
-});
-
-describe("importanceDomain", () => {
-  it("includes zero and every drawn value, padded away from zero", () => {
-    const rows = [
-      { mean: 0.2, std: 0.05, box: null },
-      { mean: -0.1, std: 0.02, box: null },
-    ];
-    const [lo, hi] = importanceDomain(rows, "bar");
-    expect(lo).toBeLessThan(-0.12);
-    expect(hi).toBeGreaterThan(0.25);
-    expect(
-      importanceDomain([{ mean: 0.2, std: 0, box: null }], "bar")[0],
-    ).toBe(0);
-    expect(importanceDomain([], "bar")).toEqual([0, 1]);
-    const boxRows = [{ mean: 0.1, std: 0, box: { min: -0.5, max: 2 } }];
-    const [blo, bhi] = importanceDomain(boxRows, "box");
-    expect(blo).toBeLessThan(-0.5);
-    expect(bhi).toBeGreaterThan(2);
-  });
-});
-
-describe("isNegativeRow", () => {
-  it("follows the mean for bars and the median for boxes", () => {
-    const row = { mean: -0.1, box: { median: 0.02 } };
-    expect(isNegativeRow(row, "bar")).toBe(true);
-    expect(isNegativeRow(row, "box")).toBe(false);
-    expect(isNegativeRow({ mean: 0.1, box: { median: -0.02 } }, "box")).toBe(
-      true,
-    );
-    expect(isNegativeRow({ mean: -0.1, box: null }, "box")).toBe(false);
-  });
-});
-
-describe("helpers", () => {
-  it("truncate keeps short names and shortens long ones", () => {
-    expect(truncate("age", 10)).toBe("age");
-    expect(truncate("abcdefghij", 5)).toBe("abcd…");
-  });
-
-  it("formatNumber and formatSeconds are short and readable", () => {
-    expect(formatNumber(0.452)).toBe("0.452");
-    expect(formatNumber(-0.0512)).toBe("−0.0512");
-    expect(formatNumber(1234.5)).toBe("1,235");
-    expect(formatNumber(0.0000123)).toBe("1.23e-5");
-    expect(formatNumber(0)).toBe("0");
-    expect(formatNumber(NaN)).toBe("n/a");
-    expect(formatSeconds(3.21)).toBe("3.2 s");
-    expect(formatSeconds(42.4)).toBe("42 s");
-    expect(formatSeconds(125)).toBe("2 min 5 s");
-    expect(formatSeconds(120)).toBe("2 min");
-    expect(formatSeconds(0)).toBe("<0.1 s");
-    expect(formatSeconds(0.04)).toBe("<0.1 s");
-    expect(formatSeconds(0.06)).toBe("0.1 s");
-    expect(formatNumber(0.000874)).toBe("0.000874");
-    expect(formatNumber(0.0001)).toBe("0.0001");
-  });
-
-  it("columnFormat keeps one notation for a whole column", () => {
-    const importance = columnFormat([0.0122, 0.0035, 0.000874, 0.00001, 0]);
-    const column = [0.0122, 0.0035, 0.000874, 0.000012, -0.000012, 0, -3e-7];
-    expect(column.map(importance)).toEqual([
-      "0.0122",
-      "0.0035",
-      "0.000874",
-      "0.000012",
-      "−0.000012",
-      "0",
-      "0",
-    ]);
-    const large = columnFormat(Float32Array.from([2900, 12.5, -0.5]));
-    expect([2900, 12.5, -0.5].map(large)).toEqual(["2,900", "12.5", "−0.5"]);
-    const tiny = columnFormat([8.74e-5, 1.2e-6, 0]);
-    expect([8.74e-5, 1.2e-6, 0].map(tiny)).toEqual(["8.74e-5", "1.2e-6", "0"]);
-    const none = columnFormat(null);
-    expect([NaN, Infinity, 0.5].map(none)).toEqual(["n/a", "n/a", "0.5"]);
   });
 });

@@ -7,16 +7,13 @@
 // grid is often quantile-spaced, so cells differ in width); categorical axes
 // are bands. charts/heatmap.js (square cells, label axes) does not fit here:
 // the margins and contours need the feature's own numeric scale.
+//
+// This module lays the chart out, paints the cells, draws the margins and
+// axes and handles the pointer; the axes' cells and the colours come from
+// pd_heat_scales.js, the contour lines from pd_contours.js.
 
 import { axisBottom, axisLeft } from "d3-axis";
-import { contours } from "d3-contour";
-import {
-  scaleBand,
-  scaleDiverging,
-  scaleLinear,
-  scaleSequential,
-} from "d3-scale";
-import { interpolateRdBu, interpolateViridis } from "d3-scale-chromatic";
+import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 
 import {
@@ -28,112 +25,15 @@ import {
 import { createColorLegend } from "../charts/color_legend.js";
 import { formatNumber } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
-import { finiteExtent, nearestIndex } from "./pd_data.js";
+import { heatContours } from "./pd_contours.js";
+import { finiteExtent } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
+import { axisGeometry, heatColor } from "./pd_heat_scales.js";
 
 const MARGIN = { top: 8, right: 12, bottom: 40, left: 72 };
 const MARGIN_SIZE = 40; // depth of the distribution strips
 const GAP = 4;
 const MAX_PLOT = 440;
-const CONTOURS = 7;
-
-/** Cell boundaries of a numeric grid: midpoints, half a step beyond ends. */
-export function cellEdges(grid) {
-  const g = grid.length;
-  const edges = new Float64Array(g + 1);
-  if (g === 0) return edges;
-  if (g === 1) {
-    edges[0] = grid[0] - 0.5;
-    edges[1] = grid[0] + 0.5;
-    return edges;
-  }
-  for (let k = 1; k < g; k += 1) edges[k] = (grid[k - 1] + grid[k]) / 2;
-  edges[0] = grid[0] - (grid[1] - grid[0]) / 2;
-  edges[g] = grid[g - 1] + (grid[g - 1] - grid[g - 2]) / 2;
-  return edges;
-}
-
-/** Diverging around 0 when the values straddle it, else sequential. */
-export function heatColor(extent) {
-  if (!extent) return scaleSequential(interpolateViridis).domain([0, 1]);
-  const [lo, hi] = extent;
-  if (lo < 0 && hi > 0) {
-    const m = Math.max(-lo, hi);
-    return scaleDiverging((t) => interpolateRdBu(1 - t)).domain([-m, 0, m]);
-  }
-  return scaleSequential(interpolateViridis).domain(
-    lo === hi ? [lo - 1, hi + 1] : [lo, hi],
-  );
-}
-
-/**
- * One axis: scale, the pixel span of each cell, and the cell under a pixel.
- *
- * @param {{values: Float32Array, labels: string[], categorical: boolean}} axis
- * @param {[number, number]} range
- */
-function axisGeometry(axis, range) {
-  const g = axis.values.length;
-  if (axis.categorical) {
-    const scale = scaleBand().domain(axis.labels).range(range);
-    return {
-      scale,
-      span: (k) => [
-        scale(axis.labels[k]),
-        scale(axis.labels[k]) + scale.bandwidth(),
-      ],
-      at: (px) => {
-        const k = Math.floor((px - Math.min(...range)) / scale.step());
-        const index = range[0] > range[1] ? g - 1 - k : k;
-        return index >= 0 && index < g ? index : -1;
-      },
-      fromIndex: (t) =>
-        scale(axis.labels[Math.round(t)]) + scale.bandwidth() / 2,
-      describe: (k) => axis.labels[k],
-    };
-  }
-  const edges = cellEdges(axis.values);
-  const scale = scaleLinear().domain([edges[0], edges[g]]).range(range);
-  return {
-    scale,
-    span: (k) => [scale(edges[k]), scale(edges[k + 1])],
-    at: (px) => {
-      const v = scale.invert(px);
-      return v < edges[0] || v > edges[g]
-        ? -1
-        : nearestIndex(axis.values, g, v);
-    },
-    // Contour coordinates: value k sits at k + 0.5 (d3-contour's pixels).
-    fromIndex: (t) => {
-      const u = Math.max(0, Math.min(g - 1, t - 0.5));
-      const k = Math.min(g - 2, Math.floor(u));
-      if (g < 2) return scale(axis.values[0]);
-      const f = u - k;
-      return scale(axis.values[k] * (1 - f) + axis.values[k + 1] * f);
-    },
-    describe: (k) => formatNumber(axis.values[k]),
-  };
-}
-
-/**
- * Contour lines as an svg path. d3-contour closes each ring along the grid's
- * border (coordinate 0 or n), half a cell beyond the outermost values; the
- * segments that touch the border are dropped, so lines end at the last grid
- * values instead of framing the heatmap.
- */
-function contourPath(polygons, nx, ny, toX, toY) {
-  const onBorder = ([a, b]) => a === 0 || a === nx || b === 0 || b === ny;
-  let path = "";
-  for (const polygon of polygons)
-    for (const ring of polygon)
-      for (let k = 1; k < ring.length; k += 1) {
-        if (onBorder(ring[k - 1]) || onBorder(ring[k])) continue;
-        const [x0, y0] = ring[k - 1];
-        const [x1, y1] = ring[k];
-        path += `M${toX(x0).toFixed(1)},${toY(y0).toFixed(1)}L${toX(x1).toFixed(1)},${toY(y1).toFixed(1)}`;
-      }
-  return path;
-}
 
 /**
  * Create the chart inside `container`.
@@ -189,7 +89,6 @@ export function createPdHeatmap(container, { tooltip }) {
 
   function draw() {
     const { x: xAxis, y: yAxis, average, gridDone } = curve;
-    const ga = xAxis.values.length;
     const gb = yAxis.values.length;
     const available = measureWidth(container);
     const plotW = Math.max(
@@ -259,37 +158,7 @@ export function createPdHeatmap(container, { tooltip }) {
     }
 
     // Contours once the grid is complete (numeric × numeric).
-    let nContours = 0;
-    let d = "";
-    if (
-      !xAxis.categorical &&
-      !yAxis.categorical &&
-      gridDone === ga &&
-      ga >= 2 &&
-      gb >= 2 &&
-      extent &&
-      extent[0] < extent[1]
-    ) {
-      const transposed = new Float64Array(ga * gb);
-      for (let i = 0; i < ga; i += 1)
-        for (let j = 0; j < gb; j += 1)
-          transposed[j * ga + i] = average[i * gb + j];
-      const thresholds = scaleLinear()
-        .domain(extent)
-        .ticks(CONTOURS)
-        .filter((t) => t > extent[0] && t < extent[1]);
-      const polygons = contours().size([ga, gb]).thresholds(thresholds)(
-        transposed,
-      );
-      nContours = polygons.filter((p) => p.coordinates.length > 0).length;
-      d = contourPath(
-        polygons.map((p) => p.coordinates).flat(),
-        ga,
-        gb,
-        gx.fromIndex,
-        gy.fromIndex,
-      );
-    }
+    const { d, levels: nContours } = heatContours(curve, extent, gx, gy);
     contourPathEl.attr("d", d || null).attr("data-levels", nContours);
 
     // Distributions on the margins.

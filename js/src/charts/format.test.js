@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+
+import { columnFormat, formatNumber, formatSeconds } from "./format.js";
+
+describe("helpers", () => {
+  it("formatNumber and formatSeconds are short and readable", () => {
+    expect(formatNumber(0.452)).toBe("0.452");
+    expect(formatNumber(-0.0512)).toBe("−0.0512");
+    expect(formatNumber(1234.5)).toBe("1,235");
+    expect(formatNumber(0.0000123)).toBe("1.23e-5");
+    expect(formatNumber(0)).toBe("0");
+    expect(formatNumber(NaN)).toBe("n/a");
+    expect(formatSeconds(3.21)).toBe("3.2 s");
+    expect(formatSeconds(42.4)).toBe("42 s");
+    expect(formatSeconds(125)).toBe("2 min 5 s");
+    expect(formatSeconds(120)).toBe("2 min");
+    expect(formatSeconds(0)).toBe("<0.1 s");
+    expect(formatSeconds(0.04)).toBe("<0.1 s");
+    expect(formatSeconds(0.06)).toBe("0.1 s");
+    expect(formatNumber(0.000874)).toBe("0.000874");
+    expect(formatNumber(0.0001)).toBe("0.0001");
+  });
+
+  it("columnFormat keeps one notation for a whole column", () => {
+    const importance = columnFormat([0.0122, 0.0035, 0.000874, 0.00001, 0]);
+    const column = [0.0122, 0.0035, 0.000874, 0.000012, -0.000012, 0, -3e-7];
+    expect(column.map(importance)).toEqual([
+      "0.0122",
+      "0.0035",
+      "0.000874",
+      "0.000012",
+      "−0.000012",
+      "0",
+      "0",
+    ]);
+    const large = columnFormat(Float32Array.from([2900, 12.5, -0.5]));
+    expect([2900, 12.5, -0.5].map(large)).toEqual(["2,900", "12.5", "−0.5"]);
+    const tiny = columnFormat([8.74e-5, 1.2e-6, 0]);
+    expect([8.74e-5, 1.2e-6, 0].map(tiny)).toEqual(["8.74e-5", "1.2e-6", "0"]);
+    const none = columnFormat(null);
+    expect([NaN, Infinity, 0.5].map(none)).toEqual(["n/a", "n/a", "0.5"]);
+  });
+});

@@ -1,0 +1,60 @@
+// The bars of the importance chart: one bar from 0 to the mean per row, with
+// ±std error bars.
+
+import { isNegativeRow } from "./importance_rows.js";
+
+/** Append the (initially empty) bar elements of a new row `g`. */
+export function appendBars(g) {
+  const bars = g.append("g").attr("class", "piw-bars");
+  bars.append("rect").attr("class", "piw-bar");
+  bars.append("line").attr("class", "piw-err");
+  bars.append("line").attr("class", "piw-err piw-err-cap piw-err-low");
+  bars.append("line").attr("class", "piw-err piw-err-cap piw-err-high");
+}
+
+/**
+ * Draw the bars of the `joined` rows, or hide them.
+ *
+ * @param {import("d3-selection").Selection} joined the rows.
+ * @param {import("./importance_chart.js").MarksOptions} options `visible`
+ *   when bars are the kind drawn.
+ */
+export function drawBars(
+  joined,
+  { visible, x, band, mid, tr, testid, keyAttribute },
+) {
+  const x0 = x(0);
+  const px = (v) => (Number.isFinite(v) ? x(v) : x0);
+  const bars = joined
+    .select("g.piw-bars")
+    .attr("display", visible ? null : "none");
+  bars
+    .select("rect.piw-bar")
+    .attr("data-testid", testid)
+    .attr(keyAttribute, (d) => d.feature)
+    .classed("piw-negative", (d) => isNegativeRow(d, "bar"));
+  tr(bars.select("rect.piw-bar"))
+    .attr("x", (d) => Math.min(x0, px(d.mean)))
+    .attr("width", (d) => Math.abs(px(d.mean) - x0))
+    .attr("y", 0)
+    .attr("height", band);
+  const hasErr = (d) => Number.isFinite(d.mean) && d.std > 0;
+  bars
+    .selectAll("line.piw-err")
+    .attr("display", (d) => (hasErr(d) ? null : "none"));
+  tr(bars.select("line.piw-err:not(.piw-err-cap)"))
+    .attr("x1", (d) => px(d.mean - d.std))
+    .attr("x2", (d) => px(d.mean + d.std))
+    .attr("y1", mid)
+    .attr("y2", mid);
+  for (const [cls, sign] of [
+    ["piw-err-low", -1],
+    ["piw-err-high", 1],
+  ]) {
+    tr(bars.select(`line.${cls}`))
+      .attr("x1", (d) => px(d.mean + sign * d.std))
+      .attr("x2", (d) => px(d.mean + sign * d.std))
+      .attr("y1", band * 0.25)
+      .attr("y2", band * 0.75);
+  }
+}

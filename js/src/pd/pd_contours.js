@@ -1,0 +1,77 @@
+// Contour lines of the 2-way partial dependence heatmap, for numeric ×
+// numeric grids once complete.
+
+import { contours } from "d3-contour";
+import { scaleLinear } from "d3-scale";
+
+const CONTOURS = 7;
+
+/**
+ * Contour lines as an svg path. d3-contour closes each ring along the grid's
+ * border (coordinate 0 or n), half a cell beyond the outermost values; the
+ * segments that touch the border are dropped, so lines end at the last grid
+ * values instead of framing the heatmap.
+ */
+function contourPath(polygons, nx, ny, toX, toY) {
+  const onBorder = ([a, b]) => a === 0 || a === nx || b === 0 || b === ny;
+  let path = "";
+  for (const polygon of polygons)
+    for (const ring of polygon)
+      for (let k = 1; k < ring.length; k += 1) {
+        if (onBorder(ring[k - 1]) || onBorder(ring[k])) continue;
+        const [x0, y0] = ring[k - 1];
+        const [x1, y1] = ring[k];
+        path += `M${toX(x0).toFixed(1)},${toY(y0).toFixed(1)}L${toX(x1).toFixed(1)},${toY(y1).toFixed(1)}`;
+      }
+  return path;
+}
+
+/**
+ * The contour lines of `curve` at round values inside `extent`, as an svg
+ * path in the pixels of `gx` and `gy`; none ("") unless both axes are numeric
+ * with at least 2 values, the grid is complete and the values vary.
+ *
+ * @param {import("./pd_data.js").Curve2d} curve
+ * @param {[number, number] | null} extent of the computed values.
+ * @param {ReturnType<typeof import("./pd_heat_scales.js").axisGeometry>} gx
+ * @param {ReturnType<typeof import("./pd_heat_scales.js").axisGeometry>} gy
+ * @returns {{d: string, levels: number}} `levels`: how many thresholds drew
+ *   a line.
+ */
+export function heatContours(curve, extent, gx, gy) {
+  const { x: xAxis, y: yAxis, average, gridDone } = curve;
+  const ga = xAxis.values.length;
+  const gb = yAxis.values.length;
+  let nContours = 0;
+  let d = "";
+  if (
+    !xAxis.categorical &&
+    !yAxis.categorical &&
+    gridDone === ga &&
+    ga >= 2 &&
+    gb >= 2 &&
+    extent &&
+    extent[0] < extent[1]
+  ) {
+    const transposed = new Float64Array(ga * gb);
+    for (let i = 0; i < ga; i += 1)
+      for (let j = 0; j < gb; j += 1)
+        transposed[j * ga + i] = average[i * gb + j];
+    const thresholds = scaleLinear()
+      .domain(extent)
+      .ticks(CONTOURS)
+      .filter((t) => t > extent[0] && t < extent[1]);
+    const polygons = contours().size([ga, gb]).thresholds(thresholds)(
+      transposed,
+    );
+    nContours = polygons.filter((p) => p.coordinates.length > 0).length;
+    d = contourPath(
+      polygons.map((p) => p.coordinates).flat(),
+      ga,
+      gb,
+      gx.fromIndex,
+      gy.fromIndex,
+    );
+  }
+  return { d, levels: nContours };
+}

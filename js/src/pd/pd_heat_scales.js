@@ -1,0 +1,92 @@
+// The scales of the 2-way partial dependence heatmap: the cells of each axis
+// (numeric grids: linear, each cell reaching halfway to its neighbours;
+// categorical: bands) and the colour of a value.
+
+import {
+  scaleBand,
+  scaleDiverging,
+  scaleLinear,
+  scaleSequential,
+} from "d3-scale";
+import { interpolateRdBu, interpolateViridis } from "d3-scale-chromatic";
+
+import { formatNumber } from "../charts/format.js";
+import { nearestIndex } from "./pd_data.js";
+
+/** Cell boundaries of a numeric grid: midpoints, half a step beyond ends. */
+export function cellEdges(grid) {
+  const g = grid.length;
+  const edges = new Float64Array(g + 1);
+  if (g === 0) return edges;
+  if (g === 1) {
+    edges[0] = grid[0] - 0.5;
+    edges[1] = grid[0] + 0.5;
+    return edges;
+  }
+  for (let k = 1; k < g; k += 1) edges[k] = (grid[k - 1] + grid[k]) / 2;
+  edges[0] = grid[0] - (grid[1] - grid[0]) / 2;
+  edges[g] = grid[g - 1] + (grid[g - 1] - grid[g - 2]) / 2;
+  return edges;
+}
+
+/** Diverging around 0 when the values straddle it, else sequential. */
+export function heatColor(extent) {
+  if (!extent) return scaleSequential(interpolateViridis).domain([0, 1]);
+  const [lo, hi] = extent;
+  if (lo < 0 && hi > 0) {
+    const m = Math.max(-lo, hi);
+    return scaleDiverging((t) => interpolateRdBu(1 - t)).domain([-m, 0, m]);
+  }
+  return scaleSequential(interpolateViridis).domain(
+    lo === hi ? [lo - 1, hi + 1] : [lo, hi],
+  );
+}
+
+/**
+ * One axis: scale, the pixel span of each cell, and the cell under a pixel.
+ *
+ * @param {{values: Float32Array, labels: string[], categorical: boolean}} axis
+ * @param {[number, number]} range
+ */
+export function axisGeometry(axis, range) {
+  const g = axis.values.length;
+  if (axis.categorical) {
+    const scale = scaleBand().domain(axis.labels).range(range);
+    return {
+      scale,
+      span: (k) => [
+        scale(axis.labels[k]),
+        scale(axis.labels[k]) + scale.bandwidth(),
+      ],
+      at: (px) => {
+        const k = Math.floor((px - Math.min(...range)) / scale.step());
+        const index = range[0] > range[1] ? g - 1 - k : k;
+        return index >= 0 && index < g ? index : -1;
+      },
+      fromIndex: (t) =>
+        scale(axis.labels[Math.round(t)]) + scale.bandwidth() / 2,
+      describe: (k) => axis.labels[k],
+    };
+  }
+  const edges = cellEdges(axis.values);
+  const scale = scaleLinear().domain([edges[0], edges[g]]).range(range);
+  return {
+    scale,
+    span: (k) => [scale(edges[k]), scale(edges[k + 1])],
+    at: (px) => {
+      const v = scale.invert(px);
+      return v < edges[0] || v > edges[g]
+        ? -1
+        : nearestIndex(axis.values, g, v);
+    },
+    // Contour coordinates: value k sits at k + 0.5 (d3-contour's pixels).
+    fromIndex: (t) => {
+      const u = Math.max(0, Math.min(g - 1, t - 0.5));
+      const k = Math.min(g - 2, Math.floor(u));
+      if (g < 2) return scale(axis.values[0]);
+      const f = u - k;
+      return scale(axis.values[k] * (1 - f) + axis.values[k + 1] * f);
+    },
+    describe: (k) => formatNumber(axis.values[k]),
+  };
+}
