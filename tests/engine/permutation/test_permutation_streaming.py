@@ -256,3 +256,13 @@ def test_chunks_double_while_fast_and_stay_at_a_round_while_slow():
         sizes.append(chunk[1] - chunk[0])
         slow.record(0.9)
     assert sizes == [5, 5, 5, 5]
+
+    # The tree shortcut's schedule doubles however slow a chunk was.
+    eager = ChunkSchedule(
+        n_jobs=50, round_size=5, cap=16, target_seconds=1.0, eager=True
+    )
+    sizes = []
+    while (chunk := eager.take()) is not None:
+        sizes.append(chunk[1] - chunk[0])
+        eager.record(9.0)
+    assert sizes == [5, 10, 16, 16, 3]

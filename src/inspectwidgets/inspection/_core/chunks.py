@@ -37,8 +37,9 @@ class ChunkSchedule:
         self.cap = cap
         self.size = max(1, min(round_size, cap))
         self.target_seconds = target_seconds
-        # After the first chunk, chunks as large as the memory allows: for
-        # work whose cost barely grows with the chunk (the tree shortcut).
+        # Chunks double every time, however fast: for work whose cost grows
+        # slowly with the chunk (the tree shortcut), so that few chunks do it
+        # all while a live display still moves a few times.
         self.eager = eager
         self._next = 0
 
@@ -52,7 +53,5 @@ class ChunkSchedule:
 
     def record(self, seconds):
         """Report how long the last chunk took."""
-        if self.eager:
-            self.size = self.cap
-        elif seconds * 2 < self.target_seconds:
+        if self.eager or seconds * 2 < self.target_seconds:
             self.size = min(self.size * 2, self.cap)

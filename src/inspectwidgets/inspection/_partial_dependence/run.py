@@ -295,8 +295,8 @@ class PartialDependenceRun:
         first = cap
         if snapshots:
             first = max(1, int(np.ceil(groups.n_groups * FIRST_CHUNK_FRACTION)))
-        # The tree shortcut costs about one walk per row however many points a
-        # chunk holds: after the coarse first chunk, the largest chunks.
+        # The tree shortcut's cost grows slowly with the points a chunk holds:
+        # after the coarse first chunk, chunks double whatever their time.
         schedule = ChunkSchedule(groups.n_groups, first, cap, eager=trees is not None)
         state = ValueBuffers(self, n_points)
         while (chunk := schedule.take()) is not None and not self._cancelled():

@@ -112,8 +112,8 @@ class PermutationRun:
             widest = max(len(c) for c in columns)
             per_copy += trees.bytes_per_copy(batcher.n_rows, widest)
         cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
-        # The tree shortcut costs about one walk per row and feature however
-        # many repeats a chunk holds: after a first round, the rest at once.
+        # The tree shortcut's cost grows slowly with the repeats a chunk holds:
+        # chunks of 1, 2, 4, ... rounds, whatever their time.
         schedule = ChunkSchedule(len(jobs), n_features, cap, eager=trees is not None)
         # Set when the consumer stops early, so queued chunks skip their work.
         stopped = threading.Event()
