@@ -59,7 +59,7 @@ _METHODS = {"predict", "predict_proba", "predict_log_proba"}
 
 
 class TreeModel:
-    """A fitted tree model flattened for :func:`route_queries`.
+    """A fitted tree model flattened for the walks of ``tree_routing``.
 
     Build with :meth:`of`, which returns None for a model or input the
     shortcut does not reproduce exactly.
@@ -74,30 +74,20 @@ class TreeModel:
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         self.roots = offsets
 
-        def stacked(attribute, dtype):
-            return np.concatenate(
-                [np.asarray(getattr(t, attribute), dtype=dtype) for t in trees]
-            )
-
-        def children(attribute):
-            # Leaves keep -1; other children become indices into the stack.
-            return np.concatenate(
-                [
-                    np.where(c == -1, -1, c + offset)
-                    for c, offset in (
-                        (np.asarray(getattr(t, attribute), np.int64), o)
-                        for t, o in zip(trees, offsets, strict=True)
-                    )
-                ]
-            )
-
-        # One row per node (see tree_routing): children, feature, threshold.
+        # One row per node (see tree_routing): children (indices into the
+        # stacked nodes, -1 at a leaf), feature, threshold's float64 bits.
         self.nodes = np.empty((int(np.sum(sizes)), 4), dtype=np.int64)
-        self.nodes[:, 0] = children("children_left")
-        self.nodes[:, 1] = children("children_right")
-        self.nodes[:, 2] = stacked("feature", np.int64)
-        self.nodes[:, 3] = stacked("threshold", np.float64).view(np.int64)
-        self.nan_left = stacked("missing_go_to_left", np.uint8)
+        for tree, start in zip(trees, offsets, strict=True):
+            block = self.nodes[start : start + tree.node_count]
+            for column, children in enumerate(
+                (tree.children_left, tree.children_right)
+            ):
+                block[:, column] = np.where(children == -1, -1, children + start)
+            block[:, 2] = tree.feature
+            block[:, 3] = np.asarray(tree.threshold, np.float64).view(np.int64)
+        self.nan_left = np.concatenate(
+            [np.asarray(t.missing_go_to_left, np.uint8) for t in trees]
+        )
         if self.classifier:
             # tree_.value holds class fractions: predict_proba's rows.
             n_classes = int(model.n_classes_)
