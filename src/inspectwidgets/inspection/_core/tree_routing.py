@@ -29,6 +29,11 @@ def _goes_left(value, node, threshold, nan_left):
     return value <= threshold[node, 3]
 
 
+# Two walks: route_queries for copies whose changed values are the same for
+# every row (grid points), starting all of them at the root; route_copies for
+# copies whose values differ by row (permutations), following the row's own
+# path. One walk can do both, but on 10,000 rows it made an extra-trees
+# partial dependence 1.5x slower (0.38 s against 0.59 s per 100 grid points).
 @njit(nogil=True, cache=True)
 def route_queries(
     X, columns, values, roots, nodes, nan_left,
