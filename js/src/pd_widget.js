@@ -46,6 +46,7 @@ const LIVE_TRAITS = [
   "progress",
   "error",
   "_eta_seconds",
+  "_phase",
   "_elapsed_seconds",
   "_curve",
 ];
@@ -319,6 +320,7 @@ function render({ model, el }) {
           count || `${Math.round(100 * (Number(model.get("progress")) || 0))}%`,
         stoppedAt: gridCount(curve),
         etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+        phase: String(model.get("_phase") ?? ""),
         elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
         hasResult: !isEmptyCurve(value),
       }),

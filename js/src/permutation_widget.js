@@ -37,6 +37,7 @@ const LIVE_TRAITS = [
   "_repeats_done",
   "_repeats_total",
   "_eta_seconds",
+  "_phase",
   "_elapsed_seconds",
   "_chart",
 ];
@@ -128,6 +129,7 @@ function render({ model, el }) {
         repeatsDone,
         repeatsTotal,
         etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+        phase: String(model.get("_phase") ?? ""),
         elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
         hasResult,
       }),

@@ -257,3 +257,24 @@ def test_kernel_stays_free_while_computing(diabetes):
     assert threading.active_count() >= 2
     w.cancel()
     assert w.wait(timeout=30) == "cancelled"
+
+
+def test_first_tree_run_says_it_is_compiling(monkeypatch):
+    from inspectwidgets.widgets import _base
+
+    X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    seen = []
+    w = PermutationImportanceWidget(forest, X, y, n_repeats=2, run=False)
+    # As in a fresh environment: the walk is not loaded yet.
+    monkeypatch.setattr(_base, "walks_needed", lambda estimator: True)
+    monkeypatch.setattr(_base, "load_walks", lambda: seen.append(w._phase))
+    w.run()
+    assert w.wait(timeout=60) == "done"
+    assert seen == ["compiling the tree walk (first use)"]
+    assert w._phase == ""
+    # Once loaded (or for other models), no such phase.
+    from inspectwidgets.inspection._core.trees import load_walks, walks_needed
+
+    load_walks()
+    assert not walks_needed(forest) and not walks_needed(Ridge().fit(X, y))

@@ -15,10 +15,12 @@ export function formatEta(seconds) {
  * The progress line.
  *
  * @param {{status: string, count?: string, stoppedAt?: string,
- *   etaSeconds?: number, elapsedSeconds?: number, hasResult?: boolean}} state
+ *   etaSeconds?: number, elapsedSeconds?: number, hasResult?: boolean,
+ *   phase?: string}} state
  *   `count` is the progress while running ("12 / 30 repeats", "45%"),
  *   `stoppedAt` where a cancelled run stopped (default: `count`); a negative
- *   `etaSeconds` means unknown.
+ *   `etaSeconds` means unknown; `phase` (the `_phase` trait) is what a
+ *   running computation does before its first result, shown instead.
  * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error", "ready", "not run yet".
  */
@@ -29,9 +31,11 @@ export function statusText({
   etaSeconds = -1,
   elapsedSeconds = 0,
   hasResult = false,
+  phase = "",
 }) {
   switch (status) {
     case "running": {
+      if (phase) return phase;
       const eta = etaSeconds >= 0 ? `ETA ${formatEta(etaSeconds)}` : "";
       return [count, eta].filter(Boolean).join(" · ") || "running";
     }

@@ -23,6 +23,17 @@ describe("statusText", () => {
     expect(statusText({ status: "idle" })).toBe("not run yet");
   });
 
+  it("says what a running computation does before its first result", () => {
+    const phase = "compiling the tree walk (first use)";
+    expect(
+      statusText({ status: "running", count: "0 / 5 repeats", phase }),
+    ).toBe(phase);
+    // Only while running: a finished run says how it ended.
+    expect(statusText({ status: "done", elapsedSeconds: 42, phase })).toBe(
+      "done in 42 s",
+    );
+  });
+
   it("errorMessage puts the Python error before drawing problems", () => {
     expect(errorMessage("error", "")).toBe("The computation failed.");
     expect(errorMessage("done", "", ["bad array"])).toBe("bad array");

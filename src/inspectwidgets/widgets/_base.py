@@ -16,6 +16,8 @@ import time
 import anywidget
 import traitlets
 
+from ..inspection._core.trees import load_walks, walks_needed
+
 STATUSES = ("idle", "running", "done", "cancelled", "error")
 
 
@@ -41,6 +43,10 @@ class ComputationWidget(anywidget.AnyWidget):
 
     error = traitlets.Unicode("").tag(sync=True)
     """The last error, in words; empty when there is none."""
+
+    _phase = traitlets.Unicode("").tag(sync=True)
+    """What a running computation is doing before its first result, if
+    anything the progress count does not say (compiling the tree walk)."""
 
     _elapsed_seconds = traitlets.Float(0.0).tag(sync=True)
     _eta_seconds = traitlets.Float(-1.0).tag(sync=True)
@@ -135,6 +141,7 @@ class ComputationWidget(anywidget.AnyWidget):
 
     def _consume(self, generation, stream, cancel):
         try:
+            self._prepare(generation)
             for snapshot in stream:
                 with self._lock:
                     if generation != self._generation:
@@ -148,6 +155,21 @@ class ComputationWidget(anywidget.AnyWidget):
         finally:
             stream.close()
         self._finish(generation, "cancelled" if cancel.is_set() else "done", "")
+
+    def _prepare(self, generation):
+        """Compile the tree walk first, saying so, where this run's model
+        would otherwise compile it inside its first chunk (once per
+        environment; later processes load it from numba's cache)."""
+        if not walks_needed(getattr(self, "_estimator", None)):
+            return
+        with self._lock:
+            if generation != self._generation:
+                return
+            self._phase = "compiling the tree walk (first use)"
+        try:
+            load_walks()
+        finally:
+            self._phase = ""
 
     def _update_timing(self, snapshot):
         elapsed = time.perf_counter() - self._started_at

@@ -34,7 +34,7 @@ from sklearn.tree import (
 )
 from sklearn.utils import check_array
 
-from .pipeline import columnwise_view
+from .pipeline import columnwise_view, final_estimator
 
 _SINGLE_TREES = (
     DecisionTreeClassifier,
@@ -113,9 +113,10 @@ class TreeModel:
         return n_rows * (4 * n_columns + 24 * self.leaf_value.shape[1])
 
     def as_float32(self, X):
-        """X as the model sees it (float32), or None if it holds NaN or
-        infinity: the model's own checks then decide, on the generic path."""
-        X = check_array(X, dtype=np.float32, ensure_all_finite=False)
+        """X as the model sees it (float32, C order as the walk reads rows),
+        or None if it holds NaN or infinity: the model's own checks then
+        decide, on the generic path."""
+        X = check_array(X, dtype=np.float32, ensure_all_finite=False, order="C")
         return X if np.isfinite(X).all() else None
 
     def predict(self, X, copies, methods, donor=None, n_threads=1):
@@ -270,3 +271,41 @@ def check_tree_algorithm(estimator, X, methods, obstacle=None):
     reason = obstacle or unsupported(model, X if view is None else None, methods)
     if reason is not None:
         raise ValueError(f"algorithm='tree': {reason}.")
+
+
+def walks_needed(estimator):
+    """Whether `estimator` (or a pipeline's final step) would take the tree
+    shortcut while its compiled walks are not loaded in this process yet: the
+    first shortcut call then compiles them (a few seconds, once per
+    environment: numba caches them) or loads them from the cache."""
+    import sys
+
+    model = final_estimator(estimator)
+    if type(model) not in _SINGLE_TREES + _FORESTS:
+        return False
+    routing = sys.modules.get(f"{__package__}.tree_routing")
+    return routing is None or not (
+        routing.route_copies.signatures and routing.route_queries.signatures
+    )
+
+
+def load_walks():
+    """Compile (or load from numba's cache) the walks, on arrays of the very
+    types the shortcut passes, so that its first real call starts at once."""
+    from .tree_routing import route_copies, route_queries
+
+    X = np.zeros((2, 1), dtype=np.float32)  # two rows: a real broadcast
+    nodes = np.full((1, 4), -1, dtype=np.int64)  # one leaf
+    nan_left = np.zeros(1, dtype=np.uint8)
+    leaf_value = np.zeros((1, 1))
+    one = np.zeros(1, dtype=np.int64)
+    grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
+    route_queries(
+        X, one, grid_point, one, nodes, nan_left, leaf_value, 0,
+        np.zeros((2, 1, 1)),
+    )  # fmt: skip
+    route_copies(
+        X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64), one,
+        np.array([0, 1]), one, nodes, nan_left, leaf_value, 0, 0, 2,
+        np.zeros((2, 1, 1)),
+    )  # fmt: skip
