@@ -289,7 +289,11 @@ class PartialDependenceRun:
             per_copy += batcher.bytes_per_copy
         else:
             per_copy += trees[0].bytes_per_copy(n_rows, len(columns))
-        cap = max(1, int(min(self.max_memory, CHUNK_BYTES) // per_copy))
+        # CHUNK_BYTES keeps stacked copies of X small enough for the allocator
+        # to recycle; the shortcut stacks none, and each chunk costs it a walk
+        # of every row through every tree: it takes all `max_memory` allows.
+        budget = self.max_memory if trees else min(self.max_memory, CHUNK_BYTES)
+        cap = max(1, int(budget // per_copy))
         # Streamed: a coarse first chunk, then chunks growing while they are
         # fast. Otherwise nobody watches: full-size chunks from the start.
         first = cap
