@@ -33,6 +33,9 @@ export function prepareCanvas(canvas, { left, top, width, height }) {
   return context;
 }
 
+/** ICE curves' colour where the stylesheet gives none (JupyterLab's blue). */
+export const ICE_FALLBACK_COLOR = "#1976d2";
+
 /**
  * The colour a canvas paints with: its computed css `color` (set from the
  * theme variables in the stylesheet), or `fallback` where css is missing.

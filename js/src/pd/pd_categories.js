@@ -8,7 +8,11 @@ import { scaleBand } from "d3-scale";
 
 import { CHAR_WIDTH, themeAxis, truncate } from "../charts/chart_base.js";
 import { formatNumber } from "../charts/format.js";
-import { canvasColor, iceAlpha } from "./pd_canvas.js";
+import {
+  canvasColor,
+  ICE_FALLBACK_COLOR,
+  iceAlpha,
+} from "./pd_canvas.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
   DIST_HEIGHT,
@@ -18,7 +22,6 @@ import {
   prepareIceCanvas,
 } from "./pd_frame.js";
 
-const ICE_FALLBACK_COLOR = "#1976d2";
 const MARK_WIDTH = 0.6; // of the band
 
 /**

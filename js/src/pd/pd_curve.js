@@ -13,7 +13,12 @@ import { line } from "d3-shape";
 
 import { themeAxis } from "../charts/chart_base.js";
 import { formatNumber } from "../charts/format.js";
-import { canvasColor, iceAlpha, paintIce } from "./pd_canvas.js";
+import {
+  canvasColor,
+  ICE_FALLBACK_COLOR,
+  iceAlpha,
+  paintIce,
+} from "./pd_canvas.js";
 import { nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
@@ -24,7 +29,6 @@ import {
   prepareIceCanvas,
 } from "./pd_frame.js";
 
-const ICE_FALLBACK_COLOR = "#1976d2";
 const RARE_TITLE = "Data is rare here (beyond the first or last decile)";
 const pdpLine = line();
 
