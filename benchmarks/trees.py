@@ -1,6 +1,6 @@
 """The tree shortcut against scikit-learn and our generic path, side by side.
 
-    python benchmarks/trees.py [--quick] [--runs N] [--rows N]
+    python benchmarks/trees.py [--quick] [--runs N] [--rows N] [--case TEXT]
 
 Per case: median seconds of scikit-learn, our generic path
 (``algorithm="generic"``: stacked copies, predicted) and the tree shortcut
@@ -29,6 +29,8 @@ from sklearn.compose import ColumnTransformer
 from sklearn.datasets import make_classification, make_regression
 from sklearn.ensemble import (
     ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    HistGradientBoostingClassifier,
     RandomForestClassifier,
     RandomForestRegressor,
 )
@@ -88,6 +90,48 @@ def one_hot_forest(n_rows):
     return pipe, X.iloc[n_rows:], y[n_rows:]
 
 
+@functools.cache
+def hist_gradient_boosting(n_rows):
+    """The issue's HistGB case: 30 features, scikit-learn's defaults."""
+    X, y = make_classification(
+        n_samples=3 * n_rows, n_features=30, n_informative=10, random_state=0
+    )
+    model = HistGradientBoostingClassifier(random_state=0)
+    model.fit(X[: 2 * n_rows], y[: 2 * n_rows])
+    return model, X[2 * n_rows :], y[2 * n_rows :]
+
+
+@functools.cache
+def gradient_boosting_3_classes(n_rows):
+    """Three classes: three trees a stage, softmax probabilities."""
+    X, y = make_classification(
+        n_samples=2 * n_rows,
+        n_features=20,
+        n_informative=8,
+        n_classes=3,
+        random_state=0,
+    )
+    model = GradientBoostingClassifier(n_estimators=50, random_state=0)
+    model.fit(X[:n_rows], y[:n_rows])
+    return model, X[n_rows:], y[n_rows:]
+
+
+@functools.cache
+def categorical_hist_gradient_boosting(n_rows):
+    """Native categorical splits (pandas categories) and missing values."""
+    X, y = make_customers(2 * n_rows, RANDOM_STATE, noise_columns=True)
+    for column in ("region", "plan", "store"):
+        X[column] = X[column].astype("category")
+    rng = np.random.default_rng(RANDOM_STATE)
+    for column in ("age", "income"):
+        X.loc[rng.random(len(X)) < 0.05, column] = np.nan
+    model = HistGradientBoostingClassifier(
+        categorical_features="from_dtype", random_state=0
+    )
+    model.fit(X.iloc[:n_rows], y[:n_rows])
+    return model, X.iloc[n_rows:], y[n_rows:]
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -111,6 +155,21 @@ CASES = [
     ),
     Case("one-hot + RF regressor", one_hot_forest, "importance", (("n_repeats", 5),)),
     Case(
+        "HistGB classifier", hist_gradient_boosting, "importance", (("n_repeats", 5),)
+    ),
+    Case(
+        "GB classifier 3 classes",
+        gradient_boosting_3_classes,
+        "importance",
+        (("n_repeats", 5),),
+    ),
+    Case(
+        "HistGB categorical + NaN",
+        categorical_hist_gradient_boosting,
+        "importance",
+        (("n_repeats", 5),),
+    ),
+    Case(
         "RF classifier 100 trees",
         forest_classifier,
         "dependence",
@@ -121,6 +180,18 @@ CASES = [
         extra_trees_regressor,
         "dependence",
         (("features", (0,)), ("kind", "both"), ("grid_resolution", 100)),
+    ),
+    Case(
+        "HistGB classifier",
+        hist_gradient_boosting,
+        "dependence",
+        (("features", (0,)), ("kind", "both"), ("grid_resolution", 50)),
+    ),
+    Case(
+        "GB classifier 3 classes",
+        gradient_boosting_3_classes,
+        "dependence",
+        (("features", (0,)), ("kind", "both"), ("grid_resolution", 50)),
     ),
 ]
 
@@ -186,7 +257,7 @@ def measure(case, n_rows, runs, agreement):
     return medians, differences
 
 
-def timing_table(n_rows, runs, agreement):
+def timing_table(n_rows, runs, agreement, only=""):
     columns = [
         ("case", "<"),
         ("job", "<"),
@@ -200,6 +271,8 @@ def timing_table(n_rows, runs, agreement):
     ]
     rows = []
     for case in CASES:
+        if only.lower() not in case.name.lower():
+            continue
         medians, differences = measure(case, n_rows, runs, agreement)
         settings = ", ".join(f"{k}={v}" for k, v in case.settings)
         rows.append(
@@ -263,6 +336,9 @@ def main():
         parser.add_argument(
             "--rows", type=int, default=10_000, help="rows inspected (default: 10,000)"
         )
+        parser.add_argument(
+            "--case", default="", help="only the cases whose name holds this text"
+        )
 
     args, runs = _timing.parse_runs(
         __doc__.splitlines()[0],
@@ -276,7 +352,7 @@ def main():
     print(_timing.describe_method(runs, args.quick, "sklearn, generic and tree"))
     print()
     started = time.perf_counter()
-    print(timing_table(n_rows, runs, agreement))
+    print(timing_table(n_rows, runs, agreement, args.case))
     print()
     print(cold_lines())
     print(f"(total {time.perf_counter() - started:.0f} s)")

@@ -1,8 +1,9 @@
 """The tree shortcut predicts modified copies of X exactly as the model does.
 
 Every comparison is `assert_array_equal` against the model's own method on
-the stacked copies: the shortcut is exact by construction (float32 input,
-the same comparisons, leaf values added in the model's order)."""
+the stacked copies: the shortcut is exact by construction (the model's input
+dtype, the same comparisons, leaf values added in the model's order from its
+own start, its own link)."""
 
 import numpy as np
 import pytest
@@ -11,6 +12,10 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import (
     ExtraTreesClassifier,
     ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
 )
@@ -22,7 +27,7 @@ from sklearn.tree import (
     ExtraTreeRegressor,
 )
 
-from inspectwidgets.inspection._core.batching import ArrayBatcher
+from inspectwidgets.inspection._core.batching import make_batcher
 from inspectwidgets.inspection._core.trees import TreeModel, unsupported
 
 
@@ -50,29 +55,65 @@ MODELS = {
     "extra trees regressor": lambda: ExtraTreesRegressor(
         n_estimators=5, random_state=0
     ),
+    "gradient boosting 3 classes": lambda: GradientBoostingClassifier(
+        n_estimators=8, learning_rate=0.3, random_state=0
+    ),
+    "gradient boosting binary, zero start": lambda: GradientBoostingClassifier(
+        n_estimators=8, init="zero", random_state=0
+    ),
+    "gradient boosting regressor, huber": lambda: GradientBoostingRegressor(
+        loss="huber", n_estimators=8, random_state=0
+    ),
+    "histogram boosting 3 classes": lambda: HistGradientBoostingClassifier(
+        max_iter=8, random_state=0
+    ),
+    "histogram boosting binary": lambda: HistGradientBoostingClassifier(
+        max_iter=8, random_state=0
+    ),
+    "histogram boosting regressor, poisson": lambda: HistGradientBoostingRegressor(
+        loss="poisson", max_iter=8, random_state=0
+    ),
 }
 
 
 def methods_of(model):
-    if hasattr(model, "classes_"):
-        return ["predict", "predict_proba", "predict_log_proba"]
-    return ["predict"]
+    if not hasattr(model, "classes_"):
+        return ["predict"]
+    names = ["predict", "predict_proba", "predict_log_proba", "decision_function"]
+    return [name for name in names if hasattr(model, name)]
 
 
 def fitted(name, X, y):
     model = MODELS[name]()
-    target = y if hasattr(model, "predict_proba") else X[:, 0] * y + X[:, 1]
-    return model.fit(X, target)
+    if "binary" in name:
+        return model.fit(X, y % 2)
+    if hasattr(model, "predict_proba"):
+        return model.fit(X, y)
+    return model.fit(X, np.abs(X[:, 0] * y + X[:, 1]))  # >= 0: Poisson
+
+
+def thresholds_of(model, column):
+    """The model's split thresholds on `column`, in the dtype it compares."""
+    if hasattr(model, "_predictors"):
+        nodes = [p.nodes for stage in model._predictors for p in stage]
+        return np.concatenate(
+            [n["num_threshold"][(n["feature_idx"] == column) & (n["is_leaf"] == 0)]
+             for n in nodes]
+        )  # fmt: skip
+    trees = np.ravel(getattr(model, "estimators_", [model]))
+    return np.concatenate(
+        [t.tree_.threshold[t.tree_.feature == column] for t in trees]
+    ).astype(np.float32)
 
 
 def assert_same_as_the_model(model, X, copies, donor=None):
     methods = methods_of(model)
     trees = TreeModel.of(model, X, methods)
-    rows = trees.as_float32(X)
-    donor_rows = None if donor is None else trees.as_float32(donor)
+    rows = trees.as_model_input(X)
+    donor_rows = None if donor is None else trees.as_model_input(donor)
     with np.errstate(divide="ignore"):  # log of zero probabilities, as sklearn
         got = trees.predict(rows, copies, methods, donor=donor_rows)
-        stacked = ArrayBatcher(X).build(copies, donor=donor)
+        stacked = make_batcher(X).build(copies, donor=donor)
         for method in methods:
             assert_array_equal(got[method], getattr(model, method)(stacked), method)
 
@@ -91,19 +132,18 @@ def test_permuted_copies_and_groups(data, name):
 def test_grid_values_on_and_around_every_threshold(data, name):
     X, y = data
     model = fitted(name, X, y)
-    trees = model.estimators_ if hasattr(model, "estimators_") else [model]
     column = 0
-    thresholds = np.concatenate(
-        [t.tree_.threshold[t.tree_.feature == column] for t in trees]
-    ).astype(np.float32)
-    # Thresholds are midpoints in float64; the float32 values at and one ulp
-    # either side of them are where a wrong cast or comparison would show.
+    thresholds = thresholds_of(model, column)
+    # Thresholds are midpoints in float64; the values at and one ulp either
+    # side of them, in the dtype the model compares (float32 but for
+    # histogram boosting), are where a wrong cast or comparison would show.
+    inf = thresholds.dtype.type(np.inf)
     grid = np.unique(
         np.concatenate(
             [
                 thresholds,
-                np.nextafter(thresholds, np.float32(np.inf)),
-                np.nextafter(thresholds, np.float32(-np.inf)),
+                np.nextafter(thresholds, inf),
+                np.nextafter(thresholds, -inf),
                 [X[:, column].min() - 1, X[:, column].max() + 1],
             ]
         )
@@ -140,6 +180,54 @@ def test_what_takes_the_generic_path(data):
     trees = TreeModel.of(forest, X, ["predict"])
     with_nan = X.copy()
     with_nan[0, 0] = np.nan
-    assert trees.as_float32(with_nan) is None
+    assert trees.as_model_input(with_nan) is None
     with np.errstate(over="ignore"):  # beyond float32: infinity
-        assert trees.as_float32(X * 1e39) is None
+        assert trees.as_model_input(X * 1e39) is None
+
+
+def test_gradient_boosting_with_an_initial_model_that_varies_by_row(data):
+    X, y = data
+    from sklearn.linear_model import LogisticRegression
+
+    varying = GradientBoostingClassifier(
+        n_estimators=3, init=LogisticRegression(), random_state=0
+    ).fit(X, y)
+    assert "initial model" in unsupported(varying, X, ["predict"])
+    stratified = GradientBoostingRegressor(n_estimators=3, random_state=0)
+    stratified.fit(X, X[:, 0])
+    assert unsupported(stratified, X, ["predict"]) is None
+
+
+def test_histogram_boosting_missing_values_and_categories():
+    """NaN routed by each node's learned direction; categories by the
+    predictor's bitsets, through the model's own encoder (which puts the
+    categorical columns first), unseen categories and NaN as missing."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "size": rng.normal(size=n),
+            "colour": pd.Categorical(rng.choice(["red", "green", "blue", "grey"], n)),
+            "weight": rng.normal(size=n),
+            "shape": pd.Categorical(rng.choice(["round", "square"], n)),
+        }
+    )
+    y = (X["colour"].isin(["red", "blue"]) ^ (X["size"] > 0)).astype(int).to_numpy()
+    X.loc[rng.random(n) < 0.15, "size"] = np.nan
+    X.loc[rng.random(n) < 0.1, "colour"] = np.nan
+    model = HistGradientBoostingClassifier(max_iter=10, random_state=0).fit(X, y)
+    assert any(p.nodes["is_categorical"].any() for s in model._predictors for p in s)
+    copies = [(rng.permutation(n), (c,)) for c in (0, 1, 3)]
+    copies.append((rng.permutation(n), (1, 2)))
+    assert_same_as_the_model(model, X, copies)
+    # Grid rows: every category, an unseen one, NaN; sizes on thresholds.
+    donor = pd.concat([X.iloc[:1]] * 6, ignore_index=True)
+    donor["colour"] = pd.Categorical(
+        ["red", "green", "blue", "grey", "purple", np.nan],
+        categories=[*X["colour"].cat.categories, "purple"],
+    )
+    assert_same_as_the_model(
+        model, X, [(p, (1,)) for p in range(len(donor))], donor=donor
+    )

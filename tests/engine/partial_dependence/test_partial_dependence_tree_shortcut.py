@@ -72,3 +72,25 @@ def test_tree_refuses_what_it_cannot_do_exactly():
     with_nan[0, 1] = np.nan
     with pytest.raises(ValueError, match="NaN or infinity"):
         partial_dependence(forest, with_nan, [0], method="brute", algorithm="tree")
+
+
+def test_boosting_through_the_walk_when_asked():
+    """Boosting takes the tree-by-tree path under "auto"; the walk, when
+    asked for, gives the same numbers: K-class raw scores and probabilities,
+    and a regressor's link."""
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        HistGradientBoostingRegressor,
+    )
+
+    X, y = make_classification(
+        n_samples=200, n_features=5, n_informative=3, n_classes=3, random_state=0
+    )
+    model = GradientBoostingClassifier(n_estimators=8, random_state=0).fit(X, y)
+    for response_method in ("predict_proba", "decision_function"):
+        assert_as_sklearn(model, X, [0], kind="both", response_method=response_method)
+    X, y = make_regression(n_samples=200, n_features=4, random_state=0)
+    model = HistGradientBoostingRegressor(loss="poisson", max_iter=8)
+    model.fit(X, np.abs(y))
+    assert_as_sklearn(model, X, [1], kind="both")
+    assert_as_sklearn(model, X, [0, 2], kind="average", grid_resolution=12)

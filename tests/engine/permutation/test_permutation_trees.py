@@ -156,3 +156,34 @@ def test_out_of_bag_members_take_the_shortcut(forest_data):
     bagging.fit(X, y)
     with pytest.raises(ValueError, match="a member sees some columns"):
         oob_permutation_importance(bagging, X, y, algorithm="tree")
+
+
+def test_boosting_takes_the_shortcut_bit_for_bit():
+    """Gradient boosting (three classes: three trees a stage, softmax) and
+    histogram boosting on a frame with native categories and missing values:
+    scikit-learn's numbers without a prediction of a permuted copy."""
+    import pandas as pd
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        HistGradientBoostingClassifier,
+    )
+
+    X, y = make_classification(
+        n_samples=300, n_features=5, n_informative=3, n_classes=3, random_state=0
+    )
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(5)])
+    frame["colour"] = pd.Categorical(rng.choice(["red", "green", "blue"], len(y)))
+    frame.loc[rng.random(len(y)) < 0.1, "x0"] = np.nan
+    labels = (y + (frame["colour"] == "red")) % 3
+    scoring = ["accuracy", "neg_log_loss", "balanced_accuracy"]
+    kwargs = dict(n_repeats=3, random_state=0, scoring=scoring)
+    for model, data, target in (
+        (GradientBoostingClassifier(n_estimators=10, random_state=0), X, y),
+        (HistGradientBoostingClassifier(max_iter=10, random_state=0), frame, labels),
+    ):
+        model.fit(data, target)
+        expected = sklearn_permutation_importance(model, data, target, **kwargs)
+        got = permutation_importance(model, data, target, algorithm="tree", **kwargs)
+        for name in scoring:
+            assert_array_equal(got[name].importances, expected[name].importances)

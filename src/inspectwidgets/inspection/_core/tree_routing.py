@@ -8,25 +8,44 @@ are partitioned by the same comparison the tree makes, and each part goes on.
 Every query ends in exactly the leaf a prediction would reach, at a cost close
 to one prediction per row instead of one per copy.
 
-Exactness: X and the queries are float32 as scikit-learn casts them, compared
-``x <= threshold`` in float64 as its Cython does, NaN routed by the node's
-``missing_go_to_left``; leaf values are added tree after tree, in the model's
-order, into zeros, as ``ForestClassifier.predict_proba`` and
-``ForestRegressor.predict`` add them (with ``n_jobs=None``).
+Exactness: X and the queries are what the model's own predict walks (float32
+for scikit-learn's trees, forests and gradient boosting, float64 for
+histogram gradient boosting), compared as its Cython compares them (see
+:func:`_goes_left`); leaf values are added tree after tree, in the model's
+order, onto the model's starting values, as its predict adds them.
 """
 
 import numpy as np
 from numba import njit
 
+from .trees import CATEGORICAL, NAN_LEFT
+
 
 @njit(nogil=True, cache=True, inline="always")
-def _goes_left(value, node, threshold, nan_left):
-    """scikit-learn's rule: NaN by the node's learned direction, otherwise
-    ``value <= threshold`` with the float32 value widened to float64
-    (`threshold` is the node array seen as float64: column 3)."""
+def _goes_left(value, node, nodes, threshold, flags, bitsets):
+    """The model's rule at `node`: NaN by the node's learned direction;
+    otherwise ``value <= threshold`` in float64 (a float32 value widened, as
+    scikit-learn's trees compare; `threshold` is the node array seen as
+    float64: column 3); or, at a categorical split of a histogram gradient
+    boosting model, its predictor's test: the category's bit in the node's
+    left set, else in the feature's known set (right), else missing."""
+    flag = flags[node]
     if np.isnan(value):
-        return nan_left[node] != 0
-    return value <= threshold[node, 3]
+        return flag & NAN_LEFT != 0
+    if flag & CATEGORICAL == 0:
+        return value <= threshold[node, 3]
+    if value < 0:
+        return flag & NAN_LEFT != 0
+    # Its Cython casts the value to uint8: categories are ordinal codes below
+    # max_bins (<= 255), so truncation keeps them.
+    code = np.int64(value) & 255
+    word, bit = code >> 5, code & 31
+    sets = bitsets[nodes[node, 3]]
+    if (sets[0, word] >> bit) & 1:
+        return True
+    if (sets[1, word] >> bit) & 1:
+        return False
+    return flag & NAN_LEFT != 0
 
 
 # Two walks: route_queries for copies whose changed values are the same for
@@ -36,7 +55,7 @@ def _goes_left(value, node, threshold, nan_left):
 # partial dependence 1.5x slower (0.38 s against 0.59 s per 100 grid points).
 @njit(nogil=True, cache=True)
 def route_queries(
-    X, columns, values, roots, nodes, nan_left,
+    X, columns, values, roots, outputs, nodes, flags, bitsets,
     leaf_value, max_depth, out,
 ):  # fmt: skip
     """Every query's leaf values, added tree by tree into `out`.
@@ -57,20 +76,25 @@ def route_queries(
         Per node: left child, right child (indices into `nodes`, -1 at a
         leaf), feature, and the threshold's float64 bits: one cache line per
         node visited, as scikit-learn's own node struct.
-    nan_left : uint8 array of shape (n_nodes,)
-        The node's ``missing_go_to_left``.
-    leaf_value : float64 array of shape (n_nodes, n_outputs)
+    outputs : int64 array of shape (n_trees,)
+        The first output each tree adds to: a forest's trees add to every
+        output (0), a boosting model's k-th tree of a stage to output k.
+    flags : uint8 array of shape (n_nodes,)
+        ``NAN_LEFT`` (the node's ``missing_go_to_left``), ``CATEGORICAL``.
+    bitsets : uint32 array of shape (n_categorical_nodes, 2, 8)
+        Per categorical split: its left categories, its feature's known ones.
+    leaf_value : float64 array of shape (n_nodes, width)
+        What a leaf adds to outputs ``outputs[t]:outputs[t] + width``.
     max_depth : int
         The deepest tree's depth: bounds the stack of pending parts.
     out : float64 array of shape (n_rows, n_queries, n_outputs)
-        Where the trees' leaf values are added, in order: zeros for a forest
-        (as its predict starts from np.zeros), -0.0 for a single tree (the
-        exact identity of addition: the leaf value itself comes out).
+        Where the trees' leaf values are added, in order, onto what the
+        model starts from (see ``TreeModel.start``).
     """
     threshold = nodes.view(np.float64)
     n_rows = X.shape[0]
     n_queries = values.shape[0]
-    n_outputs = leaf_value.shape[1]
+    width = leaf_value.shape[1]
     changed = np.full(X.shape[1], -1, dtype=np.int64)
     for c in range(columns.shape[0]):
         changed[columns[c]] = c
@@ -94,7 +118,7 @@ def route_queries(
                     c = changed[nodes[node, 2]]
                     if c < 0:
                         x = X[i, nodes[node, 2]]
-                        go_left = _goes_left(x, node, threshold, nan_left)
+                        go_left = _goes_left(x, node, nodes, threshold, flags, bitsets)
                         node = nodes[node, 0] if go_left else nodes[node, 1]
                         continue
                     # Partition order[lo:hi]: queries going left first.
@@ -102,7 +126,7 @@ def route_queries(
                     for j in range(lo, hi):
                         q = order[j]
                         v = values[q, i, c]
-                        go_left = _goes_left(v, node, threshold, nan_left)
+                        go_left = _goes_left(v, node, nodes, threshold, flags, bitsets)
                         if go_left:
                             order[j], order[mid] = order[mid], q
                             mid += 1
@@ -116,19 +140,21 @@ def route_queries(
                         )  # fmt: skip
                         top += 1
                         node, hi = nodes[node, 0], mid
+                first = outputs[t]
                 for j in range(lo, hi):
                     q = order[j]
-                    for k in range(n_outputs):
-                        out[i, q, k] += leaf_value[node, k]
+                    for k in range(width):
+                        out[i, q, first + k] += leaf_value[node, k]
 
 
 @njit(nogil=True, cache=True)
 def _route_rows(
     X, i, g, position, values, offset, order, lo, hi, node, nodes, threshold,
-    nan_left, leaf_value, stack, out,
+    flags, bitsets, leaf_value, first, stack, out,
 ):  # fmt: skip
     """Route the copies ``order[lo:hi]`` of row `i`, all of group `g`, from
-    `node` down to their leaves and add the leaf values to ``out[i, copy]``."""
+    `node` down to their leaves and add the leaf values to ``out[i, copy]``
+    from output `first` on."""
     stack[0, 0], stack[0, 1], stack[0, 2] = node, lo, hi
     top = 1
     while top > 0:
@@ -139,14 +165,14 @@ def _route_rows(
             at = position[g, f]
             if at < 0:
                 x = X[i, f]
-                go_left = _goes_left(x, node, threshold, nan_left)
+                go_left = _goes_left(x, node, nodes, threshold, flags, bitsets)
                 node = nodes[node, 0] if go_left else nodes[node, 1]
                 continue
             mid = lo
             for j in range(lo, hi):
                 q = order[j]
                 v = values[i, offset[q] + at]
-                go_left = _goes_left(v, node, threshold, nan_left)
+                go_left = _goes_left(v, node, nodes, threshold, flags, bitsets)
                 if go_left:
                     order[j], order[mid] = order[mid], q
                     mid += 1
@@ -161,13 +187,13 @@ def _route_rows(
         for j in range(lo, hi):
             q = order[j]
             for k in range(leaf_value.shape[1]):
-                out[i, q, k] += leaf_value[node, k]
+                out[i, q, first + k] += leaf_value[node, k]
 
 
 @njit(nogil=True, cache=True)
 def route_copies(
     X, values, offset, group_start, position, column_groups, column_group_start,
-    roots, nodes, nan_left, leaf_value, max_depth,
+    roots, outputs, nodes, flags, bitsets, leaf_value, max_depth,
     row_start, row_stop, out,
 ):  # fmt: skip
     """Leaf values of modified copies of X, added tree by tree into `out`.
@@ -191,7 +217,7 @@ def route_copies(
     threshold = nodes.view(np.float64)
     n_groups = group_start.shape[0] - 1
     n_copies = offset.shape[0]
-    n_outputs = leaf_value.shape[1]
+    width = leaf_value.shape[1]
     order = np.empty(n_copies, dtype=np.int64)
     on_path_end = np.empty(n_groups, dtype=np.int64)
     path = np.empty(max_depth + 1, dtype=np.int64)
@@ -205,7 +231,7 @@ def route_copies(
                 path[depth] = node
                 depth += 1
                 x = X[i, nodes[node, 2]]
-                go_left = _goes_left(x, node, threshold, nan_left)
+                go_left = _goes_left(x, node, nodes, threshold, flags, bitsets)
                 node = nodes[node, 0] if go_left else nodes[node, 1]
             path[depth] = node
             for q in range(n_copies):
@@ -226,7 +252,7 @@ def route_copies(
                     for j in range(lo, hi):
                         q = order[j]
                         v = values[i, offset[q] + at]
-                        go_left = _goes_left(v, node, threshold, nan_left)
+                        go_left = _goes_left(v, node, nodes, threshold, flags, bitsets)
                         if go_left == stays_left:
                             order[j], order[keep] = order[keep], q
                             keep += 1
@@ -234,13 +260,13 @@ def route_copies(
                         other = nodes[node, 1] if stays_left else nodes[node, 0]
                         _route_rows(
                             X, i, g, position, values, offset, order, keep, hi,
-                            other, nodes, threshold, nan_left,
-                            leaf_value, stack, out,
+                            other, nodes, threshold, flags, bitsets,
+                            leaf_value, outputs[t], stack, out,
                         )  # fmt: skip
                     on_path_end[g] = keep
             own_leaf = path[depth]
             for g in range(n_groups):
                 for j in range(group_start[g], on_path_end[g]):
                     q = order[j]
-                    for k in range(n_outputs):
-                        out[i, q, k] += leaf_value[own_leaf, k]
+                    for k in range(width):
+                        out[i, q, outputs[t] + k] += leaf_value[own_leaf, k]

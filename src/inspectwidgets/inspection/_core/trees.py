@@ -2,27 +2,34 @@
 
 Permutation importance and partial dependence predict copies of X in which a
 few columns (a feature, a group, a one-hot block) take other values. For
-scikit-learn's trees and forests, ``route_queries`` walks each row through
-each tree once with all of the row's copies (see ``tree_routing``), and this
-module turns the leaf values into what the model's own ``predict``,
-``predict_proba`` or ``predict_log_proba`` returns on the stacked copies, bit
-for bit: the same float32 input, comparisons, leaf values, summation order
-and division.
+scikit-learn's tree models, ``tree_routing`` walks each row through each tree
+once with all of the row's copies, and this module turns the leaf values into
+what the model's own ``predict``, ``predict_proba``, ``predict_log_proba`` or
+``decision_function`` returns on the stacked copies, bit for bit: the same
+input dtype, comparisons, leaf values, summation order, start and link.
 
-Used for DecisionTree*, ExtraTree*, RandomForest* and ExtraTrees* of
-scikit-learn (exact types: a subclass may predict otherwise), single-output
-classifiers and any regressor, on dense finite input; anything else takes
-the generic path. A forest with ``n_jobs`` > 1 adds its trees in whatever
-order its threads finish; we add them in order, as it does with one job.
+Used for DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
+GradientBoosting* (initial model "zero" or a constant dummy) and
+HistGradientBoosting* (numeric and categorical splits, missing values) of
+scikit-learn, exact types only (a subclass may predict otherwise),
+single-output classifiers and any regressor, on dense input; anything else
+takes the generic path. A forest with ``n_jobs`` > 1 adds its trees in
+whatever order its threads finish; we add them in order, as it does with one
+job.
 """
 
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from scipy import sparse
+from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.ensemble import (
     ExtraTreesClassifier,
     ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
 )
@@ -48,14 +55,68 @@ _FORESTS = (
     ExtraTreesClassifier,
     ExtraTreesRegressor,
 )
+_GRADIENT_BOOSTING = (GradientBoostingClassifier, GradientBoostingRegressor)
+_HIST_GRADIENT_BOOSTING = (
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+)
+_SUPPORTED = _SINGLE_TREES + _FORESTS + _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING
 _CLASSIFIERS = (
     DecisionTreeClassifier,
     ExtraTreeClassifier,
     RandomForestClassifier,
     ExtraTreesClassifier,
+    GradientBoostingClassifier,
+    HistGradientBoostingClassifier,
 )
-# Whatever is not here (decision_function, apply, ...) takes the generic path.
-_METHODS = {"predict", "predict_proba", "predict_log_proba"}
+# Whatever a model has beyond these (apply, staged_*, ...) is the generic
+# path's.
+_METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"}
+# Dummy strategies whose prediction is the same for every row: a gradient
+# boosting model started from one starts every copy alike.
+_CONSTANT_DUMMIES = {
+    DummyClassifier: {"prior", "most_frequent", "constant"},
+    DummyRegressor: {"mean", "median", "quantile", "constant"},
+}
+
+
+# Node flags: missing values go left; the split is on categories (column 3 of
+# the node then indexes the bitsets, not a threshold).
+NAN_LEFT, CATEGORICAL = 1, 2
+
+
+class _Nodes:
+    """Trees gathered node by node into the arrays the walks read."""
+
+    def __init__(self):
+        self.blocks, self.bitsets, self.n_nodes, self.max_depth = [], [], 0, 0
+
+    def add(self, depth, left, right, feature, threshold, nan_left, leaf_value,
+            output=0, categories=None):  # fmt: skip
+        """One tree: its depth, children (-1 at a leaf), split feature and
+        threshold, missing values' direction, what each leaf adds from
+        `output` on, and
+        for histogram gradient boosting's categorical splits, `categories`:
+        ``(is_categorical, left_sets, known_sets)`` per node."""
+        start = self.n_nodes
+        n = len(left)
+        block = np.empty((n, 4), dtype=np.int64)
+        for column, children in enumerate((left, right)):
+            children = np.asarray(children, dtype=np.int64)
+            block[:, column] = np.where(children == -1, -1, children + start)
+        block[:, 2] = feature
+        block[:, 3] = np.asarray(threshold, np.float64).view(np.int64)
+        flags = np.where(np.asarray(nan_left) != 0, NAN_LEFT, 0).astype(np.uint8)
+        if categories is not None:
+            is_categorical, left_sets, known_sets = categories
+            at = np.flatnonzero(is_categorical)
+            flags[at] |= CATEGORICAL
+            block[at, 3] = sum(len(b) for b in self.bitsets) + np.arange(len(at))
+            self.bitsets.append(np.stack([left_sets, known_sets], axis=1))
+        leaf_value = np.asarray(leaf_value, dtype=np.float64).reshape(n, -1)
+        self.blocks.append((start, block, flags, leaf_value, output))
+        self.n_nodes += n
+        self.max_depth = max(self.max_depth, int(depth))
 
 
 class TreeModel:
@@ -65,37 +126,28 @@ class TreeModel:
     shortcut does not reproduce exactly.
     """
 
-    def __init__(self, model, trees):
+    def __init__(self, model, nodes, n_outputs, *, dtype, start, finite):
         self.model = model
         self.classifier = type(model) in _CLASSIFIERS
         self.forest = type(model) in _FORESTS
-        self.n_trees = len(trees)
-        sizes = [tree.node_count for tree in trees]
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        self.roots = offsets
-
-        # One row per node (see tree_routing): children (indices into the
-        # stacked nodes, -1 at a leaf), feature, threshold's float64 bits.
-        self.nodes = np.empty((int(np.sum(sizes)), 4), dtype=np.int64)
-        for tree, start in zip(trees, offsets, strict=True):
-            block = self.nodes[start : start + tree.node_count]
-            for column, children in enumerate(
-                (tree.children_left, tree.children_right)
-            ):
-                block[:, column] = np.where(children == -1, -1, children + start)
-            block[:, 2] = tree.feature
-            block[:, 3] = np.asarray(tree.threshold, np.float64).view(np.int64)
-        self.nan_left = np.concatenate(
-            [np.asarray(t.missing_go_to_left, np.uint8) for t in trees]
+        self.dtype, self.start, self.finite = dtype, start, finite
+        self.n_outputs = n_outputs
+        blocks = nodes.blocks
+        self.n_trees = len(blocks)
+        self.roots = np.array([b[0] for b in blocks], dtype=np.int64)
+        self.outputs = np.array([b[4] for b in blocks], dtype=np.int64)
+        self.nodes = np.concatenate([b[1] for b in blocks])
+        self.flags = np.concatenate([b[2] for b in blocks])
+        self.leaf_value = np.ascontiguousarray(np.concatenate([b[3] for b in blocks]))
+        self.bitsets = (
+            np.concatenate(nodes.bitsets).astype(np.uint32)
+            if nodes.bitsets
+            else np.zeros((0, 2, 8), dtype=np.uint32)
         )
-        if self.classifier:
-            # tree_.value holds class fractions: predict_proba's rows.
-            n_classes = int(model.n_classes_)
-            values = [t.value[:, 0, :n_classes] for t in trees]
-        else:
-            values = [t.value[:, :, 0] for t in trees]
-        self.leaf_value = np.ascontiguousarray(np.concatenate(values), np.float64)
-        self.max_depth = int(max(t.max_depth for t in trees))
+        self.max_depth = nodes.max_depth
+        # Raw column -> the column the trees read (histogram gradient
+        # boosting's own encoder puts categorical columns first).
+        self.column_of = None
 
     @classmethod
     def of(cls, model, X, methods):
@@ -103,20 +155,47 @@ class TreeModel:
         (:func:`unsupported` says why)."""
         if unsupported(model, X, methods) is not None:
             return None
-        if type(model) in _FORESTS:
-            return cls(model, [estimator.tree_ for estimator in model.estimators_])
-        return cls(model, [model.tree_])
+        kind = type(model)
+        if kind in _HIST_GRADIENT_BOOSTING:
+            return _hist_gradient_boosting(model)
+        if kind in _GRADIENT_BOOSTING:
+            return _gradient_boosting(model)
+        trees = model.estimators_ if kind in _FORESTS else [model]
+        nodes = _Nodes()
+        for estimator in trees:
+            tree = estimator.tree_
+            if kind in _CLASSIFIERS:
+                # tree_.value holds class fractions: predict_proba's rows.
+                value = tree.value[:, 0, : int(model.n_classes_)]
+            else:
+                value = tree.value[:, :, 0]
+            nodes.add(tree.max_depth, tree.children_left, tree.children_right,
+                      tree.feature, tree.threshold, tree.missing_go_to_left,
+                      value)  # fmt: skip
+        n_outputs = nodes.blocks[0][3].shape[1]
+        # A forest's predict adds its trees into zeros; -0.0 is the exact
+        # identity of addition, so a single tree's leaf value comes out as is.
+        start = np.full((1, n_outputs), 0.0 if kind in _FORESTS else -0.0)
+        return cls(model, nodes, n_outputs, dtype=np.float32, start=start, finite=True)
 
     def bytes_per_copy(self, n_rows, n_columns=1):
         """Memory one copy costs the shortcut: the values of its columns, its
         leaf sums (twice, while reordered) and the responses made of them."""
-        return n_rows * (4 * n_columns + 24 * self.leaf_value.shape[1])
+        itemsize = np.dtype(self.dtype).itemsize
+        return n_rows * (itemsize * n_columns + 24 * self.n_outputs)
 
-    def as_float32(self, X):
-        """X as the model sees it (float32, C order as the walk reads rows),
-        or None if it holds NaN or infinity: the model's own checks then
-        decide, on the generic path."""
-        X = check_array(X, dtype=np.float32, ensure_all_finite=False, order="C")
+    def as_model_input(self, X):
+        """X as the trees read it (C order, as the walk reads rows), or None
+        where the model's own checks must decide (the generic path): float32
+        holding NaN or infinity for scikit-learn's trees, forests and
+        gradient boosting; float64 after its own encoder for histogram
+        gradient boosting, which routes missing values itself."""
+        if not self.finite:
+            preprocessor = self.model._preprocessor
+            if preprocessor is not None:
+                X = preprocessor.transform(X)
+            return check_array(X, dtype=self.dtype, ensure_all_finite=False, order="C")
+        X = check_array(X, dtype=self.dtype, ensure_all_finite=False, order="C")
         return X if np.isfinite(X).all() else None
 
     def predict(self, X, copies, methods, donor=None, n_threads=1):
@@ -124,23 +203,28 @@ class TreeModel:
         ``method(batcher.build(copies, donor))`` returns them (see
         ``batching``): in copy ``(rows, columns)``, row ``i`` takes `columns`
         from row ``rows[i]`` of X, or, with a `donor`, from donor row `rows`
-        for every row. X and `donor` come from :meth:`as_float32`.
+        for every row. X and `donor` come from :meth:`as_model_input`.
         """
         # numba loads on first use, not with the package (0.2 s and more).
         from . import tree_routing
 
+        if self.column_of is not None:
+            copies = [(r, tuple(self.column_of[list(c)])) for r, c in copies]
         if donor is None:
-            out = self._permuted(tree_routing.route_copies, X, copies, n_threads)
+            raw = self._permuted(tree_routing.route_copies, X, copies, n_threads)
         else:
-            out = self._donated(tree_routing.route_queries, X, copies, donor)
+            raw = self._donated(tree_routing.route_queries, X, copies, donor)
         if self.forest:
-            out /= self.n_trees
-        return self._responses(out, methods)
+            raw /= self.n_trees
+        return self._responses(raw, methods)
 
     def _empty(self, shape):
-        # A forest's predict adds its trees into zeros; -0.0 is the exact
-        # identity of addition, so a single tree's leaf value comes out as is.
-        return np.full(shape, 0.0 if self.forest else -0.0)
+        """Leaf sums before the first tree: what the model starts from."""
+        return np.broadcast_to(self.start, shape).copy()
+
+    def _walk_arguments(self):
+        return (self.roots, self.outputs, self.nodes, self.flags, self.bitsets,
+                self.leaf_value, self.max_depth)  # fmt: skip
 
     def _permuted(self, route_copies, X, copies, n_threads):
         """Leaf sums of copies whose rows come from X itself: every group's
@@ -163,22 +247,21 @@ class TreeModel:
         # Row-major values of every copy's columns: a row's copies lie side by
         # side in memory, as the walk reads them.
         offset = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
-        values = np.empty((n_rows, int(np.sum(widths))), dtype=np.float32)
+        values = np.empty((n_rows, int(np.sum(widths))), dtype=X.dtype)
         for q, b in enumerate(order):
             rows, columns = copies[b]
             values[:, offset[q] : offset[q] + len(columns)] = X[
                 np.asarray(rows)[:, None], list(columns)
             ]
-        out = self._empty((n_rows, len(copies), self.leaf_value.shape[1]))
+        out = self._empty((n_rows, len(copies), self.n_outputs))
         bounds = np.linspace(0, n_rows, max(1, min(n_threads, n_rows)) + 1)
         ranges = list(zip(bounds[:-1].astype(int), bounds[1:].astype(int), strict=True))
 
         def route(rows):
             route_copies(
                 X, values, offset, group_start.astype(np.int64), position,
-                column_groups, column_group_start.astype(np.int64), self.roots,
-                self.nodes, self.nan_left, self.leaf_value, self.max_depth,
-                rows[0], rows[1], out,
+                column_groups, column_group_start.astype(np.int64),
+                *self._walk_arguments(), rows[0], rows[1], out,
             )  # fmt: skip
 
         if len(ranges) == 1:
@@ -187,13 +270,13 @@ class TreeModel:
             with ThreadPoolExecutor(len(ranges)) as pool:
                 list(pool.map(route, ranges))
         # Copy-major, in the copies' own order, as the stacked copies are.
-        stacked = np.empty((len(copies), n_rows, out.shape[2]))
+        stacked = np.empty((len(copies), n_rows, self.n_outputs))
         stacked[order] = out.transpose(1, 0, 2)
         return stacked.reshape(len(copies) * n_rows, -1)
 
     def _donated(self, route_queries, X, copies, donor):
         """Leaf sums of copies whose columns take one donor row's values."""
-        n_rows, n_outputs = X.shape[0], self.leaf_value.shape[1]
+        n_rows, n_outputs = X.shape[0], self.n_outputs
         stacked = np.empty((len(copies), n_rows, n_outputs))
         for columns in dict.fromkeys(tuple(c) for _, c in copies):
             blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
@@ -203,49 +286,171 @@ class TreeModel:
             values = np.broadcast_to(values, (len(blocks), n_rows, len(columns)))
             # Row-major: a row's copies side by side, as the walk adds to them.
             out = self._empty((n_rows, len(blocks), n_outputs))
-            route_queries(
-                X, columns, values, self.roots, self.nodes, self.nan_left,
-                self.leaf_value, self.max_depth, out,
-            )  # fmt: skip
+            route_queries(X, columns, values, *self._walk_arguments(), out)
             stacked[blocks] = out.transpose(1, 0, 2)
         return stacked.reshape(len(copies) * n_rows, n_outputs)
 
-    def _responses(self, out, methods):
-        model, responses = self.model, {}
+    def _responses(self, raw, methods):
+        """What each of `methods` returns, from the leaf sums `raw` of shape
+        (n_rows, n_outputs), by the model's own steps after its trees."""
+        model, kind = self.model, type(self.model)
+        boosting = kind in _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING
+        if kind in _HIST_GRADIENT_BOOSTING:
+            # Its raw predictions are Fortran-ordered: the softmax's sums over
+            # classes then add in the same order.
+            raw = np.asfortranarray(raw)
         if not self.classifier:
-            responses["predict"] = out[:, 0] if model.n_outputs_ == 1 else out
-            return responses
+            if kind in _HIST_GRADIENT_BOOSTING:
+                return {"predict": model._loss.link.inverse(raw.ravel())}
+            if boosting or model.n_outputs_ == 1:
+                return {"predict": raw.ravel() if boosting else raw[:, 0]}
+            return {"predict": raw}
+        decision = raw.ravel() if raw.shape[1] == 1 else raw
+        responses = {}
         for method in methods:
-            if method == "predict_proba":
-                responses[method] = out
-            elif method == "predict_log_proba":
-                responses[method] = np.log(out)
+            if method == "decision_function":
+                responses[method] = decision
+            elif method == "predict":
+                responses[method] = model.classes_[self._encoded_classes(decision)]
+            elif not boosting:
+                proba = raw
+                responses[method] = (
+                    proba if method == "predict_proba" else np.log(proba)
+                )
             else:
-                responses[method] = model.classes_.take(np.argmax(out, axis=1), axis=0)
+                # HistGradientBoosting passes (n, 1) raw, GradientBoosting the
+                # ravelled decision: the loss reads both alike.
+                proba = model._loss.predict_proba(
+                    raw if kind in _HIST_GRADIENT_BOOSTING else decision
+                )
+                responses[method] = (
+                    proba if method == "predict_proba" else np.log(proba)
+                )
         return responses
+
+    def _encoded_classes(self, decision):
+        kind = type(self.model)
+        if (
+            decision.ndim == 2
+            or kind not in _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING
+        ):
+            return np.argmax(decision, axis=1)
+        # Binary boosting: GradientBoosting predicts the positive class from
+        # raw >= 0, HistGradientBoosting from raw > 0.
+        if kind in _GRADIENT_BOOSTING:
+            return (decision >= 0).astype(int)
+        return (decision > 0).astype(int)
+
+
+def _gradient_boosting(model):
+    """GradientBoosting*: stage by stage, tree k of a stage adding
+    ``learning_rate * value`` to raw output k, from the initial model's raw
+    prediction (one row: the constant initial models give every row the
+    same)."""
+    nodes = _Nodes()
+    for stage in model.estimators_:
+        for k, estimator in enumerate(stage):
+            tree = estimator.tree_
+            # predict_stages multiplies each leaf value in float64 as it adds.
+            value = model.learning_rate * tree.value[:, 0, 0]
+            nodes.add(tree.max_depth, tree.children_left, tree.children_right,
+                      tree.feature, tree.threshold, tree.missing_go_to_left,
+                      value, output=k)  # fmt: skip
+    row = np.zeros((1, model.n_features_in_), dtype=np.float32)
+    start = model._raw_predict_init(row)
+    return TreeModel(model, nodes, start.shape[1], dtype=np.float32, start=start,
+                     finite=True)  # fmt: skip
+
+
+def _hist_gradient_boosting(model):
+    """HistGradientBoosting*: iteration by iteration, predictor k of an
+    iteration adding its leaf value to raw output k, from the baseline, on
+    float64 input after the model's own categorical encoder."""
+    known_sets, set_of_feature = model._bin_mapper.make_known_categories_bitsets()
+    nodes = _Nodes()
+    for iteration in model._predictors:
+        for k, predictor in enumerate(iteration):
+            n = predictor.nodes
+            leaf = n["is_leaf"] != 0
+            categorical = n["is_categorical"] != 0
+            categories = None
+            if categorical.any():
+                at = np.flatnonzero(categorical)
+                categories = (
+                    categorical,
+                    predictor.raw_left_cat_bitsets[n["bitset_idx"][at]],
+                    known_sets[set_of_feature[n["feature_idx"][at]]],
+                )
+            nodes.add(
+                n["depth"].max(),
+                # uint32 children: -1 must not wrap around.
+                np.where(leaf, -1, n["left"].astype(np.int64)),
+                np.where(leaf, -1, n["right"].astype(np.int64)),
+                n["feature_idx"], n["num_threshold"], n["missing_go_to_left"],
+                n["value"], output=k, categories=categories,
+            )  # fmt: skip
+    # raw_predictions = zeros; raw_predictions += baseline.
+    start = np.zeros_like(model._baseline_prediction) + model._baseline_prediction
+    trees = TreeModel(model, nodes, start.shape[1], dtype=np.float64, start=start,
+                      finite=False)  # fmt: skip
+    if model._preprocessor is not None:
+        trees.column_of = _encoded_columns(model._preprocessor)
+    return trees
+
+
+def _encoded_columns(preprocessor):
+    """Raw column -> output column of histogram gradient boosting's own
+    ColumnTransformer: an ordinal encoder for the categorical columns, a
+    validation for the others, one output per input each, encoder first."""
+    inputs = preprocessor._transformer_to_input_indices
+    column_of = np.empty(preprocessor.n_features_in_, dtype=np.int64)
+    for name, block in preprocessor.output_indices_.items():
+        columns = inputs.get(name, [])
+        column_of[list(columns)] = np.arange(block.start, block.stop)
+    return column_of
+
+
+def _methods_of(model):
+    """The prediction methods the shortcut gives for `model`."""
+    if type(model) not in _CLASSIFIERS:
+        return {"predict"}
+    return {m for m in _METHODS if hasattr(model, m)}
 
 
 def unsupported(model, X, methods):
     """Why the tree shortcut cannot predict `model` on `X` (None if it can).
     X may be None when not known yet."""
     kind = type(model)
-    if kind not in _SINGLE_TREES + _FORESTS:
+    if kind not in _SUPPORTED:
         return (
-            f"{kind.__name__} is not one of scikit-learn's trees or forests "
-            "(DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*)"
+            f"{kind.__name__} is not one of scikit-learn's tree models "
+            "(DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*, "
+            "GradientBoosting*, HistGradientBoosting*)"
         )
-    if kind in _CLASSIFIERS and model.n_outputs_ != 1:
+    if kind in _CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
         return "a multi-output classifier takes the generic path"
-    if not set(methods) <= _METHODS:
-        return f"the scorers need {', '.join(sorted(set(methods) - _METHODS))}"
+    if kind in _GRADIENT_BOOSTING:
+        init = model.init_
+        if not (
+            (isinstance(init, str) and init == "zero")
+            or init.get_params().get("strategy")
+            in _CONSTANT_DUMMIES.get(type(init), ())
+        ):
+            return (
+                f"its initial model ({type(init).__name__}) may predict each "
+                "row differently"
+            )
+    needed = set(methods) - _methods_of(model)
+    if needed:
+        return f"the scorers need {', '.join(sorted(needed))}"
     if X is not None and sparse.issparse(X):
         return "the data reaching the trees is sparse"
     return None
 
 
 def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
-    """``(TreeModel, X, donor)`` as the trees see them (float32) where the
-    shortcut applies to `model` on `X` (and `donor`), else None; with
+    """``(TreeModel, X, donor)`` as the trees read them where the shortcut
+    applies to `model` on `X` (and `donor`), else None; with
     ``algorithm="tree"`` a ValueError says why not. `obstacle`: a reason of
     the caller's own (a custom scorer, the recursion method)."""
     if algorithm == "generic":
@@ -253,10 +458,10 @@ def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
     reason = obstacle or unsupported(model, X, methods)
     if reason is None:
         trees = TreeModel.of(model, X, methods)
-        X32 = trees.as_float32(X)
-        donor32 = None if donor is None else trees.as_float32(donor)
-        if X32 is not None and (donor is None or donor32 is not None):
-            return trees, X32, donor32
+        X_in = trees.as_model_input(X)
+        donor_in = None if donor is None else trees.as_model_input(donor)
+        if X_in is not None and (donor is None or donor_in is not None):
+            return trees, X_in, donor_in
         reason = "X holds NaN or infinity"
     if algorithm == "tree":
         raise ValueError(f"algorithm='tree': {reason}.")
@@ -281,7 +486,7 @@ def walks_needed(estimator):
     import sys
 
     model = final_estimator(estimator)
-    if type(model) not in _SINGLE_TREES + _FORESTS:
+    if type(model) not in _SUPPORTED:
         return False
     routing = sys.modules.get(f"{__package__}.tree_routing")
     return routing is None or not (
@@ -291,21 +496,21 @@ def walks_needed(estimator):
 
 def load_walks():
     """Compile (or load from numba's cache) the walks, on arrays of the very
-    types the shortcut passes, so that its first real call starts at once."""
+    types the shortcut passes (float32 and float64 input), so that its first
+    real call starts at once."""
     from .tree_routing import route_copies, route_queries
 
-    X = np.zeros((2, 1), dtype=np.float32)  # two rows: a real broadcast
     nodes = np.full((1, 4), -1, dtype=np.int64)  # one leaf
-    nan_left = np.zeros(1, dtype=np.uint8)
+    flags = np.zeros(1, dtype=np.uint8)
+    bitsets = np.zeros((0, 2, 8), dtype=np.uint32)
     leaf_value = np.zeros((1, 1))
     one = np.zeros(1, dtype=np.int64)
-    grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
-    route_queries(
-        X, one, grid_point, one, nodes, nan_left, leaf_value, 0,
-        np.zeros((2, 1, 1)),
-    )  # fmt: skip
-    route_copies(
-        X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64), one,
-        np.array([0, 1]), one, nodes, nan_left, leaf_value, 0, 0, 2,
-        np.zeros((2, 1, 1)),
-    )  # fmt: skip
+    trees = (one, one, nodes, flags, bitsets, leaf_value, 0)
+    for dtype in (np.float32, np.float64):
+        X = np.zeros((2, 1), dtype=dtype)  # two rows: a real broadcast
+        grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
+        route_queries(X, one, grid_point, *trees, np.zeros((2, 1, 1)))
+        route_copies(
+            X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64),
+            one, np.array([0, 1]), *trees, 0, 2, np.zeros((2, 1, 1)),
+        )  # fmt: skip

@@ -266,21 +266,25 @@ class PartialDependenceRun:
         # Grid points a tree ensemble provably predicts alike are predicted
         # once (see tree_splits).
         groups = GridGroups(grid_point_groups(model, rows, columns), self.shape)
-        # Trees and forests: each row walks each tree once with all the
-        # chunk's grid points (see _core.trees).
-        trees = tree_shortcut(
-            self.algorithm,
-            model,
-            source,
-            self._methods(),
-            donor=rows,
-            obstacle=self._not_brute(),
-        )
-        # Boosting: each tree on its own few cells (see treewise).
+        # Boosting: each tree on its own few cells (see treewise), faster
+        # than the walk below (HistGB 10,000 rows, 50 points: 0.13 s against
+        # 0.15 s, benchmarks/trees.py), unless the walk is asked for.
         treewise = None
-        if trees is None:
+        if self.algorithm != "tree":
             treewise = TreewiseBoosting.of(
                 model, source, rows, columns, groups.n_groups
+            )
+        # Tree models: each row walks each tree once with all the chunk's
+        # grid points (see _core.trees).
+        trees = None
+        if treewise is None:
+            trees = tree_shortcut(
+                self.algorithm,
+                model,
+                source,
+                self._methods(),
+                donor=rows,
+                obstacle=self._not_brute(),
             )
         # A copy (none for the tree shortcut), its raw predictions, their
         # processed values (and, for the shortcut, its leaf sums).
