@@ -10,7 +10,6 @@ the caller then scores block by block with scikit-learn's own function.
 """
 
 import numpy as np
-from scipy.stats import rankdata
 from sklearn.metrics import (
     accuracy_score,
     log_loss,
@@ -18,7 +17,6 @@ from sklearn.metrics import (
     mean_absolute_percentage_error,
     mean_squared_error,
     r2_score,
-    roc_auc_score,
     root_mean_squared_error,
 )
 
@@ -99,21 +97,6 @@ def _log_loss(y, proba, weight, classes):
     return np.average(loss, axis=1, weights=weight)
 
 
-def _roc_auc(y, score, weight, classes):
-    if weight is not None or score.ndim != 2 or np.isnan(score).any():
-        return None
-    if not _labels_match(y, classes) or len(classes) != 2:
-        return None
-    # The area under the ROC curve is the Mann-Whitney statistic: the chance
-    # that a positive outranks a negative, ties counting one half.
-    positive = y == classes[1]
-    n_positive = positive.sum()
-    n_negative = len(y) - n_positive
-    ranks = rankdata(score, axis=1)
-    rank_sum = ranks[:, positive].sum(axis=1)
-    return (rank_sum - n_positive * (n_positive + 1) / 2) / (n_positive * n_negative)
-
-
 VECTORIZED = {
     r2_score: _r2,
     mean_squared_error: _mse,
@@ -122,5 +105,4 @@ VECTORIZED = {
     mean_absolute_percentage_error: _mape,
     accuracy_score: _accuracy,
     log_loss: _log_loss,
-    roc_auc_score: _roc_auc,
 }
