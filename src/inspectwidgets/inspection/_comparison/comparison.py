@@ -6,7 +6,12 @@ from sklearn.pipeline import Pipeline
 from .._core.pipeline import columnwise_view
 from .._core.validation import check_fitted, check_X
 from .._permutation import permutation_importance
-from .impurity import impurity_importance, is_tree_model, relative_importance
+from .impurity import (
+    impurity_importance,
+    is_tree_model,
+    relative_importance,
+    scale_to_100,
+)
 
 # Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
@@ -137,9 +142,7 @@ def impurity_columns(estimator, n_columns):
     )
     # Squared relative importances add up over a raw column's outputs.
     squared = relative_importance(model).importances ** 2
-    relative = np.sqrt(_per_raw_column(squared, output_columns, np.sum))
-    if relative.max() > 0:
-        relative = relative * (100 / relative.max())
+    relative = scale_to_100(np.sqrt(_per_raw_column(squared, output_columns, np.sum)))
     return mdi, relative
 
 
@@ -153,12 +156,10 @@ def per_class_relative_importance(estimator, n_columns):
         result = relative_importance(model, per_class=True)
     except ValueError:
         return None
-    rows = []
-    for row in result.per_class:
-        combined = np.sqrt(_per_raw_column(row**2, output_columns, np.sum))
-        rows.append(
-            combined * (100 / combined.max()) if combined.max() > 0 else combined
-        )
+    rows = [
+        scale_to_100(np.sqrt(_per_raw_column(row**2, output_columns, np.sum)))
+        for row in result.per_class
+    ]
     return result.classes, np.array(rows)
 
 
