@@ -1,12 +1,16 @@
 """The comparison widget without a browser: measures, classes, clusters."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose
 from pandas.testing import assert_frame_equal
+from sklearn.compose import ColumnTransformer
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
 
 from inspectwidgets import (
     ImportanceComparisonWidget,
@@ -118,3 +122,36 @@ def test_static_png_in_the_mimebundle(cancer):
     w.wait(timeout=60)
     bundle, _ = w._repr_mimebundle_()
     assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_one_numeric_column_means_one_feature_per_group():
+    # Clustering needs two numeric columns; with one, the grouped stage ran on
+    # no groups and failed with "'NoneType' object is not subscriptable".
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {"size": rng.normal(size=300), "colour": rng.choice(["red", "blue"], 300)}
+    )
+    y = (X["size"] + (X["colour"] == "red") > 0.5).astype(int)
+    model = make_pipeline(
+        ColumnTransformer(
+            [("onehot", OneHotEncoder(), ["colour"])], remainder="passthrough"
+        ),
+        RandomForestClassifier(n_estimators=10, random_state=0),
+    ).fit(X[:200], y[:200])
+    data = X[:200], y[:200], X[200:], y[200:]
+    w = ImportanceComparisonWidget(model, *data, n_repeats=2)
+    assert w.wait(timeout=60) == "done", w.error
+    assert w._correlation == {}  # the view says why there is no matrix
+    assert w.result.groups == {"size": ["size"], "colour": ["colour"]}
+    expected = permutation_importance(
+        model, X[200:], y[200:], n_repeats=2, random_state=0
+    )
+    order = np.argsort(-expected.importances_mean, kind="stable")
+    assert [g["label"] for g in w._groups["groups"]] == list(
+        expected.feature_names[order]
+    )
+    assert_allclose(
+        decode_binary_array(w._groups["mean"]),
+        expected.importances_mean[order],
+        rtol=1e-6,
+    )

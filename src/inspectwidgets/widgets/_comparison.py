@@ -6,8 +6,8 @@ import numpy as np
 import traitlets
 from sklearn.utils import Bunch
 
-from ..inspection import cluster_features, iter_permutation_importance
-from ..inspection._comparison.clustering import groups_at
+from ..inspection import iter_permutation_importance
+from ..inspection._comparison.clustering import groups_at, numeric_clusters
 from ..inspection._comparison.comparison import (
     check_comparison_inputs,
     comparison_frame,
@@ -119,7 +119,7 @@ class ImportanceComparisonWidget(ComputationWidget):
         self._mdi, self._relative = impurity_columns(estimator, X_train.shape[1])
         self._ready = False
         self._cache = None  # settings and results of the last full comparison
-        self._clusters = _numeric_clusters(X_train)
+        self._clusters = numeric_clusters(X_train)
         super().__init__(
             scoring=scoring,
             n_repeats=n_repeats,
@@ -222,8 +222,8 @@ class ImportanceComparisonWidget(ComputationWidget):
 
     def _current_groups(self):
         """Clusters of the numeric features at `threshold`, plus every other
-        column on its own."""
-        return _groups_at(self._clusters, self._data["test"][0], self.threshold)
+        column on its own (each column on its own without clusters)."""
+        return groups_at(self._clusters, self._data["test"][0], self.threshold)
 
     def to_frame(self):
         """The comparison table (as :func:`compare_importances` returns it)."""
@@ -248,29 +248,6 @@ def _missing(result):
     computed yet."""
     nan = np.full(len(result.feature_names), np.nan)
     return Bunch(importances_mean=nan, importances_std=nan)
-
-
-def _numeric_clusters(X):
-    """Spearman clusters of X's numeric columns (None with fewer than two)."""
-    if hasattr(X, "select_dtypes"):
-        numeric = X.select_dtypes("number")
-    else:
-        numeric = X if np.issubdtype(X.dtype, np.number) else X[:, :0]
-    if numeric.shape[1] < 2:
-        return None
-    return cluster_features(numeric)
-
-
-def _groups_at(clusters, X, threshold):
-    """Clusters of the numeric columns cut at `threshold`, then every other
-    column on its own."""
-    if clusters is None:
-        return None
-    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
-    numeric = [c for c in columns if str(c) in set(clusters.feature_names)]
-    groups = groups_at(clusters.linkage, numeric, threshold)
-    groups.update({str(c): [c] for c in columns if c not in numeric})
-    return groups
 
 
 def _measures_payload(frame, test, train):
