@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+import traitlets
 from numpy.testing import assert_allclose
 from pandas.testing import assert_frame_equal
 from sklearn.compose import ColumnTransformer
@@ -17,6 +18,7 @@ from inspectwidgets import (
     compare_importances,
     permutation_importance,
 )
+from inspectwidgets.inspection._comparison.comparison import NEGATIVE
 from inspectwidgets.widgets._serialization import decode_binary_array
 
 
@@ -48,6 +50,46 @@ def test_measures_match_compare_importances(cancer):
     )
     assert payload["notes"] == list(expected["notes"])
     assert w.figure().axes[0].get_title().startswith("Importance measures compared")
+
+
+def test_measures_carry_intervals_units_and_noise_marks(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=10, random_state=1)
+    assert w.wait(timeout=60) == "done"
+    frame = compare_importances(model, *data, n_repeats=10, random_state=1)
+    measures = {m["key"]: m for m in w._measures["measures"]}
+    assert measures["mdi"]["units"] == "share of the impurity decrease"
+    assert "low" not in measures["mdi"]
+    for key in ("permutation_train", "permutation_test"):
+        measure = measures[key]
+        assert measure["units"] == "decrease in accuracy"
+        low = decode_binary_array(measure["low"])
+        high = decode_binary_array(measure["high"])
+        assert_allclose(low, frame[f"{key}_low"], rtol=1e-5, atol=1e-7)
+        assert_allclose(high, frame[f"{key}_high"], rtol=1e-5, atol=1e-7)
+        noise = (frame[f"{key}_low"] <= 0) & (frame[f"{key}_high"] >= 0)
+        assert list(decode_binary_array(measure["within_noise"])) == list(noise)
+    assert decode_binary_array(measures["permutation_test"]["within_noise"]).sum() > 0
+    assert w._measures["flag_evidence"][NEGATIVE] == ["permutation_test"]
+
+
+def test_sort_by_reorders_without_recomputing(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=2, random_state=1)
+    assert w.wait(timeout=60) == "done"
+    grouped = w.result.grouped
+    w.sort_by = "mdi"
+    expected = compare_importances(
+        model, *data, n_repeats=2, random_state=1, sort_by="mdi"
+    )
+    assert_frame_equal(w.to_frame(), expected)
+    assert w._measures["features"] == list(expected.index)
+    assert w._measures["sort_by"] == "mdi"
+    assert w.result.grouped is grouped and w.status == "done"
+    with pytest.raises(traitlets.TraitError):
+        w.sort_by = "accuracy"
+    with pytest.raises(ValueError, match="sort_by must be one of"):
+        ImportanceComparisonWidget(model, *data, sort_by="accuracy", run=False)
 
 
 def test_threshold_regroups_without_recomputing_the_measures(cancer):
