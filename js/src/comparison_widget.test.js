@@ -238,6 +238,20 @@ describe("ImportanceComparisonWidget front end: measures view", () => {
     );
     expect(dot.classList.contains("icw-within-noise")).toBe(true);
     expect(dot.style.stroke).not.toBe("");
+    // Whiskers span the interval, so a hollow dot's crosses the zero line.
+    const zero = Number(el.querySelector("line.icw-zero").getAttribute("x1"));
+    const spans = (feature) => {
+      const whisker = rowOf(feature).querySelector(
+        '[data-measure="permutation_test"] line.icw-whisker',
+      );
+      return ["x1", "x2"].map((a) => Number(whisker.getAttribute(a)));
+    };
+    const [bpLow, bpHigh] = spans("bp");
+    expect(bpLow).toBeLessThan(zero);
+    expect(bpHigh).toBeGreaterThan(zero);
+    const [ageLow, ageHigh] = spans("age");
+    expect(ageLow).toBeLessThan(ageHigh);
+    expect(ageHigh).toBeLessThan(zero);
     const solid = rowOf("bmi").querySelector(
       '[data-measure="permutation_test"] circle',
     );

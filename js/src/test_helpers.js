@@ -184,6 +184,7 @@ export function measuresPayload(
     const [normalized, normalizedStd] = normalize(values, std);
     const low = values.map((v, i) => v - 2 * std[i]);
     const high = values.map((v, i) => v + 2 * std[i]);
+    const scale = Math.max(...values.map(Math.abs)) || 1;
     return {
       key,
       label,
@@ -194,6 +195,8 @@ export function measuresPayload(
       normalized_std: pack(normalizedStd),
       low: pack(low),
       high: pack(high),
+      normalized_low: pack(low.map((v) => v / scale)),
+      normalized_high: pack(high.map((v) => v / scale)),
       within_noise: pack(low.map((l, i) => (l > 0 || high[i] < 0 ? 0 : 1))),
     };
   };

@@ -46,6 +46,12 @@ def test_four_measures_normalized_for_a_forest():
         display.within_noise_["permutation_test"].get_xdata(),
         (test / test.abs().max())[noise],
     )
+    # Whiskers span the interval the flags rest on.
+    scale = test.abs().max()
+    (whiskers,) = display.ax_.containers[3].lines[2]
+    ends = np.array([segment[:, 0] for segment in whiskers.get_segments()])
+    np.testing.assert_allclose(ends[:, 0], frame["permutation_test_low"] / scale)
+    np.testing.assert_allclose(ends[:, 1], frame["permutation_test_high"] / scale)
     plt.close(display.figure_)
 
 

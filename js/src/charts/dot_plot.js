@@ -1,5 +1,6 @@
 // Dot plot of several importance measures on one normalized scale: one row
-// per feature, one coloured dot per measure (± std whiskers where the measure
+// per feature, one coloured dot per measure (whiskers over its interval, or
+// ± std for a measure without one, where the measure has a spread)
 // has a spread), a thin line from a feature's lowest to its highest dot so
 // disagreement between measures stands out, and a warning marker on features
 // with a note. A dot whose measure says it is within noise (its interval
@@ -74,8 +75,10 @@ export function measureColors(keys) {
 export function dotDomain(rows) {
   const ends = rows.flatMap((row) =>
     row.dots.flatMap((dot) => {
-      const std = Number.isFinite(dot.std) ? dot.std : 0;
-      return [dot.x - std, dot.x + std];
+      const [low, high] = [dot.whiskerLow, dot.whiskerHigh];
+      return Number.isFinite(low) && Number.isFinite(high)
+        ? [dot.x, low, high]
+        : [dot.x, dot.x];
     }),
   );
   return zeroBasedDomain(ends, 0.04);
@@ -92,6 +95,14 @@ function makeRows(data) {
       k,
       x: m.normalized[i],
       std: m.normalizedStd ? m.normalizedStd[i] : NaN,
+      // The interval where the measure has one (NaN while too few repeats
+      // are done: no whisker), else ± std.
+      whiskerLow: m.normalizedLow
+        ? m.normalizedLow[i]
+        : m.normalized[i] - (m.normalizedStd ? m.normalizedStd[i] : NaN),
+      whiskerHigh: m.normalizedHigh
+        ? m.normalizedHigh[i]
+        : m.normalized[i] + (m.normalizedStd ? m.normalizedStd[i] : NaN),
       raw: m.values[i],
       rawStd: m.std ? m.std[i] : NaN,
       units: m.units ?? "",
@@ -151,7 +162,9 @@ function buildRow(g) {
  * @property {string} [noiseNote] what a hollow dot means (legend tooltip).
  *
  * A measure may also carry `units` (of the raw values), `low` and `high`
- * (its raw interval) and `withinNoise` (1 where the dot is within noise).
+ * (its raw interval), `normalizedLow` and `normalizedHigh` (the interval on
+ * the normalized scale, drawn as the whisker instead of ± std) and
+ * `withinNoise` (1 where the dot is within noise).
  */
 export function createDotPlot(
   container,
@@ -310,15 +323,18 @@ export function createDotPlot(
     tr(visible.select("circle.icw-dot"))
       .attr("cx", (dot) => x(dot.x))
       .attr("cy", dy);
-    const whiskered = (dot) => Number.isFinite(dot.std) && dot.std > 0;
+    const whiskered = (dot) =>
+      Number.isFinite(dot.whiskerLow) &&
+      Number.isFinite(dot.whiskerHigh) &&
+      dot.whiskerHigh > dot.whiskerLow;
     visible
       .select("line.icw-whisker")
       .attr("display", (dot) => (whiskered(dot) ? null : "none"))
       .attr("stroke", (dot) => dot.color)
       .classed("icw-within-noise", (dot) => dot.withinNoise);
     tr(visible.filter(whiskered).select("line.icw-whisker"))
-      .attr("x1", (dot) => x(dot.x - dot.std))
-      .attr("x2", (dot) => x(dot.x + dot.std))
+      .attr("x1", (dot) => x(dot.whiskerLow))
+      .attr("x2", (dot) => x(dot.whiskerHigh))
       .attr("y1", dy)
       .attr("y2", dy);
 

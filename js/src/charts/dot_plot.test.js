@@ -182,11 +182,11 @@ describe("dot plot helpers", () => {
     const rows = [
       {
         dots: [
-          { x: 1, std: 0.1 },
-          { x: -0.2, std: NaN },
+          { x: 1, whiskerLow: 0.9, whiskerHigh: 1.1 },
+          { x: -0.2, whiskerLow: NaN, whiskerHigh: NaN },
         ],
       },
-      { dots: [{ x: NaN, std: 0 }] },
+      { dots: [{ x: NaN, whiskerLow: NaN, whiskerHigh: NaN }] },
     ];
     const [lo, hi] = dotDomain(rows);
     expect(lo).toBeLessThan(-0.2);

@@ -75,6 +75,9 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  * @property {ArrayBufferView | null} low raw interval, mean - 2 std (NaN
  *   while too few repeats are done); `high` likewise.
  * @property {ArrayBufferView | null} high
+ * @property {ArrayBufferView | null} normalizedLow the interval on the
+ *   normalized scale; `normalizedHigh` likewise.
+ * @property {ArrayBufferView | null} normalizedHigh
  * @property {ArrayBufferView | null} withinNoise 1 where the interval
  *   includes 0 (or is unknown), 0 elsewhere; null for impurity measures.
  */
@@ -102,6 +105,8 @@ export function measuresResult(value) {
         normalizedStd: vector("normalized_std"),
         low: vector("low"),
         high: vector("high"),
+        normalizedLow: vector("normalized_low"),
+        normalizedHigh: vector("normalized_high"),
         withinNoise: vector("within_noise"),
       };
     },

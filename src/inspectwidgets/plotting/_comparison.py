@@ -10,9 +10,10 @@ class ImportanceComparisonDisplay:
     """What MDI, ESL relative importance and permutation importance (train,
     test) say about each feature, on one normalized scale.
 
-    Rows keep the table's order (its ``sort_by``). Permutation values whose
-    interval (mean ± 2 std over the repeats) includes 0 are drawn hollow:
-    within noise, however long the normalized scale makes them look.
+    Rows keep the table's order (its ``sort_by``). Permutation whiskers span
+    the interval (mean ± 2 std over the repeats); values whose interval
+    includes 0 are drawn hollow: within noise, however long the normalized
+    scale makes them look.
 
     ``__init__`` only stores the table of :func:`~inspectwidgets.compare_importances`;
     :meth:`from_estimator` computes it; :meth:`plot` draws.
@@ -54,10 +55,22 @@ class ImportanceComparisonDisplay:
         )
         self.within_noise_ = {}
         for measure, offset in zip(measures, offsets, strict=True):
+            # Whiskers over the interval the flags rest on (none while it is
+            # unknown), so a hollow dot's whisker crosses 0.
+            xerr = (
+                None
+                if measure.normalized_low is None
+                else np.array(
+                    [
+                        measure.normalized - measure.normalized_low,
+                        measure.normalized_high - measure.normalized,
+                    ]
+                )
+            )
             drawn = ax.errorbar(
                 measure.normalized,
                 rows + offset,
-                xerr=measure.normalized_std,
+                xerr=xerr,
                 fmt="o",
                 markersize=5,
                 capsize=2,
@@ -83,7 +96,10 @@ class ImportanceComparisonDisplay:
         ]
         ax.set_yticks(rows, labels=flagged)
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
-        ax.set_xlabel("importance / largest importance of that measure")
+        ax.set_xlabel(
+            "importance / largest importance of that measure "
+            "(whiskers: mean ± 2 std over repeats)"
+        )
         handles, labels = ax.get_legend_handles_labels()
         if self.within_noise_:
             proxy = Line2D(

@@ -307,6 +307,8 @@ def _measures_payload(frame, test, train, sort_by):
                 normalized_std=binary_array(measure.normalized_std),
                 low=binary_array(measure.low),
                 high=binary_array(measure.high),
+                normalized_low=binary_array(measure.normalized_low),
+                normalized_high=binary_array(measure.normalized_high),
                 within_noise=binary_array(measure.within_noise),
             )
         measures.append(entry)

@@ -328,8 +328,9 @@ def normalized_measures(frame, scorer=""):
     list of Bunch
         key, column, label, units (`scorer` filled in), raw (the values),
         normalized;
-        for the permutation measures also std, normalized_std, low, high and
-        within_noise (None for the impurity measures).
+        for the permutation measures also std, normalized_std, low, high,
+        normalized_low, normalized_high and within_noise (None for the
+        impurity measures).
     """
     measures = []
     for key, label, units in MEASURES:
@@ -349,6 +350,8 @@ def normalized_measures(frame, scorer=""):
             normalized_std=None,
             low=None,
             high=None,
+            normalized_low=None,
+            normalized_high=None,
             within_noise=None,
         )
         if column != key:
@@ -356,6 +359,8 @@ def normalized_measures(frame, scorer=""):
             measure.normalized_std = measure.std / scale
             measure.low = frame[f"{key}_low"].to_numpy(dtype=float)
             measure.high = frame[f"{key}_high"].to_numpy(dtype=float)
+            measure.normalized_low = measure.low / scale
+            measure.normalized_high = measure.high / scale
             measure.within_noise = within_noise(measure.low, measure.high)
         measures.append(measure)
     return measures
