@@ -1,8 +1,9 @@
 // Front end of ImportanceComparisonWidget (anywidget ESM module).
 //
 // Draws what the traits hold: the controls read and write the public traits
-// (`scoring`, `n_repeats`, `threshold`, `view`), the status block follows the
-// status traits, and one of three views draws the payloads: "measures"
+// (`scoring`, `n_repeats`, `sort_by`, `threshold`, `view`), the status block
+// follows the status traits, and one of three views draws the payloads:
+// "measures"
 // (`_measures`), "classes" (`_per_class`) and "correlation" (`_correlation`
 // and `_groups`). Only the shown view is drawn; bursts of trait changes are
 // coalesced into one redraw per animation frame.
@@ -21,6 +22,7 @@ import {
   measuresResult,
   percent,
   perClassResult,
+  sortChoices,
 } from "./comparison/comparison_data.js";
 import { createCorrelationView } from "./comparison/correlation_view.js";
 import { createMeasuresView } from "./comparison/measures_view.js";
@@ -78,6 +80,13 @@ function render({ model, el }) {
     attrs: { "aria-label": "Scorer" },
   });
   const repeats = repeatsInput("icw-repeats", context);
+  const sortBy = h("select", {
+    testid: "icw-sort",
+    attrs: {
+      "aria-label": "Sort features by",
+      title: "The measure ordering the features, largest first",
+    },
+  });
   const views = segmentedSwitch(VIEWS, "icw-view", "View");
   const classesButton = views.buttons.get("classes");
   const viewHint = h("span", {
@@ -99,6 +108,10 @@ function render({ model, el }) {
         scoring,
       ]),
       repeats.field,
+      h("label", { className: "iw-field" }, [
+        h("span", { text: "Sort by" }),
+        sortBy,
+      ]),
       h("div", { className: "icw-view-switch" }, [views.node, viewHint]),
       h("div", { className: "iw-buttons" }, [run, stop]),
     ]),
@@ -135,6 +148,25 @@ function render({ model, el }) {
     );
     scoring.value = current;
     scoring.disabled = names.length < 2;
+  }
+
+  let sortKeys = "";
+  function syncSort() {
+    const current = String(model.get("sort_by") ?? "");
+    const choices = sortChoices(model.get("_measures"), current);
+    const keys = JSON.stringify(choices);
+    // Rebuilt only when the choices change (not on every repeat), so an open
+    // list is not reset.
+    if (keys !== sortKeys) {
+      sortKeys = keys;
+      sortBy.replaceChildren(
+        ...choices.map(([key, label]) =>
+          h("option", { text: label, attrs: { value: key } }),
+        ),
+      );
+    }
+    sortBy.value = current;
+    sortBy.disabled = choices.length < 2;
   }
 
   function syncViewSwitch() {
@@ -216,6 +248,7 @@ function render({ model, el }) {
   // ---- Listeners -----------------------------------------------------------
 
   dom.on(scoring, "change", () => binding.save({ scoring: scoring.value }));
+  dom.on(sortBy, "change", () => binding.save({ sort_by: sortBy.value }));
   for (const [view, button] of views.buttons) {
     dom.on(button, "click", () => {
       if (!button.disabled && model.get("view") !== view)
@@ -230,6 +263,7 @@ function render({ model, el }) {
   dom.on(output, "pointerleave", () => tooltip.hide());
 
   binding.on(["_scorer_options", "scoring"], syncScoring);
+  binding.on(["_measures", "sort_by"], syncSort);
   binding.on("view", () => {
     tooltip.hide();
     live.now();
@@ -237,6 +271,7 @@ function render({ model, el }) {
   binding.on(LIVE_TRAITS, live.schedule);
 
   syncScoring();
+  syncSort();
   drawLive();
 
   return () => {

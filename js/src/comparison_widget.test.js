@@ -22,6 +22,7 @@ function makeModel(overrides = {}) {
   return new FakeModel({
     scoring: "r2",
     n_repeats: 10,
+    sort_by: "permutation_test",
     threshold: 0.6,
     view: "measures",
     ...DONE_RUN_TRAITS,
@@ -194,12 +195,12 @@ describe("ImportanceComparisonWidget front end: measures view", () => {
       items.map((li) => li.querySelector(".icw-note-headline").textContent),
     ).toEqual([
       "train importance far above test",
-      "high MDI but test permutation importance near zero",
+      "high MDI but test permutation importance indistinguishable from zero",
       "negative test importance",
     ]);
-    expect(items[2].textContent).toMatch(/; the value is noise \(age\)$/);
+    expect(items[2].textContent).toMatch(/hurts on new data \(age\)$/);
     expect(byTestId("icw-measures-caption").textContent).toBe(
-      "scorer r2 · permutation: 5 of 10 repeats · baseline train 0.91, test 0.452",
+      "scorer r2 · permutation: 5 of 10 repeats · baseline train 0.91, test 0.452 · sorted by Permutation (test)",
     );
     expect(byTestId("icw-measures").getAttribute("data-settled")).toBe("true");
   });
@@ -211,9 +212,101 @@ describe("ImportanceComparisonWidget front end: measures view", () => {
     expect(tooltip.style.display).toBe("");
     const lines = [...tooltip.children].map((d) => d.textContent);
     expect(lines[0]).toBe("age");
-    expect(lines).toContain("Permutation (test): −0.01 ± 0.005");
-    expect(lines.at(-1)).toMatch(/^⚠ negative test importance: /);
+    expect(lines).toContain(
+      "Permutation (test): −0.01 ± 0.004 (decrease in r2), interval −0.018 to −0.002",
+    );
+    // The flag, then the interval it rests on.
+    expect(lines.at(-2)).toMatch(/^⚠ negative test importance: /);
+    expect(lines.at(-1)).toBe(
+      "Permutation (test) interval −0.018 to −0.002 (decrease in r2)",
+    );
     expect(allByTestId("icw-tooltip")).toHaveLength(1);
+  });
+
+  it("draws values within noise hollow, says so on hover and in the legend", () => {
+    mount(makeModel());
+    const noisy = [...el.querySelectorAll('[data-within-noise="true"]')].map(
+      (dot) => [
+        dot.closest('[data-testid="icw-row"]').getAttribute("data-feature"),
+        dot.getAttribute("data-measure"),
+      ],
+    );
+    // Only bp's test interval (-0.01 to 0.11) includes 0.
+    expect(noisy).toEqual([["bp", "permutation_test"]]);
+    const dot = rowOf("bp").querySelector(
+      '[data-measure="permutation_test"] circle',
+    );
+    expect(dot.classList.contains("icw-within-noise")).toBe(true);
+    expect(dot.style.stroke).not.toBe("");
+    // Whiskers span the interval, so a hollow dot's crosses the zero line.
+    const zero = Number(el.querySelector("line.icw-zero").getAttribute("x1"));
+    const spans = (feature) => {
+      const whisker = rowOf(feature).querySelector(
+        '[data-measure="permutation_test"] line.icw-whisker',
+      );
+      return ["x1", "x2"].map((a) => Number(whisker.getAttribute(a)));
+    };
+    const [bpLow, bpHigh] = spans("bp");
+    expect(bpLow).toBeLessThan(zero);
+    expect(bpHigh).toBeGreaterThan(zero);
+    const [ageLow, ageHigh] = spans("age");
+    expect(ageLow).toBeLessThan(ageHigh);
+    expect(ageHigh).toBeLessThan(zero);
+    const solid = rowOf("bmi").querySelector(
+      '[data-measure="permutation_test"] circle',
+    );
+    expect(solid.classList.contains("icw-within-noise")).toBe(false);
+    const key = byTestId("icw-noise-key");
+    expect(key.style.display).toBe("");
+    expect(key.getAttribute("title")).toMatch(/^hollow: within noise/);
+    rowOf("bp").dispatchEvent(new Event("pointermove", { bubbles: true }));
+    const lines = [...byTestId("icw-tooltip").children].map(
+      (d) => d.textContent,
+    );
+    expect(lines).toContain(
+      "Permutation (test): 0.05 ± 0.03 (decrease in r2), interval −0.01 to 0.11 (within noise)",
+    );
+  });
+
+  it("hides the noise key when every value is clear of 0", () => {
+    const pack = payloadPacker();
+    mount(
+      makeModel({
+        _measures: measuresPayload(pack, { testStd: [0.01, 0.01, 0.01, 0.004] }),
+      }),
+    );
+    expect(el.querySelectorAll('[data-within-noise="true"]')).toHaveLength(0);
+    expect(byTestId("icw-noise-key").style.display).toBe("none");
+  });
+
+  it("offers the measures present as sort keys and saves the choice", () => {
+    const model = mount(makeModel());
+    const sort = byTestId("icw-sort");
+    expect([...sort.options].map((o) => o.value)).toEqual([
+      "mdi",
+      "relative_importance",
+      "permutation_train",
+      "permutation_test",
+    ]);
+    expect(sort.value).toBe("permutation_test");
+    sort.value = "mdi";
+    change(sort);
+    expect(model.get("sort_by")).toBe("mdi");
+    expect(model.saves.at(-1).sort_by).toBe("mdi");
+    // The rows keep Python's order until Python re-sorts.
+    expect(rowFeatures()).toEqual(["bmi", "s5", "bp", "age"]);
+    model.set(
+      "_measures",
+      measuresPayload(payloadPacker(), {
+        features: ["age", "bp", "s5", "bmi"],
+        sortBy: "mdi",
+      }),
+    );
+    flushFrames();
+    expect(rowFeatures()).toEqual(["age", "bp", "s5", "bmi"]);
+    expect(byTestId("icw-measures-caption").textContent).toMatch(
+      /sorted by MDI \(train, impurity\)$/,
+    );
   });
 
   it("keeps row nodes while values fill in live (keyed by feature)", () => {
@@ -442,7 +535,7 @@ describe("ImportanceComparisonWidget front end: correlation view", () => {
       true,
     );
     expect(el.querySelector(".icw-view-correlation").textContent).toMatch(
-      /needs at least two numeric features/,
+      /needs at least two numeric features.*each feature is permuted on its own/,
     );
   });
 });

@@ -132,13 +132,15 @@ export const MSE = {
 
 // ---- ImportanceComparisonWidget payloads -------------------------------------
 
-// The flags as the Python engine words them; NEGATIVE contains "; " itself.
+// The flags as the Python engine words them (comparison.py).
 export const NEGATIVE =
-  "negative test importance: permuting it improved the held-out score, so the model does not rely on it there; the value is noise";
+  "negative test importance: permuting it improved the held-out score in every plausible repeat (its whole interval is below 0), so the model's use of it hurts on new data";
 export const OVERFIT =
   "train importance far above test: the model relies on it much more on its training data than on new data (overfitting)";
 export const INFLATED_MDI =
-  "high MDI but test permutation importance near zero: impurity importance favours features with many distinct values and is computed on training data, where the model may have overfitted";
+  "high MDI but test permutation importance indistinguishable from zero: impurity importance favours features with many distinct values and is computed on training data, where the model may have overfitted";
+export const WITHIN_NOISE =
+  "hollow: within noise, the interval mean ± 2 std includes 0 (or fewer than 10 repeats are done)";
 
 /** Normalized copy of `values` (what Python computes), for the fixtures. */
 function normalize(values, std) {
@@ -148,7 +150,9 @@ function normalize(values, std) {
 
 /**
  * A `_measures` payload for `features` (sorted by test importance) with
- * the four measures; `only` keeps the measures with those keys.
+ * the four measures; `only` keeps the measures with those keys. Permutation
+ * intervals are mean ± 2 std, "within noise" where they include 0, as Python
+ * computes them.
  */
 export function measuresPayload(
   pack,
@@ -156,13 +160,15 @@ export function measuresPayload(
     features = ["bmi", "s5", "bp", "age"],
     mdi = [0.4, 0.3, 0.2, 0.1],
     relative = [100, 60, 40, 30],
-    train = [0.5, 0.3, 0.1, 0.05],
+    train = [0.5, 0.3, 0.2, 0.05],
     trainStd = [0.02, 0.02, 0.01, 0.01],
+    // bp's test interval includes 0 (inflated MDI), age's lies below 0.
     test = [0.3, 0.2, 0.05, -0.01],
-    testStd = [0.01, 0.01, 0.01, 0.005],
+    testStd = [0.01, 0.01, 0.03, 0.004],
     notes = ["", "", `${OVERFIT}; ${INFLATED_MDI}`, NEGATIVE],
     only = null,
     repeatsDone = 5,
+    sortBy = "permutation_test",
   } = {},
 ) {
   const plain = (key, label, values) => {
@@ -176,18 +182,33 @@ export function measuresPayload(
   };
   const spread = (key, label, values, std) => {
     const [normalized, normalizedStd] = normalize(values, std);
+    const low = values.map((v, i) => v - 2 * std[i]);
+    const high = values.map((v, i) => v + 2 * std[i]);
+    const scale = Math.max(...values.map(Math.abs)) || 1;
     return {
       key,
       label,
+      units: "decrease in r2",
       values: pack(values),
       std: pack(std),
       normalized: pack(normalized),
       normalized_std: pack(normalizedStd),
+      low: pack(low),
+      high: pack(high),
+      normalized_low: pack(low.map((v) => v / scale)),
+      normalized_high: pack(high.map((v) => v / scale)),
+      within_noise: pack(low.map((l, i) => (l > 0 || high[i] < 0 ? 0 : 1))),
     };
   };
   const measures = [
-    plain("mdi", "MDI (train, impurity)", mdi),
-    plain("relative_importance", "ESL relative importance", relative),
+    {
+      ...plain("mdi", "MDI (train, impurity)", mdi),
+      units: "share of the impurity decrease",
+    },
+    {
+      ...plain("relative_importance", "ESL relative importance", relative),
+      units: "% of the top feature",
+    },
     spread("permutation_train", "Permutation (train)", train, trainStd),
     spread("permutation_test", "Permutation (test)", test, testStd),
   ].filter((m) => only === null || only.includes(m.key));
@@ -195,6 +216,13 @@ export function measuresPayload(
     features,
     measures,
     notes,
+    flag_evidence: {
+      [NEGATIVE]: ["permutation_test"],
+      [OVERFIT]: ["permutation_train", "permutation_test"],
+      [INFLATED_MDI]: ["permutation_test"],
+    },
+    within_noise_note: WITHIN_NOISE,
+    sort_by: sortBy,
     repeats_done: repeatsDone,
     n_repeats: 10,
     scorer: "r2",

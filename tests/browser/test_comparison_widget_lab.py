@@ -20,7 +20,8 @@ from inspectwidgets import ImportanceComparisonWidget
 X, y = load_breast_cancer(return_X_y=True, as_frame=True)
 X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
 model = RandomForestClassifier(n_estimators=30, random_state=0).fit(X_train, y_train)
-w = ImportanceComparisonWidget(model, X_train, y_train, X_test, y_test, n_repeats=3)
+# 10 repeats: the fewest with intervals (and so flags and "within noise").
+w = ImportanceComparisonWidget(model, X_train, y_train, X_test, y_test, n_repeats=10)
 w
 """
 
@@ -69,6 +70,40 @@ def test_measures_and_correlation_threshold_reach_python(open_notebook):
     cell = nb.page.locator(".jp-Cell").filter(has=root)
     settle(nb)
     nb.screenshot(cell, "comparison_measures_light.png")
+
+    # Hollow exactly where Python's intervals include 0.
+    noisy = root.locator('circle[data-within-noise="true"]')
+    n_noisy = noisy.count()
+    assert n_noisy > 0
+    nb.eventually_prints(
+        "f = w.to_frame(); print(sum(int(((f[k + '_low'] <= 0) & "
+        "(f[k + '_high'] >= 0)).sum()) for k in "
+        "('permutation_train', 'permutation_test')))",
+        str(n_noisy),
+    )
+    expect(root.get_by_test_id("icw-noise-key")).to_be_visible()
+    noisy.first.locator("xpath=ancestor::*[@data-testid='icw-row']").hover()
+    expect(root.get_by_test_id("icw-tooltip")).to_contain_text("(within noise)")
+    expect(root.get_by_test_id("icw-tooltip")).to_contain_text(
+        "(decrease in accuracy), interval"
+    )
+
+    # Sorting is Python's: the control writes sort_by, the rows follow.
+    root.get_by_test_id("icw-sort").select_option("mdi")
+    nb.eventually_prints("print(w.sort_by)", "mdi")
+    nb.eventually_prints(
+        "print(list(w.to_frame().index[:3]) == "
+        "list(w.to_frame()['mdi'].nlargest(3).index))",
+        "True",
+    )
+    _, top = nb.run_code("print(w.to_frame().index[0])")
+    top = top.strip()
+    expect(root.get_by_test_id("icw-row").first).to_have_attribute("data-feature", top)
+    expect(root.get_by_test_id("icw-measures-caption")).to_contain_text(
+        "sorted by MDI (train, impurity)"
+    )
+    settle(nb)
+    nb.screenshot(cell, "comparison_measures_sorted_by_mdi_light.png")
 
     root.get_by_test_id("icw-view-correlation").click()
     expect(root).to_have_attribute("data-view", "correlation")

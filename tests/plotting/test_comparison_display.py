@@ -25,7 +25,7 @@ def test_four_measures_normalized_for_a_forest():
         X_train, y_train
     )
     display = ImportanceComparisonDisplay.from_estimator(
-        forest, X_train, y_train, X_test, y_test, n_repeats=2, random_state=0
+        forest, X_train, y_train, X_test, y_test, n_repeats=10, random_state=0
     )
     lines = display.ax_.get_legend().get_texts()
     assert [t.get_text() for t in lines] == [
@@ -33,9 +33,25 @@ def test_four_measures_normalized_for_a_forest():
         "ESL relative importance",
         "Permutation (train)",
         "Permutation (test)",
+        "within noise (interval includes 0)",
     ]
     mdi = display.ax_.containers[0].lines[0].get_xdata()
     np.testing.assert_allclose(mdi, display.frame["mdi"] / display.frame["mdi"].max())
+    # Hollow exactly where the test interval includes 0.
+    frame = display.frame
+    noise = (frame["permutation_test_low"] <= 0) & (frame["permutation_test_high"] >= 0)
+    assert 0 < noise.sum() < len(frame)
+    test = frame["permutation_test_mean"]
+    np.testing.assert_allclose(
+        display.within_noise_["permutation_test"].get_xdata(),
+        (test / test.abs().max())[noise],
+    )
+    # Whiskers span the interval the flags rest on.
+    scale = test.abs().max()
+    (whiskers,) = display.ax_.containers[3].lines[2]
+    ends = np.array([segment[:, 0] for segment in whiskers.get_segments()])
+    np.testing.assert_allclose(ends[:, 0], frame["permutation_test_low"] / scale)
+    np.testing.assert_allclose(ends[:, 1], frame["permutation_test_high"] / scale)
     plt.close(display.figure_)
 
 
@@ -45,5 +61,8 @@ def test_only_permutation_measures_without_trees():
     display = ImportanceComparisonDisplay.from_estimator(
         model, X_train, y_train, X_test, y_test, n_repeats=2
     )
-    assert len(display.ax_.get_legend().get_texts()) == 2
+    # Two measures, and both all hollow: 2 repeats give no interval.
+    assert len(display.ax_.get_legend().get_texts()) == 3
+    hollow = display.within_noise_
+    assert [len(hollow[key].get_xdata()) for key in hollow] == [10, 10]
     plt.close(display.figure_)

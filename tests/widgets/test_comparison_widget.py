@@ -1,18 +1,24 @@
 """The comparison widget without a browser: measures, classes, clusters."""
 
 import numpy as np
+import pandas as pd
 import pytest
+import traitlets
 from numpy.testing import assert_allclose
 from pandas.testing import assert_frame_equal
+from sklearn.compose import ColumnTransformer
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
 
 from inspectwidgets import (
     ImportanceComparisonWidget,
     compare_importances,
     permutation_importance,
 )
+from inspectwidgets.inspection._comparison.comparison import NEGATIVE
 from inspectwidgets.widgets._serialization import decode_binary_array
 
 
@@ -44,6 +50,46 @@ def test_measures_match_compare_importances(cancer):
     )
     assert payload["notes"] == list(expected["notes"])
     assert w.figure().axes[0].get_title().startswith("Importance measures compared")
+
+
+def test_measures_carry_intervals_units_and_noise_marks(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=10, random_state=1)
+    assert w.wait(timeout=60) == "done"
+    frame = compare_importances(model, *data, n_repeats=10, random_state=1)
+    measures = {m["key"]: m for m in w._measures["measures"]}
+    assert measures["mdi"]["units"] == "share of the impurity decrease"
+    assert "low" not in measures["mdi"]
+    for key in ("permutation_train", "permutation_test"):
+        measure = measures[key]
+        assert measure["units"] == "decrease in accuracy"
+        low = decode_binary_array(measure["low"])
+        high = decode_binary_array(measure["high"])
+        assert_allclose(low, frame[f"{key}_low"], rtol=1e-5, atol=1e-7)
+        assert_allclose(high, frame[f"{key}_high"], rtol=1e-5, atol=1e-7)
+        noise = (frame[f"{key}_low"] <= 0) & (frame[f"{key}_high"] >= 0)
+        assert list(decode_binary_array(measure["within_noise"])) == list(noise)
+    assert decode_binary_array(measures["permutation_test"]["within_noise"]).sum() > 0
+    assert w._measures["flag_evidence"][NEGATIVE] == ["permutation_test"]
+
+
+def test_sort_by_reorders_without_recomputing(cancer):
+    model, *data = cancer
+    w = ImportanceComparisonWidget(model, *data, n_repeats=2, random_state=1)
+    assert w.wait(timeout=60) == "done"
+    grouped = w.result.grouped
+    w.sort_by = "mdi"
+    expected = compare_importances(
+        model, *data, n_repeats=2, random_state=1, sort_by="mdi"
+    )
+    assert_frame_equal(w.to_frame(), expected)
+    assert w._measures["features"] == list(expected.index)
+    assert w._measures["sort_by"] == "mdi"
+    assert w.result.grouped is grouped and w.status == "done"
+    with pytest.raises(traitlets.TraitError):
+        w.sort_by = "accuracy"
+    with pytest.raises(ValueError, match="sort_by must be one of"):
+        ImportanceComparisonWidget(model, *data, sort_by="accuracy", run=False)
 
 
 def test_threshold_regroups_without_recomputing_the_measures(cancer):
@@ -118,3 +164,36 @@ def test_static_png_in_the_mimebundle(cancer):
     w.wait(timeout=60)
     bundle, _ = w._repr_mimebundle_()
     assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_one_numeric_column_means_one_feature_per_group():
+    # Clustering needs two numeric columns; with one, the grouped stage ran on
+    # no groups and failed with "'NoneType' object is not subscriptable".
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {"size": rng.normal(size=300), "colour": rng.choice(["red", "blue"], 300)}
+    )
+    y = (X["size"] + (X["colour"] == "red") > 0.5).astype(int)
+    model = make_pipeline(
+        ColumnTransformer(
+            [("onehot", OneHotEncoder(), ["colour"])], remainder="passthrough"
+        ),
+        RandomForestClassifier(n_estimators=10, random_state=0),
+    ).fit(X[:200], y[:200])
+    data = X[:200], y[:200], X[200:], y[200:]
+    w = ImportanceComparisonWidget(model, *data, n_repeats=2)
+    assert w.wait(timeout=60) == "done", w.error
+    assert w._correlation == {}  # the view says why there is no matrix
+    assert w.result.groups == {"size": ["size"], "colour": ["colour"]}
+    expected = permutation_importance(
+        model, X[200:], y[200:], n_repeats=2, random_state=0
+    )
+    order = np.argsort(-expected.importances_mean, kind="stable")
+    assert [g["label"] for g in w._groups["groups"]] == list(
+        expected.feature_names[order]
+    )
+    assert_allclose(
+        decode_binary_array(w._groups["mean"]),
+        expected.importances_mean[order],
+        rtol=1e-6,
+    )

@@ -1,8 +1,11 @@
 // Dot plot of several importance measures on one normalized scale: one row
-// per feature, one coloured dot per measure (± std whiskers where the measure
+// per feature, one coloured dot per measure (whiskers over its interval, or
+// ± std for a measure without one, where the measure has a spread)
 // has a spread), a thin line from a feature's lowest to its highest dot so
 // disagreement between measures stands out, and a warning marker on features
-// with a note.
+// with a note. A dot whose measure says it is within noise (its interval
+// includes 0) is drawn hollow with a dashed whisker: on a normalized scale
+// noise would otherwise look as long as the top feature.
 //
 // Rows are joined by feature name and dots by measure key, so live updates
 // (permutation repeats filling in) move the existing dots with a short
@@ -72,8 +75,10 @@ export function measureColors(keys) {
 export function dotDomain(rows) {
   const ends = rows.flatMap((row) =>
     row.dots.flatMap((dot) => {
-      const std = Number.isFinite(dot.std) ? dot.std : 0;
-      return [dot.x - std, dot.x + std];
+      const [low, high] = [dot.whiskerLow, dot.whiskerHigh];
+      return Number.isFinite(low) && Number.isFinite(high)
+        ? [dot.x, low, high]
+        : [dot.x, dot.x];
     }),
   );
   return zeroBasedDomain(ends, 0.04);
@@ -90,8 +95,20 @@ function makeRows(data) {
       k,
       x: m.normalized[i],
       std: m.normalizedStd ? m.normalizedStd[i] : NaN,
+      // The interval where the measure has one (NaN while too few repeats
+      // are done: no whisker), else ± std.
+      whiskerLow: m.normalizedLow
+        ? m.normalizedLow[i]
+        : m.normalized[i] - (m.normalizedStd ? m.normalizedStd[i] : NaN),
+      whiskerHigh: m.normalizedHigh
+        ? m.normalizedHigh[i]
+        : m.normalized[i] + (m.normalizedStd ? m.normalizedStd[i] : NaN),
       raw: m.values[i],
       rawStd: m.std ? m.std[i] : NaN,
+      units: m.units ?? "",
+      low: m.low ? m.low[i] : NaN,
+      high: m.high ? m.high[i] : NaN,
+      withinNoise: m.withinNoise ? m.withinNoise[i] > 0 : false,
     }));
     const drawn = dots.filter((d) => Number.isFinite(d.x)).map((d) => d.x);
     return {
@@ -139,7 +156,15 @@ function buildRow(g) {
  *   normalizedStd: ArrayLike<number> | null}[]} measures the dots use
  *   `normalized` (± `normalizedStd`), the tooltip the raw `values` (± `std`).
  * @property {string[][]} flags per feature, the flags of its note.
+ * @property {string[][][]} [evidence] per feature and flag, lines shown
+ *   under the flag in the tooltip (the intervals it rests on).
  * @property {string} axisTitle
+ * @property {string} [noiseNote] what a hollow dot means (legend tooltip).
+ *
+ * A measure may also carry `units` (of the raw values), `low` and `high`
+ * (its raw interval), `normalizedLow` and `normalizedHigh` (the interval on
+ * the normalized scale, drawn as the whisker instead of ± std) and
+ * `withinNoise` (1 where the dot is within noise).
  */
 export function createDotPlot(
   container,
@@ -174,8 +199,19 @@ export function createDotPlot(
   let destroyed = false;
   const transitions = drawTransitions(svg, () => destroyed);
 
+  const noiseKey = legend
+    .append("span")
+    .attr("class", "icw-noise-key")
+    .attr("data-testid", "icw-noise-key");
+  noiseKey.append("span").attr("class", "icw-swatch icw-swatch-hollow");
+  noiseKey.append("span").text("within noise");
+
   function drawLegend() {
     const colors = measureColors(data.measures.map((m) => m.key));
+    const anyNoise = rows.some((row) => row.dots.some((dot) => dot.withinNoise));
+    noiseKey
+      .style("display", anyNoise ? null : "none")
+      .attr("title", data.noiseNote || null);
     const items = legend
       .selectAll("span.icw-legend-item")
       .data(data.measures, (m) => m.key)
@@ -189,6 +225,7 @@ export function createDotPlot(
     items.select(".icw-swatch").style("background", (m) => colors.get(m.key));
     items.select(".icw-legend-label").text((m) => m.label);
     items.order();
+    legend.node().append(noiseKey.node()); // after the measures
   }
 
   function draw(animate) {
@@ -278,19 +315,26 @@ export function createDotPlot(
       .select("circle.icw-dot")
       .attr("data-testid", (dot) => (Number.isFinite(dot.x) ? "icw-dot" : null))
       .attr("data-measure", (dot) => dot.key)
-      .attr("fill", (dot) => dot.color);
+      .attr("data-within-noise", (dot) => (dot.withinNoise ? "true" : null))
+      .attr("fill", (dot) => dot.color)
+      .classed("icw-within-noise", (dot) => dot.withinNoise)
+      .style("stroke", (dot) => (dot.withinNoise ? dot.color : null));
     const visible = dots.filter((dot) => Number.isFinite(dot.x));
     tr(visible.select("circle.icw-dot"))
       .attr("cx", (dot) => x(dot.x))
       .attr("cy", dy);
-    const whiskered = (dot) => Number.isFinite(dot.std) && dot.std > 0;
+    const whiskered = (dot) =>
+      Number.isFinite(dot.whiskerLow) &&
+      Number.isFinite(dot.whiskerHigh) &&
+      dot.whiskerHigh > dot.whiskerLow;
     visible
       .select("line.icw-whisker")
       .attr("display", (dot) => (whiskered(dot) ? null : "none"))
-      .attr("stroke", (dot) => dot.color);
+      .attr("stroke", (dot) => dot.color)
+      .classed("icw-within-noise", (dot) => dot.withinNoise);
     tr(visible.filter(whiskered).select("line.icw-whisker"))
-      .attr("x1", (dot) => x(dot.x - dot.std))
-      .attr("x2", (dot) => x(dot.x + dot.std))
+      .attr("x1", (dot) => x(dot.whiskerLow))
+      .attr("x2", (dot) => x(dot.whiskerHigh))
       .attr("y1", dy)
       .attr("y2", dy);
 
@@ -311,10 +355,18 @@ export function createDotPlot(
     for (const dot of row.dots) {
       const { value, std } = formats[dot.k];
       const spread = Number.isFinite(dot.rawStd) ? ` ± ${std(dot.rawStd)}` : "";
-      lines.push(["", `${dot.label}: ${value(dot.raw)}${spread}`]);
+      const units = dot.units ? ` (${dot.units})` : "";
+      let text = `${dot.label}: ${value(dot.raw)}${spread}${units}`;
+      if (Number.isFinite(dot.low) && Number.isFinite(dot.high))
+        text += `, interval ${value(dot.low)} to ${value(dot.high)}`;
+      if (dot.withinNoise) text += " (within noise)";
+      lines.push([dot.withinNoise ? "icw-tooltip-noise" : "", text]);
     }
-    for (const flag of row.flags)
+    row.flags.forEach((flag, f) => {
       lines.push(["iw-tooltip-wrap icw-tooltip-flag", `⚠ ${flag}`]);
+      for (const line of data.evidence?.[row.index]?.[f] ?? [])
+        lines.push(["iw-tooltip-wrap icw-tooltip-evidence", line]);
+    });
     tooltip.fill(lines);
   }
 

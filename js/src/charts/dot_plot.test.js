@@ -97,10 +97,10 @@ describe("createDotPlot", () => {
     const lines = [...tooltip.node.children].map((d) => d.textContent);
     expect(lines).toEqual([
       "age",
-      "MDI (train, impurity): 0.1",
-      "ESL relative importance: 30",
-      "Permutation (train): 0.05 ± 0.01",
-      "Permutation (test): −0.01 ± 0.005",
+      "MDI (train, impurity): 0.1 (share of the impurity decrease)",
+      "ESL relative importance: 30 (% of the top feature)",
+      "Permutation (train): 0.05 ± 0.01 (decrease in r2), interval 0.03 to 0.07",
+      "Permutation (test): −0.01 ± 0.004 (decrease in r2), interval −0.018 to −0.002",
       `⚠ ${NEGATIVE}`,
     ]);
     rowOf("bp").dispatchEvent(new Event("pointermove", { bubbles: true }));
@@ -182,11 +182,11 @@ describe("dot plot helpers", () => {
     const rows = [
       {
         dots: [
-          { x: 1, std: 0.1 },
-          { x: -0.2, std: NaN },
+          { x: 1, whiskerLow: 0.9, whiskerHigh: 1.1 },
+          { x: -0.2, whiskerLow: NaN, whiskerHigh: NaN },
         ],
       },
-      { dots: [{ x: NaN, std: 0 }] },
+      { dots: [{ x: NaN, whiskerLow: NaN, whiskerHigh: NaN }] },
     ];
     const [lo, hi] = dotDomain(rows);
     expect(lo).toBeLessThan(-0.2);

@@ -59,14 +59,27 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  * @property {string} scorer
  * @property {number} baselineTrain NaN while unknown.
  * @property {number} baselineTest
+ * @property {Object<string, string[]>} flagEvidence flag text -> the keys of
+ *   the measures whose intervals it rests on.
+ * @property {string} withinNoiseNote what a hollow mark means, in words.
+ * @property {string} sortBy the key of the measure the features are sorted by.
  *
  * @typedef {object} Measure
  * @property {string} key e.g. "mdi", "permutation_test".
  * @property {string} label
+ * @property {string} units of the raw values, e.g. "decrease in accuracy".
  * @property {ArrayBufferView} values raw importances.
  * @property {ArrayBufferView | null} std raw std over repeats (permutation).
  * @property {ArrayBufferView} normalized values / max |values|, in [-1, 1].
  * @property {ArrayBufferView | null} normalizedStd std on the same scale.
+ * @property {ArrayBufferView | null} low raw interval, mean - 2 std (NaN
+ *   while too few repeats are done); `high` likewise.
+ * @property {ArrayBufferView | null} high
+ * @property {ArrayBufferView | null} normalizedLow the interval on the
+ *   normalized scale; `normalizedHigh` likewise.
+ * @property {ArrayBufferView | null} normalizedHigh
+ * @property {ArrayBufferView | null} withinNoise 1 where the interval
+ *   includes 0 (or is unknown), 0 elsewhere; null for impurity measures.
  */
 export function measuresResult(value) {
   if (isEmpty(value)) return null;
@@ -85,14 +98,24 @@ export function measuresResult(value) {
       return {
         key,
         label: String(m.label ?? key),
+        units: String(m.units ?? ""),
         values,
         std: vector("std"),
         normalized,
         normalizedStd: vector("normalized_std"),
+        low: vector("low"),
+        high: vector("high"),
+        normalizedLow: vector("normalized_low"),
+        normalizedHigh: vector("normalized_high"),
+        withinNoise: vector("within_noise"),
       };
     },
   );
   const notes = names(value.notes);
+  const evidence =
+    value.flag_evidence && typeof value.flag_evidence === "object"
+      ? value.flag_evidence
+      : {};
   return {
     features,
     measures,
@@ -102,7 +125,58 @@ export function measuresResult(value) {
     scorer: String(value.scorer ?? ""),
     baselineTrain: finiteOr(value.baseline_train, NaN),
     baselineTest: finiteOr(value.baseline_test, NaN),
+    flagEvidence: Object.fromEntries(
+      Object.entries(evidence).map(([flag, keys]) => [flag, names(keys)]),
+    ),
+    withinNoiseNote: String(value.within_noise_note ?? ""),
+    sortBy: String(value.sort_by ?? ""),
   };
+}
+
+/**
+ * The intervals a flag of feature `i` rests on, as Python names them in
+ * `flag_evidence`: one per measure that has an interval.
+ *
+ * @param {MeasuresResult} result
+ * @param {string} flag one flag's text (from `splitNotes`).
+ * @param {number} i the feature's index.
+ * @returns {{label: string, units: string, low: number, high: number,
+ *   values: ArrayBufferView}[]} `values` the measure's raw values (for a
+ *   format shared with the other features).
+ */
+export function flagIntervals(result, flag, i) {
+  const keys = result.flagEvidence[flag] ?? [];
+  return keys
+    .map((key) => result.measures.find((m) => m.key === key))
+    .filter((m) => m && m.low && m.high)
+    .map((m) => ({
+      label: m.label,
+      units: m.units,
+      low: m.low[i],
+      high: m.high[i],
+      values: m.values,
+    }));
+}
+
+/**
+ * The choices of the "Sort by" control: the measures present, and the
+ * current key too when it is not among them (so the control shows it).
+ *
+ * @param {object} value the raw `_measures` trait.
+ * @param {string} current the `sort_by` trait.
+ * @returns {[string, string][]} `[key, label]` pairs.
+ */
+export function sortChoices(value, current) {
+  const measures = isEmpty(value) || !Array.isArray(value.measures)
+    ? []
+    : value.measures;
+  const choices = measures.map((m) => [
+    String(m.key),
+    String(m.label ?? m.key),
+  ]);
+  if (current && !choices.some(([key]) => key === current))
+    choices.push([current, current.replaceAll("_", " ")]);
+  return choices;
 }
 
 /**

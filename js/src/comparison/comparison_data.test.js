@@ -9,12 +9,15 @@ import {
   percent,
   perClassResult,
   sameThreshold,
+  sortChoices,
   splitNotes,
+  flagIntervals,
 } from "./comparison_data.js";
 import {
   INFLATED_MDI,
   NEGATIVE,
   OVERFIT,
+  WITHIN_NOISE,
   correlationPayload,
   groupsPayload,
   measuresPayload,
@@ -41,7 +44,14 @@ describe("measuresResult", () => {
     expect([...mdi.normalized]).toEqual(f32([1, 0.75, 0.5, 0.25]));
     expect(mdi.std).toBeNull();
     expect(mdi.normalizedStd).toBeNull();
-    expect([...test.std]).toEqual(f32([0.01, 0.01, 0.01, 0.005]));
+    expect([...test.std]).toEqual(f32([0.01, 0.01, 0.03, 0.004]));
+    expect([...test.low]).toEqual(f32([0.28, 0.18, -0.01, -0.018]));
+    expect([...test.high]).toEqual(f32([0.32, 0.22, 0.11, -0.002]));
+    expect([...test.withinNoise]).toEqual([0, 0, 1, 0]);
+    expect(test.units).toBe("decrease in r2");
+    expect(mdi.units).toBe("share of the impurity decrease");
+    expect(mdi.low).toBeNull();
+    expect(mdi.withinNoise).toBeNull();
     expect(test.normalizedStd).toHaveLength(4);
     expect(result.notes[3]).toBe(NEGATIVE);
     expect(result).toMatchObject({
@@ -50,7 +60,13 @@ describe("measuresResult", () => {
       scorer: "r2",
       baselineTrain: 0.91,
       baselineTest: 0.452,
+      sortBy: "permutation_test",
+      withinNoiseNote: WITHIN_NOISE,
     });
+    expect(result.flagEvidence[OVERFIT]).toEqual([
+      "permutation_train",
+      "permutation_test",
+    ]);
   });
 
   it("accepts absent measures, missing notes and an unknown train baseline", () => {
@@ -128,7 +144,13 @@ describe("perClassResult, correlationResult, groupsResult", () => {
 
 describe("splitNotes and flagSummary", () => {
   it("splits on '; ' but keeps a flag whose explanation contains '; '", () => {
+    const continued = "headline: an explanation; with a second clause";
     expect(splitNotes("")).toEqual([]);
+    expect(splitNotes(continued)).toEqual([continued]);
+    expect(splitNotes(`${OVERFIT}; ${continued}`)).toEqual([
+      OVERFIT,
+      continued,
+    ]);
     expect(splitNotes(NEGATIVE)).toEqual([NEGATIVE]);
     expect(splitNotes(`${OVERFIT}; ${INFLATED_MDI}`)).toEqual([
       OVERFIT,
@@ -148,7 +170,7 @@ describe("splitNotes and flagSummary", () => {
     expect(summary.map((f) => f.features)).toEqual([["a", "b"], ["b"]]);
     expect(summary[0].headline).toBe("negative test importance");
     expect(summary[0].explanation).toMatch(/^permuting it improved/);
-    expect(summary[0].explanation).toMatch(/; the value is noise$/);
+    expect(summary[0].explanation).toMatch(/hurts on new data$/);
     expect(summary[1].headline).toBe("train importance far above test");
     expect(flagSummary(["x"], ["plain flag"])).toEqual([
       {
@@ -171,5 +193,43 @@ describe("small helpers", () => {
     expect(percent(undefined)).toBe("0%");
     expect(sameThreshold(0.6, Math.fround(0.6))).toBe(true);
     expect(sameThreshold(0.6, 0.61)).toBe(false);
+  });
+});
+
+describe("flagIntervals and sortChoices", () => {
+  it("gives the intervals a flag rests on, as Python names them", () => {
+    const result = measuresResult(measuresPayload(payloadPacker()));
+    const [overfit] = flagIntervals(result, OVERFIT, 2).map((i) => i.label);
+    expect(overfit).toBe("Permutation (train)");
+    const [test] = flagIntervals(result, NEGATIVE, 3);
+    expect(test).toMatchObject({
+      label: "Permutation (test)",
+      units: "decrease in r2",
+    });
+    expect(test.low).toBeCloseTo(-0.018, 6);
+    expect(test.high).toBeCloseTo(-0.002, 6);
+    expect(flagIntervals(result, OVERFIT, 2)).toHaveLength(2);
+    expect(flagIntervals(result, "unknown flag: text", 0)).toEqual([]);
+    // A measure without intervals (not computed yet) gives none.
+    const partial = measuresResult(
+      measuresPayload(payloadPacker(), { only: ["mdi", "permutation_test"] }),
+    );
+    expect(flagIntervals(partial, OVERFIT, 2).map((i) => i.label)).toEqual([
+      "Permutation (test)",
+    ]);
+  });
+
+  it("offers the measures present, and keeps an unknown current key", () => {
+    const payload = measuresPayload(payloadPacker(), {
+      only: ["permutation_train", "permutation_test"],
+    });
+    expect(sortChoices(payload, "permutation_test")).toEqual([
+      ["permutation_train", "Permutation (train)"],
+      ["permutation_test", "Permutation (test)"],
+    ]);
+    expect(sortChoices(payload, "mdi").at(-1)).toEqual(["mdi", "mdi"]);
+    expect(sortChoices({}, "permutation_test")).toEqual([
+      ["permutation_test", "permutation test"],
+    ]);
   });
 });

@@ -23,7 +23,8 @@ import { sameThreshold } from "./comparison_data.js";
 /** Width of the matrix panel before it has a layout (and in jsdom), px. */
 const MATRIX_FALLBACK_WIDTH = 460;
 const NO_CORRELATION =
-  "The correlation view needs at least two numeric features.";
+  "The correlation view needs at least two numeric features: with fewer " +
+  "there is nothing to cluster, so each feature is permuted on its own.";
 
 /** ρ = -1 blue, 0 white, +1 red. */
 const correlationColor = scaleDiverging((t) => interpolateRdBu(1 - t))

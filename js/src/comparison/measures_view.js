@@ -1,13 +1,35 @@
 // The "Measures" view: every importance measure of each feature on one
-// normalized scale (dot plot), a caption with the permutation progress and
-// baselines, and "What the flags mean" for the flags present.
+// normalized scale (dot plot; values within noise hollow), a caption with the
+// permutation progress, baselines and sort key, and "What the flags mean" for
+// the flags present. The tooltip gives raw values in each measure's units and,
+// under each flag, the intervals it rests on.
 
 import { createDotPlot } from "../charts/dot_plot.js";
-import { formatNumber } from "../charts/format.js";
+import { columnFormat, formatNumber } from "../charts/format.js";
 import { h } from "../ui/dom.js";
-import { flagSummary, splitNotes } from "./comparison_data.js";
+import { flagIntervals, flagSummary, splitNotes } from "./comparison_data.js";
 
 const AXIS_TITLE = "importance ÷ the measure's largest |importance|";
+
+/**
+ * The tooltip lines under each flag of each feature: the intervals the flag
+ * rests on, in the measure's units.
+ *
+ * @param {import("./comparison_data.js").MeasuresResult} result
+ * @param {string[][]} flags per feature (from `splitNotes`).
+ * @returns {string[][][]} per feature, per flag, its lines.
+ */
+export function flagEvidenceLines(result, flags) {
+  return flags.map((featureFlags, i) =>
+    featureFlags.map((flag) =>
+      flagIntervals(result, flag, i).map((interval) => {
+        const format = columnFormat(interval.values);
+        const units = interval.units ? ` (${interval.units})` : "";
+        return `${interval.label} interval ${format(interval.low)} to ${format(interval.high)}${units}`;
+      }),
+    ),
+  );
+}
 
 /**
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options
@@ -60,13 +82,18 @@ export function createMeasuresView({ tooltip }) {
         parts.push(
           `baseline ${baselines.map(([k, v]) => `${k} ${formatNumber(v)}`).join(", ")}`,
         );
+      const sortedBy = result.measures.find((m) => m.key === result.sortBy);
+      if (sortedBy) parts.push(`sorted by ${sortedBy.label}`);
       caption.textContent = parts.join(" · ");
 
+      const flags = result.notes.map(splitNotes);
       chart.update({
         features,
         measures: result.measures,
-        flags: result.notes.map(splitNotes),
+        flags,
+        evidence: flagEvidenceLines(result, flags),
         axisTitle: AXIS_TITLE,
+        noiseNote: result.withinNoiseNote,
       });
 
       const summary = flagSummary(features, result.notes);

@@ -10,12 +10,20 @@ class ImportanceComparisonDisplay:
     """What MDI, ESL relative importance and permutation importance (train,
     test) say about each feature, on one normalized scale.
 
+    Rows keep the table's order (its ``sort_by``). Permutation whiskers span
+    the interval (mean ± 2 std over the repeats); values whose interval
+    includes 0 are drawn hollow: within noise, however long the normalized
+    scale makes them look.
+
     ``__init__`` only stores the table of :func:`~inspectwidgets.compare_importances`;
     :meth:`from_estimator` computes it; :meth:`plot` draws.
 
     Attributes
     ----------
     figure_, ax_ : matplotlib Figure and Axes
+    within_noise_ : dict of str to Line2D
+        The hollow markers over the values within noise, by measure key
+        ("permutation_train", "permutation_test"), for measures with some.
     """
 
     def __init__(self, frame):
@@ -33,6 +41,7 @@ class ImportanceComparisonDisplay:
 
     def plot(self, *, ax=None):
         import matplotlib.pyplot as plt
+        from matplotlib.lines import Line2D
 
         frame = self.frame
         if ax is None:
@@ -44,24 +53,61 @@ class ImportanceComparisonDisplay:
         offsets = (
             np.linspace(-0.25, 0.25, len(measures)) if len(measures) > 1 else [0.0]
         )
-        for (_, label, values, std), offset in zip(measures, offsets, strict=True):
-            ax.errorbar(
-                values,
+        self.within_noise_ = {}
+        for measure, offset in zip(measures, offsets, strict=True):
+            # Whiskers over the interval the flags rest on (none while it is
+            # unknown), so a hollow dot's whisker crosses 0.
+            xerr = (
+                None
+                if measure.normalized_low is None
+                else np.array(
+                    [
+                        measure.normalized - measure.normalized_low,
+                        measure.normalized_high - measure.normalized,
+                    ]
+                )
+            )
+            drawn = ax.errorbar(
+                measure.normalized,
                 rows + offset,
-                xerr=std,
+                xerr=xerr,
                 fmt="o",
                 markersize=5,
                 capsize=2,
-                label=label,
+                label=measure.label,
             )
+            if measure.within_noise is None or not measure.within_noise.any():
+                continue
+            # Hollow over the filled dot: on one normalized scale, noise
+            # would otherwise look as large as the top feature.
+            (hollow,) = ax.plot(
+                measure.normalized[measure.within_noise],
+                (rows + offset)[measure.within_noise],
+                "o",
+                markersize=5,
+                markerfacecolor=ax.get_facecolor(),
+                markeredgecolor=drawn.lines[0].get_color(),
+                linestyle="none",
+            )
+            self.within_noise_[measure.key] = hollow
         flagged = [
             f"{name} *" if note else name
             for name, note in zip(frame.index, frame["notes"], strict=True)
         ]
         ax.set_yticks(rows, labels=flagged)
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
-        ax.set_xlabel("importance / largest importance of that measure")
-        ax.legend(loc="lower right", fontsize="small")
+        ax.set_xlabel(
+            "importance / largest importance of that measure "
+            "(whiskers: mean ± 2 std over repeats)"
+        )
+        handles, labels = ax.get_legend_handles_labels()
+        if self.within_noise_:
+            proxy = Line2D(
+                [], [], marker="o", color="0.4", markerfacecolor="none", ls="none"
+            )
+            handles.append(proxy)
+            labels.append("within noise (interval includes 0)")
+        ax.legend(handles, labels, loc="lower right", fontsize="small")
         title = "Importance measures compared"
         if frame["notes"].astype(bool).any():
             title += " (* flagged: see the table's notes)"

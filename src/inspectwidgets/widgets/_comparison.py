@@ -6,10 +6,14 @@ import numpy as np
 import traitlets
 from sklearn.utils import Bunch
 
-from ..inspection import cluster_features, iter_permutation_importance
-from ..inspection._comparison.clustering import groups_at
+from ..inspection import iter_permutation_importance
+from ..inspection._comparison.clustering import groups_at, numeric_clusters
 from ..inspection._comparison.comparison import (
+    FLAG_EVIDENCE,
+    SORT_COLUMNS,
+    WITHIN_NOISE,
     check_comparison_inputs,
+    check_sort_by,
     comparison_frame,
     impurity_columns,
     normalized_measures,
@@ -34,7 +38,9 @@ class ImportanceComparisonWidget(ComputationWidget):
     """MDI, ESL relative importance and permutation importance side by side.
 
     Measures view: every measure on one normalized scale with the flags of
-    :func:`~inspectwidgets.compare_importances` explained. Per-class view: ESL
+    :func:`~inspectwidgets.compare_importances` explained; permutation values
+    whose interval (mean ± 2 std) includes 0 are drawn hollow, "within noise",
+    and the tooltip gives each measure in its own units. Per-class view: ESL
     relative importance of each class of a K-class gradient boosting model.
     Correlation view: features clustered on Spearman correlation; moving the
     threshold regroups them and reruns grouped permutation importance on the
@@ -48,12 +54,18 @@ class ImportanceComparisonWidget(ComputationWidget):
     X_train, y_train, X_test, y_test : training and held-out data
     scoring : str, default=None
         One scorer name; the estimator's default metric when None.
-    n_repeats : int, default=10
+    n_repeats : int, default=30
+        As in :func:`~inspectwidgets.compare_importances`, whose default it
+        shares (enough repeats for the intervals behind the flags).
     threshold : float, default=1.0
         Linkage distance at which correlated features are grouped.
     random_state : int, default=0
     n_jobs : int, default=None
     view : {"measures", "classes", "correlation"}, default="measures"
+    sort_by : {"permutation_test", "permutation_train", "mdi", \
+            "relative_importance"}, default="permutation_test"
+        The measure ordering the features, largest first; changing it
+        re-sorts without recomputing.
     run : bool, default=True
         Start computing at once.
 
@@ -70,7 +82,7 @@ class ImportanceComparisonWidget(ComputationWidget):
     scoring = traitlets.Unicode().tag(sync=True)
     """The scorer of the permutation measures."""
 
-    n_repeats = traitlets.Int(10).tag(sync=True)
+    n_repeats = traitlets.Int(30).tag(sync=True)
     """Permutations per feature (and per group)."""
 
     threshold = traitlets.Float(1.0, min=0.0).tag(sync=True)
@@ -83,6 +95,11 @@ class ImportanceComparisonWidget(ComputationWidget):
         ("measures", "classes", "correlation"), default_value="measures"
     ).tag(sync=True)
     """Which chart is shown."""
+
+    sort_by = traitlets.Enum(tuple(SORT_COLUMNS), default_value="permutation_test").tag(
+        sync=True
+    )
+    """The measure ordering the features of the measures view, largest first."""
 
     _scorer_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _measures = traitlets.Dict().tag(sync=True)
@@ -99,14 +116,16 @@ class ImportanceComparisonWidget(ComputationWidget):
         y_test,
         *,
         scoring=None,
-        n_repeats=10,
+        n_repeats=30,
         threshold=1.0,
         random_state=0,
         n_jobs=None,
         view="measures",
+        sort_by="permutation_test",
         run=True,
     ):
         X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
+        check_sort_by(sort_by)
         if scoring is not None and not isinstance(scoring, str):
             raise TypeError(
                 "scoring must be a scorer name for the widget; "
@@ -119,13 +138,14 @@ class ImportanceComparisonWidget(ComputationWidget):
         self._mdi, self._relative = impurity_columns(estimator, X_train.shape[1])
         self._ready = False
         self._cache = None  # settings and results of the last full comparison
-        self._clusters = _numeric_clusters(X_train)
+        self._clusters = numeric_clusters(X_train)
         super().__init__(
             scoring=scoring,
             n_repeats=n_repeats,
             threshold=threshold,
             random_state=random_state,
             view=view,
+            sort_by=sort_by,
             _scorer_options=list(
                 dict.fromkeys([scoring, *scorer_options(estimator, y_test)])
             ),
@@ -187,7 +207,9 @@ class ImportanceComparisonWidget(ComputationWidget):
                 )
         if step.stage in ("test", "train"):
             frame = self._frame()
-            self._measures = _measures_payload(frame, self._test, self._train)
+            self._measures = _measures_payload(
+                frame, self._test, self._train, self.sort_by
+            )
             return Bunch(frame=frame, groups=None, grouped=None)
         else:
             self._test, self._train = self._cache.test, self._cache.train
@@ -206,6 +228,20 @@ class ImportanceComparisonWidget(ComputationWidget):
         if self._ready:
             self.run()
 
+    @traitlets.observe("sort_by")
+    def _on_sort_by(self, change):
+        # Only the order changes: re-sort what is shown, under the worker's
+        # lock so a snapshot arriving meanwhile cannot interleave.
+        with self._lock:
+            if self.result is None:
+                return
+            frame = self._frame()
+            with self.hold_sync():
+                self.result = Bunch(**{**self.result, "frame": frame})
+                self._measures = _measures_payload(
+                    frame, self._test, self._train, self.sort_by
+                )
+
     # Results in Python --------------------------------------------------------
 
     def _frame(self):
@@ -218,12 +254,13 @@ class ImportanceComparisonWidget(ComputationWidget):
             self._relative,
             train,
             self._test.to_bunch(),
+            sort_by=self.sort_by,
         )
 
     def _current_groups(self):
         """Clusters of the numeric features at `threshold`, plus every other
-        column on its own."""
-        return _groups_at(self._clusters, self._data["test"][0], self.threshold)
+        column on its own (each column on its own without clusters)."""
+        return groups_at(self._clusters, self._data["test"][0], self.threshold)
 
     def to_frame(self):
         """The comparison table (as :func:`compare_importances` returns it)."""
@@ -250,53 +287,42 @@ def _missing(result):
     return Bunch(importances_mean=nan, importances_std=nan)
 
 
-def _numeric_clusters(X):
-    """Spearman clusters of X's numeric columns (None with fewer than two)."""
-    if hasattr(X, "select_dtypes"):
-        numeric = X.select_dtypes("number")
-    else:
-        numeric = X if np.issubdtype(X.dtype, np.number) else X[:, :0]
-    if numeric.shape[1] < 2:
-        return None
-    return cluster_features(numeric)
-
-
-def _groups_at(clusters, X, threshold):
-    """Clusters of the numeric columns cut at `threshold`, then every other
-    column on its own."""
-    if clusters is None:
-        return None
-    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
-    numeric = [c for c in columns if str(c) in set(clusters.feature_names)]
-    groups = groups_at(clusters.linkage, numeric, threshold)
-    groups.update({str(c): [c] for c in columns if c not in numeric})
-    return groups
-
-
-def _measures_payload(frame, test, train):
+def _measures_payload(frame, test, train, sort_by):
+    """The measures view's trait: every measure in `frame`'s order, raw and
+    normalized, with the intervals and "within noise" marks of the
+    permutation measures and the intervals each flag rests on."""
+    scorer = test.scorer_names[0]
     measures = []
-    for column, label, normalized, normalized_std in normalized_measures(frame):
-        key = column.removesuffix("_mean")
+    for measure in normalized_measures(frame, scorer=scorer):
         entry = {
-            "key": key,
-            "label": label,
-            "values": binary_array(frame[column].to_numpy(dtype=float)),
-            "normalized": binary_array(normalized),
+            "key": measure.key,
+            "label": measure.label,
+            "units": measure.units,
+            "values": binary_array(measure.raw),
+            "normalized": binary_array(measure.normalized),
         }
-        if normalized_std is not None:
-            entry["std"] = binary_array(
-                frame[column.replace("_mean", "_std")].to_numpy(dtype=float)
+        if measure.std is not None:
+            entry.update(
+                std=binary_array(measure.std),
+                normalized_std=binary_array(measure.normalized_std),
+                low=binary_array(measure.low),
+                high=binary_array(measure.high),
+                normalized_low=binary_array(measure.normalized_low),
+                normalized_high=binary_array(measure.normalized_high),
+                within_noise=binary_array(measure.within_noise),
             )
-            entry["normalized_std"] = binary_array(normalized_std)
         measures.append(entry)
     return {
         "features": [str(f) for f in frame.index],
         "measures": measures,
         "notes": list(frame["notes"]),
+        "flag_evidence": {flag: list(keys) for flag, keys in FLAG_EVIDENCE.items()},
+        "within_noise_note": WITHIN_NOISE,
+        "sort_by": sort_by,
         "repeats_done": test.n_repeats_done if train is None else train.n_repeats_done,
         "n_repeats": test.n_repeats,
-        "scorer": test.scorer_names[0],
-        "baseline_test": float(test.baseline_scores[test.scorer_names[0]]),
+        "scorer": scorer,
+        "baseline_test": float(test.baseline_scores[scorer]),
         "baseline_train": (
             float(train.baseline_scores[train.scorer_names[0]])
             if train is not None

@@ -11,6 +11,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.ensemble import RandomForestClassifier
 
 from inspectwidgets import cluster_features, permutation_importance
+from inspectwidgets.inspection._comparison.clustering import groups_at, numeric_clusters
 
 
 def test_matches_the_scikit_learn_example():
@@ -61,3 +62,23 @@ def test_errors():
         cluster_features(X, n_clusters=5)
     with pytest.raises(ValueError, match="at least 2 features"):
         cluster_features(X[:, :1])
+
+
+def test_fewer_than_two_numeric_columns_leave_each_column_alone():
+    X = pd.DataFrame({"size": [1.0, 2.0, 3.0], "colour": ["red", "blue", "red"]})
+    clusters = numeric_clusters(X)
+    assert clusters is None
+    assert groups_at(clusters, X, threshold=0.5) == {
+        "size": ["size"],
+        "colour": ["colour"],
+    }
+    array = np.arange(6.0).reshape(3, 2)
+    assert groups_at(numeric_clusters(array[:, :1]), array[:, :1], 1.0) == {"0": [0]}
+
+
+def test_groups_at_clusters_the_numeric_columns_and_keeps_the_others():
+    X, _ = load_breast_cancer(return_X_y=True, as_frame=True)
+    X = X.iloc[:, :6].assign(colour="red")
+    clusters = numeric_clusters(X)
+    expected = cluster_features(X.drop(columns="colour"), threshold=0.5).groups
+    assert groups_at(clusters, X, 0.5) == {**expected, "colour": ["colour"]}

@@ -143,3 +143,36 @@ def test_errors():
         relative_importance(binary, per_class=True)
     with pytest.raises(ValueError, match="feature_names has 2 names"):
         impurity_importance(binary, feature_names=["a", "b"])
+
+
+def test_rounding_below_zero_does_not_zero_every_importance(iris):
+    # Two subsampled deep stages: a feature splits only nodes whose children
+    # are pure, so its summed improvement rounds to about -1e-16 in some
+    # class; its square root was NaN and scaling a NaN maximum gave all zeros.
+    X, y = iris
+    model = GradientBoostingClassifier(
+        n_estimators=2, max_depth=None, subsample=0.5, random_state=6
+    ).fit(X, y)
+    squared = np.array(
+        [
+            np.mean([naive_improvement(t, 4) for t in model.estimators_[:, k]], axis=0)
+            for k in range(3)
+        ]
+    )
+    assert squared.min() < 0  # the rounding this test is about
+    per_class = np.sqrt(squared.clip(min=0))
+    result = relative_importance(model, per_class=True)
+    assert_allclose(
+        result.per_class, 100 * per_class / per_class.max(axis=1, keepdims=True)
+    )
+    overall = per_class.mean(axis=0)
+    assert_allclose(result.importances, 100 * overall / overall.max())
+    assert result.importances.max() == 100
+
+
+def test_non_finite_impurities_are_refused(regression):
+    X, y = regression
+    model = DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y)
+    model.tree_.impurity[0] = np.inf  # a writable view of the fitted tree
+    with pytest.raises(ValueError, match="non-finite impurities"):
+        relative_importance(model)

@@ -89,11 +89,38 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
     )
 
 
-def groups_at(linkage, columns, threshold):
-    """Groups of `columns` (a list, in linkage order) cut at `threshold`."""
-    return groups_of(
-        hierarchy.fcluster(linkage, threshold, criterion="distance"), columns
+def numeric_clusters(X):
+    """:func:`cluster_features` of X's numeric columns, or None when X has
+    fewer than two of them.
+
+    Correlation needs two columns, so with fewer there is nothing to cluster:
+    :func:`groups_at` then puts every column in a group of its own (grouped
+    permutation importance becomes the plain one). `X` is checked already.
+    """
+    if hasattr(X, "select_dtypes"):
+        numeric = X.select_dtypes("number")
+    else:
+        numeric = X if np.issubdtype(X.dtype, np.number) else X[:, :0]
+    if numeric.shape[1] < 2:
+        return None
+    return cluster_features(numeric)
+
+
+def groups_at(clusters, X, threshold):
+    """Every column of X in one group: the numeric ones as `clusters` (from
+    :func:`numeric_clusters`) cut at linkage distance `threshold`, every other
+    column on its own; each column on its own when `clusters` is None."""
+    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+    if clusters is None:
+        return {str(c): [c] for c in columns}
+    names = {str(name) for name in clusters.feature_names}
+    numeric = [c for c in columns if str(c) in names]
+    groups = groups_of(
+        hierarchy.fcluster(clusters.linkage, threshold, criterion="distance"),
+        numeric,
     )
+    groups.update({str(c): [c] for c in columns if c not in numeric})
+    return groups
 
 
 def groups_of(labels, columns):

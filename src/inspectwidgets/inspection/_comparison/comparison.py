@@ -2,26 +2,65 @@
 
 import numpy as np
 from sklearn.pipeline import Pipeline
+from sklearn.utils import Bunch
 
 from .._core.pipeline import columnwise_view
 from .._core.validation import check_fitted, check_X
 from .._permutation import permutation_importance
-from .impurity import impurity_importance, is_tree_model, relative_importance
+from .impurity import (
+    impurity_importance,
+    is_tree_model,
+    relative_importance,
+    scale_to_100,
+)
 
 # Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
-    "negative test importance: permuting it improved the held-out score, so the "
-    "model does not rely on it there (the value is noise)"
+    "negative test importance: permuting it improved the held-out score in "
+    "every plausible repeat (its whole interval is below 0), so the model's "
+    "use of it hurts on new data"
 )
 OVERFIT = (
     "train importance far above test: the model relies on it much more on its "
     "training data than on new data (overfitting)"
 )
 INFLATED_MDI = (
-    "high MDI but test permutation importance near zero: impurity importance "
-    "favours features with many distinct values and is computed on training "
-    "data, where the model may have overfitted"
+    "high MDI but test permutation importance indistinguishable from zero: "
+    "impurity importance favours features with many distinct values and is "
+    "computed on training data, where the model may have overfitted"
 )
+
+#: Half-width of a permutation measure's interval, in standard deviations over
+#: the repeats: an interval of mean ± 2 std holds about 95% of repeats (for
+#: roughly normal spreads).
+INTERVAL_STDS = 2
+
+#: Repeats an interval needs. The std's relative error is about
+#: 1/sqrt(2(n - 1)): above 25% below 10 repeats, and with discrete scores a few
+#: repeats often agree exactly (breast cancer, 3 repeats of accuracy: 2 or 3
+#: features with a std of 0), an interval of no width that proves nothing.
+MIN_INTERVAL_REPEATS = 10
+
+#: What a hollow ("within noise") mark means, for the charts' legends.
+WITHIN_NOISE = (
+    f"hollow: within noise, the interval mean ± {INTERVAL_STDS} std includes 0 "
+    f"(or fewer than {MIN_INTERVAL_REPEATS} repeats are done)"
+)
+
+#: The measures a comparison table can be sorted by, and their columns.
+SORT_COLUMNS = {
+    "permutation_test": "permutation_test_mean",
+    "permutation_train": "permutation_train_mean",
+    "mdi": "mdi",
+    "relative_importance": "relative_importance",
+}
+
+#: Which intervals each flag rests on (measure keys), shown beside it.
+FLAG_EVIDENCE = {
+    NEGATIVE: ("permutation_test",),
+    OVERFIT: ("permutation_train", "permutation_test"),
+    INFLATED_MDI: ("permutation_test",),
+}
 
 
 def _tree_model_and_columns(estimator, n_columns):
@@ -54,21 +93,32 @@ def compare_importances(
     y_test,
     *,
     scoring=None,
-    n_repeats=10,
+    n_repeats=30,
     random_state=None,
     n_jobs=None,
     sample_weight_train=None,
     sample_weight_test=None,
+    sort_by="permutation_test",
 ):
     """MDI, relative importance and permutation importance (train and test) of
-    one fitted model, with plain-language flags where they disagree.
+    one fitted model, with plain-language flags where the evidence shows they
+    disagree.
 
     Impurity-based measures (MDI, ESL's relative importance) are read from the
     trees and reflect the training data; permutation importance on the test
-    data measures what the model needs to generalize. Their disagreements are
-    flagged: high MDI with no test importance (MDI's bias towards
-    high-cardinality features, or overfitting), train importance far above
-    test importance (overfitting), negative test importance (noise).
+    data measures what the model needs to generalize. Each permutation measure
+    gets an interval, mean ± 2 std over the repeats (``INTERVAL_STDS``), and a
+    flag is raised only where its interval is the evidence:
+
+    - high MDI while the test interval includes 0 (MDI's bias towards
+      high-cardinality features, or overfitting);
+    - train importance above twice the test importance and above it by more
+      than twice their combined std (overfitting);
+    - negative test importance only when the whole test interval lies below 0
+      (a negative mean whose interval reaches 0 is noise, not a finding).
+
+    Intervals need ``MIN_INTERVAL_REPEATS`` (10) repeats: with fewer, the std
+    is too unreliable to rest a flag on, and none is raised.
 
     Parameters
     ----------
@@ -81,21 +131,37 @@ def compare_importances(
         held-out data.
     scoring : str, callable or None, default=None
         One scorer, as in :func:`permutation_importance`.
-    n_repeats, random_state, n_jobs
+    n_repeats : int, default=30
+        Permutations per feature on each set. The intervals rest on the std
+        over repeats, whose relative error is about 1/sqrt(2(n_repeats - 1)):
+        50% with 3 repeats, 24% with 10 and 13% with 30. With discrete
+        scores such as accuracy, a few repeats also often agree exactly,
+        giving a std of 0 and an interval of no width. Hence 30 rather than
+        scikit-learn's 5 for :func:`permutation_importance`.
+    random_state, n_jobs
         As in :func:`permutation_importance` (both sets use the same seed).
     sample_weight_train, sample_weight_test : array-like, default=None
         Weights for scoring each set.
+    sort_by : {"permutation_test", "permutation_train", "mdi", \
+            "relative_importance"}, default="permutation_test"
+        The measure whose values order the rows, largest first (features
+        without that measure last, in X's order).
 
     Returns
     -------
     DataFrame
-        One row per feature of X, sorted by test permutation importance:
-        ``mdi``, ``relative_importance`` (0-100), ``permutation_train_mean``,
-        ``permutation_train_std``, ``permutation_test_mean``,
-        ``permutation_test_std``, ``rank_mdi``, ``rank_permutation_test``
-        (1 = most important) and ``notes`` (flags, "; "-separated).
+        One row per feature of X, sorted by `sort_by`: ``mdi``,
+        ``relative_importance`` (0-100), ``permutation_train_mean``,
+        ``permutation_train_std``, ``permutation_train_low``,
+        ``permutation_train_high`` (the interval), the same four for
+        ``permutation_test``, ``rank_mdi``, ``rank_permutation_test``
+        (1 = most important) and ``notes`` (flags, "; "-separated; the
+        intervals they rest on are the ``_low`` and ``_high`` columns).
+        Intervals (and so flags) need ``MIN_INTERVAL_REPEATS`` (10) repeats;
+        with fewer they are NaN.
     """
     X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
+    check_sort_by(sort_by)
     kwargs = dict(
         scoring=scoring, n_repeats=n_repeats, random_state=random_state, n_jobs=n_jobs
     )
@@ -106,7 +172,18 @@ def compare_importances(
         estimator, X_test, y_test, sample_weight=sample_weight_test, **kwargs
     )
     mdi, relative = impurity_columns(estimator, X_train.shape[1])
-    return comparison_frame(test.feature_names, mdi, relative, train, test)
+    return comparison_frame(
+        test.feature_names, mdi, relative, train, test, sort_by=sort_by
+    )
+
+
+def check_sort_by(sort_by):
+    if sort_by not in SORT_COLUMNS:
+        raise ValueError(
+            f"sort_by must be one of {', '.join(map(repr, SORT_COLUMNS))}; "
+            f"got {sort_by!r}."
+        )
+    return sort_by
 
 
 def check_comparison_inputs(estimator, X_train, X_test, scoring):
@@ -137,9 +214,7 @@ def impurity_columns(estimator, n_columns):
     )
     # Squared relative importances add up over a raw column's outputs.
     squared = relative_importance(model).importances ** 2
-    relative = np.sqrt(_per_raw_column(squared, output_columns, np.sum))
-    if relative.max() > 0:
-        relative = relative * (100 / relative.max())
+    relative = scale_to_100(np.sqrt(_per_raw_column(squared, output_columns, np.sum)))
     return mdi, relative
 
 
@@ -153,84 +228,139 @@ def per_class_relative_importance(estimator, n_columns):
         result = relative_importance(model, per_class=True)
     except ValueError:
         return None
-    rows = []
-    for row in result.per_class:
-        combined = np.sqrt(_per_raw_column(row**2, output_columns, np.sum))
-        rows.append(
-            combined * (100 / combined.max()) if combined.max() > 0 else combined
-        )
+    rows = [
+        scale_to_100(np.sqrt(_per_raw_column(row**2, output_columns, np.sum)))
+        for row in result.per_class
+    ]
     return result.classes, np.array(rows)
 
 
-def comparison_frame(feature_names, mdi, relative, train, test):
-    """The comparison table from impurity columns and two permutation Bunches
-    (train and test, possibly partial), with ranks and flags."""
+def comparison_frame(feature_names, mdi, relative, train, test, sort_by):
+    """The comparison table from impurity columns and two permutation results
+    (train and test, possibly partial), with intervals, ranks and flags,
+    sorted by `sort_by` (a key of ``SORT_COLUMNS``)."""
     import pandas as pd
 
     frame = pd.DataFrame(
-        {
-            "feature": list(feature_names),
-            "mdi": mdi,
-            "relative_importance": relative,
-            "permutation_train_mean": train.importances_mean,
-            "permutation_train_std": train.importances_std,
-            "permutation_test_mean": test.importances_mean,
-            "permutation_test_std": test.importances_std,
-        }
+        {"feature": list(feature_names), "mdi": mdi, "relative_importance": relative}
     )
+    for name, result in (("permutation_train", train), ("permutation_test", test)):
+        low, high = permutation_interval(result)
+        frame[f"{name}_mean"] = result.importances_mean
+        frame[f"{name}_std"] = result.importances_std
+        frame[f"{name}_low"] = low
+        frame[f"{name}_high"] = high
     frame["rank_mdi"] = frame["mdi"].rank(ascending=False, method="min")
     frame["rank_permutation_test"] = frame["permutation_test_mean"].rank(
         ascending=False, method="min"
     )
     frame["notes"] = [_notes(row, len(frame)) for row in frame.itertuples()]
     return frame.sort_values(
-        "permutation_test_mean", ascending=False, kind="stable"
+        SORT_COLUMNS[sort_by], ascending=False, kind="stable", na_position="last"
     ).set_index("feature")
+
+
+def permutation_interval(result):
+    """``(low, high)``: mean ± ``INTERVAL_STDS`` std over the repeats of a
+    permutation result (its ``importances`` of shape (n_features, n_done)),
+    NaN with fewer than ``MIN_INTERVAL_REPEATS`` repeats done."""
+    mean, std = result.importances_mean, result.importances_std
+    importances = getattr(result, "importances", None)
+    if importances is None or np.shape(importances)[1] < MIN_INTERVAL_REPEATS:
+        nan = np.full(np.shape(mean), np.nan)
+        return nan, nan
+    return mean - INTERVAL_STDS * std, mean + INTERVAL_STDS * std
+
+
+def within_noise(low, high):
+    """Whether each interval fails to exclude 0 (True where it is NaN: no
+    evidence of a non-zero importance yet)."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    return ~((low > 0) | (high < 0))
 
 
 def _notes(row, n_features):
     notes = []
-    test_significant = row.permutation_test_mean - 2 * row.permutation_test_std > 0
+    test_includes_zero = row.permutation_test_low <= 0 <= row.permutation_test_high
     if (
         not np.isnan(row.mdi)
         and row.mdi >= 1 / n_features
         and row.rank_mdi <= max(1, n_features // 2)
-        and not test_significant
+        and test_includes_zero
     ):
         notes.append(INFLATED_MDI)
     spread = np.hypot(row.permutation_train_std, row.permutation_test_std)
+    intervals_known = not (
+        np.isnan(row.permutation_train_low) or np.isnan(row.permutation_test_low)
+    )
     if (
-        row.permutation_train_mean > 2 * max(row.permutation_test_mean, 0)
-        and row.permutation_train_mean - row.permutation_test_mean > 2 * spread
+        intervals_known
+        and row.permutation_train_mean > 2 * max(row.permutation_test_mean, 0)
+        and row.permutation_train_mean - row.permutation_test_mean
+        > INTERVAL_STDS * spread
     ):
         notes.append(OVERFIT)
-    if row.permutation_test_mean < 0:
+    if row.permutation_test_high < 0:
         notes.append(NEGATIVE)
     return "; ".join(notes)
 
 
+#: (key, label, units) of each measure; a permutation measure's columns are
+#: its key plus _mean, _std, _low and _high, and its units name the scorer.
 MEASURES = (
-    ("mdi", "MDI (train, impurity)", None),
-    ("relative_importance", "ESL relative importance", None),
-    ("permutation_train_mean", "Permutation (train)", "permutation_train_std"),
-    ("permutation_test_mean", "Permutation (test)", "permutation_test_std"),
+    ("mdi", "MDI (train, impurity)", "share of the impurity decrease"),
+    ("relative_importance", "ESL relative importance", "% of the top feature"),
+    ("permutation_train", "Permutation (train)", "decrease in {scorer}"),
+    ("permutation_test", "Permutation (test)", "decrease in {scorer}"),
 )
 
 
-def normalized_measures(frame):
-    """Each available measure of a comparison table scaled by its largest
-    absolute value, so all fit on [-1, 1]: ``[(column, label, values, std)]``
-    with `std` None for the impurity measures."""
+def normalized_measures(frame, scorer=""):
+    """Each available measure of a comparison table, in raw units and scaled
+    by its largest absolute value so that all fit on [-1, 1].
+
+    The scale is for drawing only: it makes the top of every measure 1, noise
+    included, so each permutation measure carries its interval and
+    `within_noise` (the interval includes 0) for the chart to mark.
+
+    Returns
+    -------
+    list of Bunch
+        key, column, label, units (`scorer` filled in), raw (the values),
+        normalized;
+        for the permutation measures also std, normalized_std, low, high,
+        normalized_low, normalized_high and within_noise (None for the
+        impurity measures).
+    """
     measures = []
-    for column, label, std_column in MEASURES:
+    for key, label, units in MEASURES:
+        column = key if key in frame else f"{key}_mean"
         values = frame[column].to_numpy(dtype=float)
         if np.isnan(values).all():
             continue
         scale = np.nanmax(np.abs(values)) or 1.0
-        std = (
-            None
-            if std_column is None
-            else frame[std_column].to_numpy(dtype=float) / scale
+        measure = Bunch(
+            key=key,
+            column=column,
+            label=label,
+            units=units.format(scorer=scorer or "score"),
+            raw=values,
+            normalized=values / scale,
+            std=None,
+            normalized_std=None,
+            low=None,
+            high=None,
+            normalized_low=None,
+            normalized_high=None,
+            within_noise=None,
         )
-        measures.append((column, label, values / scale, std))
+        if column != key:
+            measure.std = frame[f"{key}_std"].to_numpy(dtype=float)
+            measure.normalized_std = measure.std / scale
+            measure.low = frame[f"{key}_low"].to_numpy(dtype=float)
+            measure.high = frame[f"{key}_high"].to_numpy(dtype=float)
+            measure.normalized_low = measure.low / scale
+            measure.normalized_high = measure.high / scale
+            measure.within_noise = within_noise(measure.low, measure.high)
+        measures.append(measure)
     return measures

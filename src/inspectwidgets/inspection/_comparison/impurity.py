@@ -194,8 +194,17 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
         classes : ndarray, with ``per_class=True``
         feature_names : ndarray of str
 
+    Raises
+    ------
+    ValueError
+        When the trees' impurities are not finite: the result would be NaN,
+        and scaling it to 100 would hide that as zeros.
+
     Notes
     -----
+    A mean improvement below 0 can only be rounding (a feature whose splits
+    all isolate pure nodes sums to about -1e-16) and counts as 0.
+
     Trees grown with ``criterion="squared_error"``, ``"friedman_mse"`` or
     ``"gini"`` give exactly ESL's squared-error improvement (Gini impurity is
     the squared error of one-hot targets); other criteria give their own
@@ -211,22 +220,33 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
             f"classes (one tree per class and stage); {type(estimator).__name__} "
             "grows one tree per stage."
         )
-    per_group = np.array(
+    squared = np.array(
         [
-            np.sqrt(np.mean([improvements(tree, n_features) for tree in trees], axis=0))
+            np.mean([improvements(tree, n_features) for tree in trees], axis=0)
             for trees in groups
         ]
     )
+    if not np.isfinite(squared).all():
+        raise ValueError(
+            "estimator: its trees hold non-finite impurities (NaN or inf), so "
+            "relative importance is undefined; check the training targets and "
+            "sample weights for NaN, inf or overflowing values."
+        )
+    # Improvements are >= 0; a feature whose splits all leave pure nodes sums
+    # to a rounding error (about -1e-16), whose square root would be NaN.
+    per_group = np.sqrt(np.maximum(squared, 0.0))
     result = Bunch(
-        importances=_scale_to_100(per_group.mean(axis=0)),
+        importances=scale_to_100(per_group.mean(axis=0)),
         feature_names=np.asarray(names, dtype=object),
     )
     if per_class:
-        result.per_class = np.array([_scale_to_100(row) for row in per_group])
+        result.per_class = np.array([scale_to_100(row) for row in per_group])
         result.classes = estimator.classes_ if is_classifier(estimator) else None
     return result
 
 
-def _scale_to_100(values):
+def scale_to_100(values):
+    """`values` scaled so the largest is exactly 100 (zeros when none is > 0)."""
     top = values.max() if values.size else 0.0
-    return values * (100.0 / top) if top > 0 else np.zeros_like(values)
+    # values / top first: the largest becomes exactly 1, then exactly 100.
+    return 100.0 * (values / top) if top > 0 else np.zeros_like(values)
