@@ -88,12 +88,13 @@ test-wheel: venv
 
 test: lint test-js test-py test-blas-kernels test-wheel
 
-# Both benchmarks, quick: speed ratios against scikit-learn (never asserted)
+# Every benchmark, quick: speed ratios against scikit-learn (never asserted)
 # and our results checked against scikit-learn's (a difference fails).
 bench: venv
 	$(PY) benchmarks/permutation.py --quick
 	$(PY) benchmarks/partial_dependence.py --quick
 	$(PY) benchmarks/trees.py --quick
+	$(PY) benchmarks/widget.py --quick
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output

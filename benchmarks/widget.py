@@ -1,0 +1,117 @@
+"""The permutation-importance widget against scikit-learn's function.
+
+    python benchmarks/widget.py [--quick] [--runs N] [--rows N]
+
+The issue's case: a random forest (100 trees, min_samples_leaf=5) on 30
+features, 5 repeats, on 20,000 rows. Per run, side by side: scikit-learn's
+``permutation_importance`` and the widget from construction (which starts the
+run) to its first bars (the first ``_chart`` with importances) and to
+completion (``wait()``). The widget's final importances must equal
+scikit-learn's, bit for bit (a difference exits 1). See README.md beside this
+file.
+"""
+
+import statistics
+import sys
+import threading
+import time
+
+import _agreement
+import _timing
+import numpy as np
+import sklearn
+from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.inspection import permutation_importance as sklearn_importance
+
+import inspectwidgets
+from inspectwidgets import PermutationImportanceWidget
+
+QUICK_ROWS = 1000
+N_REPEATS = 5
+
+
+def forest_classifier(n_rows):
+    X, y = make_classification(
+        n_samples=3 * n_rows, n_features=30, n_informative=10, random_state=0
+    )
+    forest = RandomForestClassifier(
+        n_estimators=100, min_samples_leaf=5, random_state=0, n_jobs=-1
+    )
+    forest.fit(X[: 2 * n_rows], y[: 2 * n_rows]).set_params(n_jobs=None)
+    return forest, X[2 * n_rows :], y[2 * n_rows :]
+
+
+def widget_seconds(model, X, y):
+    """Seconds to the first bars and to completion, and the final result."""
+    first_bars = threading.Event()
+    started = time.perf_counter()
+    seen = {}
+
+    def on_chart(change):
+        if change["new"] and "first" not in seen:
+            seen["first"] = time.perf_counter() - started
+            first_bars.set()
+
+    widget = PermutationImportanceWidget(model, X, y, n_repeats=N_REPEATS, run=False)
+    widget.observe(on_chart, "_chart")
+    started = time.perf_counter()
+    widget.run()
+    status = widget.wait(timeout=600)
+    done = time.perf_counter() - started
+    if status != "done":
+        sys.exit(f"widget ended {status!r}: {widget.error}")
+    return seen["first"], done, widget.result.importances()
+
+
+def main():
+    def add_rows(parser):
+        parser.add_argument(
+            "--rows", type=int, default=20_000, help="rows inspected (default: 20,000)"
+        )
+
+    args, runs = _timing.parse_runs(
+        __doc__.splitlines()[0],
+        f"smoke test: 1 run, {QUICK_ROWS:,} rows, 1 BLAS/OpenMP thread",
+        add_rows,
+    )
+    _timing.restart_single_threaded_if_quick(args.quick)
+    n_rows = QUICK_ROWS if args.quick else args.rows
+    model, X, y = forest_classifier(n_rows)
+    agreement = _agreement.Agreement()
+    print(_timing.describe_environment([np, sklearn, inspectwidgets]))
+    print(
+        f"RandomForestClassifier(100 trees), {n_rows:,} rows x 30 features, "
+        f"n_repeats={N_REPEATS}; median of {runs} run(s) after a warm-up of each, "
+        "alternating which goes first."
+    )
+
+    def sklearn_call():
+        return sklearn_importance(model, X, y, n_repeats=N_REPEATS, random_state=0)
+
+    sklearn_call()
+    widget_seconds(model, X, y)
+    times = {"sklearn": [], "first bars": [], "widget done": []}
+    for run in range(runs):
+        for who in _timing.rotated(["sklearn", "widget"], run):
+            if who == "sklearn":
+                started = time.perf_counter()
+                expected = sklearn_call()
+                times["sklearn"].append(time.perf_counter() - started)
+            else:
+                first, done, importances = widget_seconds(model, X, y)
+                times["first bars"].append(first)
+                times["widget done"].append(done)
+    agreement.require_identical("widget importances", importances, expected.importances)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    rows = [
+        [name, f"{seconds:.2f}", f"{seconds / medians['sklearn']:.3f}"]
+        for name, seconds in medians.items()
+    ]
+    print()
+    print(_timing.format_table([("", "<"), ("s", ">"), ("/ sklearn", ">")], rows))
+    agreement.exit_if_any()
+
+
+if __name__ == "__main__":
+    main()
