@@ -15,6 +15,7 @@ from ..inspection._comparison.comparison import (
     normalized_measures,
     per_class_relative_importance,
 )
+from ..inspection._core.validation import column_names
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
@@ -70,13 +71,13 @@ class ImportanceComparisonWidget(ComputationWidget):
     scoring = traitlets.Unicode().tag(sync=True)
     """The scorer of the permutation measures."""
 
-    n_repeats = traitlets.Int(10).tag(sync=True)
+    n_repeats = traitlets.Int(10, min=1).tag(sync=True)
     """Permutations per feature (and per group)."""
 
     threshold = traitlets.Float(1.0, min=0.0).tag(sync=True)
     """Linkage distance at which features are grouped."""
 
-    random_state = traitlets.Int(0).tag(sync=True)
+    random_state = traitlets.Int(0, min=0, max=2**32 - 1).tag(sync=True)
     """Seed of the permutations."""
 
     view = traitlets.Enum(
@@ -267,9 +268,14 @@ def _groups_at(clusters, X, threshold):
     if clusters is None:
         return None
     columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
-    numeric = [c for c in columns if str(c) in set(clusters.feature_names)]
+    # By name ('x0', ... for an array), as the clusters know the columns.
+    names = column_names(X)
+    clustered = set(clusters.feature_names)
+    numeric = [c for c, n in zip(columns, names, strict=True) if n in clustered]
     groups = groups_at(clusters.linkage, numeric, threshold)
-    groups.update({str(c): [c] for c in columns if c not in numeric})
+    groups.update(
+        {n: [c] for c, n in zip(columns, names, strict=True) if n not in clustered}
+    )
     return groups
 
 
