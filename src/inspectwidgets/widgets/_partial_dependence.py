@@ -263,7 +263,8 @@ def _feature_names(features, names):
 
 def _categorical_names(X, names, categorical_features):
     numeric = (
-        [X[c].dtype.kind in "biuf" for c in X.columns]
+        # By position: labels may repeat.
+        [dtype.kind in "biuf" for dtype in X.dtypes]
         if hasattr(X, "columns")
         else [X.dtype.kind in "biuf"] * X.shape[1]
     )
