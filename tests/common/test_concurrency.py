@@ -3,6 +3,7 @@ ends in the engine's result for the final settings, cancel stops within one
 prediction chunk, and the caller is never blocked. See docs/reliability.md."""
 
 import random
+import threading
 import time
 
 import numpy as np
@@ -175,14 +176,37 @@ def test_comparison_widget_survives_200_random_changes():
     w.close()
 
 
-def test_two_widgets_on_the_same_model_run_at_once(regression):
-    model, X, y = regression
-    permutation = PermutationImportanceWidget(model, X, y, n_repeats=30)
+class RecordingRegressor(SleepingRegressor):
+    """A SleepingRegressor noting which thread predicted, from when to when."""
+
+    def fit(self, X, y):
+        self.calls_ = []
+        return super().fit(X, y)
+
+    def predict(self, X):
+        started = time.perf_counter()
+        values = super().predict(X)
+        self.calls_.append(
+            (threading.current_thread().name, started, time.perf_counter())
+        )
+        return values
+
+
+def test_two_widgets_on_the_same_model_run_at_once():
+    X, y = data()
+    model = RecordingRegressor(delay=0.05).fit(X, y)
+    permutation = PermutationImportanceWidget(model, X, y, n_repeats=10)
     dependence = PartialDependenceWidget(model, X, grid_resolution=20, n_ice=60)
-    assert permutation.status == dependence.status == "running"
     assert permutation.wait(timeout=WAIT) == dependence.wait(timeout=WAIT) == "done"
-    expected = permutation_importance(model, X, y, n_repeats=30, random_state=0)
-    assert_blas_close(permutation.result.importances(), expected.importances)
+    # Their predictions overlapped in time. Permutation importance predicts
+    # on its widget's thread, partial dependence on a pool of its own.
+    spans = {True: [], False: []}
+    for thread, start, end in model.calls_:
+        spans[thread.startswith("PermutationImportanceWidget")].append((start, end))
+    assert spans[True] and spans[False]
+    assert any(a < d and c < b for a, b in spans[True] for c, d in spans[False])
+    expected = permutation_importance(model, X, y, n_repeats=10, random_state=0)
+    assert_allclose(permutation.result.importances(), expected.importances)
     curve = partial_dependence(
         model, X, [0], grid_resolution=20, kind="both", n_ice=60, random_state=0
     )
@@ -214,9 +238,10 @@ def _slow_widgets(delay):
 
 
 def test_cancel_returns_within_one_chunk(record_property):
-    """Worst time from cancel() to the end of the run over several runs; a
-    chunk (one predict call) sleeps 0.1 s, so cancel must take about that."""
-    delay, worst = 0.1, {}
+    """Worst time from cancel() to the end of the run, over five runs per
+    widget. A chunk (one predict call) sleeps 0.25 s: the run in flight
+    finishes its chunk and starts no other, so cancel takes under two."""
+    delay, worst = 0.25, {}
     for name, make in _slow_widgets(delay).items():
         latencies = []
         for _ in range(5):
@@ -226,7 +251,7 @@ def test_cancel_returns_within_one_chunk(record_property):
         worst[name] = max(latencies)
         record_property(f"worst cancel latency, {name} (s)", round(worst[name], 3))
         print(f"worst cancel latency, {name}: {worst[name]:.3f} s (chunk {delay} s)")
-        assert worst[name] < delay + 0.2, latencies
+        assert worst[name] < 2 * delay, latencies
 
 
 def test_a_slow_model_keeps_the_caller_free():
@@ -235,9 +260,10 @@ def test_a_slow_model_keeps_the_caller_free():
     w = PermutationImportanceWidget(model, X, y, n_repeats=50, run=False)
     started = time.perf_counter()
     w.run()
-    assert time.perf_counter() - started < 0.1  # returned before predicting
+    # Returned long before one prediction (0.5 s) could have ended.
+    assert time.perf_counter() - started < 0.25
     assert w.status == "running"
     started = time.perf_counter()
     w.n_repeats = 40  # a change while it runs returns at once too
-    assert time.perf_counter() - started < 0.1
+    assert time.perf_counter() - started < 0.25
     w.close()
