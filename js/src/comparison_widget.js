@@ -49,6 +49,7 @@ const LIVE_TRAITS = [
   "status",
   "progress",
   "error",
+  "error_details",
   "_eta_seconds",
   "_phase",
   "_elapsed_seconds",
@@ -233,6 +234,7 @@ function render({ model, el }) {
         hasResult,
       }),
       message: errorMessage(state, model.get("error"), problems),
+      details: String(model.get("error_details") ?? ""),
       stale,
     });
 

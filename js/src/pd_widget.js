@@ -45,6 +45,7 @@ const LIVE_TRAITS = [
   "status",
   "progress",
   "error",
+  "error_details",
   "_eta_seconds",
   "_phase",
   "_elapsed_seconds",
@@ -325,6 +326,7 @@ function render({ model, el }) {
         hasResult: !isEmptyCurve(value),
       }),
       message: errorMessage(state, model.get("error"), problems),
+      details: String(model.get("error_details") ?? ""),
       stale,
     });
     empty.hidden = curve !== null;

@@ -34,6 +34,7 @@ const LIVE_TRAITS = [
   "status",
   "progress",
   "error",
+  "error_details",
   "_repeats_done",
   "_repeats_total",
   "_eta_seconds",
@@ -134,6 +135,7 @@ function render({ model, el }) {
         hasResult,
       }),
       message: errorMessage(status, model.get("error"), [drawError]),
+      details: String(model.get("error_details") ?? ""),
       stale,
     });
     ui.output.update({

@@ -495,6 +495,24 @@ describe("PermutationImportanceWidget front end", () => {
     expect(note.hidden).toBe(true);
   });
 
+  it("shows the error_details traceback in a details disclosure", () => {
+    const model = mount(makeModel({ status: "idle", _chart: {} }));
+    model.set("status", "error");
+    model.set("error", "RuntimeError: the model broke down");
+    model.set("error_details", "Traceback (most recent call last):\n  boom");
+    flushFrames();
+    expect(byTestId("piw-error-traceback").textContent).toBe(
+      "Traceback (most recent call last):\n  boom",
+    );
+    expect(byTestId("piw-error-details").open).toBe(false);
+    model.set("status", "running");
+    model.set("error", "");
+    model.set("error_details", "");
+    flushFrames();
+    expect(byTestId("piw-error").hidden).toBe(true);
+    expect(el.querySelector('[data-testid="piw-error-details"]')).toBeNull();
+  });
+
   it("has no stale caption for an error without an earlier result", () => {
     const model = mount(makeModel({ status: "idle", _chart: {} }));
     model.set("status", "error");

@@ -402,14 +402,26 @@ def test_bad_setting_shows_error_inline_then_recovers(open_notebook):
     wait_status(nb, "done")
     expect(error).to_be_hidden()
 
-    nb.run_code("w.n_repeats = 0")
+    # A count out of bounds is refused in the kernel (TraitError), unchanged.
+    nb.eventually_prints(
+        "try:\n    w.n_repeats = 0\nexcept Exception as e:\n"
+        "    print(type(e).__name__, w.n_repeats, w.status)",
+        "TraitError 3 done",
+    )
+    nb.run_code('w.scoring = ["r3"]')
     wait_status(nb, "error")
     expect(error).to_be_visible()
-    expect(error).to_contain_text("n_repeats")
+    expect(error).to_contain_text("scoring")
+    # The traceback is folded under "details", and opens on a click.
+    traceback = root.get_by_test_id("piw-error-traceback")
+    expect(traceback).to_be_hidden()
+    root.get_by_test_id("piw-error-details").locator("summary").click()
+    expect(traceback).to_be_visible()
+    expect(traceback).to_contain_text("Traceback (most recent call last)")
     wait_settled(nb)
     nb.screenshot(root, "permutation_error.png")
 
-    nb.run_code("w.n_repeats = 3")
+    nb.run_code('w.scoring = ["accuracy"]')
     wait_status(nb, "done")
     expect(error).to_be_hidden()
     expect(root).to_have_attribute("data-repeats-done", "3")

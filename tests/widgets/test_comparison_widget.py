@@ -12,6 +12,7 @@ from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
+from traitlets import TraitError
 
 from inspectwidgets import (
     ImportanceComparisonWidget,
@@ -152,9 +153,12 @@ def test_bad_input(cancer):
         ImportanceComparisonWidget(model, *data, scoring=["accuracy", "roc_auc"])
     w = ImportanceComparisonWidget(model, *data, n_repeats=1)
     w.wait(timeout=60)
-    w.n_repeats = 0
-    assert w.status == "error" and "n_repeats" in w.error
-    w.n_repeats = 1
+    with pytest.raises(TraitError, match="'n_repeats' trait"):
+        w.n_repeats = 0
+    assert w.n_repeats == 1 and w.status == "done"
+    w.scoring = "r3"
+    assert w.status == "error" and "scoring" in w.error
+    w.scoring = "accuracy"
     assert w.wait(timeout=60) == "done"
 
 
@@ -197,3 +201,19 @@ def test_one_numeric_column_means_one_feature_per_group():
         expected.importances_mean[order],
         rtol=1e-6,
     )
+
+
+def test_an_array_without_column_names_is_compared_and_grouped():
+    # The clusters name an array's columns 'x0', 'x1', ...; the widget must
+    # find its columns by those names (it failed on any ndarray).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    X[:, 1] = X[:, 0] + rng.normal(scale=0.05, size=80)
+    y = (X[:, 0] + X[:, 2] > 0).astype(int)
+    model = RandomForestClassifier(n_estimators=5, random_state=0).fit(X[:50], y[:50])
+    w = ImportanceComparisonWidget(
+        model, X[:50], y[:50], X[50:], y[50:], n_repeats=2, threshold=0.5
+    )
+    assert w.wait(timeout=60) == "done"
+    assert w.result.groups == {"0 + 1": [0, 1], "2": [2]}
+    assert list(w.result.grouped.feature_names) == ["0 + 1", "2"]

@@ -16,6 +16,7 @@ from sklearn.svm import LinearSVC
 from inspectwidgets import (
     PartialDependenceDisplay,
     PartialDependenceWidget,
+    iter_partial_dependence,
     partial_dependence,
 )
 from inspectwidgets.widgets._serialization import decode_binary_array
@@ -104,9 +105,9 @@ def test_bad_settings_inline_and_bad_construction_raises(diabetes):
     model, X = diabetes
     w = PartialDependenceWidget(model, X, features="bmi", grid_resolution=5)
     w.wait(timeout=60)
-    w.grid_resolution = 1
-    assert w.status == "error" and "grid_resolution" in w.error
-    w.grid_resolution = 5
+    w.features = ["bmi", "bmi"]
+    assert w.status == "error" and "features" in w.error
+    w.features = ["bmi"]
     assert w.wait(timeout=60) == "done"
     with pytest.raises(ValueError, match="nope"):
         PartialDependenceWidget(model, X, features="nope")
@@ -158,3 +159,48 @@ def test_decision_function_is_labelled_as_such():
     )
     assert w.wait(timeout=60) == "done"
     assert w._curve["y_label"] == "decision function, class 2"
+
+
+def test_a_class_change_redraws_the_stored_result_without_predicting(monkeypatch):
+    from inspectwidgets.widgets import _partial_dependence
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    model = GradientBoostingClassifier(n_estimators=5, random_state=0).fit(X, y)
+    streams = []
+
+    def counted(*args, **kwargs):
+        streams.append(kwargs)
+        return iter_partial_dependence(*args, **kwargs)
+
+    monkeypatch.setattr(_partial_dependence, "iter_partial_dependence", counted)
+    w = PartialDependenceWidget(model, X, features="petal width (cm)", run=False)
+    w.grid_resolution = 8
+    w.run()
+    assert w.wait(timeout=60) == "done"
+    n_streams, result = len(streams), w.result
+    expected = partial_dependence(
+        model,
+        X,
+        ["petal width (cm)"],
+        grid_resolution=8,
+        kind="both",
+        n_ice=100,
+        random_state=0,
+        method="brute",
+        return_result=True,
+    )
+    for target, output in [("0", 0), ("1", 1), ("2", 2)]:
+        w.target = target
+        assert w.status == "done" and w.result is result
+        assert_allclose(
+            decode_binary_array(w._curve["average"]),
+            expected.average[output],
+            rtol=1e-6,
+        )
+        assert "class " + target in w._curve["y_label"]
+    assert len(streams) == n_streams  # no new engine run, so no prediction
+    # After an error (an unknown class), a valid class computes again.
+    w.target = "7"
+    assert w.status == "error"
+    w.target = "1"
+    assert w.wait(timeout=60) == "done" and len(streams) == n_streams + 1

@@ -65,8 +65,10 @@ export function errorMessage(status, error, problems = []) {
  *   `<prefix>-error`, `<prefix>-stale-note`.
  * @returns {{bar: HTMLElement, error: HTMLElement, staleNote: HTMLElement,
  *   update: (state: {status: string, progress: number, text: string,
- *   message: string, stale: boolean}) => void}} `bar` holds the progress bar
- *   and its text; `update` sets them all (`message` "" hides the error box).
+ *   message: string, details?: string, stale: boolean}) => void}} `bar`
+ *   holds the progress bar and its text; `update` sets them all (`message` ""
+ *   hides the error box; `details`, the Python traceback of the
+ *   `error_details` trait, goes in a closed "details" disclosure inside it).
  */
 export function createStatus(prefix) {
   const fill = h("div", { className: "iw-progress-fill" });
@@ -95,6 +97,19 @@ export function createStatus(prefix) {
     attrs: { role: "alert" },
   });
   error.hidden = true;
+  const messageText = document.createTextNode("");
+  // The traceback, for a bug report: folded away, and only in the box while
+  // there is one, so the box's text is the message alone otherwise.
+  const tracebackText = h("pre", {
+    className: "iw-error-traceback",
+    testid: `${prefix}-error-traceback`,
+  });
+  const details = h(
+    "details",
+    { className: "iw-error-details", testid: `${prefix}-error-details` },
+    [h("summary", { text: "details" }), tracebackText],
+  );
+  error.append(messageText);
   // Under the error box: the output below is dimmed and older than the error.
   const staleNote = h("p", {
     className: "iw-note iw-stale-note",
@@ -107,7 +122,14 @@ export function createStatus(prefix) {
     bar,
     error,
     staleNote,
-    update({ status, progress: value, text: line, message, stale }) {
+    update({
+      status,
+      progress: value,
+      text: line,
+      message,
+      details: traceback = "",
+      stale,
+    }) {
       const fraction =
         status === "done" ? 1 : Math.min(1, Math.max(0, Number(value) || 0));
       fill.style.width = `${(fraction * 100).toFixed(1)}%`;
@@ -116,7 +138,10 @@ export function createStatus(prefix) {
         String(Math.round(fraction * 100)),
       );
       text.textContent = line;
-      error.textContent = message;
+      messageText.data = message;
+      tracebackText.textContent = traceback;
+      if (traceback && message) error.append(details);
+      else details.remove();
       error.hidden = message === "";
       staleNote.hidden = !stale;
     },

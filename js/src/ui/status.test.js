@@ -73,6 +73,38 @@ describe("createStatus", () => {
     expect(status.error.querySelector("b")).toBeNull();
     expect(status.staleNote.hidden).toBe(false);
   });
+
+  it("folds the traceback into a details disclosure of the error box", () => {
+    const status = createStatus("x");
+    const state = {
+      status: "error",
+      progress: 0,
+      text: "error",
+      message: "ValueError: boom",
+      stale: false,
+    };
+    const traceback = 'Traceback (most recent call last):\n  File "<b>x</b>"';
+    status.update({ ...state, details: traceback });
+    const details = status.error.querySelector('[data-testid="x-error-details"]');
+    expect(details.tagName).toBe("DETAILS");
+    expect(details.open).toBe(false);
+    expect(details.querySelector("summary").textContent).toBe("details");
+    const pre = details.querySelector('[data-testid="x-error-traceback"]');
+    expect(pre.textContent).toBe(traceback);
+    expect(pre.querySelector("b")).toBeNull();
+    expect(status.error.firstChild.data).toBe("ValueError: boom");
+    // Opened by the user, it stays open while the same error is redrawn.
+    details.open = true;
+    status.update({ ...state, details: traceback });
+    expect(details.open).toBe(true);
+    expect(status.error.querySelectorAll("details")).toHaveLength(1);
+    // Without a traceback (or without an error) the box holds the message only.
+    status.update({ ...state, details: "" });
+    expect(status.error.textContent).toBe("ValueError: boom");
+    status.update({ ...state, message: "", details: traceback });
+    expect(status.error.hidden).toBe(true);
+    expect(status.error.querySelector("details")).toBeNull();
+  });
 });
 
 describe("bindModel", () => {

@@ -6,12 +6,17 @@ consumed on a worker thread so the kernel stays free. A new request cancels the
 run in flight (the engine checks its cancel event between prediction chunks)
 and only the newest request is started; results of a superseded run are never
 applied, because every callback checks the run's generation under the lock.
+Every run ends in a final status, whatever it raises, with the traceback in
+``error_details`` and in the log; ``close()`` cancels the run and ends the
+thread.
 """
 
 import base64
 import io
+import logging
 import threading
 import time
+import traceback
 
 import anywidget
 import traitlets
@@ -20,11 +25,18 @@ from ..inspection._core.trees import load_walks, walks_needed
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
 
+logger = logging.getLogger(__name__)
+
 
 def describe_error(exc):
     """One line a user can act on: the exception's own message, with its type."""
     message = str(exc).strip() or "no message"
     return f"{type(exc).__name__}: {message}"
+
+
+def format_traceback(exc):
+    """The whole traceback of `exc`, as Python prints it."""
+    return "".join(traceback.format_exception(exc))
 
 
 class ComputationWidget(anywidget.AnyWidget):
@@ -44,6 +56,9 @@ class ComputationWidget(anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     """The last error, in words; empty when there is none."""
 
+    error_details = traitlets.Unicode("").tag(sync=True)
+    """The last error's traceback, for a bug report; empty when there is none."""
+
     _phase = traitlets.Unicode("").tag(sync=True)
     """What a running computation is doing before its first result, if
     anything the progress count does not say (compiling the tree walk)."""
@@ -53,6 +68,12 @@ class ComputationWidget(anywidget.AnyWidget):
     _run_requests = traitlets.Int(0).tag(sync=True)
     _stop_requests = traitlets.Int(0).tag(sync=True)
 
+    _idle_timeout = 30.0
+    """Seconds an idle worker thread waits for a request before it ends."""
+
+    _close_timeout = 5.0
+    """Seconds close() waits for the worker to finish its current chunk."""
+
     def __init__(self, **kwargs):
         # Set before the traits, whose observers may look at them.
         self._lock = threading.Condition()
@@ -61,7 +82,9 @@ class ComputationWidget(anywidget.AnyWidget):
         self._pending = None
         self._active = False
         self._worker = None
+        self._closed = False
         self.result = None
+        self._result_generation = None
         super().__init__(**kwargs)
 
     # Public API -----------------------------------------------------------
@@ -73,14 +96,23 @@ class ComputationWidget(anywidget.AnyWidget):
         Invalid settings set ``status="error"`` and ``error`` instead of raising.
         """
         with self._lock:
+            if self._closed:
+                raise RuntimeError(
+                    "This widget is closed; create a new one to compute again."
+                )
             self._generation += 1
             generation = self._generation
             self._cancel.set()
             cancel = self._cancel = threading.Event()
         try:
             stream = self._stream(cancel)
-        except Exception as exc:  # bad settings: shown inline, widget stays usable
-            self._finish(generation, "error", describe_error(exc))
+        except BaseException as exc:  # bad settings: shown inline, widget stays usable
+            logger.info("%s: settings refused", type(self).__name__, exc_info=exc)
+            # Finished even on KeyboardInterrupt: the run it superseded will
+            # not finish for it, and "running" would stay forever.
+            self._finish(generation, "error", exc)
+            if not isinstance(exc, Exception):
+                raise
             return
         with self._lock:
             if generation != self._generation:
@@ -89,6 +121,7 @@ class ComputationWidget(anywidget.AnyWidget):
             self._started_at = time.perf_counter()
             with self.hold_sync():
                 self.status, self.error, self.progress = "running", "", 0.0
+                self.error_details = ""
                 self._eta_seconds, self._elapsed_seconds = -1.0, 0.0
             self._ensure_worker()
             self._lock.notify_all()
@@ -98,6 +131,30 @@ class ComputationWidget(anywidget.AnyWidget):
         was computed so far (repeats, grid points) stays in ``result``."""
         with self._lock:
             self._cancel.set()
+
+    def close(self):
+        """Cancel the run in flight, end the worker thread and close the widget.
+
+        Waits up to ``_close_timeout`` seconds for the worker to stop (it
+        stops after the current prediction chunk); `run()` afterwards raises
+        RuntimeError.
+        """
+        if "_lock" not in vars(self):  # a constructor refused its arguments
+            super().close()
+            return
+        with self._lock:
+            self._closed = True
+            # A newer generation: nothing of the cancelled run is published.
+            self._generation += 1
+            self._cancel.set()
+            self._pending = None
+            worker = self._worker
+            if self.status == "running":
+                self.status = "cancelled"
+            self._lock.notify_all()
+        if worker is not None and worker is not threading.current_thread():
+            worker.join(self._close_timeout)
+        super().close()
 
     def wait(self, timeout=None):
         """Block until no run is pending or in flight; return the status.
@@ -116,7 +173,9 @@ class ComputationWidget(anywidget.AnyWidget):
     # Worker -----------------------------------------------------------------
 
     def _ensure_worker(self):
-        if self._worker is None or not self._worker.is_alive():
+        # Called under the lock, where the worker also decides to exit: a
+        # worker that has not cleared `_worker` will still see `_pending`.
+        if self._worker is None:
             self._worker = threading.Thread(
                 target=self._work, name=f"{type(self).__name__}-worker", daemon=True
             )
@@ -125,10 +184,15 @@ class ComputationWidget(anywidget.AnyWidget):
     def _work(self):
         while True:
             with self._lock:
+                idle_until = time.monotonic() + self._idle_timeout
+                # `_pending` is checked after every wake-up, timed out or not:
+                # a request made while this wait was timing out is taken.
                 while self._pending is None:
-                    if not self._lock.wait(timeout=30):
+                    remaining = idle_until - time.monotonic()
+                    if remaining <= 0 or self._closed:
                         self._worker = None
                         return
+                    self._lock.wait(remaining)
                 generation, stream, cancel = self._pending
                 self._pending = None
                 self._active = True
@@ -140,21 +204,29 @@ class ComputationWidget(anywidget.AnyWidget):
                     self._lock.notify_all()
 
     def _consume(self, generation, stream, cancel):
+        failure = None
         try:
-            self._prepare(generation)
-            for snapshot in stream:
-                with self._lock:
-                    if generation != self._generation:
-                        return
-                    with self.hold_sync():
-                        self.result = self._show(snapshot)
-                        self._update_timing(snapshot)
-        except Exception as exc:  # a model raising mid-run: shown inline
-            self._finish(generation, "error", describe_error(exc))
-            return
-        finally:
-            stream.close()
-        self._finish(generation, "cancelled" if cancel.is_set() else "done", "")
+            try:
+                self._prepare(generation)
+                for snapshot in stream:
+                    with self._lock:
+                        if generation != self._generation:
+                            break
+                        with self.hold_sync():
+                            self.result = self._show(snapshot)
+                            self._result_generation = generation
+                            self._update_timing(snapshot)
+            finally:
+                stream.close()
+        # A model raising mid-run, even KeyboardInterrupt or SystemExit: shown
+        # inline, and the worker lives on so the widget stays usable.
+        except BaseException as exc:  # noqa: BLE001
+            failure = exc
+        if failure is not None:
+            logger.error("%s: the run failed", type(self).__name__, exc_info=failure)
+            self._finish(generation, "error", failure)
+        else:
+            self._finish(generation, "cancelled" if cancel.is_set() else "done")
 
     def _prepare(self, generation):
         """Compile the tree walk first, saying so, where this run's model
@@ -178,12 +250,16 @@ class ComputationWidget(anywidget.AnyWidget):
         self._elapsed_seconds = elapsed
         self._eta_seconds = elapsed / done * (total - done) if done else -1.0
 
-    def _finish(self, generation, status, error):
+    def _finish(self, generation, status, failure=None):
+        """Set the final status of run `generation`, with `failure`'s message
+        and traceback if it failed; nothing if a newer run superseded it."""
+        error = "" if failure is None else describe_error(failure)
+        details = "" if failure is None else format_traceback(failure)
         with self._lock:
             if generation != self._generation:
                 return
             with self.hold_sync():
-                self.status, self.error = status, error
+                self.status, self.error, self.error_details = status, error, details
                 self._eta_seconds = 0.0 if status == "done" else -1.0
                 if status == "done":
                     self.progress = 1.0

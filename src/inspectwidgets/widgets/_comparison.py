@@ -82,13 +82,13 @@ class ImportanceComparisonWidget(ComputationWidget):
     scoring = traitlets.Unicode().tag(sync=True)
     """The scorer of the permutation measures."""
 
-    n_repeats = traitlets.Int(30).tag(sync=True)
+    n_repeats = traitlets.Int(30, min=1).tag(sync=True)
     """Permutations per feature (and per group)."""
 
     threshold = traitlets.Float(1.0, min=0.0).tag(sync=True)
     """Linkage distance at which features are grouped."""
 
-    random_state = traitlets.Int(0).tag(sync=True)
+    random_state = traitlets.Int(0, min=0, max=2**32 - 1).tag(sync=True)
     """Seed of the permutations."""
 
     view = traitlets.Enum(

@@ -66,10 +66,10 @@ class PartialDependenceWidget(ComputationWidget):
     centered = traitlets.Bool(False).tag(sync=True)
     """Whether curves are anchored at 0 at the first grid value."""
 
-    grid_resolution = traitlets.Int(50).tag(sync=True)
-    """Grid points per numeric feature."""
+    grid_resolution = traitlets.Int(50, min=2).tag(sync=True)
+    """Grid points per numeric feature (at least 2, as in scikit-learn)."""
 
-    n_ice = traitlets.Int(100).tag(sync=True)
+    n_ice = traitlets.Int(100, min=1).tag(sync=True)
     """ICE curves computed and drawn."""
 
     target = traitlets.Unicode("").tag(sync=True)
@@ -91,7 +91,6 @@ class PartialDependenceWidget(ComputationWidget):
         "centered",
         "grid_resolution",
         "n_ice",
-        "target",
         "scale",
     )
 
@@ -197,6 +196,24 @@ class PartialDependenceWidget(ComputationWidget):
         if self._ready:
             self.run()
 
+    @traitlets.observe("target")
+    def _on_target(self, change):
+        """The engine computes every class: a new class is drawn from the
+        stored result of the current run, without predicting again."""
+        if not self._ready:
+            return
+        with self._lock:
+            current = self._result_generation == self._generation
+            if self.target in self._target_options and (
+                self.status == "running"
+                or (self.status in ("done", "cancelled") and current)
+            ):
+                # A run yet to show its first result reads `target` then.
+                if current:
+                    self._curve = curve_payload(self.result, self.target, len(self._X))
+                return
+        self.run()  # after an error, or to report an unknown class
+
     # Results in Python --------------------------------------------------------
 
     def to_frame(self):
@@ -246,7 +263,8 @@ def _feature_names(features, names):
 
 def _categorical_names(X, names, categorical_features):
     numeric = (
-        [X[c].dtype.kind in "biuf" for c in X.columns]
+        # By position: labels may repeat.
+        [dtype.kind in "biuf" for dtype in X.dtypes]
         if hasattr(X, "columns")
         else [X.dtype.kind in "biuf"] * X.shape[1]
     )

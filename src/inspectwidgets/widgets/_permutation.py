@@ -66,7 +66,7 @@ class PermutationImportanceWidget(ComputationWidget):
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Labels of the features (or groups) to compute."""
 
-    n_repeats = traitlets.Int(5).tag(sync=True)
+    n_repeats = traitlets.Int(5, min=1).tag(sync=True)
     """Permutations per feature."""
 
     scoring = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -81,7 +81,7 @@ class PermutationImportanceWidget(ComputationWidget):
     max_features = traitlets.Int(25, min=1).tag(sync=True)
     """How many of the most important features are drawn."""
 
-    random_state = traitlets.Int(0).tag(sync=True)
+    random_state = traitlets.Int(0, min=0, max=2**32 - 1).tag(sync=True)
     """Seed of the permutations (scikit-learn's scheme)."""
 
     _feature_options = traitlets.List(traitlets.Unicode()).tag(sync=True)

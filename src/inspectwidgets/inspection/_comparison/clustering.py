@@ -113,8 +113,10 @@ def groups_at(clusters, X, threshold):
     columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
     if clusters is None:
         return {str(c): [c] for c in columns}
-    names = {str(name) for name in clusters.feature_names}
-    numeric = [c for c in columns if str(c) in names]
+    # By name, as the clusters know the columns ('x0', ... for an array).
+    clustered = {str(name) for name in clusters.feature_names}
+    names = column_names(X)
+    numeric = [c for c, n in zip(columns, names, strict=True) if n in clustered]
     groups = groups_of(
         hierarchy.fcluster(clusters.linkage, threshold, criterion="distance"),
         numeric,

@@ -33,7 +33,7 @@ from .._core.validation import (
     resolve_features,
 )
 from .result import PermutationImportanceResult
-from .schedule import permutation_schedule
+from .schedule import check_schedule_size, permutation_schedule
 from .scoring import ScoringPlan
 
 
@@ -56,6 +56,7 @@ class PermutationRun:
         sample_weight = check_sample_weight(a.sample_weight, n_samples)
         n_repeats = check_n_repeats(a.n_repeats)
         max_samples = check_max_samples(a.max_samples, n_samples)
+        check_schedule_size(n_repeats, max_samples)
         self.feature_names, self.feature_columns = resolve_features(X, a.features)
         max_memory = check_max_memory(a.max_memory)
         self.algorithm = check_algorithm(a.algorithm)
@@ -86,6 +87,7 @@ class PermutationRun:
 
     def __iter__(self):
         self.baseline = self.plan.baseline(self.X, self.y, self.sample_weight)
+        _check_baseline(self.baseline.scores, len(self.X))
         names = tuple(self.baseline.scores)
         n_features = len(self.feature_names)
         source, columns, model = self._permutation_space()
@@ -228,6 +230,17 @@ class PermutationRun:
                 for name in self.baseline.scores
             },
             0,
+        )
+
+
+def _check_baseline(scores, n_rows):
+    """A NaN score of the unpermuted data would make every importance NaN."""
+    undefined = [name for name, score in scores.items() if np.isnan(score)]
+    if undefined:
+        raise ValueError(
+            f"scoring: {undefined} scored the unpermuted X ({n_rows} rows) as "
+            "NaN, so every importance would be NaN. Use a scorer defined on "
+            "these data, on enough rows for it."
         )
 
 

@@ -14,13 +14,14 @@ from .._core.trees import tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_fitted,
+    check_max_memory,
     check_n_repeats,
     check_sample_weight,
     check_X,
     check_y,
     resolve_features,
 )
-from .schedule import permutation_schedule
+from .schedule import check_schedule_size, permutation_schedule
 from .scoring import ScoringPlan
 
 
@@ -160,7 +161,8 @@ def oob_permutation_importance(
         )
     y = np.asarray(check_y(y, n_samples))
     sample_weight = check_sample_weight(sample_weight, n_samples)
-    n_repeats = check_n_repeats(n_repeats)
+    n_repeats = check_schedule_size(check_n_repeats(n_repeats), n_samples)
+    max_memory = check_max_memory(max_memory)
     algorithm = check_algorithm(algorithm)
     plan = _check_oob_scoring(ScoringPlan(forest, scoring))
     seeds = check_random_state(random_state).randint(
