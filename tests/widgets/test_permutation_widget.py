@@ -166,7 +166,10 @@ def test_bad_settings_show_inline_and_bad_construction_raises(diabetes):
     w = PermutationImportanceWidget(model, X, y, n_repeats=2)
     w.wait(timeout=30)
     w.n_repeats = 0
-    assert w.status == "error" and "n_repeats must be an int >= 1; got 0" in w.error
+    assert w.status == "error" and (
+        "The 'n_repeats' parameter of permutation_importance must be an int in the "
+        "range [1, inf). Got 0 instead." in w.error
+    )
     w.n_repeats, w.scoring = 2, ["r3"]
     assert w.status == "error" and "Did you mean 'r2'" in w.error
     w.scoring = ["r2"]
