@@ -359,8 +359,8 @@ def test_unfitted_empty_and_unsupported(frame):
         partial_dependence(model, X.iloc[:0], ["a"])
     with pytest.raises(ValueError, match=r"X is empty: got shape \(0, 2\)"):
         partial_dependence(model, np.empty((0, 2)), [0])
-    with pytest.raises(TypeError, match="X: sparse matrices are not supported"):
-        partial_dependence(model, sparse.csr_matrix(X.to_numpy()), [0])
+    with pytest.raises(ValueError, match=r"X is empty: got shape \(0, 2\)"):
+        partial_dependence(model, sparse.csr_matrix((0, 2)), [0])
     clusters = KMeans(n_clusters=2, n_init=1, random_state=0).fit(X)
     with pytest.raises(
         ValueError,

@@ -72,9 +72,11 @@ def partial_dependence(
     ----------
     estimator : object
         A fitted regressor or classifier (or a pipeline ending in one).
-    X : ndarray or DataFrame of shape (n_samples, n_features)
+    X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
         Data whose rows are averaged over (with ``method="brute"``) and whose
-        feature values define the grid.
+        feature values define the grid. A sparse matrix is copied to CSR and
+        its copies are predicted as CSR; its grid is that of the same X dense
+        (the tree shortcut, ``algorithm="tree"``, needs dense X).
     features : int, str or list of them
         The feature (``0``, ``"age"`` or ``[0]``) or pair of features
         (``[0, 1]`` or ``[(0, 1)]``) of the partial dependence, by position

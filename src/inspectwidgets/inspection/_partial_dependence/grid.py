@@ -14,9 +14,18 @@ import warnings
 from collections.abc import Iterable
 
 import numpy as np
+from scipy import sparse
 from scipy.stats.mstats import mquantiles
 
 from .._core.compat import _safe_indexing
+
+
+def feature_column(X, position):
+    """Column `position` of X: a Series for a DataFrame, else a 1-D array (a
+    sparse matrix's column made dense: the grid and summaries need its zeros).
+    """
+    column = _safe_indexing(X, position, axis=1)
+    return column.toarray().ravel() if sparse.issparse(column) else column
 
 
 def check_percentiles(percentiles):
@@ -113,7 +122,7 @@ def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, c
         if i in custom:
             values.append(custom[i])
             continue
-        data = _safe_indexing(X, column, axis=1)
+        data = feature_column(X, column)
         try:
             uniques = np.unique(data)
         except TypeError as exc:
@@ -170,6 +179,14 @@ def grid_rows(X, positions, grid, values, names):
     """
     n_points = grid.shape[0]
     index = np.indices([len(v) for v in values]).reshape(len(values), -1)
+    if sparse.issparse(X):
+        # The batcher takes only the features' columns from these rows.
+        rows = sparse.csr_matrix((n_points, X.shape[1]), dtype=X.dtype).tolil()
+        for i, position in enumerate(positions):
+            rows[:, position] = grid[:, [i]]
+        rows = rows.tocsr()
+        rows.sort_indices()
+        return rows
     if not hasattr(X, "iloc"):
         rows = np.empty((n_points, X.shape[1]), dtype=X.dtype)
         rows[:] = X[0]

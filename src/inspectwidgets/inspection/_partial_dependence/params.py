@@ -78,12 +78,12 @@ def check_choice(value, name, choices):
 
 def check_pd_X(X):
     """X as scikit-learn's partial_dependence takes it: DataFrames and arrays
-    unchanged, lists as object arrays; sparse matrices are refused."""
+    unchanged, lists as object arrays; sparse matrices as a CSR copy with
+    sorted indices (the layout the batcher stacks)."""
     if sparse.issparse(X):
-        raise TypeError(
-            "X: sparse matrices are not supported by partial_dependence; pass a "
-            "dense array or a DataFrame."
-        )
+        X = sparse.csr_matrix(X, copy=True)
+        X.sort_indices()
+        return check_not_empty(X)
     if not hasattr(X, "__array__"):
         X = check_array(
             X, ensure_all_finite="allow-nan", dtype=object, ensure_min_samples=0
