@@ -344,7 +344,11 @@ def test_recursion_errors_on_supported_estimators(frame):
 def test_missing_response_method(frame):
     X = frame[["a", "b"]]
     model = SVC().fit(X, frame["c"])
-    with pytest.raises(ValueError, match="response_method='predict_proba': SVC has no"):
+    with pytest.raises(
+        AttributeError,
+        match=r"SVC has none of the following attributes: predict_proba\. "
+        r"\(response_method='predict_proba'\)",
+    ):
         partial_dependence(model, X, ["a"], response_method="predict_proba")
     with pytest.raises(ValueError, match="scale='log_odds'"):
         partial_dependence(model, X, ["a"], scale="log_odds")

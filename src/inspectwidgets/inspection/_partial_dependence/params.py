@@ -308,11 +308,9 @@ def resolve_response_method(estimator, response_method, method):
     )
     try:
         return _check_response_method(estimator, wanted).__name__
-    except AttributeError:
-        raise ValueError(
-            f"response_method={response_method!r}: {type(estimator).__name__} "
-            f"has no {' or '.join(np.atleast_1d(wanted))} method."
-        ) from None
+    except AttributeError as exc:
+        # scikit-learn's error and words, and the argument behind them.
+        raise AttributeError(f"{exc} (response_method={response_method!r})") from None
 
 
 def resolve_classes(estimator, classes, response_method):
