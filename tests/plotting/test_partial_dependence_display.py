@@ -1,5 +1,7 @@
 """The partial dependence Display draws the result it is given."""
 
+import warnings
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -114,3 +116,22 @@ def test_target_of_a_regressor_is_an_output_index(forest):
     plt.close(display.figure_)
     with pytest.raises(ValueError, match="index of an output .*got 'bmi'"):
         PartialDependenceDisplay(result).plot(target="bmi")
+
+
+def test_from_estimator_checks_correlation_unless_told_not(forest):
+    # The function warns of nothing by default (as scikit-learn's); the
+    # Display, ours, turns the check on.
+    model, X = forest
+    with pytest.warns(UserWarning, match="'s1' is strongly correlated with 's2'"):
+        display = PartialDependenceDisplay.from_estimator(
+            model, X, ["s1"], grid_resolution=5
+        )
+    assert [c.partner for c in display.result.correlated][:1] == ["s2"]
+    assert display.ax_.get_xlabel().endswith("read with care)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = PartialDependenceDisplay.from_estimator(
+            model, X, ["s1"], grid_resolution=5, correlation_threshold=None
+        )
+    assert quiet.result.correlated == () and quiet.ax_.get_xlabel() == "s1"
+    plt.close("all")

@@ -165,7 +165,7 @@ def test_bad_settings_show_inline_and_bad_construction_raises(diabetes):
     model, X, y = diabetes
     w = PermutationImportanceWidget(model, X, y, n_repeats=2)
     w.wait(timeout=30)
-    w.n_repeats = True  # an int to traitlets, not to the engine
+    w.n_repeats = True  # an int to traitlets (and to scikit-learn's constraints)
     assert w.status == "error" and "n_repeats must be an int >= 1" in w.error
     w.n_repeats, w.scoring = 2, ["r3"]
     assert w.status == "error" and "Did you mean 'r2'" in w.error

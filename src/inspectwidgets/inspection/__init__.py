@@ -7,6 +7,7 @@ from ._comparison import (
     relative_importance,
 )
 from ._partial_dependence import (
+    DEFAULT_CORRELATION_THRESHOLD,
     CorrelatedFeature,
     FeatureDistribution,
     PartialDependenceResult,
@@ -22,6 +23,7 @@ from ._permutation import (
 )
 
 __all__ = [
+    "DEFAULT_CORRELATION_THRESHOLD",
     "CorrelatedFeature",
     "FeatureDistribution",
     "PartialDependenceResult",

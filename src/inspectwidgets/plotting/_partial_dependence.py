@@ -4,7 +4,11 @@ import numbers
 
 import numpy as np
 
-from ..inspection import PartialDependenceResult, partial_dependence
+from ..inspection import (
+    DEFAULT_CORRELATION_THRESHOLD,
+    PartialDependenceResult,
+    partial_dependence,
+)
 
 
 class PartialDependenceDisplay:
@@ -44,7 +48,10 @@ class PartialDependenceDisplay:
     @classmethod
     def from_estimator(cls, estimator, X, features, *, ax=None, target=None, **kwargs):
         """Compute (keyword arguments as in ``partial_dependence``) and plot
-        `target` (see :meth:`plot`)."""
+        `target` (see :meth:`plot`). The correlation check is on
+        (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``) unless
+        `correlation_threshold` says otherwise."""
+        kwargs.setdefault("correlation_threshold", DEFAULT_CORRELATION_THRESHOLD)
         result = partial_dependence(
             estimator, X, features, return_result=True, **kwargs
         )

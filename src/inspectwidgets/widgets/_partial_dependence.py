@@ -7,7 +7,7 @@ import numpy as np
 import traitlets
 from sklearn.base import is_classifier
 
-from ..inspection import iter_partial_dependence
+from ..inspection import DEFAULT_CORRELATION_THRESHOLD, iter_partial_dependence
 from ..inspection._core.validation import check_fitted, check_X, column_names
 from ._base import ComputationWidget
 from ._options import STATIC
@@ -126,6 +126,8 @@ class PartialDependenceWidget(ComputationWidget):
             sample_weight=sample_weight,
             percentiles=percentiles,
             random_state=random_state,
+            # Ours, on here (the function leaves it off, as scikit-learn).
+            correlation_threshold=DEFAULT_CORRELATION_THRESHOLD,
         )
         self._ready = False
         super().__init__(

@@ -253,7 +253,9 @@ def test_correlated_partner_is_named_with_its_rho():
     X = np.c_[x0, x0 + rng.normal(scale=0.3, size=300), rng.normal(size=300)]
     model = Ridge().fit(X, x0)
     with pytest.warns(UserWarning, match=r"'x0' is strongly correlated with 'x1'"):
-        result = partial_dependence(model, X, [0], return_result=True)
+        result = partial_dependence(
+            model, X, [0], return_result=True, correlation_threshold=0.8
+        )
     (correlated,) = result.correlated
     assert (correlated.feature, correlated.partner) == ("x0", "x1")
     assert_allclose(correlated.spearman_rho, spearmanr(X[:, 0], X[:, 1])[0])
@@ -261,10 +263,14 @@ def test_correlated_partner_is_named_with_its_rho():
     # No partner above the threshold: no warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = partial_dependence(model, X, [2], return_result=True)
-        partial_dependence(model, X, [0], correlation_threshold=None)
+        result = partial_dependence(
+            model, X, [2], return_result=True, correlation_threshold=0.8
+        )
         partial_dependence(model, X, [0], correlation_threshold=0.99)
+        # As scikit-learn, by default: no check, no warning.
+        quiet = partial_dependence(model, X, [0], return_result=True)
     assert result.correlated == () and result.warnings == ()
+    assert quiet.correlated == () and quiet.warnings == ()
 
 
 def test_result_to_sklearn_and_to_frame(three_classes):

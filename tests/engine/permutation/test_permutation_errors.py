@@ -48,10 +48,26 @@ def guarded(data):
         (dict(features=[5]), ValueError, "column index 5 is out of range"),
         (dict(features=[]), ValueError, "features is empty"),
         (dict(features={"g": [0, 1, 0]}), ValueError, "more than once"),
-        (dict(n_repeats=0), ValueError, "n_repeats must be an int >= 1; got 0"),
-        (dict(n_repeats=2.5), TypeError, "n_repeats must be an int"),
+        (
+            dict(n_repeats=0),
+            ValueError,
+            "The 'n_repeats' parameter of permutation_importance must be an int "
+            "in the range [1, inf). Got 0 instead.",
+        ),
+        (
+            dict(n_repeats=2.5),
+            TypeError,
+            "The 'n_repeats' parameter of permutation_importance must be an int "
+            "in the range [1, inf). Got 2.5 instead.",
+        ),
         (
             dict(scoring="r3"),
+            ValueError,
+            # The set of scorer names between them is long.
+            "The 'scoring' parameter of permutation_importance must be a str among {",
+        ),
+        (
+            dict(scoring=["r3"]),
             ValueError,
             "'r3' is not a known scorer name. Did you mean 'r2'",
         ),
@@ -75,7 +91,7 @@ def guarded(data):
         (
             dict(sample_weight=np.ones(3)),
             ValueError,
-            "sample_weight must have shape (50,)",
+            "sample_weight.shape == (3,), expected (50,)! Pass one weight per row",
         ),
         (dict(max_memory=0), ValueError, "max_memory"),
         (dict(max_memory="1GB"), ValueError, "max_memory must be a positive number"),

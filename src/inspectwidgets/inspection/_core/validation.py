@@ -1,16 +1,36 @@
 """Input validation shared by the inspection engine.
 
 Every check runs at the public boundary, before any prediction work, and raises
-an error that names the argument and the value received.
+an error that names the argument and the value received. The parameters we
+share with scikit-learn are checked first by scikit-learn's own constraints
+(`check_sklearn_params`), so they raise its `InvalidParameterError` with its
+message; where scikit-learn words an error itself, ours starts with its words.
 """
 
 import numbers
 from collections.abc import Mapping
 
 import numpy as np
+from sklearn import get_config
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
+
+from .compat import SKLEARN_PARAMETER_CONSTRAINTS, validate_parameter_constraints
+
+
+def check_sklearn_params(function, arguments):
+    """Check `arguments` against the installed scikit-learn's constraints for
+    its `function` ("permutation_importance" or "partial_dependence"), as its
+    `validate_params` does: an `InvalidParameterError` (a ValueError and a
+    TypeError) naming the parameter, what it must be and the value received.
+    Our own parameters are left to their own checks; like scikit-learn, this
+    is skipped under ``sklearn.set_config(skip_parameter_validation=True)``."""
+    if get_config().get("skip_parameter_validation", False):
+        return
+    validate_parameter_constraints(
+        SKLEARN_PARAMETER_CONSTRAINTS[function], arguments, caller_name=function
+    )
 
 
 def check_fitted(estimator):
@@ -94,9 +114,13 @@ def n_rows(data):
 
 
 def check_y(y, n_samples, name="y"):
-    """Check the length of `y` and that it holds no NaN; return it unchanged."""
+    """Check the length of `y` and that it holds no NaN; return it unchanged,
+    or as an ndarray if it is only array-like through ``__array__`` (as
+    scikit-learn's metrics take it)."""
     if y is None:
         return None
+    if not hasattr(y, "shape") and not hasattr(y, "__len__"):
+        y = np.asarray(y)
     if n_rows(y) != n_samples:
         raise ValueError(
             f"X and {name} have inconsistent numbers of samples: X has "
@@ -126,8 +150,8 @@ def check_sample_weight(sample_weight, n_samples):
     sample_weight = np.asarray(sample_weight)
     if sample_weight.ndim != 1 or sample_weight.shape[0] != n_samples:
         raise ValueError(
-            f"sample_weight must have shape ({n_samples},) to match X; "
-            f"got shape {sample_weight.shape}."
+            f"sample_weight.shape == {sample_weight.shape}, expected "
+            f"({n_samples},)! Pass one weight per row of X."
         )
     return sample_weight
 

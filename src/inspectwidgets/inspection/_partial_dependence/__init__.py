@@ -1,9 +1,11 @@
 """Partial dependence and ICE: scikit-learn's numbers, batched and streamed."""
 
+from .feature_summary import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
 from .result import CorrelatedFeature, FeatureDistribution, PartialDependenceResult
 
 __all__ = [
+    "DEFAULT_CORRELATION_THRESHOLD",
     "CorrelatedFeature",
     "FeatureDistribution",
     "PartialDependenceResult",

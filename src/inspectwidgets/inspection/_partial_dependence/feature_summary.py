@@ -11,13 +11,17 @@ import pandas as pd
 from scipy.stats import rankdata
 from scipy.stats.mstats import mquantiles
 
-from .._core.compat import _safe_indexing
+from .grid import feature_column
 from .result import CorrelatedFeature, FeatureDistribution
 
 MAX_BINS = 50
 # Rows used by the correlation check; more only sharpen an estimate of |rho|
 # that is compared against a threshold. Evenly spaced rows are taken beyond.
 MAX_CORRELATION_ROWS = 10_000
+# The |Spearman rho| at which the widgets and Displays warn. The functions,
+# drop-ins for scikit-learn's, check nothing unless asked (scikit-learn warns
+# of nothing).
+DEFAULT_CORRELATION_THRESHOLD = 0.8
 
 
 def _as_float(data):
@@ -41,7 +45,7 @@ def feature_distribution(X, column, name, categorical, grid_values):
     scikit-learn's display draws (``mquantiles`` at 0.1, ..., 0.9) and a
     histogram with numpy's "auto" bins, at most ``MAX_BINS``.
     """
-    data = _safe_indexing(X, column, axis=1)
+    data = feature_column(X, column)
     values = None if categorical else _as_float(data)
     if values is None:
         counted = pd.Series(np.asarray(data, dtype=object)).value_counts(dropna=False)
@@ -97,7 +101,7 @@ def _numeric_columns(X, rows):
     """Float values of X's numeric, non-categorical columns, by position."""
     numeric = {}
     for j in range(X.shape[1]):
-        column = _safe_indexing(X, j, axis=1)
+        column = feature_column(X, j)
         if isinstance(getattr(column, "dtype", None), pd.CategoricalDtype):
             continue
         values = _as_float(column if rows is None else np.asarray(column)[rows])

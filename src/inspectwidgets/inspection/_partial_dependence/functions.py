@@ -52,7 +52,7 @@ def partial_dependence(
     classes=None,
     n_ice=None,
     random_state=None,
-    correlation_threshold=0.8,
+    correlation_threshold=None,
     max_memory=DEFAULT_MAX_MEMORY,
     algorithm="auto",
     callback=None,
@@ -72,9 +72,11 @@ def partial_dependence(
     ----------
     estimator : object
         A fitted regressor or classifier (or a pipeline ending in one).
-    X : ndarray or DataFrame of shape (n_samples, n_features)
+    X : {array-like, sparse matrix, DataFrame} of shape (n_samples, n_features)
         Data whose rows are averaged over (with ``method="brute"``) and whose
-        feature values define the grid.
+        feature values define the grid. A sparse matrix is copied to CSR and
+        its copies are predicted as CSR; its grid is that of the same X dense
+        (the tree shortcut, ``algorithm="tree"``, needs dense X).
     features : int, str or list of them
         The feature (``0``, ``"age"`` or ``[0]``) or pair of features
         (``[0, 1]`` or ``[(0, 1)]``) of the partial dependence, by position
@@ -131,11 +133,12 @@ def partial_dependence(
         None keeps every row.
     random_state : int, RandomState instance or None, default=None
         Draws the `n_ice` rows.
-    correlation_threshold : float or None, default=0.8
+    correlation_threshold : float or None, default=None
         Warn (a ``UserWarning`` and ``result.correlated``) when a numeric
         feature's |Spearman rho| with another numeric column of X is at least
-        this; the curve then averages over unrealistic points. None disables
-        the check.
+        this; the curve then averages over unrealistic points. None (as
+        scikit-learn, which warns of nothing) skips the check; the widgets and
+        Displays use ``DEFAULT_CORRELATION_THRESHOLD`` (0.8).
     max_memory : int, default=256 MiB
         Upper bound on the bytes of stacked copies of X (and their
         predictions) held at once. Chunks also stay under 64 MiB, past which

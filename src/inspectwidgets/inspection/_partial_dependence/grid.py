@@ -14,9 +14,18 @@ import warnings
 from collections.abc import Iterable
 
 import numpy as np
+from scipy import sparse
 from scipy.stats.mstats import mquantiles
 
 from .._core.compat import _safe_indexing
+
+
+def feature_column(X, position):
+    """Column `position` of X: a Series for a DataFrame, else a 1-D array (a
+    sparse matrix's column made dense: the grid and summaries need its zeros).
+    """
+    column = _safe_indexing(X, position, axis=1)
+    return column.toarray().ravel() if sparse.issparse(column) else column
 
 
 def check_percentiles(percentiles):
@@ -30,12 +39,14 @@ def check_percentiles(percentiles):
         )
     ):
         raise ValueError(
-            "percentiles must be a sequence of 2 numbers in [0, 1], such as "
-            f"(0.05, 0.95); got {percentiles!r}."
+            "'percentiles' must be a sequence of 2 elements: numbers in [0, 1], "
+            f"such as (0.05, 0.95); got {percentiles!r}."
         )
     low, high = percentiles
     if not (0 <= low <= 1 and 0 <= high <= 1):
-        raise ValueError(f"percentiles must both be in [0, 1]; got {percentiles!r}.")
+        raise ValueError(
+            f"'percentiles' values must be in [0, 1]; got {percentiles!r}."
+        )
     if low >= high:
         raise ValueError(
             "percentiles[0] must be strictly less than percentiles[1]; "
@@ -53,13 +64,16 @@ def check_grid_resolution(grid_resolution):
             f"of type {type(grid_resolution).__name__}."
         )
     if grid_resolution < 2:
-        raise ValueError(f"grid_resolution must be an int >= 2; got {grid_resolution}.")
+        raise ValueError(
+            f"'grid_resolution' must be strictly greater than 1; got {grid_resolution}."
+        )
     return int(grid_resolution)
 
 
-def custom_axis(values, name):
-    """scikit-learn's conversion of one `custom_values` entry: strings make an
-    object array; the result must be 1-D and not empty."""
+def custom_axis(values, name, index):
+    """scikit-learn's conversion of the `custom_values` entry `name` for the
+    feature at `index` in `features`: strings make an object array; the result
+    must be 1-D and not empty."""
     try:
         values = list(values)
     except TypeError:
@@ -69,11 +83,14 @@ def custom_axis(values, name):
         ) from None
     dtype = object if any(isinstance(v, str) for v in values) else None
     axis = np.asarray(values, dtype=dtype)
-    if axis.ndim != 1 or axis.size == 0:
+    if axis.ndim != 1:
         raise ValueError(
-            f"custom_values[{name!r}] must be a non-empty 1-D array-like; got "
-            f"shape {axis.shape}."
+            "The custom grid for some features is not a one-dimensional array. "
+            f"Feature {index}: {axis.ndim} dimensions (custom_values[{name!r}] "
+            f"has shape {axis.shape})."
         )
+    if axis.size == 0:
+        raise ValueError(f"custom_values[{name!r}] is empty; give grid values.")
     return axis
 
 
@@ -105,14 +122,14 @@ def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, c
         if i in custom:
             values.append(custom[i])
             continue
-        data = _safe_indexing(X, column, axis=1)
+        data = feature_column(X, column)
         try:
             uniques = np.unique(data)
         except TypeError as exc:
             raise ValueError(
-                f"features: column {name!r} mixes data types (e.g. NaN among "
-                "strings), so its unique values cannot be sorted to build the "
-                "grid. Fill or drop the missing values, or pass custom_values."
+                f"The column #{i} contains mixed data types ({name!r}: e.g. NaN "
+                "among strings), so its unique values cannot be sorted to build "
+                "the grid. Fill or drop the missing values, or pass custom_values."
             ) from exc
         if categorical or uniques.shape[0] < grid_resolution:
             values.append(uniques)
@@ -120,9 +137,10 @@ def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, c
         low, high = mquantiles(data, prob=percentiles, axis=0)
         if np.allclose(low, high):
             raise ValueError(
-                f"percentiles={tuple(percentiles)!r} give the same value ({low:.6g}) "
-                f"for feature {name!r}, so no grid can be built between them; "
-                "choose percentiles further apart."
+                "percentiles are too close to each other, unable to build the "
+                f"grid: percentiles={tuple(percentiles)!r} give the same value "
+                f"({low:.6g}) for feature {name!r}. Please choose percentiles "
+                "that are further apart."
             )
         values.append(np.linspace(low, high, num=grid_resolution, endpoint=True))
     return values
@@ -161,6 +179,14 @@ def grid_rows(X, positions, grid, values, names):
     """
     n_points = grid.shape[0]
     index = np.indices([len(v) for v in values]).reshape(len(values), -1)
+    if sparse.issparse(X):
+        # The batcher takes only the features' columns from these rows.
+        rows = sparse.csr_matrix((n_points, X.shape[1]), dtype=X.dtype).tolil()
+        for i, position in enumerate(positions):
+            rows[:, position] = grid[:, [i]]
+        rows = rows.tocsr()
+        rows.sort_indices()
+        return rows
     if not hasattr(X, "iloc"):
         rows = np.empty((n_points, X.shape[1]), dtype=X.dtype)
         rows[:] = X[0]

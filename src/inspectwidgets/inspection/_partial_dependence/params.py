@@ -20,7 +20,13 @@ from .._core.compat import (
     _check_response_method,
     _safe_indexing,
 )
-from .._core.validation import check_fitted, check_not_empty, check_X, column_position
+from .._core.validation import (
+    _preview,
+    check_fitted,
+    check_not_empty,
+    check_X,
+    column_position,
+)
 from .grid import custom_axis
 
 RECURSION_ESTIMATORS = (
@@ -41,12 +47,13 @@ def check_pd_estimator(estimator):
     check_fitted(estimator)
     if not (is_classifier(estimator) or is_regressor(estimator)):
         raise ValueError(
-            "estimator must be a fitted regressor or classifier; got "
+            "'estimator' must be a fitted regressor or classifier; got "
             f"{type(estimator).__name__}."
         )
     if is_classifier(estimator) and isinstance(estimator.classes_[0], np.ndarray):
         raise ValueError(
-            "estimator: multiclass-multioutput classifiers are not supported."
+            "Multiclass-multioutput estimators are not supported "
+            f"(estimator: {type(estimator).__name__})."
         )
 
 
@@ -58,8 +65,8 @@ def check_response_method(estimator, response_method):
     )
     if is_regressor(estimator) and response_method != "auto":
         raise ValueError(
-            "response_method applies to classifiers only and must be 'auto' "
-            f"for a regressor; got {response_method!r}."
+            "The response_method parameter is ignored for regressors and must "
+            f"be 'auto'; got {response_method!r}."
         )
 
 
@@ -71,12 +78,12 @@ def check_choice(value, name, choices):
 
 def check_pd_X(X):
     """X as scikit-learn's partial_dependence takes it: DataFrames and arrays
-    unchanged, lists as object arrays; sparse matrices are refused."""
+    unchanged, lists as object arrays; sparse matrices as a CSR copy with
+    sorted indices (the layout the batcher stacks)."""
     if sparse.issparse(X):
-        raise TypeError(
-            "X: sparse matrices are not supported by partial_dependence; pass a "
-            "dense array or a DataFrame."
-        )
+        X = sparse.csr_matrix(X, copy=True)
+        X.sort_indices()
+        return check_not_empty(X)
     if not hasattr(X, "__array__"):
         X = check_array(
             X, ensure_all_finite="allow-nan", dtype=object, ensure_min_samples=0
@@ -118,8 +125,13 @@ def resolve_pd_features(X, features, names):
                 "features must be a column name or index, or a list of one or "
                 f"two of them; got {type(features).__name__}."
             ) from None
-        # scikit-learn's docstring spells a pair [(0, 1)].
-        if len(specs) == 1 and isinstance(specs[0], (tuple, list)):
+        # scikit-learn's docstring spells a pair of indices [(0, 1)]; a tuple
+        # of names is one column label to it, and to us.
+        if (
+            len(specs) == 1
+            and isinstance(specs[0], (tuple, list))
+            and all(_is_index(s) for s in specs[0])
+        ):
             specs = list(specs[0])
     if not specs:
         raise ValueError("features is empty; pass one feature, or a pair of them.")
@@ -132,11 +144,7 @@ def resolve_pd_features(X, features, names):
         specs = [int(i) for i in np.flatnonzero(specs)]
         if not specs:
             raise ValueError("features: the boolean mask selects no column.")
-    feature_names = None if hasattr(X, "columns") else names
-    positions = [
-        column_position(X, s, f"features[{i}]", feature_names)
-        for i, s in enumerate(specs)
-    ]
+    positions = [_feature_position(X, s, i, names) for i, s in enumerate(specs)]
     if len(set(positions)) != len(positions):
         repeated = sorted({str(names[p]) for p in positions if positions.count(p) > 1})
         raise ValueError(
@@ -147,6 +155,30 @@ def resolve_pd_features(X, features, names):
     return positions, specs
 
 
+def _is_index(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _feature_position(X, spec, i, names):
+    """Position in X of ``features[i]``, refused in scikit-learn's words:
+    indices in [0, n_features - 1] (no negative ones), a DataFrame's labels.
+    Arrays also take the names in `feature_names`."""
+    n_columns = X.shape[1]
+    if _is_index(spec) and not 0 <= spec < n_columns:
+        raise ValueError(
+            f"all features must be in [0, {n_columns - 1}]; got {spec} (features[{i}])."
+        )
+    if hasattr(X, "columns"):
+        if not _is_index(spec) and not (_hashable(spec) and spec in X.columns):
+            raise ValueError(
+                "Some column names are not columns of the dataframe: "
+                f"{{{spec!r}}} (features[{i}]). X's columns are "
+                f"{_preview(list(X.columns))}."
+            )
+        return column_position(X, spec, f"features[{i}]")
+    return column_position(X, spec, f"features[{i}]", names)
+
+
 def resolve_categorical(X, categorical_features, positions, names):
     """Which features are categorical, from scikit-learn's `categorical_features`
     (None, a boolean mask over X's columns, or column indices or names)."""
@@ -155,19 +187,22 @@ def resolve_categorical(X, categorical_features, positions, names):
     given = np.asarray(categorical_features)
     if given.size == 0:
         raise ValueError(
-            "categorical_features is empty; pass None when no feature is categorical."
+            "Passing an empty list (`[]`) to `categorical_features` is not "
+            "supported. Use `None` instead to indicate that there are no "
+            "categorical features."
         )
     if given.dtype.kind == "b":
         if given.size != X.shape[1]:
             raise ValueError(
-                "categorical_features as a boolean mask must have one entry per "
-                f"column of X ({X.shape[1]}); got {given.size}."
+                "When `categorical_features` is a boolean array-like, the array "
+                f"should be of shape (n_features,). Got {given.size} elements "
+                f"while `X` contains {X.shape[1]} features."
             )
         return [bool(given[p]) for p in positions]
     if given.dtype.kind not in "iOU":
         raise ValueError(
-            "categorical_features must be a boolean mask or column indices or "
-            f"names; got an array of dtype {given.dtype}."
+            "Expected `categorical_features` to be an array-like of boolean, "
+            f"integer, or string. Got {given.dtype} instead."
         )
     feature_names = None if hasattr(X, "columns") else names
     categorical = {
@@ -177,10 +212,11 @@ def resolve_categorical(X, categorical_features, positions, names):
     return [p in categorical for p in positions]
 
 
-def resolve_custom_values(X, custom_values, positions, specs, names):
-    """`custom_values` keyed by position in `positions`. Keys may be the
-    feature as given in `features`, its name or its index; keys naming other
-    columns are ignored (as scikit-learn does), unknown columns refused."""
+def resolve_custom_values(custom_values, specs):
+    """`custom_values` keyed by position in `features`. As in scikit-learn, a
+    key applies when it is a feature exactly as given in `features` (a name
+    where names were given, an index where indices were); other keys are
+    ignored."""
     if custom_values is None:
         return {}
     if not isinstance(custom_values, dict):
@@ -188,30 +224,34 @@ def resolve_custom_values(X, custom_values, positions, specs, names):
             "custom_values must be a dict {feature: grid values} or None; got "
             f"{type(custom_values).__name__}."
         )
-    feature_names = None if hasattr(X, "columns") else names
-    custom = {}
-    for key, values in custom_values.items():
-        if key in specs:
-            i = specs.index(key)
-        else:
-            position = column_position(X, key, "custom_values", feature_names)
-            if position not in positions:
-                continue
-            i = positions.index(position)
-        custom[i] = custom_axis(values, key)
-    return custom
+    return {
+        i: custom_axis(custom_values[spec], spec, i)
+        for i, spec in enumerate(specs)
+        if _hashable(spec) and spec in custom_values
+    }
 
 
-def check_not_integer(X, positions, names, is_categorical):
-    for position, categorical in zip(positions, is_categorical, strict=True):
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def check_not_integer(X, positions, specs, is_categorical):
+    for position, spec, categorical in zip(
+        positions, specs, is_categorical, strict=True
+    ):
         data = _safe_indexing(X, position, axis=1)
         if not categorical and data.dtype.kind in "iu":
             raise ValueError(
-                f"features: column {names[position]!r} holds integer data "
-                f"({data.dtype}). As in scikit-learn, partial dependence needs "
-                "float data for numerical features (grid values would be "
-                "rounded); convert it with .astype(float), or list it in "
-                "categorical_features."
+                f"The column {spec!r} contains integer data. Partial dependence "
+                "plots are not supported for integer data: this can lead to "
+                "implicit rounding with NumPy arrays or even errors with newer "
+                "pandas versions. Please convert numerical features to floating "
+                f"point dtypes ahead of time (this one is {data.dtype}: e.g. "
+                ".astype(float)), or list it in categorical_features."
             )
 
 
@@ -220,14 +260,15 @@ def resolve_method(estimator, method, kind, sample_weight, response_method):
     if kind != "average":
         if method == "recursion":
             raise ValueError(
-                f"method='recursion' only computes averages; got kind={kind!r}. "
-                "Use kind='average' or method='brute'."
+                "The 'recursion' method only applies when 'kind' is set to "
+                f"'average'; got kind={kind!r}. Use kind='average' or "
+                "method='brute'."
             )
         method = "brute"
     if method == "recursion" and sample_weight is not None:
         raise ValueError(
-            "method='recursion' cannot use sample_weight (it averages over the "
-            "training data); use method='brute'."
+            "The 'recursion' method can only be applied when sample_weight is "
+            "None (it averages over the training data); use method='brute'."
         )
     if method == "auto":
         # GradientBoosting* with an `init` estimator: the recursion would
@@ -242,14 +283,14 @@ def resolve_method(estimator, method, kind, sample_weight, response_method):
     if method == "recursion":
         if not isinstance(estimator, RECURSION_ESTIMATORS):
             raise ValueError(
-                "method='recursion' is not supported by "
-                f"{type(estimator).__name__}; only {RECURSION_NAMES} support it. "
-                "Use method='brute'."
+                "Only the following estimators support the 'recursion' method: "
+                f"{RECURSION_NAMES}; got {type(estimator).__name__}. Try using "
+                "method='brute'."
             )
         if response_method not in ("auto", "decision_function"):
             raise ValueError(
-                "With method='recursion' the response is the decision function; "
-                f"got response_method={response_method!r}."
+                "With the 'recursion' method, the response_method must be "
+                f"'decision_function'. Got {response_method}."
             )
     return method
 
@@ -267,11 +308,9 @@ def resolve_response_method(estimator, response_method, method):
     )
     try:
         return _check_response_method(estimator, wanted).__name__
-    except AttributeError:
-        raise ValueError(
-            f"response_method={response_method!r}: {type(estimator).__name__} "
-            f"has no {' or '.join(np.atleast_1d(wanted))} method."
-        ) from None
+    except AttributeError as exc:
+        # scikit-learn's error and words, and the argument behind them.
+        raise AttributeError(f"{exc} (response_method={response_method!r})") from None
 
 
 def resolve_classes(estimator, classes, response_method):

@@ -34,6 +34,7 @@ from .._core.validation import (
     check_cancel,
     check_max_memory,
     check_sample_weight,
+    check_sklearn_params,
 )
 from .accumulation import GridGroups, ValueBuffers
 from .feature_summary import correlated_features, feature_distribution
@@ -96,6 +97,7 @@ class PartialDependenceRun:
     def __init__(self, **arguments):
         # Every parameter of iter_partial_dependence, bound by the public
         # functions (see _core.signature).
+        check_sklearn_params("partial_dependence", arguments)
         a = SimpleNamespace(**arguments)
         check_pd_estimator(a.estimator)
         X = check_pd_X(a.X)
@@ -163,8 +165,8 @@ class PartialDependenceRun:
         is_categorical = resolve_categorical(
             X, a.categorical_features, positions, names
         )
-        check_not_integer(X, positions, names, is_categorical)
-        custom = resolve_custom_values(X, a.custom_values, positions, specs, names)
+        check_not_integer(X, positions, specs, is_categorical)
+        custom = resolve_custom_values(a.custom_values, specs)
         percentiles = check_percentiles(a.percentiles)
         grid_resolution = check_grid_resolution(a.grid_resolution)
         self.positions, self.is_categorical = positions, is_categorical

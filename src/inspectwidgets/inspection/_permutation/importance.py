@@ -28,6 +28,7 @@ from .._core.validation import (
     check_max_samples,
     check_n_repeats,
     check_sample_weight,
+    check_sklearn_params,
     check_X,
     check_y,
     resolve_features,
@@ -48,6 +49,7 @@ class PermutationRun:
     def __init__(self, **arguments):
         # Every parameter of iter_permutation_importance, bound by the public
         # functions (see _core.signature).
+        check_sklearn_params("permutation_importance", arguments)
         a = SimpleNamespace(**arguments)
         check_fitted(a.estimator)
         X = check_X(a.X)

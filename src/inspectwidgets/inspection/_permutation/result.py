@@ -1,5 +1,6 @@
 """The result of a permutation-importance run, complete or partial."""
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,8 +24,10 @@ class PermutationImportanceResult:
         Positions in X of the columns permuted together for each feature.
     scorer_names : tuple of str
         Names of the scores; ``("score",)`` for a single unnamed scorer.
-    baseline_scores : dict of str to float
-        Score of each scorer on the unpermuted data.
+    baseline_scores : dict of str to float or int
+        Score of each scorer on the unpermuted data (an int for scorers
+        returning integers, whose importances are then int64, as in
+        scikit-learn).
     permuted_scores : dict of str to ndarray of shape (n_features, n_repeats_done)
         Score of each scorer with each feature permuted, per repeat.
     n_repeats : int
@@ -85,7 +88,11 @@ class PermutationImportanceResult:
     def to_bunch(self, scorer=None):
         """scikit-learn's Bunch for one scorer, plus `baseline_score` and
         `feature_names`."""
-        importances = self.importances(scorer)
+        name = self._scorer(scorer)
+        importances = self.importances(name)
+        if isinstance(self.baseline_scores[name], numbers.Integral):
+            # scikit-learn subtracts integer scores from an integer baseline.
+            importances = importances.astype(np.int64)
         with np.errstate(invalid="ignore"):
             mean = (
                 np.mean(importances, axis=1)
@@ -101,7 +108,7 @@ class PermutationImportanceResult:
             importances_mean=mean,
             importances_std=std,
             importances=importances,
-            baseline_score=self.baseline_scores[self._scorer(scorer)],
+            baseline_score=self.baseline_scores[name],
             feature_names=np.asarray(self.feature_names, dtype=object),
         )
 

@@ -24,6 +24,7 @@ from .._core.compat import (
     _check_response_method,
     _PassthroughScorer,
     _Scorer,
+    _scorer_accepts_sample_weight,
 )
 from .._core.pipeline import final_estimator
 from .vectorized_metrics import VECTORIZED
@@ -164,9 +165,10 @@ def _check_scorer_fits(estimator, name, scorer):
 @dataclass(frozen=True)
 class Baseline:
     """The scores on unpermuted data, keyed by scorer name ("score" for a
-    single unnamed scorer); whether the result is multimetric (several
-    scorers, or a custom scorer returning a dict, as in scikit-learn); and the
-    bytes of predictions per row, which size the batches."""
+    single unnamed scorer; a Python int where the scorer returns integers);
+    whether the result is multimetric (several scorers, or a custom scorer
+    returning a dict, as in scikit-learn); and the bytes of predictions per
+    row, which size the batches."""
 
     scores: dict
     multimetric: bool
@@ -200,9 +202,7 @@ class ScoringPlan:
             _check_scorer_fits(estimator, name, scorer)
             replayable = isinstance(scorer, _BaseScorer)
             if self.multimetric:
-                # scikit-learn routes sample_weight only to scorers accepting it.
-                accepts = getattr(scorer, "_accept_sample_weight", lambda: False)
-                pass_weight = accepts()
+                pass_weight = _scorer_accepts_sample_weight(scorer)
             else:
                 pass_weight = True
             self.scorers.append(
@@ -307,9 +307,9 @@ class ScoringPlan:
                 # as in scikit-learn.
                 returned_dict = True
                 for key in per_block[0]:
-                    scores[key] = np.array([s[key] for s in per_block], dtype=float)
+                    scores[key] = _as_scores([s[key] for s in per_block])
             else:
-                scores[planned.name or "score"] = np.array(per_block, dtype=float)
+                scores[planned.name or "score"] = _as_scores(per_block)
         return scores, returned_dict
 
     def _response(self, planned, blocked):
@@ -353,11 +353,19 @@ class ScoringPlan:
             outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
         return Baseline(
-            scores={name: float(values[0]) for name, values in scores.items()},
+            # An int stays an int: scikit-learn's importances then are too.
+            scores={name: values[0].item() for name, values in scores.items()},
             multimetric=self.multimetric or returned_dict,
             output_bytes_per_row=sum(v.nbytes for v in outputs.values())
             / max(1, X.shape[0]),
         )
+
+
+def _as_scores(values):
+    """One scorer's scores as an array: integers kept (see `Baseline`), any
+    other number as float64."""
+    values = np.asarray(values)
+    return values if values.dtype.kind in "iu" else values.astype(np.float64)
 
 
 def _uncached_call(estimator, response_method, *args, **kwargs):
