@@ -701,10 +701,6 @@ def assert_names(case, message, where):
 # Gaps the matrix found and this change leaves open: each pair below is marked
 # xfail(strict=True), so a fix turns it into a failure that asks for the mark to
 # go. A target of None means every target the case applies to.
-_SKLEARN_SEED = (
-    "scikit-learn's check_random_state message, which names no argument; "
-    "to be named by the InvalidParameterError validation (issue 14)"
-)
 KNOWN_GAPS = {
     ("empty X", None): (
         "check_X passes scikit-learn's 'Found array with 0 sample(s)', which "
@@ -712,8 +708,6 @@ KNOWN_GAPS = {
     ),
     ("inf in y", None): "check_y refuses NaN but not inf; the metric's message "
     "('Input contains infinity') does not name y (validation.py)",
-    ("random_state of a wrong type", None): _SKLEARN_SEED,
-    ("random_state=-1", None): _SKLEARN_SEED,
     ("string column the model cannot take", None): (
         "the model's own 'could not convert string to float' passes through "
         "unchanged; nothing says it arose predicting on X"

@@ -33,6 +33,20 @@ def check_sklearn_params(function, arguments):
     )
 
 
+def check_random_state_argument(random_state, caller):
+    """Check `random_state` as scikit-learn's constraints check it (None, an
+    int in [0, 2**32 - 1] or a RandomState): an `InvalidParameterError` naming
+    it and `caller`, where ``check_random_state`` would name neither."""
+    if get_config().get("skip_parameter_validation", False):
+        return random_state
+    validate_parameter_constraints(
+        {"random_state": ["random_state"]},
+        {"random_state": random_state},
+        caller_name=caller,
+    )
+    return random_state
+
+
 def check_fitted(estimator):
     """Raise a ValueError naming `estimator` if it has not been fitted."""
     if not hasattr(estimator, "fit"):

@@ -33,6 +33,7 @@ from .._core.validation import (
     check_algorithm,
     check_cancel,
     check_max_memory,
+    check_random_state_argument,
     check_sample_weight,
     check_sklearn_params,
 )
@@ -98,6 +99,7 @@ class PartialDependenceRun:
         # Every parameter of iter_partial_dependence, bound by the public
         # functions (see _core.signature).
         check_sklearn_params("partial_dependence", arguments)
+        check_random_state_argument(arguments["random_state"], "partial_dependence")
         a = SimpleNamespace(**arguments)
         check_pd_estimator(a.estimator)
         X = check_pd_X(a.X)

@@ -11,6 +11,7 @@ from .._core.compat import _safe_indexing
 from .._core.validation import (
     check_max_samples,
     check_n_repeats,
+    check_random_state_argument,
     check_sample_weight,
     check_X,
     check_y,
@@ -146,6 +147,9 @@ def cross_val_permutation_importance(
 
     splitter = check_cv(cv, y, classifier=is_classifier(estimator))
     splits = list(splitter.split(X, y, groups))
+    random_state = check_random_state_argument(
+        random_state, "cross_val_permutation_importance"
+    )
     seeds = check_random_state(random_state).randint(
         np.iinfo(np.int32).max + 1, size=len(splits)
     )

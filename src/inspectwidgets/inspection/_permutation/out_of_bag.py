@@ -16,6 +16,7 @@ from .._core.validation import (
     check_fitted,
     check_max_memory,
     check_n_repeats,
+    check_random_state_argument,
     check_sample_weight,
     check_X,
     check_y,
@@ -165,6 +166,9 @@ def oob_permutation_importance(
     max_memory = check_max_memory(max_memory)
     algorithm = check_algorithm(algorithm)
     plan = _check_oob_scoring(ScoringPlan(forest, scoring))
+    random_state = check_random_state_argument(
+        random_state, "oob_permutation_importance"
+    )
     seeds = check_random_state(random_state).randint(
         np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
     )
