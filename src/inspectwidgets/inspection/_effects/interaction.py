@@ -31,6 +31,9 @@ from .run import check_response, n_outputs_of
 # Friedman & Popescu (section 8.1) look at pairs only for features that
 # interact at all.
 N_TOP_FEATURES = 5
+# A partial dependence whose root mean square is below this fraction of the
+# model's (centred) output is 0 up to rounding: its H² would be noise / noise.
+NEGLIGIBLE = 1e-10
 
 
 def interaction_strength(
@@ -60,10 +63,11 @@ def interaction_strength(
 
     H² is the share of the variance of F (of F_jk) that the feature (the
     pair) explains only together with the others (with each other): 0 for an
-    additive model, 1 for a pure interaction. Where the denominator is 0 (a
-    feature without effect) H² is NaN. Friedman & Popescu note that H²_jk of
-    features with weak effects can be large and unstable; read it beside
-    H²_j.
+    additive model, 1 for a pure interaction. Where the denominator is 0 up
+    to rounding (a feature or pair without effect: a root mean square below
+    1e-10 of the centred model output's) H² is NaN. Friedman & Popescu
+    note that H²_jk of features with weak effects can be large and unstable;
+    read it beside H²_j.
 
     Cost: ``n**2`` predictions per feature in `features` and per pair, with
     ``n = min(n_samples, n_rows)``: for each feature (or pair) S, the
@@ -161,7 +165,7 @@ def interaction_strength(
     records = []
     for j in chosen:
         F_j, F_rest, F = dependence((j,))
-        h2 = _ratio(F - F_j - F_rest, F)
+        h2 = _ratio(F - F_j - F_rest, F, F)
         records += _records("one_vs_rest", names[j], None, outputs, h2)
     if wanted is None:  # the pairs among the top features by H²_j
         strongest = pd.DataFrame(records).groupby("feature", sort=False).h_squared.max()
@@ -170,7 +174,8 @@ def interaction_strength(
         wanted = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
-        h2 = _ratio(F_jk - dependence((j,))[0] - dependence((k,))[0], F_jk)
+        F = dependence((j,))[2]
+        h2 = _ratio(F_jk - dependence((j,))[0] - dependence((k,))[0], F_jk, F)
         records += _records("pair", names[j], names[k], outputs, h2)
     frame = pd.DataFrame(
         records, columns=["kind", "feature", "partner", "output", "h_squared"]
@@ -199,13 +204,17 @@ def _dependences(estimator, data, subset, responses, max_memory, algorithm):
     return tuple(v - v.mean(axis=0) for v in (own, rest, f))
 
 
-def _ratio(difference, reference):
+def _ratio(difference, reference, model_output):
     """``sum (difference²) / sum (reference²)`` per output; NaN where the
-    reference is 0 everywhere."""
+    reference is 0 up to rounding (its root mean square below
+    `NEGLIGIBLE` times the centred model output's): 0/0 is no statistic."""
     numerator = (difference**2).sum(axis=0)
     denominator = (reference**2).sum(axis=0)
+    floor = NEGLIGIBLE**2 * (model_output**2).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / denominator, np.nan)
+        return np.where(
+            (denominator > floor) & (denominator > 0), numerator / denominator, np.nan
+        )
 
 
 def _records(kind, feature, partner, outputs, h2):
