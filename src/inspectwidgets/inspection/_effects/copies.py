@@ -60,16 +60,22 @@ class CopyPredictor:
         self.responses = responses
         self.n_rows = X.shape[0]
         view = columnwise_view(estimator, X.shape[1])
-        source, rows, columns, model = X, donor, tuple(columns), estimator
+        source, rows, model, self._view = X, donor, estimator, None
         if view is not None:
             transformed, donated = view.transform(X), view.transform(donor)
             if _same_layout(transformed, donated):
-                source, rows = transformed, donated
-                columns, model = view.map_columns(columns), view.model
-        self.source, self.donor, self.columns, self.model = source, rows, columns, model
+                source, rows, model, self._view = transformed, donated, view.model, view
+        self.source, self.donor, self.model = source, rows, model
+        self.columns = self.model_columns(columns)
         self.trees = tree_shortcut(
             algorithm, model, source, responses.methods, donor=rows
         )
+
+    def model_columns(self, columns):
+        """The columns the model sees of X's `columns`."""
+        if self._view is None:
+            return tuple(columns)
+        return self._view.map_columns(columns)
 
     @property
     def bytes_per_copy_row(self):
@@ -111,13 +117,15 @@ class CopyPredictor:
         values = values.reshape(len(copies), extended.shape[0], -1)
         return values[:, :m]
 
-    def per_copy(self, points):
-        """Values of the copies of the whole source whose columns come from
-        donor row ``p`` for every row, one copy per ``p`` in `points`.
+    def per_copy(self, points, columns=None):
+        """Values of the copies of the whole source whose columns (X's
+        `columns`, by default those given at construction) come from donor
+        row ``p`` for every row, one copy per ``p`` in `points`.
 
         Returns shape (len(points), n_rows, n_outputs).
         """
-        copies = [(int(p), self.columns) for p in points]
+        columns = self.columns if columns is None else self.model_columns(columns)
+        copies = [(int(p), columns) for p in points]
         if self.trees is not None:
             trees, X_in, donor_in = self.trees
             predict = lambda method: trees.predict(  # noqa: E731

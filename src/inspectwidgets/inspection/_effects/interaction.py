@@ -25,7 +25,7 @@ from .._partial_dependence import (
     resolve_classes,
 )
 from .copies import CopyPredictor, Responses
-from .run import check_response, n_outputs_of
+from .run import check_response
 
 # Default pairs: those among this many features with the largest H²_j, as
 # Friedman & Popescu (section 8.1) look at pairs only for features that
@@ -149,22 +149,22 @@ def interaction_strength(
     wanted = _pairs(X, pairs, chosen, given)
     rows = _subsample(X.shape[0], n_samples, random_state)
     data = X.iloc[rows] if hasattr(X, "iloc") else X[rows]
-    n_out = n_outputs_of(estimator, X, responses, output_names)
-    outputs = output_names if output_names is not None else tuple(range(n_out))
     pd_of, n_predictions = {}, 0
+
+    # One predictor (pipeline view, flattened trees) for every subset.
+    predictor = CopyPredictor(estimator, data, data, (), responses, algorithm)
 
     def dependence(subset):
         nonlocal n_predictions
         if subset not in pd_of:
-            pd_of[subset] = _dependences(
-                estimator, data, subset, responses, max_memory, algorithm
-            )
+            pd_of[subset] = _dependences(predictor, subset, max_memory)
             n_predictions += len(rows) ** 2
         return pd_of[subset]
 
     records = []
     for j in chosen:
         F_j, F_rest, F = dependence((j,))
+        outputs = output_names or tuple(range(F.shape[1]))
         h2 = _ratio(F - F_j - F_rest, F, F)
         records += _records("one_vs_rest", names[j], None, outputs, h2)
     if wanted is None:  # the pairs among the top features by H²_j
@@ -174,6 +174,7 @@ def interaction_strength(
         wanted = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
+        outputs = output_names or tuple(range(F_jk.shape[1]))
         F = dependence((j,))[2]
         h2 = _ratio(F_jk - dependence((j,))[0] - dependence((k,))[0], F_jk, F)
         records += _records("pair", names[j], names[k], outputs, h2)
@@ -189,14 +190,16 @@ def interaction_strength(
     return frame
 
 
-def _dependences(estimator, data, subset, responses, max_memory, algorithm):
+def _dependences(predictor, subset, max_memory):
     """Centred ``PD_S``, ``PD_-S`` and ``f`` at the data points, each of shape
     (n, n_outputs), from the n x n batch of the module doc."""
-    predictor = CopyPredictor(estimator, data, data, subset, responses, algorithm)
-    n = data.shape[0]
+    n = predictor.n_rows
     per_copy = n * (predictor.bytes_per_copy_row + 16 * 4)
     step = max(1, int(max_memory // per_copy))
-    blocks = [predictor.per_copy(range(s, min(s + step, n))) for s in range(0, n, step)]
+    blocks = [
+        predictor.per_copy(range(s, min(s + step, n)), subset)
+        for s in range(0, n, step)
+    ]
     M = np.concatenate(blocks)  # (n copies, n rows, n_outputs)
     own = M.mean(axis=1)
     rest = M.mean(axis=0)

@@ -70,7 +70,8 @@ def check_response(estimator, response_method, scale):
 
 def n_outputs_of(estimator, X, responses, output_names):
     """Outputs per row: the classes kept, or the targets of one row's
-    prediction (regressors)."""
+    prediction (regressors). Only for a run without predictions: one row's
+    prediction can cost an OpenMP model a second on a busy machine."""
     if output_names is not None:
         return len(output_names)
     first = X.iloc[:1] if hasattr(X, "iloc") else X[:1]
@@ -98,7 +99,6 @@ class AccumulatedLocalEffectsRun:
         self.cancel = check_cancel(a.cancel)
         self.output_names, columns = resolve_classes(a.estimator, a.classes, method)
         self.responses = Responses(method, scale, columns)
-        self.n_outputs = n_outputs_of(a.estimator, X, self.responses, self.output_names)
         names = column_labels(X, a.feature_names)
         self._build_bins(a, names, _check_n_bins(a.grid_resolution))
         if self.algorithm == "tree":
@@ -184,7 +184,8 @@ class AccumulatedLocalEffectsRun:
             self.estimator, self.X, self.donor, self.positions, self.responses,
             self.algorithm, self.n_threads,
         )  # fmt: skip
-        per_row = n_copies * (predictor.bytes_per_copy_row + 16 * self.n_outputs)
+        n_outputs = len(self.output_names or ()) or 1  # a guess for regressors
+        per_row = n_copies * (predictor.bytes_per_copy_row + 16 * n_outputs)
         cap = max(1, int(self.max_memory // per_row))
         first = cap
         if snapshots:
@@ -193,13 +194,16 @@ class AccumulatedLocalEffectsRun:
             self.n_rows, first, cap, eager=predictor.trees is not None
         )
         n_contributions = 2 if self.categorical[0] and len(self.edges) == 1 else 1
-        effects = np.zeros((self.n_rows, n_contributions, self.n_outputs))
+        effects = None  # allocated when the first chunk tells the outputs
         bins = np.full((self.n_rows, n_contributions), -1, dtype=np.intp)
         done = 0
         while (chunk := schedule.take()) is not None and not self._cancelled():
             started = time.perf_counter()
             start, stop = chunk
             values = predictor.per_row(start, stop, self._donor_rows(start, stop))
+            if effects is None:
+                shape = (self.n_rows, n_contributions, values.shape[-1])
+                effects = np.zeros(shape)
             effects[start:stop], bins[start:stop] = self._contributions(
                 values, start, stop
             )
@@ -214,10 +218,10 @@ class AccumulatedLocalEffectsRun:
         return self.cancel is not None and self.cancel.is_set()
 
     def empty_result(self):
-        """The result of a run cancelled before its first chunk."""
-        return self._result(
-            np.zeros((0, 1, self.n_outputs)), np.zeros((0, 1), np.intp), 0
-        )
+        """The result of a run cancelled before its first chunk (one row
+        predicted, to know a regressor's outputs)."""
+        n_out = n_outputs_of(self.estimator, self.X, self.responses, self.output_names)
+        return self._result(np.zeros((0, 1, n_out)), np.zeros((0, 1), np.intp), 0)
 
     def _result(self, effects, bins, done):
         edges = self.edges
