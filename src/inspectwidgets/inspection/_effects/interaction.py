@@ -171,6 +171,7 @@ def interaction_strength(
         strongest = pd.DataFrame(records).groupby("feature", sort=False).h_squared.max()
         top = strongest.fillna(-1).sort_values(ascending=False, kind="stable")
         top = [names.index(f) for f in top.index[:N_TOP_FEATURES]]
+        top = sorted(top)  # pairs named in column order
         wanted = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
