@@ -229,3 +229,63 @@ def test_streamed_function_takes_the_one_shot_parameters_but_callback():
     assert list(stream) == [name for name in full if name != "callback"]
     with pytest.raises(TypeError, match="callback"):
         iter_accumulated_local_effects(None, None, None, callback=print)
+
+
+def aleplot_2d(predict, X, j, k, n_bins):
+    """ALEPlot's ALE.2D (Apley & Zhu's R package) translated line by line:
+    cell means of the second differences, nearest-cell filling, cumulative
+    sums, main effects removed by the count-weighted row and column steps,
+    centred by the cells' corner means."""
+    z1 = np.unique(np.quantile(X[:, j], np.linspace(0, 1, n_bins + 1)))
+    z2 = np.unique(np.quantile(X[:, k], np.linspace(0, 1, n_bins + 1)))
+    a1 = np.clip(np.searchsorted(z1, X[:, j], side="left"), 1, len(z1) - 1)
+    a2 = np.clip(np.searchsorted(z2, X[:, k], side="left"), 1, len(z2) - 1)
+    k1, k2 = len(z1) - 1, len(z2) - 1
+
+    def at(u, v):
+        copy = X.copy()
+        copy[:, j], copy[:, k] = u, v
+        return predict(copy)
+
+    delta = (
+        at(z1[a1], z2[a2]) - at(z1[a1 - 1], z2[a2])
+        - at(z1[a1], z2[a2 - 1]) + at(z1[a1 - 1], z2[a2 - 1])
+    )  # fmt: skip
+    means, counts = np.full((k1, k2), np.nan), np.zeros((k1, k2))
+    for a in range(k1):
+        for b in range(k2):
+            inside = (a1 == a + 1) & (a2 == b + 1)
+            counts[a, b] = inside.sum()
+            if inside.any():
+                means[a, b] = delta[inside].mean()
+    mid1 = (z1[:-1] + z1[1:]) / 2 / (z1[-1] - z1[0])
+    mid2 = (z2[:-1] + z2[1:]) / 2 / (z2[-1] - z2[0])
+    empty = np.isnan(means)
+    for a, b in zip(*np.nonzero(empty), strict=True):
+        distance = (mid1[:, None] - mid1[a]) ** 2 + (mid2[None, :] - mid2[b]) ** 2
+        distance[empty] = np.inf  # from observed cells only
+        means[a, b] = means.flat[np.argmin(distance)]
+    f = np.zeros((k1 + 1, k2 + 1))
+    f[1:, 1:] = np.cumsum(np.cumsum(means, axis=0), axis=1)
+    step = f[1:, :] - f[:-1, :]
+    along_1 = (counts * (step[:, :-1] + step[:, 1:]) / 2).sum(1) / counts.sum(1)
+    step = f[:, 1:] - f[:, :-1]
+    along_2 = (counts * (step[:-1, :] + step[1:, :]) / 2).sum(0) / counts.sum(0)
+    f1 = np.concatenate([[0], np.cumsum(along_1)])
+    f2 = np.concatenate([[0], np.cumsum(along_2)])
+    f = f - f1[:, None] - f2[None, :]
+    corners = (f[:-1, :-1] + f[:-1, 1:] + f[1:, :-1] + f[1:, 1:]) / 4
+    return f - (counts * corners).sum() / counts.sum(), counts
+
+
+def test_pair_equals_aleplot_written_out(forest):
+    model, X = forest
+    # Correlated columns leave some cells of a 8 x 8 grid empty: the filling
+    # is compared too.
+    X = X.copy()
+    X[:, 2] = (X[:, 1] + 0.3 * X[:, 2]).astype(np.float32)
+    ale = accumulated_local_effects(model, X, [1, 2], grid_resolution=8)
+    expected, counts = aleplot_2d(model.predict, X, 1, 2, 8)
+    assert (counts == 0).any()
+    assert_array_equal(ale.bin_counts, counts)
+    assert_allclose(ale.centered[0], expected, rtol=1e-12, atol=1e-12)

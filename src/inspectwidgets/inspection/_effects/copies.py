@@ -95,16 +95,19 @@ class CopyPredictor:
         permuted-style copy of it (the batcher's and the tree walks' own form).
         """
         m = stop - start
+        # Only the donor rows these rows use (a pair has (K1+1)(K2+1) of them).
+        used = np.unique(np.concatenate([np.asarray(r) for r in donor_rows]))
         if self.trees is not None:
             trees, X_in, donor_in = self.trees
-            extended = np.vstack([X_in[start:stop], donor_in])
+            extended = np.vstack([X_in[start:stop], donor_in[used]])
         else:
-            extended = _stack(_take_rows(self.source, start, stop), self.donor)
+            donor = _take_rows(self.donor, used)
+            extended = _stack(_take_rows(self.source, slice(start, stop)), donor)
         identity = np.arange(extended.shape[0])
         copies = []
         for rows in donor_rows:
             index = identity.copy()
-            index[:m] = m + np.asarray(rows)
+            index[:m] = m + np.searchsorted(used, rows)
             copies.append((index, self.columns))
         if self.trees is not None:
             predict = lambda method: trees.predict(  # noqa: E731
@@ -149,8 +152,8 @@ def _same_layout(a, b):
     )
 
 
-def _take_rows(X, start, stop):
-    return X.iloc[start:stop] if hasattr(X, "iloc") else X[start:stop]
+def _take_rows(X, rows):
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
 def _stack(top, bottom):
