@@ -69,10 +69,13 @@ def test_forest_equals_apley_zhu_written_out(forest, algorithm):
 def test_tree_shortcut_gives_the_generic_paths_bits(forest):
     model, X = forest
     for features in (1, [1, 2]):
-        tree = accumulated_local_effects(model, X, features, algorithm="tree")
         generic = accumulated_local_effects(model, X, features, algorithm="generic")
-        assert_array_equal(tree.centered, generic.centered)
-        assert_array_equal(tree.local_effects_std, generic.local_effects_std)
+        for n_jobs in (None, 2):
+            tree = accumulated_local_effects(
+                model, X, features, algorithm="tree", n_jobs=n_jobs
+            )
+            assert_array_equal(tree.centered, generic.centered)
+            assert_array_equal(tree.local_effects_std, generic.local_effects_std)
 
 
 def test_classifier_classes_and_log_odds_equal_the_written_out_estimator():

