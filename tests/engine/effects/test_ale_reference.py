@@ -292,3 +292,15 @@ def test_pair_equals_aleplot_written_out(forest):
     assert (counts == 0).any()
     assert_array_equal(ale.bin_counts, counts)
     assert_allclose(ale.centered[0], expected, rtol=1e-12, atol=1e-12)
+
+
+def test_to_frame_of_a_pair_is_tidy(forest):
+    model, X = forest
+    ale = accumulated_local_effects(model, X, [0, 1], grid_resolution=3)
+    frame = ale.to_frame()
+    assert list(frame.columns) == ["output", "x0", "x1", "effect", "uncentered"]
+    z0, z1 = ale.edges
+    assert len(frame) == len(z0) * len(z1)
+    row = frame.iloc[len(z1) + 2]  # edge (1, 2)
+    assert (row["x0"], row["x1"]) == (z0[1], z1[2])
+    assert row["effect"] == ale.centered[0, 1, 2]

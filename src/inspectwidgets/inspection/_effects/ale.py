@@ -20,6 +20,16 @@ def iter_accumulated_local_effects(estimator, X, features, **params):
         ones grow while they are fast. The last result equals
         :func:`accumulated_local_effects`'s. If `cancel` is set, the iterator
         stops before the next chunk; the last result yielded stays valid.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from inspectwidgets import iter_accumulated_local_effects
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = Ridge().fit(X, y)
+    >>> [r.n_rows_done for r in iter_accumulated_local_effects(model, X, "bmi")]
+    [56, 168, 392, 442]
     """
     arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, features), params)
     return AccumulatedLocalEffectsRun(**arguments).run(snapshots=True)

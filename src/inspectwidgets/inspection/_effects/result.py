@@ -80,6 +80,19 @@ class AccumulatedLocalEffectsResult:
         ``bin_count`` of the bin ending at this edge (of the transition into
         this category; of this category for ``bin_count``), NaN at the first
         edge where no bin ends.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_diabetes
+        >>> from sklearn.linear_model import Ridge
+        >>> from inspectwidgets import accumulated_local_effects
+        >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+        >>> ale = accumulated_local_effects(
+        ...     Ridge().fit(X, y), X, "bmi", grid_resolution=4
+        ... )
+        >>> ale.to_frame().columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        ['output', 'bmi', 'effect', 'uncentered', 'local_effect',
+         'local_effect_std', 'bin_count']
         """
         n_out = self.centered.shape[0]
         outputs = self.output_names if self.output_names is not None else range(n_out)
