@@ -33,6 +33,14 @@ def bin_index(values, edges):
 def numeric_column(X, position, name):
     """Column `position` of X as float64; NaN is refused (no bin holds it)."""
     column = X.iloc[:, position] if hasattr(X, "iloc") else X[:, position]
+    if getattr(column.dtype, "kind", "O") in "iub":
+        # The edges are quantiles between the values: an integer column would
+        # store them rounded, and the model would see other edges.
+        raise ValueError(
+            f"features: column {name!r} holds {column.dtype} data; ALE's bin "
+            "edges are quantiles that it would round. Convert it with "
+            ".astype(float), or list it in categorical_features."
+        )
     try:
         values = np.asarray(column, dtype=np.float64)
     except (TypeError, ValueError):
