@@ -306,3 +306,16 @@ def test_to_frame_of_a_pair_is_tidy(forest):
     row = frame.iloc[len(z1) + 2]  # edge (1, 2)
     assert (row["x0"], row["x1"]) == (z0[1], z1[2])
     assert row["effect"] == ale.centered[0, 1, 2]
+
+
+def test_histogram_boosting_takes_the_shortcut_with_the_same_bits():
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(600, 3))
+    y = (X[:, 0] * X[:, 1] + X[:, 2] > 0).astype(int) + (X[:, 2] > 1)
+    model = HistGradientBoostingClassifier(max_iter=20, random_state=0).fit(X, y)
+    for features in (0, [0, 1]):
+        auto = accumulated_local_effects(model, X, features, scale="log_odds")
+        generic = accumulated_local_effects(
+            model, X, features, scale="log_odds", algorithm="generic"
+        )
+        assert_array_equal(auto.centered, generic.centered)

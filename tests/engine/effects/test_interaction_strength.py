@@ -152,3 +152,53 @@ def test_bad_input_is_refused_and_x_is_untouched():
         interaction_strength(model, X, algorithm="tree")
     interaction_strength(model, X, pairs=[("a", "c")])
     pd.testing.assert_frame_equal(X, before)
+
+
+def test_pipeline_on_a_frame_equals_the_definition():
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    rng = np.random.RandomState(0)
+    frame = pd.DataFrame(
+        {
+            "age": rng.uniform(20, 70, 200),
+            "city": rng.choice(["lyon", "nice", "paris"], 200),
+            "income": rng.lognormal(size=200),
+        }
+    )
+    y = frame["age"] / 50 * (frame["city"] == "nice") + frame["income"] > 1.5
+    pre = ColumnTransformer(
+        [
+            ("num", StandardScaler(), ["age", "income"]),
+            ("cat", OneHotEncoder(), ["city"]),
+        ]
+    )
+    model = make_pipeline(pre, LogisticRegression()).fit(frame, y.astype(int))
+    before = frame.copy()
+    h = interaction_strength(model, frame, pairs="all", n_samples=20, random_state=1)
+    pd.testing.assert_frame_equal(frame, before)
+    rows = np.sort(np.random.RandomState(1).choice(200, 20, replace=False))
+    data = frame.iloc[rows].reset_index(drop=True)
+
+    def pd_at(columns):
+        values = []
+        for i in range(len(data)):
+            copy = data.copy()
+            for c in columns:
+                copy[c] = data[c].iloc[i]
+            values.append(model.predict_proba(copy)[:, 1].mean())
+        values = np.array(values)
+        return values - values.mean()
+
+    f = model.predict_proba(data)[:, 1]
+    f = f - f.mean()
+    single = {c: pd_at([c]) for c in frame.columns}
+    both = pd_at(["age", "city"])
+    expected = ((both - single["age"] - single["city"]) ** 2).sum() / (both**2).sum()
+    pair = h.set_index(["kind", "feature", "partner"])["h_squared"]
+    assert_allclose(pair[("pair", "age", "city")], expected, rtol=1e-9)
+    rest = pd_at(["income", "city"])  # PD on all but age, at each row
+    expected = ((f - single["age"] - rest) ** 2).sum() / (f**2).sum()
+    assert_allclose(pair[("one_vs_rest", "age", np.nan)], expected, rtol=1e-9)
