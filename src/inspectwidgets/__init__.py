@@ -7,14 +7,18 @@ use, so engine-only code (scripts, workers, tests) never imports anywidget.
 import importlib
 
 from .inspection import (
+    AccumulatedLocalEffectsResult,
     CorrelatedFeature,
     FeatureDistribution,
     PartialDependenceResult,
     PermutationImportanceResult,
+    accumulated_local_effects,
     cluster_features,
     compare_importances,
     cross_val_permutation_importance,
     impurity_importance,
+    interaction_strength,
+    iter_accumulated_local_effects,
     iter_partial_dependence,
     iter_permutation_importance,
     oob_permutation_importance,
@@ -49,6 +53,7 @@ def __dir__():
 
 
 __all__ = [
+    "AccumulatedLocalEffectsResult",
     "CorrelatedFeature",
     "FeatureDistribution",
     "ImportanceComparisonDisplay",
@@ -60,10 +65,13 @@ __all__ = [
     "PermutationImportanceResult",
     "PermutationImportanceWidget",
     "__version__",
+    "accumulated_local_effects",
     "cluster_features",
     "compare_importances",
     "cross_val_permutation_importance",
     "impurity_importance",
+    "interaction_strength",
+    "iter_accumulated_local_effects",
     "iter_partial_dependence",
     "iter_permutation_importance",
     "oob_permutation_importance",

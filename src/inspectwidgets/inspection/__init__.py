@@ -6,6 +6,12 @@ from ._comparison import (
     impurity_importance,
     relative_importance,
 )
+from ._effects import (
+    AccumulatedLocalEffectsResult,
+    accumulated_local_effects,
+    interaction_strength,
+    iter_accumulated_local_effects,
+)
 from ._partial_dependence import (
     DEFAULT_CORRELATION_THRESHOLD,
     CorrelatedFeature,
@@ -24,6 +30,7 @@ from ._permutation import (
 
 __all__ = [
     "DEFAULT_CORRELATION_THRESHOLD",
+    "AccumulatedLocalEffectsResult",
     "CorrelatedFeature",
     "FeatureDistribution",
     "PartialDependenceResult",
@@ -31,7 +38,10 @@ __all__ = [
     "cluster_features",
     "compare_importances",
     "cross_val_permutation_importance",
+    "accumulated_local_effects",
     "impurity_importance",
+    "interaction_strength",
+    "iter_accumulated_local_effects",
     "iter_partial_dependence",
     "iter_permutation_importance",
     "oob_permutation_importance",

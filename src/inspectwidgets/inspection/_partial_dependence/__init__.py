@@ -2,7 +2,20 @@
 
 from .feature_summary import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
+from .grid import grid_rows
+from .params import (
+    check_choice,
+    check_pd_estimator,
+    check_pd_X,
+    check_response_method,
+    column_labels,
+    resolve_categorical,
+    resolve_classes,
+    resolve_pd_features,
+    resolve_response_method,
+)
 from .result import CorrelatedFeature, FeatureDistribution, PartialDependenceResult
+from .run import centered_log_odds
 
 __all__ = [
     "DEFAULT_CORRELATION_THRESHOLD",
@@ -12,3 +25,20 @@ __all__ = [
     "iter_partial_dependence",
     "partial_dependence",
 ]
+
+# Not public, but the effects engine (ALE, interaction strength) checks its
+# arguments by the same rules and builds its modified rows the same way; the
+# architecture lets one engine use another only through its __init__.
+SHARED_WITH_EFFECTS = (
+    centered_log_odds,
+    check_choice,
+    check_pd_X,
+    check_pd_estimator,
+    check_response_method,
+    column_labels,
+    grid_rows,
+    resolve_categorical,
+    resolve_classes,
+    resolve_pd_features,
+    resolve_response_method,
+)

@@ -1,0 +1,13 @@
+"""Accumulated local effects and interaction strength: what partial
+dependence cannot show."""
+
+from .ale import accumulated_local_effects, iter_accumulated_local_effects
+from .interaction import interaction_strength
+from .result import AccumulatedLocalEffectsResult
+
+__all__ = [
+    "AccumulatedLocalEffectsResult",
+    "accumulated_local_effects",
+    "interaction_strength",
+    "iter_accumulated_local_effects",
+]

@@ -1,0 +1,119 @@
+"""The result of an accumulated local effects run, complete or partial."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class AccumulatedLocalEffectsResult:
+    """Accumulated local effects of one feature, or the second-order effect
+    of a pair.
+
+    A streamed run yields one after each chunk of rows: every array then
+    holds the estimate from the rows done so far (`n_rows_done` of
+    `n_rows`). Later chunks never modify an earlier snapshot's arrays.
+
+    Attributes
+    ----------
+    feature_names : tuple of str
+        One feature, or two for the second-order effect.
+    feature_columns : tuple of int
+        Their positions in X.
+    categorical : tuple of bool
+    edges : tuple of ndarray
+        Per feature: the K + 1 bin edges of a numeric feature (unique
+        quantiles), or the K categories in the order used (see
+        :func:`accumulated_local_effects`). The effects are given at these
+        values.
+    centered : ndarray of shape (n_outputs, len(edges[0])[, len(edges[1])])
+        The ALE: the accumulated effect minus its weighted mean over the data,
+        so its mean over the rows (each bin's rows at the bin's midpoint) is
+        0. For a pair, the second-order effect with both main effects removed.
+    uncentered : ndarray, same shape as `centered`
+        The accumulated local effects before centring (0 at the first edge).
+        For a pair, the accumulated cell means, main effects included.
+    local_effects : ndarray of shape (n_outputs, n_bins[, n_bins_2])
+        The weighted mean change of the prediction across every bin (numeric),
+        every transition to the next category (categorical), or every cell
+        (pair; empty cells hold their nearest cell's value).
+    local_effects_std : ndarray, same shape as `local_effects`
+        The weighted standard deviation of the rows' changes in the bin, for
+        an uncertainty band (NaN for empty bins).
+    bin_counts : ndarray of shape (n_bins[, n_bins_2])
+        Rows per bin (or cell), weighted by `sample_weight` if given. For a
+        categorical feature, rows per category (K entries).
+    n_rows, n_rows_done : int
+    output_names : tuple or None
+        The classes of the first axis (classifiers), None for regressors.
+    response_method : str
+    scale : str
+    """
+
+    feature_names: tuple
+    feature_columns: tuple
+    categorical: tuple
+    edges: tuple
+    centered: np.ndarray
+    uncentered: np.ndarray
+    local_effects: np.ndarray
+    local_effects_std: np.ndarray
+    bin_counts: np.ndarray
+    n_rows: int
+    n_rows_done: int
+    output_names: tuple | None
+    response_method: str
+    scale: str
+
+    @property
+    def done(self):
+        """Whether every row has contributed."""
+        return self.n_rows_done == self.n_rows
+
+    def to_frame(self):
+        """One row per output and edge (or pair of edges), tidy.
+
+        Columns: ``output`` (class or target index), the feature(s) (their
+        value at the edge), ``effect`` (centred), ``uncentered``; for one
+        feature also ``local_effect``, ``local_effect_std`` and
+        ``bin_count`` of the bin ending at this edge (of the transition into
+        this category; of this category for ``bin_count``), NaN at the first
+        edge where no bin ends.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_diabetes
+        >>> from sklearn.linear_model import Ridge
+        >>> from inspectwidgets import accumulated_local_effects
+        >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+        >>> ale = accumulated_local_effects(
+        ...     Ridge().fit(X, y), X, "bmi", grid_resolution=4
+        ... )
+        >>> ale.to_frame().columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        ['output', 'bmi', 'effect', 'uncentered', 'local_effect',
+         'local_effect_std', 'bin_count']
+        """
+        n_out = self.centered.shape[0]
+        outputs = self.output_names if self.output_names is not None else range(n_out)
+        frames = []
+        grids = np.meshgrid(*self.edges, indexing="ij")
+        for o, output in enumerate(outputs):
+            frame = {"output": output}
+            for name, grid in zip(self.feature_names, grids, strict=True):
+                frame[name] = grid.ravel()
+            frame["effect"] = self.centered[o].ravel()
+            frame["uncentered"] = self.uncentered[o].ravel()
+            if len(self.edges) == 1:
+                frame["local_effect"] = _leading_nan(self.local_effects[o])
+                frame["local_effect_std"] = _leading_nan(self.local_effects_std[o])
+                counts = self.bin_counts
+                if not self.categorical[0]:
+                    counts = _leading_nan(counts)
+                frame["bin_count"] = np.asarray(counts, dtype=float)
+            frames.append(pd.DataFrame(frame))
+        return pd.concat(frames, ignore_index=True)
+
+
+def _leading_nan(values):
+    return np.concatenate([[np.nan], np.asarray(values, dtype=float)])

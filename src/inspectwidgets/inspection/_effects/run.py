@@ -1,0 +1,311 @@
+"""Accumulated local effects: validation, then predictions streamed by rows.
+
+Every row is predicted with the feature set to its bin's lower and upper
+edges (four corners of its cell for a pair; its category's neighbours for a
+categorical feature): a few copies of X, whatever the number of bins. The
+rows go in chunks; each chunk's copies are stacked and predicted at once (or
+walked through the trees by the tree shortcut), and each row's finite
+differences are kept, so that any snapshot's statistics are computed from the
+rows done, in row order, whatever the chunks.
+"""
+
+import numbers
+import os
+import time
+from types import SimpleNamespace
+
+import numpy as np
+from sklearn.ensemble import (
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+)
+from sklearn.utils.extmath import cartesian
+
+from .._core.chunks import ChunkSchedule
+from .._core.compat import _check_sample_weight
+from .._core.pipeline import final_estimator
+from .._core.trees import check_tree_algorithm
+from .._core.validation import (
+    check_algorithm,
+    check_cancel,
+    check_max_memory,
+    check_sample_weight,
+)
+from .._partial_dependence import (
+    check_choice,
+    check_pd_estimator,
+    check_pd_X,
+    check_response_method,
+    column_labels,
+    grid_rows,
+    resolve_categorical,
+    resolve_classes,
+    resolve_pd_features,
+    resolve_response_method,
+)
+from .accumulate import (
+    accumulate_categorical,
+    accumulate_numeric,
+    accumulate_two_way,
+    bin_statistics,
+    fill_empty_cells,
+)
+from .bins import bin_index, category_order, numeric_column, quantile_edges
+from .copies import CopyPredictor, Responses
+from .result import AccumulatedLocalEffectsResult
+
+# The first streamed chunk holds this fraction of the rows, so an outline
+# shows early; later chunks double while fast (ChunkSchedule).
+FIRST_CHUNK_FRACTION = 1 / 8
+
+
+def check_response(estimator, response_method, scale):
+    """The model's method behind the values, and the scale, checked as
+    partial dependence checks them."""
+    check_response_method(estimator, response_method)
+    scale = check_choice(scale, "scale", ("probability", "log_odds"))
+    method = resolve_response_method(estimator, response_method, "brute")
+    if scale == "log_odds" and method != "predict_proba":
+        raise ValueError(
+            "scale='log_odds' transforms predicted probabilities; it needs a "
+            f"classifier with predict_proba (here the values come from {method})."
+        )
+    return method, scale
+
+
+def n_outputs_of(estimator, X, responses, output_names):
+    """Outputs per row: the classes kept, or the targets of one row's
+    prediction (regressors). Only for a run without predictions: one row's
+    prediction can cost an OpenMP model a second on a busy machine."""
+    if output_names is not None:
+        return len(output_names)
+    first = X.iloc[:1] if hasattr(X, "iloc") else X[:1]
+    return responses(lambda method: getattr(estimator, method)(first)).shape[1]
+
+
+class AccumulatedLocalEffectsRun:
+    """One validated ALE computation, ready to stream (see the module doc)."""
+
+    def __init__(self, **arguments):
+        a = SimpleNamespace(**arguments)
+        check_pd_estimator(a.estimator)
+        X = check_pd_X(a.X)
+        self.estimator, self.X, self.n_rows = a.estimator, X, X.shape[0]
+        method, scale = check_response(a.estimator, a.response_method, a.scale)
+        self.response_method, self.scale = method, scale
+        weights = np.ones(self.n_rows)
+        if a.sample_weight is not None:
+            check_sample_weight(a.sample_weight, self.n_rows)
+            weights = np.asarray(_check_sample_weight(a.sample_weight, X), float)
+        self.weights = weights
+        self.max_memory = check_max_memory(a.max_memory)
+        self.algorithm = check_algorithm(a.algorithm)
+        self.n_threads = _check_n_jobs(a.n_jobs)
+        self.cancel = check_cancel(a.cancel)
+        self.output_names, columns = resolve_classes(a.estimator, a.classes, method)
+        self.responses = Responses(method, scale, columns)
+        names = column_labels(X, a.feature_names)
+        self._build_bins(a, names, _check_n_bins(a.grid_resolution))
+        if self.algorithm == "tree":
+            check_tree_algorithm(a.estimator, X, self.responses.methods)
+
+    def _build_bins(self, a, names, n_bins):
+        """Edges (or ordered categories), each row's bin and the donor rows
+        holding the edges."""
+        X = self.X
+        positions, _ = resolve_pd_features(X, a.features, names)
+        if len(positions) > 2:
+            raise ValueError(
+                f"features: ALE takes one feature or a pair; got {len(positions)}."
+            )
+        every = resolve_categorical(X, a.categorical_features, range(X.shape[1]), names)
+        categorical = [every[p] for p in positions]
+        if len(positions) == 2 and any(categorical):
+            raise ValueError(
+                "features: the second-order ALE of a pair takes numeric features "
+                "only; compute the categorical feature's own ALE instead."
+            )
+        self.positions, self.categorical = positions, categorical
+        self.feature_labels = [str(names[p]) for p in positions]
+        edges, index = [], []
+        for p in positions:
+            if every[p]:
+                categories, rank = category_order(X, p, names, every)
+                edges.append(categories)
+                index.append(rank)
+                continue
+            values = numeric_column(X, p, names[p])
+            z = quantile_edges(values, n_bins)
+            if len(z) < 2:
+                raise ValueError(
+                    f"features: column {names[p]!r} takes a single value; ALE "
+                    "needs at least two."
+                )
+            edges.append(z)
+            index.append(bin_index(values, z))
+        self.edges, self.index = edges, index
+        grid = cartesian(edges)
+        self.donor = grid_rows(X, positions, grid, edges, names)
+
+    # --- which copies, and what each row contributes ----------------------------
+
+    def _donor_rows(self, start, stop):
+        """Per copy, the donor row (edge, corner or category) of every row."""
+        index = [i[start:stop] for i in self.index]
+        if len(index) == 2:
+            k2 = len(self.edges[1])
+            a, b = index
+            return [(a - 1) * k2 + b - 1, (a - 1) * k2 + b, a * k2 + b - 1, a * k2 + b]
+        if self.categorical[0]:
+            r, last = index[0], len(self.edges[0]) - 1
+            return [np.maximum(r - 1, 0), r, np.minimum(r + 1, last)]
+        return [index[0] - 1, index[0]]
+
+    def _contributions(self, values, start, stop):
+        """Each row's finite differences, shape (rows, n_contributions,
+        n_outputs), and the bin each goes to (-1: none)."""
+        index = [i[start:stop] for i in self.index]
+        if len(index) == 2:
+            effect = values[3] - values[2] - values[1] + values[0]
+            k2 = len(self.edges[1]) - 1
+            return effect[:, None], ((index[0] - 1) * k2 + index[1] - 1)[:, None]
+        if self.categorical[0]:
+            r, last = index[0], len(self.edges[0]) - 1
+            effects = np.stack([values[1] - values[0], values[2] - values[1]], axis=1)
+            bins = np.stack([np.where(r >= 1, r - 1, -1), np.where(r < last, r, -1)], 1)
+            return effects, bins
+        return (values[1] - values[0])[:, None], (index[0] - 1)[:, None]
+
+    # --- running ----------------------------------------------------------------
+
+    def __iter__(self):
+        return self.run(snapshots=True)
+
+    def run(self, snapshots=True):
+        """Compute, yielding a snapshot after every chunk of rows
+        (`snapshots`), or only the last state reached."""
+        n_copies = len(self._donor_rows(0, 0))
+        predictor = CopyPredictor(
+            self.estimator, self.X, self.donor, self.positions, self.responses,
+            _walk_or_predict(self.algorithm, self.estimator), self.n_threads,
+        )  # fmt: skip
+        n_outputs = len(self.output_names or ()) or 1  # a guess for regressors
+        per_row = n_copies * (predictor.bytes_per_copy_row + 16 * n_outputs)
+        cap = max(1, int(self.max_memory // per_row))
+        first = cap
+        if snapshots:
+            first = max(1, int(np.ceil(self.n_rows * FIRST_CHUNK_FRACTION)))
+        schedule = ChunkSchedule(
+            self.n_rows, first, cap, eager=predictor.trees is not None
+        )
+        n_contributions = 2 if self.categorical[0] and len(self.edges) == 1 else 1
+        effects = None  # allocated when the first chunk tells the outputs
+        bins = np.full((self.n_rows, n_contributions), -1, dtype=np.intp)
+        done = 0
+        while (chunk := schedule.take()) is not None and not self._cancelled():
+            started = time.perf_counter()
+            start, stop = chunk
+            values = predictor.per_row(start, stop, self._donor_rows(start, stop))
+            if effects is None:
+                shape = (self.n_rows, n_contributions, values.shape[-1])
+                effects = np.zeros(shape)
+            effects[start:stop], bins[start:stop] = self._contributions(
+                values, start, stop
+            )
+            done = stop
+            schedule.record(time.perf_counter() - started)
+            if snapshots:
+                yield self._result(effects[:done], bins[:done], done)
+        if not snapshots and done:
+            yield self._result(effects[:done], bins[:done], done)
+
+    def _cancelled(self):
+        return self.cancel is not None and self.cancel.is_set()
+
+    def empty_result(self):
+        """The result of a run cancelled before its first chunk (one row
+        predicted, to know a regressor's outputs)."""
+        n_out = n_outputs_of(self.estimator, self.X, self.responses, self.output_names)
+        return self._result(np.zeros((0, 1, n_out)), np.zeros((0, 1), np.intp), 0)
+
+    def _result(self, effects, bins, done):
+        edges = self.edges
+        if len(edges) == 2:
+            shape = (len(edges[0]) - 1, len(edges[1]) - 1)
+            counts, means, std = bin_statistics(
+                effects, bins, self.weights[:done], shape[0] * shape[1]
+            )
+            counts = counts.reshape(shape)
+            means = means.reshape(-1, *shape)
+            std = std.reshape(-1, *shape)
+            means = fill_empty_cells(means, counts, edges)
+            uncentered, centered = accumulate_two_way(means, counts)
+        elif self.categorical[0]:
+            k = len(edges[0])
+            _, means, std = bin_statistics(effects, bins, self.weights[:done], k - 1)
+            counts = np.bincount(
+                self.index[0][:done], weights=self.weights[:done], minlength=k
+            )
+            uncentered, centered = accumulate_categorical(means, counts)
+        else:
+            counts, means, std = bin_statistics(
+                effects, bins, self.weights[:done], len(edges[0]) - 1
+            )
+            uncentered, centered = accumulate_numeric(means, counts)
+        return AccumulatedLocalEffectsResult(
+            feature_names=tuple(self.feature_labels),
+            feature_columns=tuple(self.positions),
+            categorical=tuple(self.categorical),
+            edges=tuple(np.array(e) for e in edges),
+            centered=centered,
+            uncentered=uncentered,
+            local_effects=means,
+            local_effects_std=std,
+            bin_counts=counts,
+            n_rows=self.n_rows,
+            n_rows_done=done,
+            output_names=self.output_names,
+            response_method=self.response_method,
+            scale=self.scale,
+        )
+
+
+def _walk_or_predict(algorithm, estimator):
+    """The algorithm ALE takes: under "auto", the tree shortcut only for
+    histogram gradient boosting. With 2 to 4 copies there is little to share
+    on a row's walk, and scikit-learn's own tree-by-tree predict of the
+    stacked copies is faster for its trees, forests and gradient boosting
+    (10,000 rows, 1-way: RandomForest 50 trees 0.08 s against the walk's
+    0.12 s, GradientBoosting 0.026 s against 0.042 s), while histogram
+    gradient boosting's predict is 3x slower than the walk (0.21 s against
+    0.07 s; 0.93 s against 0.11 s for a pair)."""
+    if algorithm != "auto":
+        return algorithm
+    hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)
+    return "auto" if isinstance(final_estimator(estimator), hist) else "generic"
+
+
+def _check_n_jobs(n_jobs):
+    """Threads for the tree walks, as joblib counts them."""
+    if n_jobs is None:
+        return 1
+    if (
+        isinstance(n_jobs, bool)
+        or not isinstance(n_jobs, numbers.Integral)
+        or n_jobs == 0
+    ):
+        raise ValueError(f"n_jobs must be None or a non-zero int; got {n_jobs!r}.")
+    return int(n_jobs) if n_jobs > 0 else max(1, os.cpu_count() + 1 + int(n_jobs))
+
+
+def _check_n_bins(grid_resolution):
+    if (
+        isinstance(grid_resolution, bool)
+        or not isinstance(grid_resolution, numbers.Integral)
+        or grid_resolution < 1
+    ):
+        raise ValueError(
+            "grid_resolution must be an int >= 1, the number of quantile bins; "
+            f"got {grid_resolution!r}."
+        )
+    return int(grid_resolution)
