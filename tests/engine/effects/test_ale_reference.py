@@ -204,8 +204,15 @@ def test_bad_input_names_the_argument_and_leaves_x_alone(forest):
         (dict(scale="logit"), "scale must be one of"),
         (dict(algorithm="fast"), "algorithm must be one of"),
         (dict(n_jobs=0), "n_jobs must be None or a non-zero int"),
-        (dict(sample_weight=np.ones(3)), r"sample_weight must have shape \(500,\)"),
-        (dict(response_method="predict_proba"), "response_method applies to"),
+        (
+            dict(sample_weight=np.ones(3)),
+            r"sample_weight.shape == \(3,\), expected \(500,\)! Pass one weight",
+        ),
+        (
+            dict(response_method="predict_proba"),
+            "The response_method parameter is ignored for regressors and must be "
+            "'auto'; got 'predict_proba'",
+        ),
         (dict(classes=[1]), "classes applies to classifiers only"),
     ]
     for kwargs, message in cases:
