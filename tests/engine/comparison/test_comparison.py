@@ -142,8 +142,8 @@ def test_flags_need_their_interval_as_evidence():
     frame = comparison_frame(
         ["noisy", "harmful", "useful"], mdi, mdi, train, test, "permutation_test"
     )
-    assert_allclose(frame.loc["noisy", ["permutation_test_low"]], -2.5)
-    assert_allclose(frame.loc["harmful", ["permutation_test_high"]], -1.0)
+    assert_allclose(frame.loc["noisy", "permutation_test_low"], -2.5)
+    assert_allclose(frame.loc["harmful", "permutation_test_high"], -1.0)
     assert_allclose(
         frame["permutation_train_high"] - frame["permutation_train_low"],
         4 * frame["permutation_train_std"],

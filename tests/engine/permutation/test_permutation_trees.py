@@ -172,7 +172,8 @@ def test_boosting_takes_the_shortcut_bit_for_bit():
         n_samples=300, n_features=5, n_informative=3, n_classes=3, random_state=0
     )
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(5)])
+    # A copy: without copy-on-write (pandas < 3) the frame would share X.
+    frame = pd.DataFrame(X.copy(), columns=[f"x{i}" for i in range(5)])
     frame["colour"] = pd.Categorical(rng.choice(["red", "green", "blue"], len(y)))
     frame.loc[rng.random(len(y)) < 0.1, "x0"] = np.nan
     labels = (y + (frame["colour"] == "red")) % 3
