@@ -12,16 +12,14 @@ bit (a difference exits 1). See README.md beside this file.
 
 import statistics
 import sys
-import threading
 import time
 
 import _agreement
 import _timing
 import numpy as np
 import sklearn
-from sklearn.datasets import make_classification
-from sklearn.ensemble import RandomForestClassifier
 from sklearn.inspection import permutation_importance as sklearn_importance
+from trees import forest_classifier  # the issue's forest, as trees.py times it
 
 import inspectwidgets
 from inspectwidgets import PermutationImportanceWidget, permutation_importance
@@ -30,27 +28,13 @@ QUICK_ROWS = 1000
 N_REPEATS = 5
 
 
-def forest_classifier(n_rows):
-    X, y = make_classification(
-        n_samples=3 * n_rows, n_features=30, n_informative=10, random_state=0
-    )
-    forest = RandomForestClassifier(
-        n_estimators=100, min_samples_leaf=5, random_state=0, n_jobs=-1
-    )
-    forest.fit(X[: 2 * n_rows], y[: 2 * n_rows]).set_params(n_jobs=None)
-    return forest, X[2 * n_rows :], y[2 * n_rows :]
-
-
 def widget_seconds(model, X, y):
     """Seconds to the first bars and to completion, and the final result."""
-    first_bars = threading.Event()
-    started = time.perf_counter()
     seen = {}
 
     def on_chart(change):
         if change["new"] and "first" not in seen:
             seen["first"] = time.perf_counter() - started
-            first_bars.set()
 
     widget = PermutationImportanceWidget(model, X, y, n_repeats=N_REPEATS, run=False)
     widget.observe(on_chart, "_chart")

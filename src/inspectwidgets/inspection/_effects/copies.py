@@ -18,36 +18,6 @@ from scipy import sparse
 from .._core.batching import make_batcher
 from .._core.pipeline import columnwise_view
 from .._core.trees import tree_shortcut
-from .._partial_dependence import centered_log_odds
-
-
-class Responses:
-    """What the values are: the model's method, the scale and the classes
-    kept (as the partial dependence engine takes them)."""
-
-    def __init__(self, response_method, scale, output_columns):
-        self.response_method, self.scale = response_method, scale
-        self.output_columns = output_columns
-
-    @property
-    def methods(self):
-        return ["predict_proba"] if self.scale == "log_odds" else [self.response_method]
-
-    def __call__(self, predict):
-        """Values of shape (n_rows, n_outputs) from ``predict(method)``: the
-        positive class of a binary classifier unless `classes` chose others;
-        centered log-odds (ESL eq. 10.52) on ``scale="log_odds"``."""
-        columns = self.output_columns
-        if self.scale == "log_odds":
-            values = centered_log_odds(predict("predict_proba"))
-            if columns is None and values.shape[1] == 2:
-                columns = [1]
-        else:
-            values = predict(self.response_method)
-            if columns is None and self.response_method == "predict_proba":
-                values = values[:, 1] if values.shape[1] == 2 else values
-        values = values.reshape(values.shape[0], -1)
-        return values if columns is None else np.ascontiguousarray(values[:, columns])
 
 
 class CopyPredictor:

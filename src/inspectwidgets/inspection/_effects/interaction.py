@@ -19,12 +19,13 @@ from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.trees import check_tree_algorithm
 from .._core.validation import check_algorithm, check_max_memory, column_position
 from .._partial_dependence import (
+    Responses,
     check_pd_estimator,
     check_pd_X,
     column_labels,
     resolve_classes,
 )
-from .copies import CopyPredictor, Responses
+from .copies import CopyPredictor
 from .run import check_response
 
 # Default pairs: those among this many features with the largest H²_j, as

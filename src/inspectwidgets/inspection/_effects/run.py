@@ -32,6 +32,7 @@ from .._core.validation import (
     check_sample_weight,
 )
 from .._partial_dependence import (
+    Responses,
     check_choice,
     check_pd_estimator,
     check_pd_X,
@@ -51,7 +52,7 @@ from .accumulate import (
     fill_empty_cells,
 )
 from .bins import bin_index, category_order, numeric_column, quantile_edges
-from .copies import CopyPredictor, Responses
+from .copies import CopyPredictor
 from .result import AccumulatedLocalEffectsResult
 
 # The first streamed chunk holds this fraction of the rows, so an outline

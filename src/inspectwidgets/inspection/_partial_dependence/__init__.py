@@ -14,8 +14,8 @@ from .params import (
     resolve_pd_features,
     resolve_response_method,
 )
+from .responses import Responses
 from .result import CorrelatedFeature, FeatureDistribution, PartialDependenceResult
-from .run import centered_log_odds
 
 __all__ = [
     "DEFAULT_CORRELATION_THRESHOLD",
@@ -30,7 +30,7 @@ __all__ = [
 # arguments by the same rules and builds its modified rows the same way; the
 # architecture lets one engine use another only through its __init__.
 SHARED_WITH_EFFECTS = (
-    centered_log_odds,
+    Responses,
     check_choice,
     check_pd_X,
     check_pd_estimator,

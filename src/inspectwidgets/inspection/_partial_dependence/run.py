@@ -61,12 +61,11 @@ from .params import (
     resolve_pd_features,
     resolve_response_method,
 )
+from .responses import Responses
 from .result import PartialDependenceResult
 from .tree_splits import grid_point_groups
 from .treewise import TreewiseBoosting
 
-# Probabilities are clipped to [LOG_ODDS_EPS, 1] before taking logs.
-LOG_ODDS_EPS = np.finfo(np.float64).eps
 # Chunks stop growing at this size (or max_memory, if smaller): larger ones pay
 # the per-call overhead no less rarely, and buffers this small are recycled by
 # the allocator from chunk to chunk instead of being mapped and faulted in
@@ -76,14 +75,6 @@ CHUNK_BYTES = 64 * 2**20
 # streamed curve shows its outline early; later chunks double while they are
 # fast (see ChunkSchedule).
 FIRST_CHUNK_FRACTION = 1 / 8
-
-
-def centered_log_odds(proba):
-    """ESL eq. 10.52: ``f_k = log p_k - (1/K) sum_l log p_l`` per row, with
-    probabilities clipped to ``[LOG_ODDS_EPS, 1]`` so that 0 gives a finite
-    (very negative) log."""
-    log_p = np.log(np.clip(proba, LOG_ODDS_EPS, 1))
-    return log_p - log_p.mean(axis=1, keepdims=True)
 
 
 class PartialDependenceRun:
@@ -232,22 +223,8 @@ class PartialDependenceRun:
 
     def _responses(self, predict):
         """Predictions of shape (n_rows, n_outputs), processed as scikit-learn
-        processes them (positive class only for binary classifiers), or the
-        `classes` asked for. ``predict(method)`` gives the model's output."""
-        columns = self.output_columns
-        if self.scale == "log_odds":
-            values = centered_log_odds(predict("predict_proba"))
-            if columns is None and values.shape[1] == 2:
-                columns = [1]
-        else:
-            values = predict(self.response_method)
-            if columns is None and self.response_method == "predict_proba":
-                # scikit-learn's _get_response_values: the positive class,
-                # classes_[-1], of a binary classifier.
-                values = values[:, 1] if values.shape[1] == 2 else values
-        values = values.reshape(values.shape[0], -1)
-        # C order: averages sum in the same order as for a full response.
-        return values if columns is None else np.ascontiguousarray(values[:, columns])
+        processes them (see :class:`Responses`)."""
+        return Responses(self.response_method, self.scale, self.output_columns)(predict)
 
     # --- running --------------------------------------------------------------
 
@@ -337,7 +314,7 @@ class PartialDependenceRun:
     # --- the tree shortcut ------------------------------------------------------
 
     def _methods(self):
-        return ["predict_proba"] if self.scale == "log_odds" else [self.response_method]
+        return Responses(self.response_method, self.scale, None).methods
 
     def _not_brute(self):
         """Why the tree shortcut does not apply to the method, if it does not."""

@@ -1,0 +1,52 @@
+"""The values partial dependence averages, from the model's outputs.
+
+Shared with the effects engine (ALE, interaction strength), which takes them
+the same way.
+"""
+
+import numpy as np
+
+# Probabilities are clipped to [LOG_ODDS_EPS, 1] before taking logs.
+LOG_ODDS_EPS = np.finfo(np.float64).eps
+
+
+def centered_log_odds(proba):
+    """ESL eq. 10.52: ``f_k = log p_k - (1/K) sum_l log p_l`` per row, with
+    probabilities clipped to ``[LOG_ODDS_EPS, 1]`` so that 0 gives a finite
+    (very negative) log."""
+    log_p = np.log(np.clip(proba, LOG_ODDS_EPS, 1))
+    return log_p - log_p.mean(axis=1, keepdims=True)
+
+
+class Responses:
+    """What the values are: the model's method, the scale and the output
+    columns (classes) kept."""
+
+    def __init__(self, response_method, scale, output_columns):
+        self.response_method, self.scale = response_method, scale
+        self.output_columns = output_columns
+
+    @property
+    def methods(self):
+        """The prediction methods the values are made of."""
+        return ["predict_proba"] if self.scale == "log_odds" else [self.response_method]
+
+    def __call__(self, predict):
+        """Values of shape (n_rows, n_outputs) from ``predict(method)``,
+        processed as scikit-learn processes them: the positive class of a
+        binary classifier unless `output_columns` chose others; centered
+        log-odds on ``scale="log_odds"``."""
+        columns = self.output_columns
+        if self.scale == "log_odds":
+            values = centered_log_odds(predict("predict_proba"))
+            if columns is None and values.shape[1] == 2:
+                columns = [1]
+        else:
+            values = predict(self.response_method)
+            if columns is None and self.response_method == "predict_proba":
+                # scikit-learn's _get_response_values: the positive class,
+                # classes_[-1], of a binary classifier.
+                values = values[:, 1] if values.shape[1] == 2 else values
+        values = values.reshape(values.shape[0], -1)
+        # C order: averages sum in the same order as for a full response.
+        return values if columns is None else np.ascontiguousarray(values[:, columns])
