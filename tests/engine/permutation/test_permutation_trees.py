@@ -188,3 +188,32 @@ def test_boosting_takes_the_shortcut_bit_for_bit():
         got = permutation_importance(model, data, target, algorithm="tree", **kwargs)
         for name in scoring:
             assert_array_equal(got[name].importances, expected[name].importances)
+
+
+def test_auto_predicts_gradient_boosting_and_walks_histogram_boosting(monkeypatch):
+    """GradientBoosting's shallow trees predict copies faster than the walk
+    carries them, so "auto" predicts them; HistGradientBoosting is walked."""
+    import functools
+
+    from sklearn.ensemble import (
+        GradientBoostingClassifier,
+        HistGradientBoostingClassifier,
+    )
+
+    X, y = make_classification(n_samples=200, n_features=4, random_state=0)
+    for kind, walked in (
+        (GradientBoostingClassifier, False),
+        (HistGradientBoostingClassifier, True),
+    ):
+        model = kind(random_state=0).fit(X, y)
+        seen = []
+        original = kind.predict
+
+        @functools.wraps(original)  # the scorers look methods up by name
+        def counting(self, data, original=original, seen=seen):
+            seen.append(len(data))
+            return original(self, data)
+
+        monkeypatch.setattr(kind, "predict", counting)
+        permutation_importance(model, X, y, n_repeats=2, random_state=0)
+        assert (sum(seen) == len(X)) is walked, kind.__name__

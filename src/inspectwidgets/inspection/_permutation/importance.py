@@ -19,7 +19,7 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.trees import check_tree_algorithm, tree_shortcut
+from .._core.trees import check_tree_algorithm, predicts_faster, tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -95,7 +95,7 @@ class PermutationRun:
         source, columns, model = self._permutation_space()
         batcher = make_batcher(source)
         shortcut = tree_shortcut(
-            self.algorithm,
+            "generic" if predicts_faster(model, self.algorithm) else self.algorithm,
             model,
             source,
             self.plan.response_methods,
