@@ -9,10 +9,12 @@ kernel's traits (status line, error box, control values, what is drawn).
 Last, a good setting from Python must still run to "done" and redraw.
 
 The seed of each widget is fixed (``SEEDS``) and in every failure message,
-with the actions performed.
+with the actions performed. To try others, list them in the environment:
+``INSPECTWIDGETS_FUZZ_SEEDS=3,4,5 pytest tests/browser/test_widget_fuzz_lab.py``.
 """
 
 import json
+import os
 import random
 import re
 
@@ -27,6 +29,14 @@ except ImportError:  # the chromium_path fixture skips (fails in CI) with the re
 pytestmark = pytest.mark.browser
 
 SEEDS = {"permutation": 0, "pd": 1, "comparison": 2}
+EXTRA_SEEDS = os.environ.get("INSPECTWIDGETS_FUZZ_SEEDS", "")
+
+
+def seeds(widget):
+    """The fixed seed, or the seeds asked for in the environment."""
+    return [int(s) for s in EXTRA_SEEDS.split(",") if s] or [SEEDS[widget]]
+
+
 N_ACTIONS = 50
 PAUSE_MS = (20, 150)  # between actions: brief, never until a run completes
 ACTION_TIMEOUT = 1_500  # ms; a control gone or disabled since it was listed
@@ -253,7 +263,8 @@ def settle_charts(root):
 
 def finish(nb, root, errors, name, seed, log):
     settle_charts(root)
-    nb.screenshot(nb.page.locator(".jp-Cell").filter(has=root), f"fuzz_{name}.png")
+    cell = nb.page.locator(".jp-Cell").filter(has=root)
+    nb.screenshot(cell, f"fuzz_{name}_seed{seed}.png")
     assert not errors, f"seed {seed}: JS errors {errors}\nactions: {log}"
 
 
@@ -274,10 +285,10 @@ print(json.dumps({
 """
 
 
-def test_permutation_widget_fuzz(open_notebook):
-    seed = SEEDS["permutation"]
+@pytest.mark.parametrize("seed", seeds("permutation"))
+def test_permutation_widget_fuzz(open_notebook, seed):
     nb, root, errors = open_widget(
-        open_notebook, "fuzz_permutation.ipynb", PERMUTATION, "piw"
+        open_notebook, f"fuzz_permutation_{seed}.ipynb", PERMUTATION, "piw"
     )
     log = fuzz(nb, root, seed)
     state = settled_state(nb, PERMUTATION_STATE, seed, log)
@@ -292,8 +303,9 @@ def test_permutation_widget_fuzz(open_notebook):
     expect(root.get_by_test_id(f"piw-kind-{state['kind']}"), context).to_have_attribute(
         "aria-pressed", "true"
     )
-    # Nothing staged: the checklists show Python's features and scorers.
-    if root.get_by_test_id("piw-apply").is_disabled():
+    # Nothing staged (the hint says so otherwise, Apply may be disabled for an
+    # empty staged list): the checklists show Python's features and scorers.
+    if root.get_by_test_id("piw-hint").text_content() == "":
         for testid, key, trait in (
             ("piw-feature-option", "feature", "features"),
             ("piw-scorer-option", "scorer", "scoring"),
@@ -346,9 +358,9 @@ print(json.dumps({
 """
 
 
-def test_pd_widget_fuzz(open_notebook):
-    seed = SEEDS["pd"]
-    nb, root, errors = open_widget(open_notebook, "fuzz_pd.ipynb", PD, "pdw")
+@pytest.mark.parametrize("seed", seeds("pd"))
+def test_pd_widget_fuzz(open_notebook, seed):
+    nb, root, errors = open_widget(open_notebook, f"fuzz_pd_{seed}.ipynb", PD, "pdw")
     log = fuzz(nb, root, seed)
     state = settled_state(nb, PD_STATE, seed, log)
     context = f"seed {seed}, state {state}, actions {log}"
@@ -429,10 +441,10 @@ print(json.dumps({
 """
 
 
-def test_comparison_widget_fuzz(open_notebook):
-    seed = SEEDS["comparison"]
+@pytest.mark.parametrize("seed", seeds("comparison"))
+def test_comparison_widget_fuzz(open_notebook, seed):
     nb, root, errors = open_widget(
-        open_notebook, "fuzz_comparison.ipynb", COMPARISON, "icw"
+        open_notebook, f"fuzz_comparison_{seed}.ipynb", COMPARISON, "icw"
     )
     log = fuzz(nb, root, seed)
     state = settled_state(nb, COMPARISON_STATE, seed, log)
