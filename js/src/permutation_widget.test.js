@@ -177,6 +177,23 @@ describe("PermutationImportanceWidget front end", () => {
     expect(input.value).toBe("3");
   });
 
+  it("the repeats input refuses whole numbers JSON cannot carry exactly", () => {
+    // 1e21 is sent as "1e+21", a float Python's Int trait refuses, and
+    // 99999999999999999999 as 10**20: neither is what the page shows.
+    const model = mount(makeModel());
+    const input = byTestId("piw-repeats");
+    for (const text of ["1e21", "99999999999999999999", "9007199254740992"]) {
+      input.value = text;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      expect(model.get("n_repeats")).toBe(5);
+      expect(input.value).toBe("5");
+    }
+    expect(model.saves).toHaveLength(0);
+    input.value = "9007199254740991"; // 2^53 - 1: exact, sent
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.get("n_repeats")).toBe(9007199254740991);
+  });
+
   it("shows the error as text and stays usable", () => {
     const model = mount(makeModel());
     const message = "<img src=x onerror=alert(1)> is not a column";

@@ -7,7 +7,10 @@ import { h } from "./dom.js";
 /**
  * A number input bound to an integer trait: it shows the trait (unless the
  * user is typing in it) and writes whole numbers >= `min` on change; other
- * values are replaced by the trait's.
+ * values are replaced by the trait's. Whole numbers above 2^53 - 1 are
+ * refused too: they reach Python rounded (99999999999999999999 as
+ * 10**20) or, from 1e21 on, as floats that the Int trait refuses while the
+ * page keeps showing them.
  *
  * @param {string} testid
  * @param {{trait: string, label: string, min?: number, fallback?: number}}
@@ -37,7 +40,7 @@ export function integerInput(
   };
   dom.on(input, "change", () => {
     const n = Number(input.value);
-    if (Number.isInteger(n) && n >= min) binding.save({ [trait]: n });
+    if (Number.isSafeInteger(n) && n >= min) binding.save({ [trait]: n });
     else input.value = current();
   });
   binding.on(trait, sync);
