@@ -702,12 +702,6 @@ def assert_names(case, message, where):
 # xfail(strict=True), so a fix turns it into a failure that asks for the mark to
 # go. A target of None means every target the case applies to.
 KNOWN_GAPS = {
-    ("empty X", None): (
-        "check_X passes scikit-learn's 'Found array with 0 sample(s)', which "
-        "does not name X (validation.py, left to the validation rework)"
-    ),
-    ("inf in y", None): "check_y refuses NaN but not inf; the metric's message "
-    "('Input contains infinity') does not name y (validation.py)",
     ("string column the model cannot take", None): (
         "the model's own 'could not convert string to float' passes through "
         "unchanged; nothing says it arose predicting on X"
@@ -733,6 +727,4 @@ def known_gap(target, case):
     """The reason `case` fails on `target` today, or None."""
     if "random_state" in case.settings and "random_state" in target.traits:
         return None  # the widget's bounded Int trait names it
-    if case.name == "empty X" and target.family == "pd" and not target.widget:
-        return None  # the partial dependence run checks X itself
     return KNOWN_GAPS.get((case.name, target.name)) or KNOWN_GAPS.get((case.name, None))

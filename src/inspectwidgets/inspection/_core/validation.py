@@ -80,6 +80,11 @@ def check_X(X):
         raise TypeError(
             f"X must be a 2-D array-like or a pandas DataFrame; {exc}"
         ) from exc
+    except ValueError as exc:
+        if "minimum of" not in str(exc):
+            raise
+        # scikit-learn's words first (drop-in), then the argument they concern.
+        raise ValueError(f"{exc} X must hold at least one row and one column.") from exc
 
 
 def check_not_empty(X):
@@ -142,6 +147,12 @@ def check_y(y, n_samples, name="y"):
             "that belong to the rows of X."
         )
     values = np.asarray(y)
+    if values.dtype.kind == "f" and np.isinf(values).any():
+        raise ValueError(
+            f"{name} contains {int(np.isinf(values).sum())} infinite value(s); "
+            f"scores cannot be computed against them. Drop those rows from X "
+            f"and {name} first."
+        )
     if values.dtype.kind == "f" and np.isnan(values).any():
         n_nan = int(np.isnan(values).sum())
         raise ValueError(
