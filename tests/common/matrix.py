@@ -257,6 +257,26 @@ TARGETS = [
         uses_y=False,
     ),
     Target(
+        "accumulated_local_effects",
+        "pd",
+        frozenset({"features", "grid_resolution", "sample_weight", "max_memory"}),
+        lambda model, X, y, features=(0,), **settings: iw.accumulated_local_effects(
+            model, X, features, **{"grid_resolution": 5, **settings}
+        ),
+        lambda result: [result.centered, result.uncentered],
+        uses_y=False,
+    ),
+    Target(
+        "interaction_strength",
+        "pd",
+        frozenset({"features", "random_state", "max_memory"}),
+        lambda model, X, y, features=(0, 1), **settings: iw.interaction_strength(
+            model, X, features, **{"n_samples": 20, "random_state": 0, **settings}
+        ),
+        lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
+        uses_y=False,
+    ),
+    Target(
         "iter_partial_dependence",
         "pd",
         frozenset(PD | {"max_memory"}),
@@ -714,7 +734,12 @@ KNOWN_GAPS = {
         "column lookups (being reworked on the comparison branch)"
     ),
 }
-for _pd in ("iter_partial_dependence", "PartialDependenceDisplay.from_estimator"):
+for _pd in (
+    "iter_partial_dependence",
+    "PartialDependenceDisplay.from_estimator",
+    "accumulated_local_effects",
+    "interaction_strength",
+):
     KNOWN_GAPS["model returning NaN predictions", _pd] = KNOWN_GAPS[
         "model returning NaN predictions", "partial_dependence"
     ]

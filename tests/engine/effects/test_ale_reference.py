@@ -200,7 +200,7 @@ def test_bad_input_names_the_argument_and_leaves_x_alone(forest):
     model, X = forest
     before = X.copy()
     cases = [
-        (dict(grid_resolution=0), "grid_resolution must be an int >= 1"),
+        (dict(grid_resolution=1), "grid_resolution must be an int >= 2"),
         (dict(scale="logit"), "scale must be one of"),
         (dict(algorithm="fast"), "algorithm must be one of"),
         (dict(n_jobs=0), "n_jobs must be None or a non-zero int"),

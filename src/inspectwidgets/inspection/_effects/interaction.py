@@ -17,7 +17,12 @@ from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.trees import check_tree_algorithm
-from .._core.validation import check_algorithm, check_max_memory, column_position
+from .._core.validation import (
+    check_algorithm,
+    check_max_memory,
+    check_random_state_argument,
+    column_position,
+)
 from .._partial_dependence import (
     Responses,
     check_pd_estimator,
@@ -137,6 +142,12 @@ def interaction_strength(
     """
     check_pd_estimator(estimator)
     X = check_pd_X(X)
+    if X.shape[0] < 2:
+        raise ValueError(
+            f"X has {X.shape[0]} row(s); the interaction strength compares "
+            "partial dependence across rows and needs at least two."
+        )
+    check_random_state_argument(random_state, "interaction_strength")
     method, scale = check_response(estimator, response_method, scale)
     output_names, columns = resolve_classes(estimator, classes, method)
     responses = Responses(method, scale, columns)

@@ -15,6 +15,7 @@ import time
 from types import SimpleNamespace
 
 import numpy as np
+from scipy import sparse
 from sklearn.ensemble import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
@@ -91,6 +92,11 @@ class AccumulatedLocalEffectsRun:
         a = SimpleNamespace(**arguments)
         check_pd_estimator(a.estimator)
         X = check_pd_X(a.X)
+        if sparse.issparse(X):
+            raise TypeError(
+                "X: accumulated_local_effects takes dense data; pass X.toarray() "
+                "(partial_dependence takes sparse X)."
+            )
         self.estimator, self.X, self.n_rows = a.estimator, X, X.shape[0]
         method, scale = check_response(a.estimator, a.response_method, a.scale)
         self.response_method, self.scale = method, scale
@@ -139,8 +145,8 @@ class AccumulatedLocalEffectsRun:
             z = quantile_edges(values, n_bins)
             if len(z) < 2:
                 raise ValueError(
-                    f"features: column {names[p]!r} takes a single value; ALE "
-                    "needs at least two."
+                    f"features: column {names[p]!r} takes a single value in X "
+                    f"({self.n_rows} row(s)); ALE needs at least two."
                 )
             edges.append(z)
             index.append(bin_index(values, z))
@@ -303,10 +309,11 @@ def _check_n_bins(grid_resolution):
     if (
         isinstance(grid_resolution, bool)
         or not isinstance(grid_resolution, numbers.Integral)
-        or grid_resolution < 1
+        or grid_resolution < 2
     ):
+        # As partial dependence's grid: one bin draws no curve.
         raise ValueError(
-            "grid_resolution must be an int >= 1, the number of quantile bins; "
+            "grid_resolution must be an int >= 2, the number of quantile bins; "
             f"got {grid_resolution!r}."
         )
     return int(grid_resolution)
