@@ -312,17 +312,15 @@ class TreeModel:
                 responses[method] = decision
             elif method == "predict":
                 responses[method] = model.classes_[self._encoded_classes(decision)]
-            elif not boosting:
-                proba = raw
-                responses[method] = (
-                    proba if method == "predict_proba" else np.log(proba)
-                )
             else:
-                # HistGradientBoosting passes (n, 1) raw, GradientBoosting the
-                # ravelled decision: the loss reads both alike.
-                proba = model._loss.predict_proba(
-                    raw if kind in _HIST_GRADIENT_BOOSTING else decision
-                )
+                # A forest's leaf sums are its probabilities; boosting's loss
+                # makes them (HistGradientBoosting passes the (n, 1) raw,
+                # GradientBoosting the ravelled decision: it reads both alike).
+                proba = raw
+                if boosting:
+                    proba = model._loss.predict_proba(
+                        raw if kind in _HIST_GRADIENT_BOOSTING else decision
+                    )
                 responses[method] = (
                     proba if method == "predict_proba" else np.log(proba)
                 )
