@@ -25,6 +25,7 @@ from .inspection import (
     partial_dependence,
     permutation_importance,
     relative_importance,
+    split_grid,
 )
 from .plotting import (
     ImportanceComparisonDisplay,
@@ -78,4 +79,5 @@ __all__ = [
     "partial_dependence",
     "permutation_importance",
     "relative_importance",
+    "split_grid",
 ]

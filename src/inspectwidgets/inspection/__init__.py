@@ -19,6 +19,7 @@ from ._partial_dependence import (
     PartialDependenceResult,
     iter_partial_dependence,
     partial_dependence,
+    split_grid,
 )
 from ._permutation import (
     PermutationImportanceResult,
@@ -48,4 +49,5 @@ __all__ = [
     "partial_dependence",
     "permutation_importance",
     "relative_importance",
+    "split_grid",
 ]

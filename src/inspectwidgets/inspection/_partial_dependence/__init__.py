@@ -16,6 +16,7 @@ from .params import (
 )
 from .responses import Responses
 from .result import CorrelatedFeature, FeatureDistribution, PartialDependenceResult
+from .tree_splits import split_grid
 
 __all__ = [
     "DEFAULT_CORRELATION_THRESHOLD",
@@ -24,6 +25,7 @@ __all__ = [
     "PartialDependenceResult",
     "iter_partial_dependence",
     "partial_dependence",
+    "split_grid",
 ]
 
 # Not public, but the effects engine (ALE, interaction strength) checks its

@@ -22,6 +22,14 @@ from scipy import sparse
 from sklearn.tree import BaseDecisionTree
 
 from .._core.compat import BaseForest, BaseGradientBoosting, BaseHistGradientBoosting
+from .._core.pipeline import columnwise_view
+from .grid import grid_rows
+from .params import (
+    check_pd_estimator,
+    check_pd_X,
+    column_labels,
+    resolve_pd_features,
+)
 
 # The cell of a missing value: its own, whatever the thresholds.
 MISSING_CELL = -1
@@ -147,3 +155,123 @@ def column_values(rows, column):
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         return None
+
+
+def split_grid(estimator, X, feature, *, feature_names=None):
+    """Grid values at which a tree model's ICE curves are exact, every step.
+
+    A tree sends a row left when the feature's value is ``<=`` a split's
+    threshold, so as the feature moves, every row's prediction changes only
+    at the thresholds of the feature's splits, over all the trees. These
+    values are the ends of X's range and every threshold inside it: one value
+    per cell between consecutive thresholds, as the model compares them
+    (float32 for scikit-learn's trees, float64 for histogram gradient
+    boosting). Passed as ``custom_values`` to :func:`partial_dependence`,
+    they give each row's ICE curve at full resolution: its value at a grid
+    value ``g[k]`` holds for every value the model compares as lying in
+    ``(g[k - 1], g[k]]``, so the curve is drawn as steps. Missing values
+    (their own cell) are not included.
+
+    Parameters
+    ----------
+    estimator : estimator
+        A fitted decision tree, random forest, extra trees, gradient boosting
+        (without an ``init`` estimator) or histogram gradient boosting model
+        (with numeric splits), or a ``Pipeline`` of a ``ColumnTransformer`` that
+        passes the feature through unchanged and such a model.
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The rows whose range of `feature` the grid covers.
+    feature : int or str
+        The feature, by position or by name.
+    feature_names : array-like of str, default=None
+        Names of X's columns when X is an array.
+
+    Returns
+    -------
+    grid : ndarray of shape (n_values,)
+        Increasing values, as the model sees them (float32 values for
+        scikit-learn's trees): X's smallest value of the feature, the last
+        value sent left by every threshold between the smallest and largest
+        value, and the largest.
+
+    Raises
+    ------
+    ValueError
+        If the model's splits cannot be read as thresholds on X's values of
+        the feature (another model, categorical splits, a transforming
+        pipeline), or if the feature has no finite value.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_regression
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> from inspectwidgets import partial_dependence, split_grid
+    >>> X, y = make_regression(n_samples=200, n_features=3, random_state=0)
+    >>> tree = DecisionTreeRegressor(max_depth=3, random_state=0).fit(X, y)
+    >>> grid = split_grid(tree, X, 0)
+    >>> result = partial_dependence(
+    ...     tree, X, [0], custom_values={0: grid}, kind="individual"
+    ... )
+    >>> result.individual.shape[-1] == len(grid)
+    True
+    """
+    check_pd_estimator(estimator)
+    X = check_pd_X(X)
+    names = column_labels(X, feature_names)
+    (position,), _ = resolve_pd_features(X, [feature], names)
+    values = column_values(X, position)
+    if values is None:
+        raise ValueError(
+            f"feature: column {names[position]!r} is not numeric; a categorical "
+            "feature's grid (its categories) is exact already."
+        )
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        raise ValueError(f"feature: column {names[position]!r} has no finite value.")
+    model, column, passthrough = estimator, position, None
+    view = columnwise_view(estimator, X.shape[1])
+    if view is not None:
+        model, passthrough = view.model, view
+        outputs = view.output_columns[position]
+        column = outputs[0] if len(outputs) == 1 else None
+    splits = None if column is None else _split_thresholds(model)
+    if splits is None:
+        raise ValueError(
+            "estimator: split_grid reads the thresholds of a decision tree, "
+            "forest or gradient boosting model with numeric splits, fitted on "
+            f"X's own values of {names[position]!r}; got "
+            f"{type(estimator).__name__}."
+        )
+    thresholds, dtype = splits
+    # Everything as the model sees it: X cast to `dtype`, compared with
+    # float64 thresholds. The largest `dtype` value at or below a threshold is
+    # the last value sent left; values above it up to the next one share a cell.
+    low, high = (np.float64(dtype(v)) for v in (finite.min(), finite.max()))
+    inside = _at_or_below(thresholds.get(column, np.empty(0)), dtype)
+    inside = inside[(inside >= low) & (inside < high)]
+    grid = np.unique(np.concatenate([[low], inside, [high]]))
+    if passthrough is not None:
+        _check_passed_through(passthrough, X, position, column, grid, names)
+    return grid
+
+
+def _at_or_below(thresholds, dtype):
+    """The largest `dtype` value at or below each float64 threshold."""
+    values = thresholds.astype(dtype)
+    above = values > thresholds
+    values[above] = np.nextafter(values[above], dtype(-np.inf))
+    return values.astype(np.float64)
+
+
+def _check_passed_through(view, X, position, column, grid, names):
+    """A pipeline's thresholds are on the transformed values: they are X's
+    only if the preprocessing hands the grid values to the model unchanged."""
+    rows = grid_rows(X, [position], grid[:, None], [grid], names)
+    seen = view.transform(rows)
+    seen = seen[:, [column]].toarray() if sparse.issparse(seen) else seen[:, [column]]
+    if not np.array_equal(np.asarray(seen, dtype=np.float64).ravel(), grid):
+        raise ValueError(
+            f"estimator: the pipeline transforms {names[position]!r} before the "
+            "trees, so their thresholds are not values of X; split_grid needs "
+            "the feature passed through unchanged."
+        )
