@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: venv demo lint format test test-js test-py test-blas-kernels test-wheel \
-	test-oldest bench js clean
+	test-oldest bench js clean docs doctest
 
 venv: $(STAMP)
 
@@ -51,6 +51,22 @@ test-js: $(JS_STAMP)
 # Rebuild the bundle by hand after editing js/ (or run `npm run dev` in js/).
 js: $(JS_STAMP)
 	cd js && npm run build
+
+# The documentation site (docs/conf.py) in build/docs/html, from scratch:
+# every page, the API reference generated from the docstrings, and the
+# gallery's notebooks executed. A warning fails it (-W; --keep-going lists
+# them all), and so does a broken internal link or anchor (docs/check_links.py:
+# Sphinx's linkcheck needs the network). tests/browser/test_docs_site.py opens it.
+DOCS_HTML := build/docs/html
+docs: venv
+	rm -rf $(DOCS_HTML) build/docs/doctrees docs/api/generated
+	$(PY) -m sphinx -b html -W --keep-going -q -d build/docs/doctrees docs $(DOCS_HTML)
+	$(PY) docs/check_links.py $(DOCS_HTML)
+	@echo "open $(DOCS_HTML)/index.html"
+
+# The Examples sections of the public docstrings, run as doctests.
+doctest: venv
+	$(PY) -m pytest -q -p no:cacheprovider --doctest-modules src/inspectwidgets
 
 # pytest exits 5 when it collects no test; that fails here like any other
 # non-zero exit, with a hint.
@@ -107,7 +123,8 @@ test-oldest: venv
 		(sklearn, numpy, scipy, pandas)))"
 	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine tests/dropin
 
-test: lint test-js test-py test-blas-kernels test-wheel test-oldest
+# docs before test-py: the browser tests open the built site.
+test: lint test-js doctest docs test-py test-blas-kernels test-wheel test-oldest
 
 # Every benchmark, quick: speed ratios against scikit-learn (never asserted)
 # and our results checked against scikit-learn's (a difference fails).

@@ -53,11 +53,21 @@ class PermutationImportanceWidget(ComputationWidget):
 
     Examples
     --------
-    >>> w = PermutationImportanceWidget(model, X_test, y_test, n_repeats=10)
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from inspectwidgets import PermutationImportanceWidget, permutation_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = Ridge(alpha=1e-2).fit(X, y)
+    >>> w = PermutationImportanceWidget(model, X, y, n_repeats=5, random_state=0)
     >>> w  # doctest: +SKIP
-    >>> w.wait()  # doctest: +SKIP
+    >>> w.wait()  # the computation runs in a background thread
     'done'
-    >>> w.to_frame().head()  # doctest: +SKIP
+    >>> r = permutation_importance(model, X, y, n_repeats=5, random_state=0)
+    >>> np.allclose(w.result.importances("r2"), r.importances, rtol=1e-12, atol=0)
+    True
+    >>> w.to_frame().shape  # feature, scorer, repeat, importance, scores
+    (50, 6)
     """
 
     _esm = STATIC / "permutation_widget.js"

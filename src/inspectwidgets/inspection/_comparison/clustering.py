@@ -42,8 +42,21 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
             SciPy linkage matrix, for a dendrogram.
         correlation : ndarray of shape (n_features, n_features)
             Spearman correlations over the rows without missing values (0 where
-        a feature is constant).
+            a feature is constant).
         feature_names : ndarray of str
+            The columns' names (x0, x1, ... for an array).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from inspectwidgets import cluster_features
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> clusters = cluster_features(X, n_clusters=3)
+    >>> clusters.groups
+    {'age + bmi + bp (+2)': ['age', 'bmi', 'bp', 's5', 's6'],
+     'sex + s3 + s4': ['sex', 's3', 's4'], 's1 + s2': ['s1', 's2']}
+    >>> clusters.labels.shape, clusters.linkage.shape
+    ((10,), (9, 4))
     """
     if threshold is not None and n_clusters is not None:
         raise ValueError(

@@ -159,6 +159,26 @@ def compare_importances(
         intervals they rest on are the ``_low`` and ``_high`` columns).
         Intervals (and so flags) need ``MIN_INTERVAL_REPEATS`` (10) repeats;
         with fewer they are NaN.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.ensemble import RandomForestRegressor
+    >>> from sklearn.model_selection import train_test_split
+    >>> from inspectwidgets import compare_importances
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> forest = RandomForestRegressor(n_estimators=20, max_depth=4, random_state=0)
+    >>> forest = forest.fit(X_train, y_train)
+    >>> table = compare_importances(
+    ...     forest, X_train, y_train, X_test, y_test, n_repeats=10, random_state=0
+    ... )
+    >>> table[["rank_mdi", "rank_permutation_test"]].head(3)
+             rank_mdi  rank_permutation_test
+    feature
+    bmi           1.0                    1.0
+    s5            2.0                    2.0
+    bp            3.0                    3.0
     """
     X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
     check_sort_by(sort_by)

@@ -130,6 +130,21 @@ def impurity_importance(estimator, *, feature_names=None):
         importances : ndarray of shape (n_trees, n_features)
             Each tree's contribution; their mean is `importances_mean`.
         feature_names : ndarray of str
+            The features' names, in the order of the columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.ensemble import RandomForestRegressor
+    >>> from inspectwidgets import impurity_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> forest = RandomForestRegressor(n_estimators=10, max_depth=3, random_state=0)
+    >>> mdi = impurity_importance(forest.fit(X, y))
+    >>> np.allclose(mdi.importances_mean, forest.feature_importances_)
+    True
+    >>> mdi.importances.shape  # one row per tree
+    (10, 10)
     """
     _check_tree_model(estimator, "impurity importance")
     names = _feature_names(estimator, feature_names)
@@ -191,8 +206,10 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
         per_class : ndarray of shape (n_classes, n_features)
             With ``per_class=True``: each class's importances, each row scaled
             so its largest is 100.
-        classes : ndarray, with ``per_class=True``
+        classes : ndarray
+            With ``per_class=True``: the class of each row of `per_class`.
         feature_names : ndarray of str
+            The features' names, in the order of the columns.
 
     Raises
     ------
@@ -209,6 +226,18 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
     ``"gini"`` give exactly ESL's squared-error improvement (Gini impurity is
     the squared error of one-hot targets); other criteria give their own
     impurity decrease. HistGradientBoosting uses its split gains.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.ensemble import GradientBoostingRegressor
+    >>> from inspectwidgets import relative_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = GradientBoostingRegressor(n_estimators=20, max_depth=2, random_state=0)
+    >>> r = relative_importance(model.fit(X, y))
+    >>> dict(zip(r.feature_names, r.importances.round(1).tolist()))
+    {'age': 0.0, 'sex': 0.0, 'bmi': 82.7, 'bp': 39.4, 's1': 0.0, 's2': 11.9,
+     's3': 19.9, 's4': 22.3, 's5': 100.0, 's6': 22.6}
     """
     _check_tree_model(estimator, "relative importance")
     names = _feature_names(estimator, feature_names)

@@ -28,6 +28,23 @@ def iter_partial_dependence(estimator, X, features, **params):
         If `cancel` is set, the iterator stops before the next chunk; the last
         result yielded stays valid. With ``method="recursion"`` there is one
         result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.ensemble import RandomForestRegressor
+    >>> from inspectwidgets import iter_partial_dependence, partial_dependence
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> forest = RandomForestRegressor(n_estimators=10, max_depth=3, random_state=0)
+    >>> forest = forest.fit(X, y)
+    >>> for result in iter_partial_dependence(forest, X, ["bmi"], grid_resolution=20):
+    ...     pass  # e.g. redraw a chart
+    >>> type(result).__name__, result.average.shape, bool(result.done.all())
+    ('PartialDependenceResult', (1, 20), True)
+    >>> full = partial_dependence(forest, X, ["bmi"], grid_resolution=20)
+    >>> np.array_equal(result.average, full["average"])
+    True
     """
     arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, features), params)
     return PartialDependenceRun(**arguments).run(snapshots=True)
@@ -135,7 +152,7 @@ def partial_dependence(
         Draws the `n_ice` rows.
     correlation_threshold : float or None, default=None
         Warn (a ``UserWarning`` and ``result.correlated``) when a numeric
-        feature's |Spearman rho| with another numeric column of X is at least
+        feature's ``|Spearman rho|`` with another numeric column of X is at least
         this; the curve then averages over unrealistic points. None (as
         scikit-learn, which warns of nothing) skips the check; the widgets and
         Displays use ``DEFAULT_CORRELATION_THRESHOLD`` (0.8).

@@ -128,7 +128,26 @@ def cross_val_permutation_importance(
         baseline_scores : ndarray of shape (n_splits,)
             Each fold's score on its unpermuted held-out rows.
         feature_names : ndarray of str
-        estimators : list of estimators (with ``return_estimator=True``)
+            The features' (or groups') names, in the order of the rows.
+        estimators : list of estimators
+            With ``return_estimator=True``: the estimator fitted on each fold.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.model_selection import KFold
+    >>> from inspectwidgets import cross_val_permutation_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> r = cross_val_permutation_importance(
+    ...     Ridge(alpha=1e-2), X, y, cv=KFold(3), n_repeats=5, random_state=0
+    ... )
+    >>> r.importances.shape, r.fold_importances.shape
+    ((10, 3), (3, 10, 5))
+    >>> bool((r.ci_low <= r.importances_mean).all())
+    True
+    >>> str(r.feature_names[r.importances_mean.argmax()])
+    's5'
     """
     if not hasattr(estimator, "fit"):
         raise TypeError(

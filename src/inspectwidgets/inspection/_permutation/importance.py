@@ -260,6 +260,26 @@ def iter_permutation_importance(estimator, X, y, **params):
         ``0 .. k``. The last one equals :func:`permutation_importance`'s
         result. If `cancel` is set, the iterator stops after the chunk in
         flight; the last result yielded stays valid.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from inspectwidgets import iter_permutation_importance, permutation_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = Ridge(alpha=1e-2).fit(X, y)
+    >>> rounds = list(
+    ...     iter_permutation_importance(model, X, y, n_repeats=4, random_state=0)
+    ... )
+    >>> [r.n_repeats_done for r in rounds]
+    [1, 2, 3, 4]
+    >>> last = rounds[-1].importances()
+    >>> last.shape
+    (10, 4)
+    >>> full = permutation_importance(model, X, y, n_repeats=4, random_state=0)
+    >>> np.allclose(last, full.importances, rtol=1e-12, atol=0)
+    True
     """
     arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, y), params)
     return iter(PermutationRun(**arguments))

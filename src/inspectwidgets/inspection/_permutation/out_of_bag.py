@@ -147,6 +147,20 @@ def oob_permutation_importance(
         over repeats; ``member_importances`` (n_members, n_features): each
         member's mean drop; ``baseline_score``: members' mean out-of-bag
         score; ``feature_names``. A dict keyed by scorer for several scorers.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.ensemble import RandomForestRegressor
+    >>> from inspectwidgets import oob_permutation_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> forest = RandomForestRegressor(n_estimators=20, max_depth=4, random_state=0)
+    >>> forest = forest.fit(X, y)
+    >>> r = oob_permutation_importance(forest, X, y, n_repeats=3, random_state=0)
+    >>> r.importances.shape, r.member_importances.shape
+    ((10, 3), (20, 10))
+    >>> str(r.feature_names[r.importances_mean.argmax()])
+    'bmi'
     """
     _check_ensemble(forest)
     # Forests fit and predict their trees on float32, as they do themselves.
