@@ -1,6 +1,7 @@
 """Sphinx configuration of the documentation site: `make docs` builds it into
 build/docs/html (README.md, "Documentation")."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -45,9 +46,10 @@ nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
-# No widget manager from a CDN: widget outputs are drawn by the site's own
-# script (see the gallery section of README.md).
-nb_ipywidgets_js = {}
+# No widget manager, nothing from a CDN: on pages with widget state (the
+# gallery's), the site's own _static/iw_embed.js draws each widget output with
+# the widget's bundle, served from _static/ too (_embed_widgets below).
+nb_ipywidgets_js = {"iw_embed.js": {"type": "module"}}
 
 # --- API reference ----------------------------------------------------------
 autosummary_generate = True
@@ -60,7 +62,13 @@ numpydoc_validation_checks = set()
 # --- HTML --------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"inspectwidgets {release}"
-html_static_path = ["_static"]
+# The widgets' built bundles (src/inspectwidgets/static/, made by `make venv`)
+# go into _static/ beside iw_embed.js.
+BUNDLES = Path(inspectwidgets.__file__).parent / "static"
+html_static_path = ["_static", str(BUNDLES)]
+html_css_files = ["iw_embed.css"]
+# Formulas: Sphinx's MathJax 3 from its CDN, the one thing the site loads from
+# elsewhere; offline the TeX source shows instead.
 html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
@@ -95,6 +103,35 @@ def _gallery_links(app, docname, source):
         source[0] = source[0].replace("](../notebooks/", "](gallery/")
 
 
+def _embed_widgets(app, pagename, templatename, context, doctree):
+    """In a page's embedded widget state, replace each model's `_esm` and
+    `_css` (the bundle's whole text) by `_module`, the name of the bundle in
+    _static/ that iw_embed.js imports: the page stays small and the browser
+    loads each bundle once for the site."""
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    entry = NbMetadataCollector.get_js_files(app.env, pagename).get("ipywidgets_state")
+    if entry is None:
+        return
+    kwargs = entry[1]
+    state = json.loads(kwargs["body"])
+    bundles = {path.read_text(): path.stem for path in BUNDLES.glob("*.js")}
+    for model in state["state"].values():
+        widget = model["state"]
+        if "_esm" not in widget:
+            continue
+        if widget["_esm"] not in bundles:
+            raise RuntimeError(
+                f"{pagename}: a widget's module is none of the bundles in "
+                f"{BUNDLES} (rebuild them: make js)"
+            )
+        widget["_module"] = bundles[widget.pop("_esm")]
+        widget.pop("_css", None)
+    kwargs["body"] = json.dumps(state).replace("</", "<\\/")
+
+
 def setup(app):
     app.connect("builder-inited", _check_api_reference)
     app.connect("source-read", _gallery_links)
+    # Before myst-nb's handler (priority 500) puts the state into the page.
+    app.connect("html-page-context", _embed_widgets, priority=400)
