@@ -27,7 +27,9 @@ from .inspection import (
     relative_importance,
 )
 from .plotting import (
+    AccumulatedLocalEffectsDisplay,
     ImportanceComparisonDisplay,
+    InteractionStrengthDisplay,
     PartialDependenceDisplay,
     PermutationImportanceDisplay,
 )
@@ -53,11 +55,13 @@ def __dir__():
 
 
 __all__ = [
+    "AccumulatedLocalEffectsDisplay",
     "AccumulatedLocalEffectsResult",
     "CorrelatedFeature",
     "FeatureDistribution",
     "ImportanceComparisonDisplay",
     "ImportanceComparisonWidget",
+    "InteractionStrengthDisplay",
     "PartialDependenceDisplay",
     "PartialDependenceResult",
     "PartialDependenceWidget",
