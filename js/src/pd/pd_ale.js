@@ -50,6 +50,14 @@ export function createAleLayer(plot) {
     .attr("data-testid", "pdw-ale-line");
   const marks = g.append("g").attr("class", "pdw-ale-marks");
   const legend = plot.append("g").attr("class", "pdw-legend");
+  // Quantile bins hold about as many rows each: the strip under the curve
+  // says so, rather than passing for a histogram of the values.
+  const stripLabel = plot
+    .append("text")
+    .attr("class", "pdw-strip-label")
+    .attr("data-testid", "pdw-strip-label")
+    .attr("text-anchor", "end")
+    .attr("dy", "0.32em");
 
   function drawLegend(curve, box) {
     legend
@@ -89,6 +97,10 @@ export function createAleLayer(plot) {
     g.style("display", ale ? null : "none");
     marks.selectAll("*").remove();
     drawLegend(curve, box);
+    stripLabel
+      .attr("x", box.left - 6)
+      .attr("y", box.distTop + box.distHeight / 2)
+      .text(ale ? "rows / bin" : "");
   }
 
   /** A categorical feature: a mark and a band bar per category (x: a band
@@ -135,6 +147,7 @@ export function createAleLayer(plot) {
     path.attr("d", null).attr("data-points", data.length);
     g.style("display", ale ? null : "none");
     drawLegend(curve, box);
+    stripLabel.text("");
   }
 
   return { drawCurve, drawMarks };

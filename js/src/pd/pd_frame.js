@@ -33,9 +33,9 @@ const Y_TITLE_MAX_LINES = 3;
 let nextClipId = 0;
 
 const EFFECT_NAMES = {
-  pd: "Partial dependence",
-  ale: "Accumulated local effects",
-  overlay: "Partial dependence and accumulated local effects",
+  pd: "Partial dependence on",
+  ale: "Accumulated local effects of",
+  overlay: "Partial dependence and accumulated local effects of",
 };
 
 /** Pad a [lo, hi] extent by 5% (a flat one by half its size, or ±1 at 0). */
@@ -135,7 +135,7 @@ export function createOneWayFrame(container, { svgTestid }) {
     svg
       .attr("width", width)
       .attr("height", height)
-      .attr("aria-label", `${EFFECT_NAMES[curve.effect] ?? EFFECT_NAMES.pd} of ${curve.feature}`);
+      .attr("aria-label", `${EFFECT_NAMES[curve.effect] ?? EFFECT_NAMES.pd} ${curve.feature}`);
     clipRect
       .attr("x", left)
       .attr("y", distTop)
@@ -175,6 +175,7 @@ export function createOneWayFrame(container, { svgTestid }) {
     return {
       plotW,
       distTop,
+      distHeight: DIST_HEIGHT,
       height,
       y,
       left,
@@ -246,6 +247,10 @@ export function curveValueLines(curve, j) {
       ? ` (band ${formatNumber(ale.lower[j])} – ${formatNumber(ale.upper[j])})`
       : "";
     lines.push(["", `ALE: ${formatNumber(ale.values[j])}${band}`]);
+    // Numeric: the rows of the bin ending at this edge.
+    const dist = curve.distribution;
+    if (dist?.kind === "histogram" && j > 0 && j <= dist.counts.length)
+      lines.push(["", `rows in the bin ending here: ${formatNumber(dist.counts[j - 1])}`]);
   }
   const ice = curve.individual;
   const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;

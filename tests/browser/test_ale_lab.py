@@ -1,0 +1,109 @@
+"""Accumulated local effects and interaction strength in JupyterLab: the PD
+widget's ALE and PD-and-ALE overlay reached from the correlation banner.
+
+Each test runs a notebook in Lab, clicks the real page in Chromium and asks
+the kernel what Python received; screenshots in light and dark themes go to
+tests/output/browser/.
+"""
+
+import pytest
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the chromium_path fixture skips (fails in CI) with the reason
+    expect = None
+
+pytestmark = pytest.mark.browser
+
+RUN_TIMEOUT = 90_000  # ms
+
+# x2 is x1 plus a little noise; the model is trained on both, so partial
+# dependence on x1 moves rows to (x1, x2) pairs the data never holds.
+CORRELATED = """\
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import RandomForestRegressor
+from inspectwidgets import PartialDependenceWidget
+
+rng = np.random.default_rng(0)
+x1 = rng.uniform(-1, 1, size=600)
+X = pd.DataFrame({"x1": x1, "x2": x1 + rng.normal(scale=0.05, size=600),
+                  "x3": rng.uniform(-1, 1, size=600)})
+y = X["x1"] + X["x2"] ** 2 + X["x3"] + rng.normal(scale=0.05, size=600)
+model = RandomForestRegressor(n_estimators=30, random_state=0).fit(X, y)
+w = PartialDependenceWidget(model, X, features="x1", grid_resolution=12, n_ice=50)
+w
+"""
+
+
+def widget_root(nb):
+    return nb.page.get_by_test_id("pdw-root").first
+
+
+def open_widget(open_notebook, name, code):
+    nb = open_notebook(name, [code], viewport={"width": 1280, "height": 1400})
+    nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    nb.run_all()
+    root = widget_root(nb)
+    expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    cell = nb.page.locator(".jp-Cell").filter(has=root)
+    return nb, root, cell
+
+
+def settle(nb, root):
+    """Python's run is over and the page shows its final state."""
+    _, output = nb.run_code("print(w.wait(60))")
+    assert output.strip() == "done", output
+    expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+
+
+def test_banner_switches_to_ale_and_to_the_overlay(open_notebook):
+    nb, root, cell = open_widget(open_notebook, "ale_correlated.ipynb", CORRELATED)
+    chart = root.get_by_test_id("pdw-curve-chart")
+    expect(chart).to_have_attribute("aria-label", "Partial dependence on x1")
+    warning = root.get_by_test_id("pdw-warning")
+    expect(warning).to_be_visible()
+
+    # The banner's button: ALE, computed by the engine in Python.
+    warning.get_by_test_id("pdw-show-ale").click()
+    nb.eventually_prints("print(w.kind)", "ale")
+    expect(chart).to_have_attribute(
+        "aria-label", "Accumulated local effects of x1", timeout=RUN_TIMEOUT
+    )
+    settle(nb, root)
+    _, edges = nb.run_code("print(len(w.result.edges[0]), w.result.done)")
+    assert edges.split() == ["13", "True"], edges
+    line = root.get_by_test_id("pdw-ale-line")
+    expect(line).to_have_attribute("data-points", "13")
+    band = root.get_by_test_id("pdw-ale-band").first
+    assert (band.get_attribute("d") or "").startswith("M")
+    # Rows per bin under the curve: 12 quantile bins.
+    expect(root.get_by_test_id("pdw-histogram")).to_have_count(12)
+    expect(root.get_by_test_id("pdw-pdp")).to_be_hidden()
+    expect(warning).to_be_hidden()  # ALE stays on the data: no warning
+    nb.screenshot(cell, "ale_light.png")
+
+    # The overlay from the kind select: both curves, on one axis.
+    root.get_by_test_id("pdw-kind").select_option("average_and_ale")
+    nb.eventually_prints("print(w.kind)", "average_and_ale")
+    expect(chart).to_have_attribute(
+        "aria-label",
+        "Partial dependence and accumulated local effects of x1",
+        timeout=RUN_TIMEOUT,
+    )
+    settle(nb, root)
+    expect(root.get_by_test_id("pdw-pdp")).to_have_attribute("data-points", "13")
+    expect(line).to_have_attribute("data-points", "13")
+    expect(root.get_by_test_id("pdw-legend-item")).to_have_count(2)
+    _, parts = nb.run_code(
+        "print(w.pd_result.complete, list(w.pd_result.grid_values[0]) "
+        "== list(w.result.edges[0]))"
+    )
+    assert parts.split() == ["True", "True"], parts
+    # The banner is back (PD is drawn) and offers ALE alone.
+    expect(warning).to_be_visible()
+    expect(warning.get_by_test_id("pdw-show-overlay")).to_have_count(0)
+    nb.screenshot(cell, "ale_overlay_light.png")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(cell, "ale_overlay_dark.png")
+    nb.set_theme("JupyterLab Light")
