@@ -39,6 +39,7 @@ __version__ = "0.1.0"
 
 _WIDGETS = (
     "ImportanceComparisonWidget",
+    "InteractionWidget",
     "PartialDependenceWidget",
     "PermutationImportanceWidget",
 )
@@ -62,6 +63,7 @@ __all__ = [
     "ImportanceComparisonDisplay",
     "ImportanceComparisonWidget",
     "InteractionStrengthDisplay",
+    "InteractionWidget",
     "PartialDependenceDisplay",
     "PartialDependenceResult",
     "PartialDependenceWidget",

@@ -10,6 +10,7 @@ from ..inspection import (
     interaction_strength,
     partial_dependence,
 )
+from ..inspection._effects import pair_matrix, select_output
 from ._partial_dependence import output_index
 
 # Arguments of `accumulated_local_effects` that the partial dependence of the
@@ -285,33 +286,3 @@ class InteractionStrengthDisplay:
             ax.figure.colorbar(self.heatmap_, ax=ax, label="H² of the pair")
         self.axes_, self.figure_ = axes, axes[0].figure
         return self
-
-
-def select_output(frame, target):
-    """The rows of one output of an interaction_strength frame."""
-    outputs = list(dict.fromkeys(frame["output"]))
-    if target is None:
-        chosen = outputs[-1]
-    else:
-        matches = [o for o in outputs if o == target or str(o) == str(target)]
-        if not matches:
-            raise ValueError(
-                f"target must be one of {outputs} (or its str); got {target!r}."
-            )
-        chosen = matches[0]
-    return frame[frame["output"] == chosen]
-
-
-def pair_matrix(frame):
-    """The features of the pairs (in order of appearance) and the symmetric
-    matrix of their H², NaN where a pair was not computed (and on the
-    diagonal)."""
-    pairs = frame[frame["kind"] == "pair"]
-    names = list(dict.fromkeys([*pairs["feature"], *pairs["partner"]]))
-    order = {n: i for i, n in enumerate(names)}
-    matrix = np.full((len(names), len(names)), np.nan)
-    for a, b, h2 in zip(
-        pairs["feature"], pairs["partner"], pairs["h_squared"], strict=True
-    ):
-        matrix[order[a], order[b]] = matrix[order[b], order[a]] = h2
-    return names, matrix

@@ -1,12 +1,9 @@
 """The live partial dependence / ICE / accumulated local effects widget."""
 
-import numbers
 import warnings
 from dataclasses import dataclass
 
-import numpy as np
 import traitlets
-from sklearn.base import is_classifier
 
 from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
@@ -16,7 +13,7 @@ from ..inspection import (
 from ..inspection._core.validation import check_fitted, check_X, column_names
 from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
-from ._options import STATIC
+from ._options import STATIC, categorical_names, feature_names, target_options
 
 PD_KINDS = ("average", "individual", "both")
 KINDS = (*PD_KINDS, "ale", "average_and_ale")
@@ -148,9 +145,9 @@ class PartialDependenceWidget(ComputationWidget):
         check_fitted(estimator)
         X = check_X(X)
         names = column_names(X)
-        features = _feature_names(features, names)
-        targets = _target_options(estimator)
-        categorical = _categorical_names(X, names, categorical_features)
+        features = feature_names(features, names)
+        targets = target_options(estimator)
+        categorical = categorical_names(X, names, categorical_features)
         self._estimator, self._X, self._names = estimator, X, names
         self._engine_kwargs = dict(
             # Columns by position: the names in the traits are strings, the
@@ -409,48 +406,3 @@ class PartialDependenceWidget(ComputationWidget):
         else:
             PartialDependenceDisplay(self.result).plot(ax=ax, target=target)
         return figure
-
-
-def _target_options(estimator):
-    """Class labels a curve can show: the positive class of a binary
-    classifier (scikit-learn returns only that one), every class otherwise."""
-    if not is_classifier(estimator):
-        return []
-    classes = [str(c) for c in estimator.classes_]
-    return classes[-1:] if len(classes) == 2 else classes
-
-
-def _feature_names(features, names):
-    """`features` (a column or a list of them: labels, or int positions) as
-    the names in the traits; the first column when None."""
-    if features is None:
-        return [names[0]]
-    if isinstance(features, (str, numbers.Integral)) or not np.iterable(features):
-        features = [features]
-    return [
-        names[f] if isinstance(f, numbers.Integral) and 0 <= f < len(names) else str(f)
-        for f in features
-    ]
-
-
-def _categorical_names(X, names, categorical_features):
-    numeric = (
-        # By position: labels may repeat.
-        [dtype.kind in "biuf" for dtype in X.dtypes]
-        if hasattr(X, "columns")
-        else [X.dtype.kind in "biuf"] * X.shape[1]
-    )
-    chosen = set()
-    if categorical_features is not None:
-        flags = np.asarray(categorical_features)
-        if flags.dtype == bool:
-            chosen = {n for n, flag in zip(names, flags, strict=True) if flag}
-        else:
-            chosen = {
-                names[c] if isinstance(c, (int, np.integer)) else str(c) for c in flags
-            }
-    return [
-        n
-        for n, is_numeric in zip(names, numeric, strict=True)
-        if not is_numeric or n in chosen
-    ]
