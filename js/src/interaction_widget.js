@@ -109,7 +109,7 @@ function render({ model, el }) {
   el.append(root);
 
   const legend = createColorLegend(legendHost, { testid: "iaw-legend" });
-  legend.update({ color: h2Color, domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1], title: "Friedman's H² of the pair" });
+  legend.update({ color: h2Color, domain: [0, 1], ticks: [0, 0.5, 1], title: "Friedman's H² of the pair" });
   let h2 = null;
   const heatmap = createHeatmap(heatmapHost, {
     testid: "iaw-heatmap",

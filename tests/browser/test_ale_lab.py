@@ -107,3 +107,67 @@ def test_banner_switches_to_ale_and_to_the_overlay(open_notebook):
     nb.set_theme("JupyterLab Dark")
     nb.screenshot(cell, "ale_overlay_dark.png")
     nb.set_theme("JupyterLab Light")
+
+
+# x0 and x1 interact (their product); x2 and x3 add.
+INTERACTING = """\
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingRegressor
+from inspectwidgets import InteractionWidget
+
+rng = np.random.default_rng(0)
+X = rng.uniform(-1, 1, size=(800, 5))
+y = 2 * X[:, 0] * X[:, 1] + X[:, 2] + 0.5 * X[:, 3] ** 2
+model = HistGradientBoostingRegressor(max_iter=60, random_state=0).fit(X, y)
+w = InteractionWidget(model, X, n_samples=120, n_top=4, grid_resolution=12)
+w
+"""
+
+
+def test_clicking_an_h2_cell_draws_the_pair(open_notebook):
+    nb = open_notebook(
+        "ale_interaction.ipynb", [INTERACTING], viewport={"width": 1280, "height": 1400}
+    )
+    nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    nb.run_all()
+    root = nb.page.get_by_test_id("iaw-root").first
+    expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    cell = nb.page.locator(".jp-Cell").filter(has=root)
+    cells = root.get_by_test_id("iaw-cell")
+    expect(cells).to_have_count(16)
+    pair = root.locator('[data-testid="iaw-cell"][data-row="x0"][data-col="x1"]')
+    value = float(pair.get_attribute("data-value"))
+    _, printed = nb.run_code(
+        "f = w.to_frame(); print(f[(f.kind == 'pair') & (f.feature == 'x0') "
+        "& (f.partner == 'x1')].h_squared.item())"
+    )
+    assert abs(value - float(printed)) < 1e-5, (value, printed)
+    assert value > 0.5  # the product interacts
+    nb.screenshot(cell, "interaction_light.png")
+
+    pair.click()
+    nb.eventually_prints("print(w.pair)", "['x0', 'x1']")
+    expect(root).to_have_attribute("data-surface", "x0 × x1", timeout=RUN_TIMEOUT)
+    _, status = nb.run_code("print(w.wait(60), w.pair_result.feature_names)")
+    assert status.strip() == "done ('x0', 'x1')", status
+    expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    expect(root.get_by_test_id("pdw-heatmap")).to_be_visible()
+    expect(root.get_by_test_id("iaw-cell-selected")).to_have_attribute("data-col", "x1")
+
+    # From the keyboard: another cell, Enter; then the pair's ALE.
+    other = root.locator('[data-testid="iaw-cell"][data-row="x2"][data-col="x0"]')
+    other.focus()
+    nb.page.keyboard.press("Enter")
+    nb.eventually_prints("print(w.pair)", "['x2', 'x0']")
+    expect(root).to_have_attribute("data-surface", "x2 × x0", timeout=RUN_TIMEOUT)
+    root.get_by_test_id("iaw-kind").select_option("ale")
+    nb.eventually_prints("print(w.kind)", "ale")
+    _, status = nb.run_code("print(w.wait(60), type(w.pair_result).__name__)")
+    assert status.strip() == "done AccumulatedLocalEffectsResult", status
+    expect(root.get_by_test_id("iaw-pair-caption")).to_contain_text(
+        "second-order", timeout=RUN_TIMEOUT
+    )
+    nb.screenshot(cell, "interaction_pair_light.png")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(cell, "interaction_pair_dark.png")
+    nb.set_theme("JupyterLab Light")
