@@ -297,10 +297,13 @@ TARGETS = [
         frozenset({"features", "grid_resolution", "sample_weight", "max_memory"}),
         lambda model, X, y, features=(0,), **settings: (
             iw.AccumulatedLocalEffectsDisplay.from_estimator(
-                model, X, features, with_partial_dependence=len(features) == 1,
+                model,
+                X,
+                features,
+                with_partial_dependence=len(features) == 1,
                 **{"grid_resolution": 5, **settings},
             ).result
-        ),  # fmt: skip
+        ),
         lambda result: [result.centered, result.uncentered],
         uses_y=False,
     ),
@@ -308,9 +311,11 @@ TARGETS = [
         "InteractionStrengthDisplay.from_estimator",
         "pd",
         frozenset({"random_state", "max_memory"}),
-        lambda model, X, y, **settings: iw.InteractionStrengthDisplay.from_estimator(
-            model, X, **{"n_samples": 20, "random_state": 0, **settings}
-        ).frame,
+        lambda model, X, y, **settings: (
+            iw.InteractionStrengthDisplay.from_estimator(
+                model, X, **{"n_samples": 20, "random_state": 0, **settings}
+            ).frame
+        ),
         lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
         uses_y=False,
     ),
