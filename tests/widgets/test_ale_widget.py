@@ -242,3 +242,53 @@ def test_classifier_classes_and_log_odds(streams):
         )
         assert f"class {target}" in w._curve["y_label"]
     assert len(streams) == n_streams
+
+
+# Seeds whose last kind is, in turn, "average", "ale" and "average_and_ale".
+@pytest.mark.parametrize("seed", [0, 1, 4])
+def test_random_changes_end_in_the_engines_result_for_the_final_settings(
+    diabetes, seed
+):
+    """50 seeded random changes of features, kind and grid, some while a run
+    streams, some back to settings already computed (kept parts): the final
+    traits are the engine's for the final settings."""
+    model, X = diabetes
+    rng = np.random.default_rng(seed)
+    w = PartialDependenceWidget(model, X, features="bmi", kind="ale", grid_resolution=4)
+    for _ in range(50):
+        change = rng.choice(["features", "kind", "grid"])
+        if change == "features":
+            w.features = [str(rng.choice(["bmi", "bp", "s5"]))]
+        elif change == "kind":
+            w.kind = str(rng.choice(["ale", "average_and_ale", "average"]))
+        else:
+            w.grid_resolution = int(rng.integers(3, 6))
+        if rng.random() < 0.3:
+            w.wait(timeout=WAIT)
+    assert w.wait(timeout=WAIT) == "done", w.error
+    assert w.kind == {0: "average", 1: "ale", 4: "average_and_ale"}[seed]
+    feature, bins = w.features[0], w.grid_resolution
+    curve = w._curve
+    if w.kind == "average":
+        expected = partial_dependence(
+            model, X, [feature], grid_resolution=bins, method="brute",
+            return_result=True,
+        )  # fmt: skip
+        assert_allclose(decode(curve["average"]), expected.average[0], rtol=1e-5)
+        return
+    ale = accumulated_local_effects(model, X, feature, grid_resolution=bins)
+    assert curve["features"] == [feature]
+    assert_allclose(decode(curve["grid"]), ale.edges[0], rtol=1e-6)
+    assert_allclose(decode(curve["ale"]["values"]), ale.centered[0], rtol=1e-5)
+    if w.kind == "average_and_ale":
+        column = X.columns.get_loc(feature)
+        dependence = partial_dependence(
+            model, X, [column], custom_values={column: ale.edges[0]},
+            method="brute", return_result=True,
+        )  # fmt: skip
+        assert_allclose(
+            decode(curve["average"]),
+            ale.center_partial_dependence(dependence)[0],
+            rtol=1e-5,
+            atol=1e-6,
+        )
