@@ -11,12 +11,13 @@ const aleLine = line()
   .defined((d) => Number.isFinite(d[1]))
   .x((d) => d[0])
   .y((d) => d[1]);
-// Bins without rows have no band (NaN bounds): a gap.
+// Points are [x, y(ALE), y(lower), y(upper)]. Bins without rows have no
+// band (NaN bounds): a gap.
 const aleBand = area()
-  .defined((d) => Number.isFinite(d[1]) && Number.isFinite(d[2]))
+  .defined((d) => Number.isFinite(d[2]) && Number.isFinite(d[3]))
   .x((d) => d[0])
-  .y0((d) => d[1])
-  .y1((d) => d[2]);
+  .y0((d) => d[2])
+  .y1((d) => d[3]);
 
 const LEGEND = [
   { key: "pd", text: "partial dependence", className: "pdw-legend-pd" },

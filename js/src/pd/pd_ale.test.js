@@ -118,6 +118,13 @@ describe("PartialDependenceWidget: accumulated local effects", () => {
     // The band's bounds are NaN at one edge: two pieces, two "M" moves.
     const band = byTestId("pdw-ale-band").getAttribute("d");
     expect(band.match(/M/g)).toHaveLength(2);
+    // The band spans ± 0.5 around the line: above and below it.
+    const ys = (d) =>
+      [...d.matchAll(/[ML]([-\d.e]+),([-\d.e]+)/g)].map((m) => Number(m[2]));
+    const lineYs = ys(line.getAttribute("d"));
+    const bandYs = ys(band);
+    expect(Math.min(...bandYs)).toBeLessThan(Math.min(...lineYs) - 1);
+    expect(Math.max(...bandYs)).toBeGreaterThan(Math.max(...lineYs) + 1);
     expect(byTestId("pdw-pdp").style.display).toBe("none");
     expect(queryAllTestId(el, "pdw-legend-item")).toHaveLength(0);
     expect(byTestId("pdw-caption").textContent).toBe(
