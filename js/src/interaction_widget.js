@@ -16,7 +16,11 @@ import { observeResize } from "./charts/chart_base.js";
 import { createColorLegend } from "./charts/color_legend.js";
 import { formatNumber } from "./charts/format.js";
 import { createHeatmap } from "./charts/heatmap.js";
-import { describeCell, h2Result, selectedCell } from "./interaction/interaction_data.js";
+import {
+  describeCell,
+  h2Result,
+  selectedCell,
+} from "./interaction/interaction_data.js";
 import { curveResult, isEmptyCurve } from "./pd/pd_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { integerInput, runStopButtons } from "./ui/controls.js";
@@ -62,7 +66,13 @@ function selectField(testid, label, options) {
     { testid, attrs: { "aria-label": label } },
     options.map(([value, text]) => h("option", { text, attrs: { value } })),
   );
-  return { select, field: h("label", { className: "iw-field" }, [h("span", { text: label }), select]) };
+  return {
+    select,
+    field: h("label", { className: "iw-field" }, [
+      h("span", { text: label }),
+      select,
+    ]),
+  };
 }
 
 function render({ model, el }) {
@@ -70,10 +80,25 @@ function render({ model, el }) {
   const binding = bindModel(model);
   const context = { model, binding, dom };
 
-  const root = h("div", { className: "inspectwidgets inspectwidgets-pd inspectwidgets-ia", testid: "iaw-root" });
-  const nTop = integerInput("iaw-n-top", { trait: "n_top", label: "Top features", min: 2, fallback: 5 }, context);
-  const nSamples = integerInput("iaw-n-samples", { trait: "n_samples", label: "Rows", min: 2, fallback: 300 }, context);
-  const grid = integerInput("iaw-grid", { trait: "grid_resolution", label: "Grid", min: 2, fallback: 20 }, context);
+  const root = h("div", {
+    className: "inspectwidgets inspectwidgets-pd inspectwidgets-ia",
+    testid: "iaw-root",
+  });
+  const nTop = integerInput(
+    "iaw-n-top",
+    { trait: "n_top", label: "Top features", min: 2, fallback: 5 },
+    context,
+  );
+  const nSamples = integerInput(
+    "iaw-n-samples",
+    { trait: "n_samples", label: "Rows", min: 2, fallback: 300 },
+    context,
+  );
+  const grid = integerInput(
+    "iaw-grid",
+    { trait: "grid_resolution", label: "Grid", min: 2, fallback: 20 },
+    context,
+  );
   const kind = selectField("iaw-kind", "Pair view", KINDS);
   const target = selectField("iaw-target", "Class", []);
   const scale = selectField("iaw-scale", "Scale", SCALES);
@@ -82,7 +107,10 @@ function render({ model, el }) {
   const caption = h("div", { className: "iaw-caption", testid: "iaw-caption" });
   const legendHost = h("div", { className: "iaw-legend" });
   const heatmapHost = h("div", { className: "iaw-heatmap-host" });
-  const pairCaption = h("div", { className: "iaw-caption", testid: "iaw-pair-caption" });
+  const pairCaption = h("div", {
+    className: "iaw-caption",
+    testid: "iaw-pair-caption",
+  });
   const surfaceHost = h("div", { className: "iaw-surface-host" });
   const output = h("div", { className: "iaw-output" }, [
     caption,
@@ -109,7 +137,12 @@ function render({ model, el }) {
   el.append(root);
 
   const legend = createColorLegend(legendHost, { testid: "iaw-legend" });
-  legend.update({ color: h2Color, domain: [0, 1], ticks: [0, 0.5, 1], title: "Friedman's H² of the pair" });
+  legend.update({
+    color: h2Color,
+    domain: [0, 1],
+    ticks: [0, 0.5, 1],
+    title: "Friedman's H² of the pair",
+  });
   let h2 = null;
   const heatmap = createHeatmap(heatmapHost, {
     testid: "iaw-heatmap",
@@ -118,7 +151,8 @@ function render({ model, el }) {
     colAttribute: "data-col",
     label: "Friedman's H² between pairs of the top features",
     tooltip,
-    onActivate: (i, j) => binding.save({ pair: [h2.features[i], h2.features[j]] }),
+    onActivate: (i, j) =>
+      binding.save({ pair: [h2.features[i], h2.features[j]] }),
   });
   let surface = null;
 
@@ -126,7 +160,9 @@ function render({ model, el }) {
     kind.select.value = String(model.get("kind") ?? "average");
     scale.select.value = String(model.get("scale") ?? "probability");
     const classes = binding.list("_target_options");
-    target.select.replaceChildren(...classes.map((c) => h("option", { text: c, attrs: { value: c } })));
+    target.select.replaceChildren(
+      ...classes.map((c) => h("option", { text: c, attrs: { value: c } })),
+    );
     target.select.value = String(model.get("target") ?? "");
     target.field.hidden = classes.length === 0;
     scale.select.disabled = classes.length === 0;
@@ -171,9 +207,10 @@ function render({ model, el }) {
       surface.destroy();
       surface = null;
     }
-    pairCaption.textContent = pair.length === 2
-      ? `${pair[0]} × ${pair[1]}: ${curve ? curve.yLabel : "computing…"}`
-      : "";
+    pairCaption.textContent =
+      pair.length === 2
+        ? `${pair[0]} × ${pair[1]}: ${curve ? curve.yLabel : "computing…"}`
+        : "";
     status.update({
       status: state,
       progress: model.get("progress"),
@@ -193,9 +230,15 @@ function render({ model, el }) {
   }
 
   const live = frameScheduler(drawLive);
-  dom.on(kind.select, "change", () => binding.save({ kind: kind.select.value }));
-  dom.on(target.select, "change", () => binding.save({ target: target.select.value }));
-  dom.on(scale.select, "change", () => binding.save({ scale: scale.select.value }));
+  dom.on(kind.select, "change", () =>
+    binding.save({ kind: kind.select.value }),
+  );
+  dom.on(target.select, "change", () =>
+    binding.save({ target: target.select.value }),
+  );
+  dom.on(scale.select, "change", () =>
+    binding.save({ scale: scale.select.value }),
+  );
   dom.on(run, "click", () => binding.increment("_run_requests"));
   dom.on(stop, "click", () => {
     if (model.get("status") === "running") binding.increment("_stop_requests");

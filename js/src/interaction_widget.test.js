@@ -31,8 +31,8 @@ describe("InteractionWidget", () => {
   let flush;
   beforeEach(() => {
     ({ flush } = stubAnimationFrames());
-    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(
-      () => contextSpy(),
+    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() =>
+      contextSpy(),
     );
     el = attachedElement();
   });
@@ -67,13 +67,17 @@ describe("InteractionWidget", () => {
   }
   const cell = (row, col) =>
     queryAllTestId(el, "iaw-cell").find(
-      (c) => c.getAttribute("data-row") === row && c.getAttribute("data-col") === col,
+      (c) =>
+        c.getAttribute("data-row") === row &&
+        c.getAttribute("data-col") === col,
     );
 
   it("draws H² as a heatmap whose cells write `pair`", () => {
     const model = mount();
     expect(queryAllTestId(el, "iaw-cell")).toHaveLength(9);
-    expect(Number(cell("age", "bmi").getAttribute("data-value"))).toBeCloseTo(0.8);
+    expect(Number(cell("age", "bmi").getAttribute("data-value"))).toBeCloseTo(
+      0.8,
+    );
     // Names are text, never markup.
     expect(el.querySelector("img")).toBeNull();
     expect(queryTestId(el, "iaw-surface")).toBeNull();
@@ -84,7 +88,9 @@ describe("InteractionWidget", () => {
     );
     expect(model.saves.at(-1).pair).toEqual(["age", EVIL]);
     flush(); // the redraw waits for the next animation frame
-    expect(queryTestId(el, "iaw-root").getAttribute("data-pair")).toBe(`age × ${EVIL}`);
+    expect(queryTestId(el, "iaw-root").getAttribute("data-pair")).toBe(
+      `age × ${EVIL}`,
+    );
   });
 
   it("draws the chosen pair's surface with the PD chart and marks its cell", () => {
@@ -97,7 +103,9 @@ describe("InteractionWidget", () => {
     expect(queryTestId(el, "iaw-pair-caption").textContent).toBe(
       "age × bmi: prediction",
     );
-    expect(queryTestId(el, "iaw-root").getAttribute("data-surface")).toBe("age × bmi");
+    expect(queryTestId(el, "iaw-root").getAttribute("data-surface")).toBe(
+      "age × bmi",
+    );
   });
 
   it("shows a malformed payload as an error, and cleans up", () => {

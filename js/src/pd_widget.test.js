@@ -348,9 +348,10 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
     ).toHaveLength(3);
     expect(byTestId("pdw-ice-canvas")).toBeNull();
     // A surface is the average partial dependence or the second-order ALE.
-    expect(
-      [...byTestId("pdw-kind").options].map((o) => o.value),
-    ).toEqual(["average", "ale"]);
+    expect([...byTestId("pdw-kind").options].map((o) => o.value)).toEqual([
+      "average",
+      "ale",
+    ]);
     expect(byTestId("pdw-kind").value).toBe("average");
     expect(byTestId("pdw-n-ice").disabled).toBe(true);
     expect(byTestId("pdw-centered").disabled).toBe(true);

@@ -165,7 +165,9 @@ describe("createHeatmap", () => {
     at("a", "a").dispatchEvent(new MouseEvent("click", { bubbles: true }));
     ab.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     const key = (node, k) =>
-      node.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+      node.dispatchEvent(
+        new KeyboardEvent("keydown", { key: k, bubbles: true }),
+      );
     key(at("b", "a"), "Enter");
     key(at("b", "a"), " ");
     key(at("b", "a"), "x");
@@ -174,7 +176,9 @@ describe("createHeatmap", () => {
       [1, 0],
       [1, 0],
     ]);
-    const selected = container.querySelector('[data-testid="hm-cell-selected"]');
+    const selected = container.querySelector(
+      '[data-testid="hm-cell-selected"]',
+    );
     expect(selected.style.display).not.toBe("none");
     expect(selected.getAttribute("data-col")).toBe("b");
     heatmap.destroy();
@@ -185,7 +189,9 @@ describe("createHeatmap", () => {
   it("has no buttons without onActivate", () => {
     const heatmap = createHeatmap(container, options());
     heatmap.update(square(["a", "b"]));
-    expect(cells().every((c) => c.getAttribute("tabindex") === null)).toBe(true);
+    expect(cells().every((c) => c.getAttribute("tabindex") === null)).toBe(
+      true,
+    );
     cells()[1].dispatchEvent(new MouseEvent("click", { bubbles: true }));
     heatmap.destroy();
   });

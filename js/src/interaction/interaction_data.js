@@ -17,16 +17,24 @@ import { formatNumber } from "../charts/format.js";
  */
 export function h2Result(value) {
   if (value == null || Object.keys(value).length === 0) return null;
-  const features = Array.isArray(value.features) ? value.features.map(String) : [];
+  const features = Array.isArray(value.features)
+    ? value.features.map(String)
+    : [];
   const k = features.length;
   const matrix = decodeArray(value.matrix);
-  if (matrix.shape.length !== 2 || matrix.shape[0] !== k || matrix.shape[1] !== k)
+  if (
+    matrix.shape.length !== 2 ||
+    matrix.shape[0] !== k ||
+    matrix.shape[1] !== k
+  )
     throw new RangeError(
       `_h2.matrix must have shape [${k}, ${k}]; got ${JSON.stringify(matrix.shape)}.`,
     );
   const single = decodeArray(value.one_vs_rest);
   if (single.values.length !== k)
-    throw new RangeError(`_h2.one_vs_rest must hold ${k} values; got ${single.values.length}.`);
+    throw new RangeError(
+      `_h2.one_vs_rest must hold ${k} values; got ${single.values.length}.`,
+    );
   return {
     features,
     matrix: matrix.values,

@@ -29,7 +29,9 @@ describe("h2Result", () => {
     const bad = { ...payload(pack), matrix: pack([1, 2, 3, 4], [2, 2]) };
     expect(() => h2Result(bad)).toThrow(/_h2.matrix must have shape \[3, 3\]/);
     const short = { ...payload(pack), one_vs_rest: pack([1]) };
-    expect(() => h2Result(short)).toThrow(/one_vs_rest must hold 3 values; got 1/);
+    expect(() => h2Result(short)).toThrow(
+      /one_vs_rest must hold 3 values; got 1/,
+    );
   });
 });
 

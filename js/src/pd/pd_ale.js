@@ -21,7 +21,11 @@ const aleBand = area()
 
 const LEGEND = [
   { key: "pd", text: "partial dependence", className: "pdw-legend-pd" },
-  { key: "ale", text: "ALE ± std of local effects", className: "pdw-legend-ale" },
+  {
+    key: "ale",
+    text: "ALE ± std of local effects",
+    className: "pdw-legend-ale",
+  },
 ];
 
 /**
@@ -112,7 +116,12 @@ export function createAleLayer(plot) {
     if (ale) {
       curve.x.labels.forEach((label, j) => {
         if (Number.isFinite(ale.values[j]))
-          data.push({ label, value: ale.values[j], lo: ale.lower[j], hi: ale.upper[j] });
+          data.push({
+            label,
+            value: ale.values[j],
+            lo: ale.lower[j],
+            hi: ale.upper[j],
+          });
       });
     }
     const w = x.bandwidth() * 0.3;
@@ -128,7 +137,10 @@ export function createAleLayer(plot) {
       .attr("data-testid", "pdw-ale-mark")
       .attr("data-category", (d) => d.label)
       .attr("data-value", (d) => d.value)
-      .attr("transform", (d) => `translate(${x(d.label) + x.bandwidth() / 2},0)`)
+      .attr(
+        "transform",
+        (d) => `translate(${x(d.label) + x.bandwidth() / 2},0)`,
+      )
       .call((mark) => {
         const finite = (d) => Number.isFinite(d.lo) && Number.isFinite(d.hi);
         mark

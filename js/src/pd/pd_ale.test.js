@@ -47,7 +47,10 @@ describe("decoding", () => {
     expect(curveResult(numericCurve(pack)).effect).toBe("pd");
     expect(curveResult(numericCurve(pack)).ale).toBeNull();
     expect(() =>
-      aleResult({ values: pack([1, 2]), lower: pack([1]), upper: pack([1, 2]) }, 2),
+      aleResult(
+        { values: pack([1, 2]), lower: pack([1]), upper: pack([1, 2]) },
+        2,
+      ),
     ).toThrow(/ale.lower must have shape \[2\]/);
   });
 
@@ -62,7 +65,10 @@ describe("decoding", () => {
 
   it("offers the views not drawn yet, the overlay for 1-way only", () => {
     const kinds = (curve) => warningActions(curve).map((a) => a.kind);
-    expect(kinds({ mode: "1d", effect: "pd" })).toEqual(["ale", "average_and_ale"]);
+    expect(kinds({ mode: "1d", effect: "pd" })).toEqual([
+      "ale",
+      "average_and_ale",
+    ]);
     expect(kinds({ mode: "1d", effect: "ale" })).toEqual(["average_and_ale"]);
     expect(kinds({ mode: "1d", effect: "overlay" })).toEqual(["ale"]);
     expect(kinds({ mode: "2d", effect: "pd" })).toEqual(["ale"]);
@@ -76,8 +82,8 @@ describe("PartialDependenceWidget: accumulated local effects", () => {
   let flush;
   beforeEach(() => {
     ({ flush } = stubAnimationFrames());
-    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(
-      () => contextSpy(),
+    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() =>
+      contextSpy(),
     );
     el = attachedElement();
   });
@@ -130,9 +136,9 @@ describe("PartialDependenceWidget: accumulated local effects", () => {
     expect(byTestId("pdw-caption").textContent).toBe(
       "local effects of 400 rows, in 10 quantile bins",
     );
-    expect(byTestId("pdw-root").querySelector("svg").getAttribute("aria-label")).toBe(
-      "Accumulated local effects of age",
-    );
+    expect(
+      byTestId("pdw-root").querySelector("svg").getAttribute("aria-label"),
+    ).toBe("Accumulated local effects of age");
     // Centering at the first grid value means nothing for ALE.
     expect(byTestId("pdw-centered").disabled).toBe(true);
   });
@@ -140,7 +146,9 @@ describe("PartialDependenceWidget: accumulated local effects", () => {
   it("overlays the PD and the ALE with a legend", () => {
     mount(aleCurve(payloadPacker(), { overlay: true }));
     expect(byTestId("pdw-pdp").getAttribute("data-points")).toBe(String(G));
-    expect(byTestId("pdw-ale-line").getAttribute("data-points")).toBe(String(G));
+    expect(byTestId("pdw-ale-line").getAttribute("data-points")).toBe(
+      String(G),
+    );
     const items = queryAllTestId(el, "pdw-legend-item");
     expect(items.map((i) => i.getAttribute("data-key"))).toEqual(["pd", "ale"]);
     expect(items[0].textContent).toBe("partial dependence");

@@ -135,7 +135,10 @@ export function createOneWayFrame(container, { svgTestid }) {
     svg
       .attr("width", width)
       .attr("height", height)
-      .attr("aria-label", `${EFFECT_NAMES[curve.effect] ?? EFFECT_NAMES.pd} ${curve.feature}`);
+      .attr(
+        "aria-label",
+        `${EFFECT_NAMES[curve.effect] ?? EFFECT_NAMES.pd} ${curve.feature}`,
+      );
     clipRect
       .attr("x", left)
       .attr("y", distTop)
@@ -239,8 +242,7 @@ export function curveValueLines(curve, j) {
   const avg = curve.average?.[j];
   const pdName =
     curve.effect === "pd" ? curve.yLabel || "partial dependence" : "PD";
-  if (Number.isFinite(avg))
-    lines.push(["", `${pdName}: ${formatNumber(avg)}`]);
+  if (Number.isFinite(avg)) lines.push(["", `${pdName}: ${formatNumber(avg)}`]);
   const ale = curve.ale;
   if (ale && Number.isFinite(ale.values[j])) {
     const band = Number.isFinite(ale.lower[j])
@@ -250,7 +252,10 @@ export function curveValueLines(curve, j) {
     // Numeric: the rows of the bin ending at this edge.
     const dist = curve.distribution;
     if (dist?.kind === "histogram" && j > 0 && j <= dist.counts.length)
-      lines.push(["", `rows in the bin ending here: ${formatNumber(dist.counts[j - 1])}`]);
+      lines.push([
+        "",
+        `rows in the bin ending here: ${formatNumber(dist.counts[j - 1])}`,
+      ]);
   }
   const ice = curve.individual;
   const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;

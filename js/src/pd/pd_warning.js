@@ -32,7 +32,8 @@ export function warningContent(correlated) {
     features.length === 1
       ? `'${features[0]}' is strongly correlated with ${others}, ${rarely}`
       : `Strongly correlated features, ${rarely}`;
-  const rho = ({ rho }) => `(Spearman ρ = ${rho >= 0 ? "+" : ""}${rho.toFixed(2)})`;
+  const rho = ({ rho }) =>
+    `(Spearman ρ = ${rho >= 0 ? "+" : ""}${rho.toFixed(2)})`;
   const label = (c) =>
     features.length === 1
       ? `${c.partner} ${rho(c)}`
@@ -52,7 +53,6 @@ export function warningContent(correlated) {
     ),
   ];
 }
-
 
 /**
  * The banner's buttons for `curve`: the kinds that stay on the data and are
