@@ -166,3 +166,39 @@ def test_a_class_change_redraws_without_computing(h2_calls):
         shown[target] = decode(w._h2["one_vs_rest"]).copy()
     assert len(h2_calls) == 1
     assert not np.allclose(shown["0"], shown["1"])
+
+
+class Sleeping(Products):
+    """Products, sleeping `delay` s per predict call (one chunk)."""
+
+    def __init__(self, delay=0.1):
+        self.delay = delay
+
+    def predict(self, X):
+        import time
+
+        time.sleep(self.delay)
+        return super().predict(X)
+
+
+def test_cancel_during_the_surface_keeps_h2_and_a_valid_partial_surface():
+    import time
+
+    X = np.random.default_rng(0).uniform(-1, 1, size=(400, 4))
+    model = Sleeping().fit(X, None)
+    w = InteractionWidget(
+        model, X, n_samples=10, n_top=2, pair=["x0", "x1"], kind="ale",
+        grid_resolution=4,
+    )  # fmt: skip
+    deadline = time.monotonic() + WAIT
+    while w.pair_result is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    w.cancel()
+    assert w.wait(timeout=WAIT) == "cancelled"
+    frame, partial = w.result, w.pair_result
+    assert frame is not None and 0 < partial.n_rows_done < partial.n_rows
+    assert w._curve["features"] == ["x0", "x1"]
+    model.delay = 0.0
+    w.grid_resolution = 3  # a surface setting: H² is kept, the pair computed
+    assert w.wait(timeout=WAIT) == "done", w.error
+    assert w.result is frame and w.pair_result.done
