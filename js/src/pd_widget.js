@@ -16,6 +16,7 @@ import { createPdCategories } from "./pd/pd_categories.js";
 import { createPdCurve } from "./pd/pd_curve.js";
 import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
+import { warningActions, warningContent } from "./pd/pd_warning.js";
 import { integerInput, runStopButtons } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
@@ -29,7 +30,12 @@ const KINDS = [
   ["average", "average (PDP)"],
   ["individual", "individual (ICE)"],
   ["both", "both"],
+  ["ale", "accumulated local effects (ALE)"],
+  ["average_and_ale", "PD and ALE"],
 ];
+// Kinds a 2-way surface can draw: its average partial dependence, or the
+// second-order ALE.
+const TWO_WAY_KINDS = new Set(["average", "ale"]);
 const SCALES = [
   ["probability", "probability"],
   ["log_odds", "log-odds"],
@@ -75,54 +81,6 @@ function fillSelect(select, options, value) {
     ),
   );
   select.value = value ?? "";
-}
-
-/**
- * The banner's content for the correlation warnings: one lead line, then one
- * list item per correlated pair (its full message as the item's title).
- *
- * @param {{feature: string, partner: string, rho: number,
- *   message: string}[]} correlated
- * @returns {HTMLElement[]} [] when there is none.
- */
-function warningContent(correlated) {
-  // A 2-way surface can report a pair from both sides: keep it once.
-  const seen = new Set();
-  const pairs = correlated.filter(({ feature, partner }) => {
-    const key = JSON.stringify([feature, partner].sort());
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  if (pairs.length === 0) return [];
-  const features = [...new Set(pairs.map((c) => c.feature))];
-  const rarely =
-    "so the plot averages over value combinations that rarely occur:";
-  const others =
-    pairs.length === 1 ? "another feature" : `${pairs.length} other features`;
-  const lead =
-    features.length === 1
-      ? `'${features[0]}' is strongly correlated with ${others}, ${rarely}`
-      : `Strongly correlated features, ${rarely}`;
-  const rho = ({ rho }) => `(Spearman ρ = ${rho >= 0 ? "+" : ""}${rho.toFixed(2)})`;
-  const label = (c) =>
-    features.length === 1
-      ? `${c.partner} ${rho(c)}`
-      : `${c.feature} with ${c.partner} ${rho(c)}`;
-  return [
-    h("p", { className: "pdw-warning-lead", text: lead }),
-    h(
-      "ul",
-      { className: "pdw-warning-list" },
-      pairs.map((c) =>
-        h("li", {
-          testid: "pdw-warning-item",
-          text: label(c),
-          attrs: { title: c.message },
-        }),
-      ),
-    ),
-  ];
 }
 
 /** Which chart draws `curve`. */
@@ -228,23 +186,30 @@ function render({ model, el }) {
       [[NONE, "— none —"], ...options.filter((f) => f !== first).map(option)],
       second,
     );
-    const twoWay = features().length === 2;
-    // ICE curves and centering describe 1-way curves only.
-    kind.select.disabled = twoWay;
-    nIce.input.disabled = twoWay;
-    centered.disabled = twoWay;
+    syncSettings();
   }
 
   function syncSettings() {
-    fillSelect(kind.select, KINDS, String(model.get("kind") ?? "average"));
+    const twoWay = features().length === 2;
+    const value = String(model.get("kind") ?? "average");
+    fillSelect(
+      kind.select,
+      twoWay ? KINDS.filter(([k]) => TWO_WAY_KINDS.has(k)) : KINDS,
+      twoWay && value !== "ale" ? "average" : value,
+    );
+    // ICE curves and centering at the first grid value describe 1-way
+    // partial dependence only.
+    const pdCurve = !twoWay && !value.includes("ale");
+    nIce.input.disabled = !pdCurve || value === "average";
+    centered.disabled = !pdCurve;
     centered.checked = Boolean(model.get("centered"));
     const classes = binding.list("_target_options");
     const classifier = classes.length > 0;
-    const value = String(model.get("target") ?? "");
+    const shown = String(model.get("target") ?? "");
     fillSelect(
       target.select,
       classes.map((c) => [c, c]),
-      classifier ? value : undefined,
+      classifier ? shown : undefined,
     );
     target.select.disabled = !classifier;
     target.field.hidden = !classifier;
@@ -295,18 +260,27 @@ function render({ model, el }) {
     current?.chart.update(curve);
 
     const correlated = curve?.correlated ?? [];
-    const key = JSON.stringify(correlated);
+    const key = JSON.stringify([correlated, curve?.effect, curve?.mode]);
     if (key !== shownCorrelations) {
       shownCorrelations = key;
-      warning.replaceChildren(...warningContent(correlated));
+      const actions = warningActions(curve);
+      warning.replaceChildren(
+        ...warningContent(correlated),
+        ...(correlated.length > 0 && actions.length > 0
+          ? [actionRow(actions)]
+          : []),
+      );
     }
     warning.hidden = correlated.length === 0;
     const ice = curve?.mode === "1d" ? curve.individual : null;
+    const bins = curve && curve.effect !== "pd" ? curve.x.values.length : 0;
     caption.textContent = ice
       ? `${formatNumber(ice.rows)} of ${formatNumber(curve.nRows)} ICE curves shown`
-      : curve
-        ? `averaged over ${formatNumber(curve.nRows)} rows`
-        : "";
+      : bins
+        ? `local effects of ${formatNumber(curve.nRows)} rows, ${curve.x.categorical ? "between neighbouring categories" : `in ${bins - 1} quantile bins`}`
+        : curve
+          ? `averaged over ${formatNumber(curve.nRows)} rows`
+          : "";
     caption.hidden = !curve;
 
     const stale = state === "error" && curve !== null;
@@ -337,6 +311,25 @@ function render({ model, el }) {
   }
 
   const live = frameScheduler(drawLive);
+
+  /** The banner's buttons: each switches `kind` (clicks go through `dom`,
+   * removed with the widget). */
+  function actionRow(actions) {
+    return h(
+      "div",
+      { className: "pdw-warning-actions" },
+      actions.map(({ kind: next, text, testid }) => {
+        const button = h("button", {
+          className: "pdw-warning-action",
+          testid,
+          text,
+          attrs: { type: "button" },
+        });
+        dom.on(button, "click", () => binding.save({ kind: next }));
+        return button;
+      }),
+    );
+  }
 
   // ---- Listeners ------------------------------------------------------------
 
@@ -369,6 +362,7 @@ function render({ model, el }) {
     ["kind", "centered", "target", "_target_options", "scale"],
     syncSettings,
   );
+  binding.on(["kind"], live.schedule);
   binding.on(LIVE_TRAITS, live.schedule);
 
   syncFeatures();

@@ -347,8 +347,14 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
       bars.filter((b) => b.getAttribute("data-axis") === "y"),
     ).toHaveLength(3);
     expect(byTestId("pdw-ice-canvas")).toBeNull();
-    expect(byTestId("pdw-kind").disabled).toBe(true);
+    // A surface is the average partial dependence or the second-order ALE.
+    expect([...byTestId("pdw-kind").options].map((o) => o.value)).toEqual([
+      "average",
+      "ale",
+    ]);
+    expect(byTestId("pdw-kind").value).toBe("average");
     expect(byTestId("pdw-n-ice").disabled).toBe(true);
+    expect(byTestId("pdw-centered").disabled).toBe(true);
 
     // Streaming: the heatmap fills row by row, no contours until complete.
     model.set("_curve", twoWayCurve(payloadPacker(), { done: 2 }));

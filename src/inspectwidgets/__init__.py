@@ -28,7 +28,9 @@ from .inspection import (
     split_grid,
 )
 from .plotting import (
+    AccumulatedLocalEffectsDisplay,
     ImportanceComparisonDisplay,
+    InteractionStrengthDisplay,
     PartialDependenceDisplay,
     PermutationImportanceDisplay,
 )
@@ -38,6 +40,7 @@ __version__ = "0.1.0"
 
 _WIDGETS = (
     "ImportanceComparisonWidget",
+    "InteractionWidget",
     "PartialDependenceWidget",
     "PermutationImportanceWidget",
 )
@@ -54,11 +57,14 @@ def __dir__():
 
 
 __all__ = [
+    "AccumulatedLocalEffectsDisplay",
     "AccumulatedLocalEffectsResult",
     "CorrelatedFeature",
     "FeatureDistribution",
     "ImportanceComparisonDisplay",
     "ImportanceComparisonWidget",
+    "InteractionStrengthDisplay",
+    "InteractionWidget",
     "PartialDependenceDisplay",
     "PartialDependenceResult",
     "PartialDependenceWidget",

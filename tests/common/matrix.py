@@ -184,6 +184,21 @@ def _pd_widget(model, X, y, **settings):
     return iw.PartialDependenceWidget(model, X, **_pd_kwargs(settings))
 
 
+def _ale_widget(model, X, y, **settings):
+    kwargs = {"features": [0], "grid_resolution": 5, **settings}
+    return iw.PartialDependenceWidget(model, X, kind="average_and_ale", **kwargs)
+
+
+def _ale_widget_numbers(result):
+    """The widget's ALE (its `result`); its PD is checked by the PD target."""
+    return [result.centered, result.uncentered]
+
+
+def _interaction_widget(model, X, y, **settings):
+    kwargs = {"n_samples": 20, "n_top": 2, "grid_resolution": 4, **settings}
+    return iw.InteractionWidget(model, X, pair=[0, 1], **kwargs)
+
+
 def _compare_widget(model, X, y, **settings):
     kwargs = _compare_kwargs(settings)
     return iw.ImportanceComparisonWidget(model, X, y, X, y, **kwargs)
@@ -275,6 +290,54 @@ TARGETS = [
         ),
         lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
         uses_y=False,
+    ),
+    Target(
+        "AccumulatedLocalEffectsDisplay.from_estimator",
+        "pd",
+        frozenset({"features", "grid_resolution", "sample_weight", "max_memory"}),
+        lambda model, X, y, features=(0,), **settings: (
+            iw.AccumulatedLocalEffectsDisplay.from_estimator(
+                model,
+                X,
+                features,
+                with_partial_dependence=len(features) == 1,
+                **{"grid_resolution": 5, **settings},
+            ).result
+        ),
+        lambda result: [result.centered, result.uncentered],
+        uses_y=False,
+    ),
+    Target(
+        "InteractionStrengthDisplay.from_estimator",
+        "pd",
+        frozenset({"random_state", "max_memory"}),
+        lambda model, X, y, **settings: (
+            iw.InteractionStrengthDisplay.from_estimator(
+                model, X, **{"n_samples": 20, "random_state": 0, **settings}
+            ).frame
+        ),
+        lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
+        uses_y=False,
+    ),
+    Target(
+        "PartialDependenceWidget(kind='average_and_ale')",
+        "pd",
+        frozenset({"features", "grid_resolution", "sample_weight"}),
+        _ale_widget,
+        _ale_widget_numbers,
+        widget=True,
+        uses_y=False,
+        traits=frozenset({"grid_resolution", "features"}),
+    ),
+    Target(
+        "InteractionWidget",
+        "pd",
+        frozenset({"grid_resolution", "sample_weight"}),
+        _interaction_widget,
+        lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
+        widget=True,
+        uses_y=False,
+        traits=frozenset({"grid_resolution"}),
     ),
     Target(
         "iter_partial_dependence",
@@ -739,6 +802,10 @@ for _pd in (
     "PartialDependenceDisplay.from_estimator",
     "accumulated_local_effects",
     "interaction_strength",
+    "AccumulatedLocalEffectsDisplay.from_estimator",
+    "InteractionStrengthDisplay.from_estimator",
+    "PartialDependenceWidget(kind='average_and_ale')",
+    "InteractionWidget",
 ):
     KNOWN_GAPS["model returning NaN predictions", _pd] = KNOWN_GAPS[
         "model returning NaN predictions", "partial_dependence"

@@ -6,7 +6,9 @@
 // (row, column) label, each with a test id and data attributes; beyond, they
 // are painted on a canvas (thousands of rects would be slow) and hovering
 // finds the cell from the pointer position. Labels are dropped when cells
-// are too small to hold them; the tooltip always names the cell.
+// are too small to hold them; the tooltip always names the cell. Given
+// `onActivate`, the cells with a finite value are buttons: a click, or Enter
+// or Space on the focused cell, calls it with the cell's row and column.
 
 import { select } from "d3-selection";
 
@@ -70,6 +72,8 @@ export function heatmapLayout(rows, cols, width, { maxCell = MAX_CELL } = {}) {
  * @property {string} label the svg's aria-label.
  * @property {import("../ui/tooltip.js").Tooltip} tooltip
  * @property {() => number} [width] available width (default: container's).
+ * @property {(i: number, j: number) => void} [onActivate] called when a cell
+ *   with a finite value is clicked, or activated from the keyboard.
  *
  * @typedef {object} HeatmapData
  * @property {string[]} rows
@@ -81,10 +85,12 @@ export function heatmapLayout(rows, cols, width, { maxCell = MAX_CELL } = {}) {
  * @property {{start: number, end: number}[]} [boxes] diagonal blocks to
  *   outline (square matrices), in row/column positions.
  * @property {number} [maxCell] largest cell size, px.
+ * @property {{i: number, j: number} | null} [selected] cell outlined as chosen.
  */
 export function createHeatmap(container, options) {
   const { testid, cellTestid, rowAttribute, colAttribute, label, tooltip } =
     options;
+  const { onActivate } = options;
   const root = select(container).append("div").attr("class", "icw-heatmap");
   const canvas = root
     .append("canvas")
@@ -104,6 +110,11 @@ export function createHeatmap(container, options) {
   const focus = svg
     .append("rect")
     .attr("class", "icw-cell-focus")
+    .style("display", "none");
+  const chosen = svg
+    .append("rect")
+    .attr("class", "icw-cell-selected")
+    .attr("data-testid", `${cellTestid}-selected`)
     .style("display", "none");
 
   let data = null;
@@ -177,7 +188,26 @@ export function createHeatmap(container, options) {
       .attr("y", (d) => top + d.i * cell)
       .attr("width", cell)
       .attr("height", cell)
-      .attr("fill", (d) => color(d.value));
+      .attr("fill", (d) => color(d.value))
+      .each(function (d) {
+        // Buttons only where there is something to show.
+        const button = onActivate !== undefined && Number.isFinite(d.value);
+        const node = select(this)
+          .attr("tabindex", button ? 0 : null)
+          .attr("role", button ? "button" : null)
+          .classed("icw-heat-cell-button", button);
+        const [, first = ""] = data.describe(d.i, d.j, d.value)[0] ?? [];
+        node.attr("aria-label", button ? first : null);
+      });
+    const selected = data.selected;
+    chosen
+      .style("display", selected ? null : "none")
+      .attr("data-row", selected ? rows[selected.i] : null)
+      .attr("data-col", selected ? cols[selected.j] : null)
+      .attr("x", selected ? left + selected.j * cell : 0)
+      .attr("y", selected ? top + selected.i * cell : 0)
+      .attr("width", cell)
+      .attr("height", cell);
 
     rowLabels
       .selectAll("text")
@@ -261,7 +291,21 @@ export function createHeatmap(container, options) {
     return inside ? [i, j] : null;
   }
 
+  function activate(event) {
+    if (data === null || onActivate === undefined) return;
+    const at = cellAt(event);
+    if (at && Number.isFinite(data.values[at[0] * data.cols.length + at[1]]))
+      onActivate(at[0], at[1]);
+  }
+
   root
+    .on("click", activate)
+    .on("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      if (!event.target?.closest?.("rect.icw-heat-cell")) return;
+      event.preventDefault(); // Space would scroll the page
+      activate(event);
+    })
     .on("pointermove", (event) => {
       if (data === null) return;
       const at = cellAt(event);
@@ -279,7 +323,11 @@ export function createHeatmap(container, options) {
     destroy() {
       if (destroyed) return;
       destroyed = true;
-      root.on("pointermove", null).on("pointerleave", null);
+      root
+        .on("pointermove", null)
+        .on("pointerleave", null)
+        .on("click", null)
+        .on("keydown", null);
       root.remove();
       data = null;
     },

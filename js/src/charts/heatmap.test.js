@@ -141,4 +141,58 @@ describe("createHeatmap", () => {
     expect(layout.labelled).toBe(false);
     expect(layout.columnLabelHeight).toBe(0);
   });
+
+  it("makes finite cells buttons: click, Enter and Space activate them", () => {
+    const activated = [];
+    const heatmap = createHeatmap(container, {
+      ...options(),
+      onActivate: (i, j) => activated.push([i, j]),
+    });
+    const data = square(["a", "b"], (i, j) => (i === j ? NaN : 0.3));
+    heatmap.update({ ...data, selected: { i: 0, j: 1 } });
+    const at = (row, col) =>
+      cells().find(
+        (c) =>
+          c.getAttribute("data-row") === row &&
+          c.getAttribute("data-col") === col,
+      );
+    const ab = at("a", "b");
+    expect(ab.getAttribute("tabindex")).toBe("0");
+    expect(ab.getAttribute("role")).toBe("button");
+    expect(ab.getAttribute("aria-label")).toBe("a × b");
+    // The diagonal (NaN) is no button and does nothing.
+    expect(at("a", "a").getAttribute("tabindex")).toBeNull();
+    at("a", "a").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    ab.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    const key = (node, k) =>
+      node.dispatchEvent(
+        new KeyboardEvent("keydown", { key: k, bubbles: true }),
+      );
+    key(at("b", "a"), "Enter");
+    key(at("b", "a"), " ");
+    key(at("b", "a"), "x");
+    expect(activated).toEqual([
+      [0, 1],
+      [1, 0],
+      [1, 0],
+    ]);
+    const selected = container.querySelector(
+      '[data-testid="hm-cell-selected"]',
+    );
+    expect(selected.style.display).not.toBe("none");
+    expect(selected.getAttribute("data-col")).toBe("b");
+    heatmap.destroy();
+    ab.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(activated).toHaveLength(3);
+  });
+
+  it("has no buttons without onActivate", () => {
+    const heatmap = createHeatmap(container, options());
+    heatmap.update(square(["a", "b"]));
+    expect(cells().every((c) => c.getAttribute("tabindex") === null)).toBe(
+      true,
+    );
+    cells()[1].dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    heatmap.destroy();
+  });
 });

@@ -13,6 +13,7 @@ import {
   ICE_FALLBACK_COLOR,
   iceAlpha,
 } from "./pd_canvas.js";
+import { createAleLayer } from "./pd_ale.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
   DIST_HEIGHT,
@@ -37,6 +38,7 @@ export function createPdCategories(container, { tooltip }) {
     svgTestid: "pdw-category-chart",
   });
   const marksG = frame.plot.append("g").attr("class", "pdw-category-marks");
+  const ale = createAleLayer(frame.plot);
   const focus = frame.plot
     .append("rect")
     .attr("class", "pdw-band-focus")
@@ -108,6 +110,7 @@ export function createPdCategories(container, { tooltip }) {
           .attr("x2", (band * MARK_WIDTH) / 2),
       );
 
+    ale.drawMarks({ curve, x, y, box });
     const bars = drawDistribution(frame.dist, distribution, {
       scale: x,
       orientation: "x",

@@ -19,6 +19,7 @@ import {
   iceAlpha,
   paintIce,
 } from "./pd_canvas.js";
+import { createAleLayer } from "./pd_ale.js";
 import { nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
@@ -46,6 +47,7 @@ export function createPdCurve(container, { tooltip }) {
     .append("path")
     .attr("class", "pdw-pdp")
     .attr("data-testid", "pdw-pdp");
+  const ale = createAleLayer(frame.plot);
   const guide = frame.plot
     .append("line")
     .attr("class", "pdw-guide")
@@ -104,6 +106,7 @@ export function createPdCurve(container, { tooltip }) {
       .attr("d", points.length > 0 ? pdpLine(points) : null)
       .attr("data-points", points.length)
       .style("display", average ? null : "none");
+    ale.drawCurve({ curve, x, y, box });
 
     // Distribution strip, decile rug, rare regions.
     const bars = drawDistribution(frame.dist, distribution, {
@@ -179,7 +182,7 @@ export function createPdCurve(container, { tooltip }) {
       .attr("x2", px)
       .attr("y1", box.top)
       .attr("y2", box.bottom);
-    const avg = curve.average?.[j];
+    const avg = curve.average?.[j] ?? curve.ale?.values[j];
     if (Number.isFinite(avg))
       focus.style("display", null).attr("cx", px).attr("cy", y(avg));
     else focus.style("display", "none");

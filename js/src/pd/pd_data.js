@@ -73,6 +73,24 @@ function axis(values, labels, categorical, name) {
   return { values, labels: categorical ? labelList : [], categorical };
 }
 
+const EFFECTS = ["pd", "ale", "overlay"];
+
+/**
+ * Decode the accumulated local effects of a 1-way `_curve`: the centred
+ * values at the g edges and the band's bounds (NaN where a bin has no row).
+ *
+ * @returns {null | {values: Float32Array, lower: Float32Array,
+ *   upper: Float32Array}} null when the curve has none.
+ */
+export function aleResult(value, g) {
+  if (value == null) return null;
+  return {
+    values: vector(value.values, "ale.values", g),
+    lower: vector(value.lower, "ale.lower", g),
+    upper: vector(value.upper, "ale.upper", g),
+  };
+}
+
 /**
  * Decode `_curve`.
  *
@@ -86,6 +104,9 @@ function axis(values, labels, categorical, name) {
  * @property {string} feature
  * @property {{values: Float32Array, labels: string[], categorical: boolean}} x
  * @property {number} gridDone grid points computed (clamped to [0, g]).
+ * @property {"pd" | "ale" | "overlay"} effect what is drawn: partial
+ *   dependence, accumulated local effects, or both on one axis.
+ * @property {ReturnType<typeof aleResult>} ale
  * @property {Float32Array | null} average `[g]`.
  * @property {{values: Float32Array, rows: number, cols: number} | null}
  *   individual `[m, g]`, row-major.
@@ -113,6 +134,7 @@ export function curveResult(value) {
     throw new TypeError(`_curve must be an object; got ${typeof value}.`);
   const features = strings(value.features);
   const common = {
+    effect: EFFECTS.includes(value.effect) ? value.effect : "pd",
     nRows: Number(value.n_rows) || 0,
     yLabel: String(value.y_label ?? ""),
     correlated: correlations(value.correlated),
@@ -130,6 +152,7 @@ export function curveResult(value) {
     return {
       mode: "1d",
       feature: features[0],
+      ale: aleResult(value.ale, g),
       x,
       gridDone: clampDone(value.grid_done, g),
       average,

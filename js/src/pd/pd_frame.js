@@ -32,6 +32,12 @@ const Y_TITLE_MAX_LINES = 3;
 
 let nextClipId = 0;
 
+const EFFECT_NAMES = {
+  pd: "Partial dependence on",
+  ale: "Accumulated local effects of",
+  overlay: "Partial dependence and accumulated local effects of",
+};
+
 /** Pad a [lo, hi] extent by 5% (a flat one by half its size, or ±1 at 0). */
 export function paddedDomain(extent) {
   if (!extent) return [0, 1];
@@ -115,13 +121,24 @@ export function createOneWayFrame(container, { svgTestid }) {
     const height = distTop + DIST_HEIGHT + MARGIN.bottom;
     const y = scaleLinear()
       .domain(
-        paddedDomain(finiteExtent([curve.average, curve.individual?.values])),
+        paddedDomain(
+          finiteExtent([
+            curve.average,
+            curve.individual?.values,
+            curve.ale?.lower,
+            curve.ale?.upper,
+            curve.ale?.values,
+          ]),
+        ),
       )
       .range([MARGIN.top + PLOT_HEIGHT, MARGIN.top]);
     svg
       .attr("width", width)
       .attr("height", height)
-      .attr("aria-label", `Partial dependence on ${curve.feature}`);
+      .attr(
+        "aria-label",
+        `${EFFECT_NAMES[curve.effect] ?? EFFECT_NAMES.pd} ${curve.feature}`,
+      );
     clipRect
       .attr("x", left)
       .attr("y", distTop)
@@ -161,6 +178,7 @@ export function createOneWayFrame(container, { svgTestid }) {
     return {
       plotW,
       distTop,
+      distHeight: DIST_HEIGHT,
       height,
       y,
       left,
@@ -222,11 +240,23 @@ export function prepareIceCanvas(frame, box) {
 export function curveValueLines(curve, j) {
   const lines = [];
   const avg = curve.average?.[j];
-  if (Number.isFinite(avg))
-    lines.push([
-      "",
-      `${curve.yLabel || "partial dependence"}: ${formatNumber(avg)}`,
-    ]);
+  const pdName =
+    curve.effect === "pd" ? curve.yLabel || "partial dependence" : "PD";
+  if (Number.isFinite(avg)) lines.push(["", `${pdName}: ${formatNumber(avg)}`]);
+  const ale = curve.ale;
+  if (ale && Number.isFinite(ale.values[j])) {
+    const band = Number.isFinite(ale.lower[j])
+      ? ` (band ${formatNumber(ale.lower[j])} – ${formatNumber(ale.upper[j])})`
+      : "";
+    lines.push(["", `ALE: ${formatNumber(ale.values[j])}${band}`]);
+    // Numeric: the rows of the bin ending at this edge.
+    const dist = curve.distribution;
+    if (dist?.kind === "histogram" && j > 0 && j <= dist.counts.length)
+      lines.push([
+        "",
+        `rows in the bin ending here: ${formatNumber(dist.counts[j - 1])}`,
+      ]);
+  }
   const ice = curve.individual;
   const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
   if (range)

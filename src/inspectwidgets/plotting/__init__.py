@@ -1,11 +1,14 @@
 """Static matplotlib figures of inspection results, one Display per chart."""
 
 from ._comparison import ImportanceComparisonDisplay
+from ._effects import AccumulatedLocalEffectsDisplay, InteractionStrengthDisplay
 from ._partial_dependence import PartialDependenceDisplay
 from ._permutation import PermutationImportanceDisplay
 
 __all__ = [
+    "AccumulatedLocalEffectsDisplay",
     "ImportanceComparisonDisplay",
+    "InteractionStrengthDisplay",
     "PartialDependenceDisplay",
     "PermutationImportanceDisplay",
 ]

@@ -161,11 +161,12 @@ class PartialDependenceDisplay:
         ax.set_ylabel(result.feature_names[1])
 
 
-def output_index(result, target):
-    """Index into the first axis of `result.average` of `target`: a class
-    label (or its ``str``) for classifiers, an output index for regressors;
-    None for the last output."""
-    n_outputs = result.average.shape[0]
+def output_index(result, target, n_outputs=None):
+    """Index into the first axis of `result.average` (of `n_outputs` outputs,
+    by default that axis's length) of `target`: a class label (or its
+    ``str``) for classifiers, an output index for regressors; None for the
+    last output."""
+    n_outputs = result.average.shape[0] if n_outputs is None else n_outputs
     if target is None:
         return n_outputs - 1
     labels = result.output_names

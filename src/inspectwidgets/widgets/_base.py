@@ -126,6 +126,22 @@ class ComputationWidget(anywidget.AnyWidget):
             self._ensure_worker()
             self._lock.notify_all()
 
+    def _publish(self, snapshot):
+        """Show `snapshot` as the result of a finished run, without computing
+        (a subclass's result kept from an earlier run): the run in flight is
+        cancelled and superseded, as by a new request."""
+        with self._lock:
+            if self._closed:
+                return
+            self._generation += 1
+            generation = self._generation
+            self._cancel.set()
+            self._pending = None
+            with self.hold_sync():
+                self.result = self._show(snapshot)
+                self._result_generation = generation
+        self._finish(generation, "done")
+
     def cancel(self):
         """Stop the run in flight after its current prediction chunk; what
         was computed so far (repeats, grid points) stays in ``result``."""

@@ -1,8 +1,11 @@
-"""What the widgets share beyond their base: where the bundle lives and which
-scorers a widget offers for an estimator."""
+"""What the widgets share beyond their base: where the bundle lives, which
+scorers a widget offers for an estimator, and how the effect widgets name
+features, categorical columns and classes."""
 
+import numbers
 import pathlib
 
+import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
 
@@ -65,3 +68,48 @@ def scorer_options(estimator, y):
             continue
         fitting.append(name)
     return fitting
+
+
+def target_options(estimator):
+    """Class labels a curve can show: the positive class of a binary
+    classifier (scikit-learn returns only that one), every class otherwise."""
+    if not is_classifier(estimator):
+        return []
+    classes = [str(c) for c in estimator.classes_]
+    return classes[-1:] if len(classes) == 2 else classes
+
+
+def feature_names(features, names):
+    """`features` (a column or a list of them: labels, or int positions) as
+    the names in the traits; the first column when None."""
+    if features is None:
+        return [names[0]]
+    if isinstance(features, (str, numbers.Integral)) or not np.iterable(features):
+        features = [features]
+    return [
+        names[f] if isinstance(f, numbers.Integral) and 0 <= f < len(names) else str(f)
+        for f in features
+    ]
+
+
+def categorical_names(X, names, categorical_features):
+    numeric = (
+        # By position: labels may repeat.
+        [dtype.kind in "biuf" for dtype in X.dtypes]
+        if hasattr(X, "columns")
+        else [X.dtype.kind in "biuf"] * X.shape[1]
+    )
+    chosen = set()
+    if categorical_features is not None:
+        flags = np.asarray(categorical_features)
+        if flags.dtype == bool:
+            chosen = {n for n, flag in zip(names, flags, strict=True) if flag}
+        else:
+            chosen = {
+                names[c] if isinstance(c, (int, np.integer)) else str(c) for c in flags
+            }
+    return [
+        n
+        for n, is_numeric in zip(names, numeric, strict=True)
+        if not is_numeric or n in chosen
+    ]

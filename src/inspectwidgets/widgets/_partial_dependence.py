@@ -1,17 +1,33 @@
-"""The live partial dependence / ICE widget."""
+"""The live partial dependence / ICE / accumulated local effects widget."""
 
-import numbers
 import warnings
+from dataclasses import dataclass
 
-import numpy as np
 import traitlets
-from sklearn.base import is_classifier
 
-from ..inspection import DEFAULT_CORRELATION_THRESHOLD, iter_partial_dependence
+from ..inspection import (
+    DEFAULT_CORRELATION_THRESHOLD,
+    iter_accumulated_local_effects,
+    iter_partial_dependence,
+)
 from ..inspection._core.validation import check_fitted, check_X, column_names
 from ._base import ComputationWidget
-from ._options import STATIC
-from ._serialization import binary_array
+from ._effect_payloads import curve_payload, effects_payload
+from ._options import STATIC, categorical_names, feature_names, target_options
+
+PD_KINDS = ("average", "individual", "both")
+KINDS = (*PD_KINDS, "ale", "average_and_ale")
+
+
+@dataclass(frozen=True)
+class _Effects:
+    """One snapshot of a run: the partial dependence and/or the ALE (None
+    where the kind does not draw it, or before it starts)."""
+
+    pd: object = None
+    ale: object = None
+    expects: tuple = ()
+    """The parts the run computes, for its progress."""
 
 
 class PartialDependenceWidget(ComputationWidget):
@@ -20,9 +36,14 @@ class PartialDependenceWidget(ComputationWidget):
     One feature: the partial dependence (bold) over individual conditional
     expectation curves (thin, subsampled), optionally centered, above the
     feature's distribution. Two features: a heatmap with both distributions on
-    the margins. For classifiers, pick the class and the scale (probability
-    or ESL's centered log-odds). A warning shows when the feature is strongly
-    correlated with another. The engine is
+    the margins. ``kind="ale"`` draws accumulated local effects instead
+    (:func:`~inspectwidgets.iter_accumulated_local_effects`: a pair's
+    second-order effect for two features), with a band of the rows' local
+    effects and the rows per bin; ``kind="average_and_ale"`` draws the
+    partial dependence and the ALE of one feature on one axis. For
+    classifiers, pick the class and the scale (probability or ESL's centered
+    log-odds). A warning shows when the feature is strongly correlated with
+    another, with buttons to switch to ALE or the overlay. The engine is
     :func:`~inspectwidgets.iter_partial_dependence`; the threading, status and
     cancellation rules are those of the permutation widget. Values are always
     computed by brute force over the rows of X (``method="brute"``), so the
@@ -36,11 +57,22 @@ class PartialDependenceWidget(ComputationWidget):
     features : column or list of one or two columns, default=None
         The feature(s) to show, by label or int position; the first column
         when None. The trait holds them as strings.
-    kind : {"average", "individual", "both"}, default="both"
-        One-way curves only; two-way surfaces are averages.
+    kind : {"average", "individual", "both", "ale", "average_and_ale"}, \
+            default="both"
+        The partial dependence (scikit-learn's kinds: one-way only, two-way
+        surfaces are averages), the accumulated local effects, or the average
+        partial dependence and the ALE overlaid. The overlay compares like
+        with like: the partial dependence is computed at the ALE's bin edges,
+        and both curves are centred the same way, to a weighted mean of 0
+        over the rows with each bin's rows at the bin's midpoint
+        (:meth:`AccumulatedLocalEffectsResult.center`). For an additive model
+        on independent features the two then coincide; where they part, PD
+        has averaged over combinations of values the data does not hold.
     centered : bool, default=False
-        Anchor every curve at 0 at the first grid value.
+        Anchor every partial dependence curve at 0 at the first grid value
+        (ALE is always centred on the data; see `kind`).
     grid_resolution : int, default=50
+        Grid points of the partial dependence, or quantile bins of the ALE.
     n_ice : int, default=100
         ICE curves drawn (a random subsample of the rows).
     target : str, default=None
@@ -58,10 +90,8 @@ class PartialDependenceWidget(ComputationWidget):
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """One feature (a curve) or two (a surface)."""
 
-    kind = traitlets.Enum(("average", "individual", "both"), default_value="both").tag(
-        sync=True
-    )
-    """Average curve, ICE curves, or both."""
+    kind = traitlets.Enum(KINDS, default_value="both").tag(sync=True)
+    """Average curve, ICE curves, both, ALE, or average and ALE overlaid."""
 
     centered = traitlets.Bool(False).tag(sync=True)
     """Whether curves are anchored at 0 at the first grid value."""
@@ -115,9 +145,9 @@ class PartialDependenceWidget(ComputationWidget):
         check_fitted(estimator)
         X = check_X(X)
         names = column_names(X)
-        features = _feature_names(features, names)
-        targets = _target_options(estimator)
-        categorical = _categorical_names(X, names, categorical_features)
+        features = feature_names(features, names)
+        targets = target_options(estimator)
+        categorical = categorical_names(X, names, categorical_features)
         self._estimator, self._X, self._names = estimator, X, names
         self._engine_kwargs = dict(
             # Columns by position: the names in the traits are strings, the
@@ -130,6 +160,9 @@ class PartialDependenceWidget(ComputationWidget):
             correlation_threshold=DEFAULT_CORRELATION_THRESHOLD,
         )
         self._ready = False
+        self._held = {}  # complete results by settings: see `_refresh`
+        self._snapshot = _Effects()
+        self.pd_result = None
         super().__init__(
             features=features,
             kind=kind,
@@ -149,7 +182,58 @@ class PartialDependenceWidget(ComputationWidget):
 
     # ComputationWidget hooks --------------------------------------------------
 
-    def _stream(self, cancel):
+    def run(self):
+        """Start (or restart) the computation with the current settings,
+        recomputing every part (results kept from earlier runs are dropped).
+
+        Cancels a run in flight. Returns at once; use :meth:`wait` to block.
+        Invalid settings set ``status="error"`` and ``error`` instead of raising.
+        """
+        self._held = {}
+        super().run()
+
+    def _refresh(self):
+        """After a settings change: redraw without predicting when every
+        part the settings need was computed in full before (switching between
+        ``"ale"`` and ``"average_and_ale"``, or ``centered`` in ALE kinds);
+        else run, keeping what was computed for the same settings."""
+        try:
+            keys = self._keys()
+        except ValueError:
+            keys = None
+        held = self._held
+        if keys and all(held.get(part, (None,))[0] == key for part, key in keys):
+            parts = {part: held[part][1] for part, _ in keys}
+            self._publish(_Effects(**parts, expects=tuple(parts)))
+        else:
+            super().run()
+
+    def _keys(self):
+        """The parts this run needs ("pd", "ale"), each with the settings its
+        result depends on. The overlay's partial dependence is computed at
+        the ALE's edges, so it depends on the ALE's settings, not `kind`."""
+        self._check_features()
+        common = (tuple(self.features), self.grid_resolution, self._scale())
+        if self.kind == "ale":
+            return [("ale", common)]
+        if self.kind == "average_and_ale":
+            if len(self.features) != 1:
+                raise ValueError(
+                    "kind: 'average_and_ale' overlays two curves of one feature; "
+                    f"got features={list(self.features)}. Pick one feature, or "
+                    "kind='ale' for a pair's second-order effect."
+                )
+            return [("ale", common), ("pd", (*common, "at ALE edges"))]
+        two_way = len(self.features) == 2
+        pd_kind = "average" if two_way else self.kind
+        ice = None if two_way or pd_kind == "average" else self.n_ice
+        centered = self.centered and not two_way
+        return [("pd", (*common, pd_kind, ice, centered))]
+
+    def _scale(self):
+        return self.scale if self._target_options else "probability"
+
+    def _check_features(self):
         if not 1 <= len(self.features) <= 2:
             raise ValueError(
                 f"features: pick one feature (a curve) or two (a surface); "
@@ -165,38 +249,115 @@ class PartialDependenceWidget(ComputationWidget):
             raise ValueError(
                 f"features: {unknown} not among X's columns; choose from {self._names}."
             )
-        two_way = len(self.features) == 2
+
+    def _stream(self, cancel):
+        keys = self._keys()
+        held = {p: r for p, (k, r) in self._held.items() if (p, k) in keys}
+        columns = [self._names.index(f) for f in self.features]
+        if self.kind in PD_KINDS:
+            key = dict(keys)["pd"]
+            # The key's last three: the engine's kind, n_ice and centered.
+            pd_stream = None if "pd" in held else self._pd_stream(cancel, *key[-3:])
+            return self._chain(held, [("pd", key, pd_stream)], cancel)
+        ale_key = dict(keys)["ale"]
+        ale_stream = None
+        if "ale" not in held:
+            ale_stream = iter_accumulated_local_effects(
+                self._estimator,
+                self._X,
+                columns,
+                grid_resolution=self.grid_resolution,
+                scale=self._scale(),
+                cancel=cancel,
+                categorical_features=self._engine_kwargs["categorical_features"],
+                sample_weight=self._engine_kwargs["sample_weight"],
+            )
+        parts = [("ale", ale_key, ale_stream)]
+        if "pd" in dict(keys):
+            # Its grid is the ALE's edges, known once the ALE has run.
+            parts.append(("pd", dict(keys)["pd"], None))
+        return self._chain(held, parts, cancel)
+
+    def _pd_stream(self, cancel, kind, n_ice, centered, custom_edges=None):
+        columns = [self._names.index(f) for f in self.features]
         # The correlation warning is shown in the widget, not in the output.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             return iter_partial_dependence(
                 self._estimator,
                 self._X,
-                [self._names.index(f) for f in self.features],
+                columns,
                 # Always predicted: "auto" would switch averages to the
                 # recursion (over the training data, decision function) when
                 # kind or the number of features changes.
                 method="brute",
                 grid_resolution=self.grid_resolution,
-                kind="average" if two_way else self.kind,
-                centered=self.centered and not two_way,
-                scale=self.scale if self._target_options else "probability",
-                n_ice=None if two_way or self.kind == "average" else self.n_ice,
+                custom_values=(
+                    None if custom_edges is None else {columns[0]: custom_edges}
+                ),
+                kind=kind,
+                centered=centered,
+                scale=self._scale(),
+                n_ice=n_ice,
                 cancel=cancel,
                 **self._engine_kwargs,
             )
 
-    def _show(self, result):
-        self._curve = curve_payload(result, self.target, len(self._X))
-        return result
+    def _chain(self, held, parts, cancel):
+        """Snapshots of the parts in turn (held ones as they are), each
+        complete part kept for `_refresh`."""
+        shown = dict(held)
+        expects = tuple(part for part, _, _ in parts)
+        for part, key, stream in parts:
+            if part in held:
+                continue
+            if cancel.is_set():
+                return  # cancelled between parts
+            if stream is None:  # the overlay's PD, at the ALE's edges
+                edges = shown["ale"].edges[0]
+                stream = self._pd_stream(cancel, "average", None, False, edges)
+            result = None
+            for result in stream:
+                shown[part] = result
+                yield _Effects(**shown, expects=expects)
+            finished = result is not None and (
+                result.done if part == "ale" else result.complete
+            )
+            if not finished:
+                return
+            with self._lock:
+                self._held[part] = (key, result)
+        if len(shown) == len(held):  # nothing left to compute
+            yield _Effects(**shown, expects=expects)
 
-    def _progress_of(self, result):
-        return result.n_points_done, result.n_points
+    def _show(self, snapshot):
+        self._snapshot = snapshot
+        self.pd_result = snapshot.pd
+        n_rows = len(self._X)
+        if snapshot.ale is not None:
+            self._curve = effects_payload(
+                snapshot.ale, snapshot.pd, self.target, n_rows
+            )
+            return snapshot.ale
+        self._curve = curve_payload(snapshot.pd, self.target, n_rows)
+        return snapshot.pd
+
+    def _progress_of(self, snapshot):
+        """Rows for the ALE, grid points for the PD; the overlay counts each
+        part as half the work."""
+        fractions = []
+        if "ale" in snapshot.expects:
+            ale = snapshot.ale
+            fractions.append(0.0 if ale is None else ale.n_rows_done / ale.n_rows)
+        if "pd" in snapshot.expects:
+            pd = snapshot.pd
+            fractions.append(0.0 if pd is None else pd.progress)
+        return sum(fractions), len(fractions)
 
     @traitlets.observe(*_RERUN_ON)
     def _on_settings(self, change):
         if self._ready:
-            self.run()
+            self._refresh()
 
     @traitlets.observe("target")
     def _on_target(self, change):
@@ -212,7 +373,7 @@ class PartialDependenceWidget(ComputationWidget):
             ):
                 # A run yet to show its first result reads `target` then.
                 if current:
-                    self._curve = curve_payload(self.result, self.target, len(self._X))
+                    self._show(self._snapshot)
                 return
         self.run()  # after an error, or to report an unknown class
 
@@ -228,164 +389,20 @@ class PartialDependenceWidget(ComputationWidget):
         """A matplotlib Figure of the current curve or surface."""
         from matplotlib.figure import Figure
 
-        from ..plotting import PartialDependenceDisplay
+        from ..plotting import AccumulatedLocalEffectsDisplay, PartialDependenceDisplay
 
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
         figure = Figure(figsize=(6.4, 4.8), layout="constrained")
+        ax = figure.subplots()
         # The trait holds the class label as a string ("" for regressors),
-        # which the Display's `target` accepts.
-        PartialDependenceDisplay(self.result).plot(
-            ax=figure.subplots(), target=self.target or None
-        )
-        return figure
-
-
-def _target_options(estimator):
-    """Class labels a curve can show: the positive class of a binary
-    classifier (scikit-learn returns only that one), every class otherwise."""
-    if not is_classifier(estimator):
-        return []
-    classes = [str(c) for c in estimator.classes_]
-    return classes[-1:] if len(classes) == 2 else classes
-
-
-def _feature_names(features, names):
-    """`features` (a column or a list of them: labels, or int positions) as
-    the names in the traits; the first column when None."""
-    if features is None:
-        return [names[0]]
-    if isinstance(features, (str, numbers.Integral)) or not np.iterable(features):
-        features = [features]
-    return [
-        names[f] if isinstance(f, numbers.Integral) and 0 <= f < len(names) else str(f)
-        for f in features
-    ]
-
-
-def _categorical_names(X, names, categorical_features):
-    numeric = (
-        # By position: labels may repeat.
-        [dtype.kind in "biuf" for dtype in X.dtypes]
-        if hasattr(X, "columns")
-        else [X.dtype.kind in "biuf"] * X.shape[1]
-    )
-    chosen = set()
-    if categorical_features is not None:
-        flags = np.asarray(categorical_features)
-        if flags.dtype == bool:
-            chosen = {n for n, flag in zip(names, flags, strict=True) if flag}
+        # which the Displays' `target` accepts.
+        target = self.target or None
+        snapshot = self._snapshot
+        if snapshot.ale is not None:
+            AccumulatedLocalEffectsDisplay(snapshot.ale, snapshot.pd).plot(
+                ax=ax, target=target
+            )
         else:
-            chosen = {
-                names[c] if isinstance(c, (int, np.integer)) else str(c) for c in flags
-            }
-    return [
-        n
-        for n, is_numeric in zip(names, numeric, strict=True)
-        if not is_numeric or n in chosen
-    ]
-
-
-def _output_index(result, target):
-    if result.output_names is None:
-        return 0
-    labels = [str(name) for name in result.output_names]
-    return labels.index(target) if target in labels else len(labels) - 1
-
-
-def _y_label(result, target):
-    if result.output_names is None:
-        label = "partial dependence (prediction)"
-    elif result.scale == "log_odds":
-        label = f"centered log-odds of class {target}"
-    elif result.response_method == "decision_function":
-        label = f"decision function, class {target}"
-    else:
-        label = f"probability of class {target}"
-    return f"{label}, change from the first grid value" if result.centered else label
-
-
-def _distribution(summary, grid):
-    """The feature's distribution for drawing beside the curve: histogram bins
-    outside the grid's range are left out (the axes span the grid) and the
-    outer edges are clipped to it."""
-    if summary.categorical:
-        return {
-            "kind": "categories",
-            "labels": [str(c) for c in summary.categories],
-            "counts": binary_array(summary.counts),
-        }
-    edges, counts = summary.bin_edges, summary.counts
-    low, high = float(np.min(grid)), float(np.max(grid))
-    inside = (edges[1:] > low) & (edges[:-1] < high)
-    if inside.any():
-        first, last = np.flatnonzero(inside)[[0, -1]]
-        counts = counts[first : last + 1]
-        edges = np.clip(edges[first : last + 2], low, high)
-    return {
-        "kind": "histogram",
-        "edges": binary_array(edges),
-        "counts": binary_array(counts),
-        "deciles": binary_array(summary.deciles),
-    }
-
-
-def _axis(result, axis):
-    """Grid positions and labels of one feature: values for numeric features,
-    0..k-1 with the category labels for categorical ones."""
-    values = result.grid_values[axis]
-    if result.categorical[axis]:
-        return np.arange(len(values), dtype=float), [str(v) for v in values]
-    return np.asarray(values, dtype=float), []
-
-
-def curve_payload(result, target, n_rows):
-    """What the front end draws, as float32 buffers. One-way curves carry only
-    the grid points computed so far (the engine fills the grid coarse to fine),
-    so the drawn line refines instead of showing gaps."""
-    output = _output_index(result, target)
-    common = {
-        "features": list(result.feature_names),
-        "n_rows": int(n_rows),
-        "y_label": _y_label(result, target),
-        "correlated": [
-            {
-                "feature": c.feature,
-                "partner": c.partner,
-                "rho": float(c.spearman_rho),
-                "message": c.message,
-            }
-            for c in result.correlated
-        ],
-    }
-    grid, labels = _axis(result, 0)
-    common["distribution"] = _distribution(result.distributions[0], grid)
-    if len(result.feature_names) == 1:
-        done = result.done
-        average = result.average[output][done] if result.kind != "individual" else None
-        individual = (
-            result.individual[output][:, done]
-            if result.individual is not None
-            else None
-        )
-        return {
-            **common,
-            "categorical": bool(result.categorical[0]),
-            "grid": binary_array(grid[done]),
-            "grid_labels": [label for label, d in zip(labels, done, strict=False) if d],
-            "grid_done": int(done.sum()),
-            "average": None if average is None else binary_array(average),
-            "individual": None if individual is None else binary_array(individual),
-        }
-    grid_y, labels_y = _axis(result, 1)
-    return {
-        **common,
-        "categorical": [bool(c) for c in result.categorical],
-        "grid": binary_array(grid),
-        "grid_labels": labels,
-        "grid_y": binary_array(grid_y),
-        "grid_y_labels": labels_y,
-        "grid_done": int(result.done.all(axis=1).sum()),
-        "average": binary_array(result.average[output]),
-        "distribution_y": _distribution(result.distributions[1], grid_y),
-    }
+            PartialDependenceDisplay(self.result).plot(ax=ax, target=target)
+        return figure

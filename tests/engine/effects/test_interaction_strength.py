@@ -202,3 +202,36 @@ def test_pipeline_on_a_frame_equals_the_definition():
     rest = pd_at(["income", "city"])  # PD on all but age, at each row
     expected = ((f - single["age"] - rest) ** 2).sum() / (f**2).sum()
     assert_allclose(pair[("one_vs_rest", "age", np.nan)], expected, rtol=1e-9)
+
+
+def test_n_top_chooses_how_many_features_pair_up():
+    import numpy as np
+    import pytest
+    from sklearn.base import BaseEstimator, RegressorMixin
+
+    from inspectwidgets import interaction_strength
+
+    class Products(RegressorMixin, BaseEstimator):
+        """x0 x1 + x2 x3 (x2 x3 weaker) + x4: two interacting pairs."""
+
+        def fit(self, X, y):
+            self.n_features_in_ = 5
+            return self
+
+        def predict(self, X):
+            X = np.asarray(X, dtype=float)
+            return X[:, 0] * X[:, 1] + 0.5 * X[:, 2] * X[:, 3] + X[:, 4]
+
+    X = np.random.default_rng(0).uniform(-1, 1, size=(200, 5))
+    model = Products().fit(X, None)
+    two = interaction_strength(model, X, n_top=2, n_samples=60, random_state=0)
+    pairs = two[two["kind"] == "pair"]
+    assert pairs[["feature", "partner"]].values.tolist() == [["x0", "x1"]]
+    four = interaction_strength(model, X, n_top=4, n_samples=60, random_state=0)
+    pairs = four[four["kind"] == "pair"]
+    assert len(pairs) == 6
+    assert set(pairs.iloc[0][["feature", "partner"]]) in ({"x0", "x1"}, {"x2", "x3"})
+    assert pairs.iloc[-1]["h_squared"] < 1e-6  # x0 with x2: no interaction
+    for bad in (1, 2.0, True):
+        with pytest.raises(ValueError, match="n_top must be an int >= 2"):
+            interaction_strength(model, X, n_top=bad, n_samples=20)

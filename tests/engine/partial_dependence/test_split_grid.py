@@ -76,8 +76,7 @@ def test_ice_is_constant_between_grid_values(name):
     rows = X[:12]
     grid = split_grid(model, rows, 1)
     dtype = np.float64 if "histogram" in name else np.float32
-    seen = rows[:, 1].astype(dtype)
-    assert grid[0] == seen.min() and grid[-1] == seen.max()
+    assert grid[0] == rows[:, 1].min() and grid[-1] == rows[:, 1].max()
     assert np.all(np.diff(grid) > 0)
     ice = partial_dependence(
         model, rows, [1], custom_values={1: grid}, kind="individual", method="brute"
@@ -128,7 +127,7 @@ def test_classifier_categories_and_pipeline_passthrough():
         ]
     )
     low, high = frame["b"].min(), frame["b"].max()
-    inner = np.unique(used[(used >= low) & (used < high)])
+    inner = np.unique(used[(used > low) & (used < high)])
     assert_array_equal(grid, np.unique(np.concatenate([[low], inner, [high]])))
     with pytest.raises(ValueError, match="categorical feature's grid"):
         split_grid(pipeline, frame, "kind")
@@ -151,6 +150,32 @@ def test_refuses_what_it_cannot_read_clearly():
         split_grid(tree, empty, 0)
     with pytest.raises(ValueError, match="not fitted|fit"):
         split_grid(DecisionTreeRegressor(), X, 0)
+
+
+def test_bounds_match_a_partial_dependence_grid():
+    """Steps over a partial dependence's range: its first and last grid value
+    are the ends, and centering anchors both at the same value."""
+    X, y = make_data()
+    forest = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y > 0)
+    rows = X[:10]
+    grid = partial_dependence(forest, X, [0], grid_resolution=20).grid_values[0]
+    steps = split_grid(forest, X, 0, bounds=(grid[0], grid[-1]))
+    assert steps[0] == grid[0] and steps[-1] == grid[-1]
+    assert np.all(np.diff(steps) > 0)
+    full = split_grid(forest, X, 0)
+    seen = np.float32(grid[0]), np.float32(grid[-1])
+    assert_array_equal(steps[1:-1], full[(full > seen[0]) & (full < seen[1])])
+    ice = partial_dependence(
+        forest, rows, [0], custom_values={0: steps}, kind="individual"
+    ).individual[-1]
+    for k, inside in enumerate(values_inside(steps, np.float32), start=1):
+        for value in inside:
+            expected = predictions_at(forest, rows, 0, value, "predict_proba")[:, 1]
+            assert_array_equal(ice[:, k], expected, err_msg=f"cell {k}")
+    with pytest.raises(ValueError, match="low <= high"):
+        split_grid(forest, X, 0, bounds=(1.0, 0.0))
+    with pytest.raises(ValueError, match="two numbers"):
+        split_grid(forest, X, 0, bounds="wide")
 
 
 def test_x_is_not_modified():

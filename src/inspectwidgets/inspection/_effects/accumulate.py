@@ -53,10 +53,19 @@ def accumulate_numeric(means, counts):
     uncentered = np.concatenate(
         [np.zeros((means.shape[0], 1)), np.cumsum(means, axis=1)], axis=1
     )
-    midpoints = (uncentered[:, :-1] + uncentered[:, 1:]) / 2
+    return uncentered, uncentered - centring_offset(uncentered, counts, False)
+
+
+def centring_offset(values, counts, categorical):
+    """What centring subtracts from `values` (n_outputs, n_edges) given at the
+    edges (categories): their weighted mean over the rows, each bin's rows
+    taken at the bin's midpoint (each category's at the category), as an
+    (n_outputs, 1) column."""
     total = counts.sum()
-    offset = (midpoints @ counts) / total if total > 0 else np.zeros(len(means))
-    return uncentered, uncentered - offset[:, None]
+    if total <= 0:
+        return np.zeros((len(values), 1))
+    at_rows = values if categorical else (values[:, :-1] + values[:, 1:]) / 2
+    return ((at_rows @ counts) / total)[:, None]
 
 
 def accumulate_categorical(means, category_counts):
@@ -65,11 +74,7 @@ def accumulate_categorical(means, category_counts):
     uncentered = np.concatenate(
         [np.zeros((means.shape[0], 1)), np.cumsum(means, axis=1)], axis=1
     )
-    total = category_counts.sum()
-    offset = (
-        (uncentered @ category_counts) / total if total > 0 else np.zeros(len(means))
-    )
-    return uncentered, uncentered - offset[:, None]
+    return uncentered, uncentered - centring_offset(uncentered, category_counts, True)
 
 
 def fill_empty_cells(means, counts, edges):

@@ -33,10 +33,9 @@ from .._partial_dependence import (
 from .copies import CopyPredictor
 from .run import check_response
 
-# Default pairs: those among this many features with the largest H²_j, as
+# Default pairs: those among `n_top` (5) features with the largest H²_j, as
 # Friedman & Popescu (section 8.1) look at pairs only for features that
 # interact at all.
-N_TOP_FEATURES = 5
 # A partial dependence whose root mean square is below this fraction of the
 # model's (centred) output is 0 up to rounding: its H² would be noise / noise.
 NEGLIGIBLE = 1e-10
@@ -48,6 +47,7 @@ def interaction_strength(
     features=None,
     *,
     pairs=None,
+    n_top=5,
     n_samples=300,
     random_state=None,
     response_method="auto",
@@ -93,10 +93,13 @@ def interaction_strength(
         The features whose H²_j (against all other columns) is computed;
         None: every column.
     pairs : None, "all" or list of pairs, default=None
-        The pairs whose H²_jk is computed. None: the pairs among the 5
+        The pairs whose H²_jk is computed. None: the pairs among the `n_top`
         features of `features` with the largest H²_j (largest over the
-        outputs); "all": every pair of `features`; or pairs of column names
-        or indices.
+        outputs; NaN last, ties in column order); "all": every pair of
+        `features`; or pairs of column names or indices.
+    n_top : int, default=5
+        With ``pairs=None``: how many features' pairs are computed
+        (``n_top * (n_top - 1) / 2`` pairs). Ignored otherwise.
     n_samples : int or None, default=300
         Rows drawn (without replacement) from X as the data points; None or
         more than X has: every row, undrawn.
@@ -148,6 +151,8 @@ def interaction_strength(
             "partial dependence across rows and needs at least two."
         )
     check_random_state_argument(random_state, "interaction_strength")
+    if isinstance(n_top, bool) or not isinstance(n_top, numbers.Integral) or n_top < 2:
+        raise ValueError(f"n_top must be an int >= 2; got {n_top!r}.")
     method, scale = check_response(estimator, response_method, scale)
     output_names, columns = resolve_classes(estimator, classes, method)
     responses = Responses(method, scale, columns)
@@ -182,7 +187,7 @@ def interaction_strength(
     if wanted is None:  # the pairs among the top features by H²_j
         strongest = pd.DataFrame(records).groupby("feature", sort=False).h_squared.max()
         top = strongest.fillna(-1).sort_values(ascending=False, kind="stable")
-        top = [names.index(f) for f in top.index[:N_TOP_FEATURES]]
+        top = [names.index(f) for f in top.index[:n_top]]
         top = sorted(top)  # pairs named in column order
         wanted = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
     for j, k in wanted:
@@ -294,3 +299,33 @@ def _subsample(n_rows, n_samples, random_state):
         return np.arange(n_rows)
     rng = check_random_state(random_state)
     return np.sort(rng.choice(n_rows, n_samples, replace=False))
+
+
+def select_output(frame, target):
+    """The rows of one output of an interaction_strength frame."""
+    outputs = list(dict.fromkeys(frame["output"]))
+    if target is None:
+        chosen = outputs[-1]
+    else:
+        matches = [o for o in outputs if o == target or str(o) == str(target)]
+        if not matches:
+            raise ValueError(
+                f"target must be one of {outputs} (or its str); got {target!r}."
+            )
+        chosen = matches[0]
+    return frame[frame["output"] == chosen]
+
+
+def pair_matrix(frame):
+    """The features of the pairs (in order of appearance) and the symmetric
+    matrix of their H², NaN where a pair was not computed (and on the
+    diagonal)."""
+    pairs = frame[frame["kind"] == "pair"]
+    names = list(dict.fromkeys([*pairs["feature"], *pairs["partner"]]))
+    order = {n: i for i, n in enumerate(names)}
+    matrix = np.full((len(names), len(names)), np.nan)
+    for a, b, h2 in zip(
+        pairs["feature"], pairs["partner"], pairs["h_squared"], strict=True
+    ):
+        matrix[order[a], order[b]] = matrix[order[b], order[a]] = h2
+    return names, matrix

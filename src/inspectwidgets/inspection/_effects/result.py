@@ -5,6 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .accumulate import centring_offset
+
 
 @dataclass(frozen=True)
 class AccumulatedLocalEffectsResult:
@@ -70,6 +72,83 @@ class AccumulatedLocalEffectsResult:
     def done(self):
         """Whether every row has contributed."""
         return self.n_rows_done == self.n_rows
+
+    def center(self, values):
+        """`values` given at this result's edges (of one feature), centred
+        as `centered` is: minus their weighted mean over the rows, each bin's
+        rows at the bin's midpoint (each category's rows at the category).
+
+        Partial dependence computed at ``edges[0]`` and centred so compares
+        like with like with the ALE: for an additive model with independent
+        features both are the component function minus its mean.
+
+        Parameters
+        ----------
+        values : array-like of shape (n_outputs, len(edges[0]))
+
+        Returns
+        -------
+        centered : ndarray of the same shape
+        """
+        if len(self.edges) != 1:
+            raise ValueError("center: defined for the effect of one feature.")
+        values = np.asarray(values, dtype=float)
+        if values.shape[-1] != len(self.edges[0]) or values.ndim != 2:
+            raise ValueError(
+                f"center: values must have shape (n_outputs, {len(self.edges[0])}); "
+                f"got {values.shape}."
+            )
+        counts = np.asarray(self.bin_counts, dtype=float)
+        return values - centring_offset(values, counts, self.categorical[0])
+
+    def band(self):
+        """The uncertainty band of one feature's effect at the edges: the
+        centred ALE plus or minus the standard deviation of the rows' local
+        effects in the bin ending at each edge (the transition into each
+        category); the first edge takes the first bin's. NaN where a bin
+        holds no row.
+
+        Returns
+        -------
+        lower, upper : ndarray, each of the shape of `centered`
+        """
+        if len(self.edges) != 1:
+            raise ValueError("band: defined for the effect of one feature.")
+        std = np.asarray(self.local_effects_std, dtype=float)
+        std = np.concatenate([std[:, :1], std], axis=1)
+        return self.centered - std, self.centered + std
+
+    def center_partial_dependence(self, result):
+        """The average of a partial dependence result computed at this
+        result's edges (``custom_values={feature: edges[0]}``), centred as
+        the ALE is (:meth:`center`), so the two compare like with like.
+
+        A partial result (``result.done`` not all true) is centred with its
+        missing edges filled by linear interpolation, and NaN there.
+
+        Returns
+        -------
+        centered : ndarray of shape (n_outputs, len(edges[0]))
+        """
+        grid = result.grid_values[0]
+        if len(grid) != len(self.edges[0]):
+            raise ValueError(
+                "result: the partial dependence must be computed at the ALE's "
+                f"{len(self.edges[0])} edges; it has {len(grid)} grid values."
+            )
+        if self.categorical[0]:
+            where = {str(v): i for i, v in enumerate(grid)}
+            order = np.array([where[str(c)] for c in self.edges[0]])
+            x = np.arange(len(order), dtype=float)
+        else:
+            order = np.arange(len(grid))
+            x = np.asarray(self.edges[0], dtype=float)
+        values = np.asarray(result.average, dtype=float)[:, order]
+        done = np.asarray(result.done, dtype=bool)[order]
+        if not done.any():
+            return np.full(values.shape, np.nan)
+        filled = np.stack([np.interp(x, x[done], v[done]) for v in values])
+        return np.where(done, self.center(filled), np.nan)
 
     def to_frame(self):
         """One row per output and edge (or pair of edges), tidy.

@@ -157,7 +157,7 @@ def column_values(rows, column):
         return None
 
 
-def split_grid(estimator, X, feature, *, feature_names=None):
+def split_grid(estimator, X, feature, *, bounds=None, feature_names=None):
     """Grid values at which a tree model's ICE curves are exact, every step.
 
     A tree sends a row left when the feature's value is ``<=`` a split's
@@ -183,16 +183,20 @@ def split_grid(estimator, X, feature, *, feature_names=None):
         The rows whose range of `feature` the grid covers.
     feature : int or str
         The feature, by position or by name.
+    bounds : (float, float), default=None
+        The range the grid covers, its first and last value; X's smallest
+        and largest finite value of the feature when None. Pass a partial
+        dependence's first and last grid value to draw its rows' steps over
+        the same range, anchored (``centered``) at the same value.
     feature_names : array-like of str, default=None
         Names of X's columns when X is an array.
 
     Returns
     -------
     grid : ndarray of shape (n_values,)
-        Increasing values, as the model sees them (float32 values for
-        scikit-learn's trees): X's smallest value of the feature, the last
-        value sent left by every threshold between the smallest and largest
-        value, and the largest.
+        Increasing values: the lower bound, the last value (as the model
+        sees values: float32 for scikit-learn's trees) sent left by every
+        threshold between the bounds, and the upper bound.
 
     Raises
     ------
@@ -246,13 +250,29 @@ def split_grid(estimator, X, feature, *, feature_names=None):
     # Everything as the model sees it: X cast to `dtype`, compared with
     # float64 thresholds. The largest `dtype` value at or below a threshold is
     # the last value sent left; values above it up to the next one share a cell.
-    low, high = (np.float64(dtype(v)) for v in (finite.min(), finite.max()))
+    low, high = _check_bounds(bounds, finite)
+    seen_low, seen_high = np.float64(dtype(low)), np.float64(dtype(high))
     inside = _at_or_below(thresholds.get(column, np.empty(0)), dtype)
-    inside = inside[(inside >= low) & (inside < high)]
-    grid = np.unique(np.concatenate([[low], inside, [high]]))
+    # A value seen as `low` (or `high`) is in its cell: it stands for it.
+    inside = np.unique(inside[(inside > seen_low) & (inside < seen_high)])
+    grid = np.concatenate([[low], inside, [high]] if high > low else [[low]])
     if passthrough is not None:
         _check_passed_through(passthrough, X, position, column, grid, names)
     return grid
+
+
+def _check_bounds(bounds, finite):
+    if bounds is None:
+        return float(finite.min()), float(finite.max())
+    try:
+        low, high = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"bounds must be two numbers (low, high); got {bounds!r}."
+        ) from None
+    if not (np.isfinite(low) and np.isfinite(high) and low <= high):
+        raise ValueError(f"bounds must be finite with low <= high; got {bounds!r}.")
+    return low, high
 
 
 def _at_or_below(thresholds, dtype):

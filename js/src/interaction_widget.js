@@ -1,0 +1,266 @@
+// Front end of InteractionWidget (anywidget ESM module).
+//
+// Draws what the traits hold: controls for the public traits (`n_top`,
+// `n_samples`, `kind`, `grid_resolution`, `target`, `scale`), the status
+// block, the H² heatmap of `_h2` (charts/heatmap.js, its cells buttons that
+// write `pair`) with its colour legend, and below it the chosen pair's 2-way
+// surface from `_curve`, drawn by the partial dependence widget's own chart
+// (pd/pd_heatmap.js). One redraw per animation frame.
+
+import "./ui/theme.css";
+
+import { scaleSequential } from "d3-scale";
+import { interpolateViridis } from "d3-scale-chromatic";
+
+import { observeResize } from "./charts/chart_base.js";
+import { createColorLegend } from "./charts/color_legend.js";
+import { formatNumber } from "./charts/format.js";
+import { createHeatmap } from "./charts/heatmap.js";
+import {
+  describeCell,
+  h2Result,
+  selectedCell,
+} from "./interaction/interaction_data.js";
+import { curveResult, isEmptyCurve } from "./pd/pd_data.js";
+import { createPdHeatmap } from "./pd/pd_heatmap.js";
+import { integerInput, runStopButtons } from "./ui/controls.js";
+import { h, listenerBag } from "./ui/dom.js";
+import { frameScheduler } from "./ui/frame.js";
+import { bindModel } from "./ui/model.js";
+import { createStatus, errorMessage, statusText } from "./ui/status.js";
+import { createTooltip } from "./ui/tooltip.js";
+// The surface's rules are the partial dependence widget's (scoped by its
+// root class, which this root also carries).
+import "./pd_widget.css";
+import "./interaction_widget.css";
+
+const KINDS = [
+  ["average", "2-way partial dependence"],
+  ["ale", "second-order ALE"],
+];
+const SCALES = [
+  ["probability", "probability"],
+  ["log_odds", "log-odds"],
+];
+const NO_PAIR_COLOR = "rgba(128, 128, 128, 0.15)";
+const h2Color = scaleSequential(interpolateViridis).domain([0, 1]).clamp(true);
+const cellColor = (v) => (Number.isFinite(v) ? h2Color(v) : NO_PAIR_COLOR);
+
+const LIVE_TRAITS = [
+  "status",
+  "progress",
+  "error",
+  "error_details",
+  "_eta_seconds",
+  "_phase",
+  "_elapsed_seconds",
+  "_h2",
+  "_curve",
+  "pair",
+];
+
+/** A labelled select filled with `[value, label]` options. */
+function selectField(testid, label, options) {
+  const select = h(
+    "select",
+    { testid, attrs: { "aria-label": label } },
+    options.map(([value, text]) => h("option", { text, attrs: { value } })),
+  );
+  return {
+    select,
+    field: h("label", { className: "iw-field" }, [
+      h("span", { text: label }),
+      select,
+    ]),
+  };
+}
+
+function render({ model, el }) {
+  const dom = listenerBag();
+  const binding = bindModel(model);
+  const context = { model, binding, dom };
+
+  const root = h("div", {
+    className: "inspectwidgets inspectwidgets-pd inspectwidgets-ia",
+    testid: "iaw-root",
+  });
+  const nTop = integerInput(
+    "iaw-n-top",
+    { trait: "n_top", label: "Top features", min: 2, fallback: 5 },
+    context,
+  );
+  const nSamples = integerInput(
+    "iaw-n-samples",
+    { trait: "n_samples", label: "Rows", min: 2, fallback: 300 },
+    context,
+  );
+  const grid = integerInput(
+    "iaw-grid",
+    { trait: "grid_resolution", label: "Grid", min: 2, fallback: 20 },
+    context,
+  );
+  const kind = selectField("iaw-kind", "Pair view", KINDS);
+  const target = selectField("iaw-target", "Class", []);
+  const scale = selectField("iaw-scale", "Scale", SCALES);
+  const { run, stop } = runStopButtons("iaw");
+  const status = createStatus("iaw");
+  const caption = h("div", { className: "iaw-caption", testid: "iaw-caption" });
+  const legendHost = h("div", { className: "iaw-legend" });
+  const heatmapHost = h("div", { className: "iaw-heatmap-host" });
+  const pairCaption = h("div", {
+    className: "iaw-caption",
+    testid: "iaw-pair-caption",
+  });
+  const surfaceHost = h("div", { className: "iaw-surface-host" });
+  const output = h("div", { className: "iaw-output" }, [
+    caption,
+    h("div", { className: "iaw-matrix" }, [legendHost, heatmapHost]),
+    pairCaption,
+    surfaceHost,
+  ]);
+  const tooltip = createTooltip(output, { testid: "iaw-tooltip" });
+  root.append(
+    h("div", { className: "iaw-controls" }, [
+      nTop.field,
+      nSamples.field,
+      kind.field,
+      grid.field,
+      target.field,
+      scale.field,
+      h("div", { className: "iw-buttons" }, [run, stop]),
+    ]),
+    status.bar,
+    status.error,
+    status.staleNote,
+    output,
+  );
+  el.append(root);
+
+  const legend = createColorLegend(legendHost, { testid: "iaw-legend" });
+  legend.update({
+    color: h2Color,
+    domain: [0, 1],
+    ticks: [0, 0.5, 1],
+    title: "Friedman's H² of the pair",
+  });
+  let h2 = null;
+  const heatmap = createHeatmap(heatmapHost, {
+    testid: "iaw-heatmap",
+    cellTestid: "iaw-cell",
+    rowAttribute: "data-row",
+    colAttribute: "data-col",
+    label: "Friedman's H² between pairs of the top features",
+    tooltip,
+    onActivate: (i, j) =>
+      binding.save({ pair: [h2.features[i], h2.features[j]] }),
+  });
+  let surface = null;
+
+  function syncSettings() {
+    kind.select.value = String(model.get("kind") ?? "average");
+    scale.select.value = String(model.get("scale") ?? "probability");
+    const classes = binding.list("_target_options");
+    target.select.replaceChildren(
+      ...classes.map((c) => h("option", { text: c, attrs: { value: c } })),
+    );
+    target.select.value = String(model.get("target") ?? "");
+    target.field.hidden = classes.length === 0;
+    scale.select.disabled = classes.length === 0;
+  }
+
+  function drawLive() {
+    const state = String(model.get("status") ?? "idle");
+    const problems = [];
+    let curve = null;
+    h2 = null;
+    try {
+      h2 = h2Result(model.get("_h2"));
+      curve = curveResult(model.get("_curve"));
+    } catch (err) {
+      problems.push(`Could not draw the result: ${err.message}`);
+    }
+    const pair = binding.list("pair");
+    root.setAttribute("data-status", state);
+    root.setAttribute("data-pair", pair.join(" × "));
+    root.setAttribute("data-surface", curve ? curve.features.join(" × ") : "");
+    stop.disabled = state !== "running";
+    if (h2) {
+      heatmap.update({
+        rows: h2.features,
+        cols: h2.features,
+        values: h2.matrix,
+        color: cellColor,
+        describe: (i, j) => describeCell(h2, i, j),
+        selected: selectedCell(h2, pair),
+        maxCell: 56,
+      });
+    }
+    caption.textContent = h2
+      ? `H² of the pairs among the ${h2.features.length} features that interact most (on ${formatNumber(h2.nSamples)} rows); click a cell to draw the pair`
+      : state === "running"
+        ? "Computing H²…"
+        : "No result yet: press Run.";
+    if (curve && curve.mode === "2d") {
+      surface ??= createPdHeatmap(surfaceHost, { tooltip });
+      surface.update(curve);
+    } else if (surface) {
+      surface.destroy();
+      surface = null;
+    }
+    pairCaption.textContent =
+      pair.length === 2
+        ? `${pair[0]} × ${pair[1]}: ${curve ? curve.yLabel : "computing…"}`
+        : "";
+    status.update({
+      status: state,
+      progress: model.get("progress"),
+      text: statusText({
+        status: state,
+        count: `${Math.round(100 * (Number(model.get("progress")) || 0))}%`,
+        stoppedAt: "",
+        etaSeconds: Number(model.get("_eta_seconds") ?? -1),
+        phase: String(model.get("_phase") ?? ""),
+        elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),
+        hasResult: h2 !== null || !isEmptyCurve(model.get("_curve")),
+      }),
+      message: errorMessage(state, model.get("error"), problems),
+      details: String(model.get("error_details") ?? ""),
+      stale: state === "error" && h2 !== null,
+    });
+  }
+
+  const live = frameScheduler(drawLive);
+  dom.on(kind.select, "change", () =>
+    binding.save({ kind: kind.select.value }),
+  );
+  dom.on(target.select, "change", () =>
+    binding.save({ target: target.select.value }),
+  );
+  dom.on(scale.select, "change", () =>
+    binding.save({ scale: scale.select.value }),
+  );
+  dom.on(run, "click", () => binding.increment("_run_requests"));
+  dom.on(stop, "click", () => {
+    if (model.get("status") === "running") binding.increment("_stop_requests");
+  });
+  dom.on(output, "pointerleave", () => tooltip.hide());
+  const stopResize = observeResize(heatmapHost, live.schedule);
+  binding.on(["kind", "scale", "target", "_target_options"], syncSettings);
+  binding.on(LIVE_TRAITS, live.schedule);
+  syncSettings();
+  drawLive();
+
+  return () => {
+    binding.removeAll();
+    dom.removeAll();
+    live.cancel();
+    stopResize();
+    heatmap.destroy();
+    legend.destroy();
+    surface?.destroy();
+    tooltip.destroy();
+    root.remove();
+  };
+}
+
+export default { render };
