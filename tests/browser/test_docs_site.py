@@ -78,6 +78,13 @@ def open_page(browser, site_url):
         context.close()
 
 
+def _elsewhere(blocked):
+    """The blocked requests but MathJax's: Sphinx loads MathJax from its CDN
+    to typeset formulas (blocked, the TeX source shows). Everything else,
+    the widgets' bundles included, must come from the site."""
+    return [url for url in blocked if urlsplit(url).netloc != "cdn.jsdelivr.net"]
+
+
 def _screenshot(page, name):
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     page.mouse.move(0, 0)
@@ -107,10 +114,7 @@ def test_user_guide_page_renders_from_the_site_alone(open_page, theme):
     sidebar = page.locator(".bd-sidebar-primary")
     for title in ("MDI versus permutation importance", "Relative importance (ESL)"):
         expect(sidebar.get_by_role("link", name=title)).to_be_visible()
-    # MathJax (formulas) is the one script from elsewhere; blocked, the TeX
-    # source shows.
-    assert [urlsplit(url).netloc for url in blocked] == ["cdn.jsdelivr.net"]
-    assert errors == []
+    assert _elsewhere(blocked) == [] and errors == []
     _screenshot(page, f"docs_user_guide_{theme}.png")
 
 
@@ -140,6 +144,30 @@ def test_gallery_page_draws_its_widget_without_a_kernel(open_page, theme):
     )
 
     # The widget's bundle came from the site; nothing from elsewhere.
-    assert blocked == [] and errors == []
+    assert _elsewhere(blocked) == [] and errors == []
     root.scroll_into_view_if_needed()
     _screenshot(page, f"docs_gallery_{theme}.png")
+
+
+GALLERY = sorted(SITE.glob("gallery/*.html"))
+
+
+@pytest.mark.parametrize("path", GALLERY, ids=[p.stem for p in GALLERY])
+def test_every_gallery_widget_draws(open_page, path):
+    page, blocked, errors = open_page(f"gallery/{path.name}", "light")
+    views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]')
+    n_views = views.count()
+    expect(page.locator("html")).to_have_attribute(
+        "data-iw-widgets-drawn", str(n_views), timeout=DRAW_TIMEOUT
+    )
+    assert n_views > 0
+    assert page.locator(".iw-embed-error").count() == 0
+    # Every widget drew marks: SVG shapes or a canvas.
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('.iw-embed')].map((el) =>
+             el.querySelectorAll('svg rect, svg path, svg circle, canvas').length)"""
+    )
+    assert len(marks) == n_views and all(n > 0 for n in marks), marks
+    assert _elsewhere(blocked) == [] and errors == []
+    page.locator(".iw-embed").first.scroll_into_view_if_needed()
+    _screenshot(page, f"docs_gallery_{path.stem}.png")
