@@ -127,6 +127,8 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
             )
         widget["_module"] = bundles[widget.pop("_esm")]
         widget.pop("_css", None)
+        # As in save_html's pages: the front end runs without a kernel.
+        widget["_standalone"] = True
     kwargs["body"] = json.dumps(state).replace("</", "<\\/")
 
 
