@@ -5,6 +5,8 @@ import json
 import shutil
 from pathlib import Path
 
+import mathjax
+
 import inspectwidgets
 
 DOCS = Path(__file__).resolve().parent
@@ -67,8 +69,11 @@ html_title = f"inspectwidgets {release}"
 BUNDLES = Path(inspectwidgets.__file__).parent / "static"
 html_static_path = ["_static", str(BUNDLES)]
 html_css_files = ["iw_embed.css"]
-# Formulas: Sphinx's MathJax 3 from its CDN, the one thing the site loads from
-# elsewhere; offline the TeX source shows instead.
+# Formulas: MathJax 3 served from the site, not a CDN. Its script and fonts
+# (from the django-static-mathjax package, which holds only MathJax's files)
+# are copied into _static/mathjax/ by _copy_mathjax below.
+MATHJAX = Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
+mathjax_path = "mathjax/tex-chtml.js"
 html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
@@ -132,8 +137,18 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
     kwargs["body"] = json.dumps(state).replace("</", "<\\/")
 
 
+def _copy_mathjax(app, exception):
+    if exception is None and app.builder.format == "html":
+        target = Path(app.outdir) / "_static" / "mathjax"
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(MATHJAX / "tex-chtml.js", target / "tex-chtml.js")
+        fonts = Path("output") / "chtml" / "fonts" / "woff-v2"
+        shutil.copytree(MATHJAX / fonts, target / fonts, dirs_exist_ok=True)
+
+
 def setup(app):
     app.connect("builder-inited", _check_api_reference)
     app.connect("source-read", _gallery_links)
     # Before myst-nb's handler (priority 500) puts the state into the page.
     app.connect("html-page-context", _embed_widgets, priority=400)
+    app.connect("build-finished", _copy_mathjax)
