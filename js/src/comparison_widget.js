@@ -32,6 +32,7 @@ import {
   segmentedSwitch,
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
+import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
@@ -132,6 +133,7 @@ function render({ model, el }) {
   };
   output.append(empty, ...Object.values(panels).map((p) => p.node));
   el.append(root);
+  const picked = bindFeatureSelection(root, context);
 
   // ---- Controls -----------------------------------------------------------
 
@@ -243,6 +245,7 @@ function render({ model, el }) {
       state === "running"
         ? "Computing the first repeat…"
         : "No result yet: press Run.";
+    picked.mark();
   }
 
   const live = frameScheduler(drawLive);

@@ -37,6 +37,7 @@ __version__ = "0.1.0"
 
 _WIDGETS = (
     "ImportanceComparisonWidget",
+    "ModelInspector",
     "PartialDependenceWidget",
     "PermutationImportanceWidget",
 )
@@ -58,6 +59,7 @@ __all__ = [
     "FeatureDistribution",
     "ImportanceComparisonDisplay",
     "ImportanceComparisonWidget",
+    "ModelInspector",
     "PartialDependenceDisplay",
     "PartialDependenceResult",
     "PartialDependenceWidget",

@@ -1,0 +1,452 @@
+"""ModelInspector: one call, one model review, every view linked.
+
+Design: one anywidget over the three existing widgets, not a copy of them.
+The inspector holds a PermutationImportanceWidget, an
+ImportanceComparisonWidget and a PartialDependenceWidget as *embedded*
+children: real instances (their engine, their threads, their latest-wins rule,
+their `to_frame` and `figure`) that open no comm of their own. Each child's
+synced traits are mirrored into one inspector trait (``_importance``,
+``_comparison``, ``_effects``: ``{"state": ..., "versions": ...}``), and the
+inspector's front end renders each child's own ESM module with a small model
+proxy over that trait (js/src/inspector/sub_model.js); a write from a child's
+controls comes back as a message and is set on the child. So each chart, its
+controls and its tooltips are the widget's own code; the inspector adds the
+header, the tabs, the one status line and the linking, and the whole review
+is one widget state, which is what `save_html` embeds.
+
+The alternative, an ipywidgets container of the three widgets, would need a
+widget manager to render a saved page and could not switch views or share
+one status line without Python.
+
+Laziness: a view computes when it is shown (Importance or Comparison tab; the
+Effects panel once a feature is selected) and its inputs are new; switching
+back to a computed view starts nothing. Validation runs once, here, up front.
+"""
+
+import contextlib
+import threading
+
+import anywidget
+import numpy as np
+import traitlets
+from sklearn.utils import _safe_indexing
+
+from ..inspection._core.validation import (
+    check_fitted,
+    check_n_repeats,
+    check_not_empty,
+    check_random_state_argument,
+    check_X,
+    check_y,
+    column_names,
+)
+from ._comparison import ImportanceComparisonWidget
+from ._options import STATIC
+from ._partial_dependence import PartialDependenceWidget
+from ._permutation import PermutationImportanceWidget
+from ._review_header import review_header, scores_frame
+
+MAX_ROWS = 5_000
+"""Default of `max_rows`: Effects and Comparison predict every row once per
+grid point or repeat, so above this many rows they use a seeded subsample
+(a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
+
+# Traits not mirrored: the widget machinery's, and the selection, which is
+# the inspector's own (shared by every view).
+_WIDGET_TRAITS = {"layout", "tabbable", "tooltip", "_dom_classes", "comm"}
+_NOT_MIRRORED = _WIDGET_TRAITS | {"selected_features"}
+
+
+class _Embedded:
+    """A widget shown only through the inspector: no comm of its own."""
+
+    def open(self):
+        pass
+
+
+def _embedded(cls):
+    return type(f"Embedded{cls.__name__}", (_Embedded, cls), {})
+
+
+_CHILD_CLASSES = {
+    "importance": _embedded(PermutationImportanceWidget),
+    "comparison": _embedded(ImportanceComparisonWidget),
+    "effects": _embedded(PartialDependenceWidget),
+}
+
+
+def _mirrored(child):
+    """The child's synced traits the front end reads (not the widget
+    machinery's own)."""
+    return [
+        name
+        for name in child.trait_names(sync=True)
+        if name not in _NOT_MIRRORED
+        and not name.startswith(("_model_", "_view_", "_anywidget", "_esm", "_css"))
+    ]
+
+
+class ModelInspector(anywidget.AnyWidget):
+    """A linked review of a fitted model: header, importance, comparison, effects.
+
+    Parameters
+    ----------
+    estimator : fitted estimator or Pipeline
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+        Held-out data the review is about.
+    y : array-like of shape (n_samples,)
+    X_train, y_train : training data, default=None
+        Fits the dummy baseline and feeds the Comparison view (which is
+        unavailable without them).
+    scoring : str or list of str, default=None
+        Scorer names; the estimator's default metric when None. The
+        Comparison view uses the first.
+    n_repeats : int, default=5
+        Permutations per feature, in Importance and Comparison.
+    random_state : int, default=None
+        One seed for every view; None draws one (shown in the header).
+    max_rows : int, default=5000
+        Above this many rows, Effects and Comparison use a seeded random
+        subsample of this many rows (train and test alike); Importance always
+        uses every row.
+    selected_features : list of str, default=None
+        The selection (one feature, or two for a 2-way surface).
+    view : {"importance", "comparison"}, default="importance"
+    n_jobs : int, default=None
+    run : bool, default=True
+        Compute the shown views at once.
+
+    Examples
+    --------
+    >>> inspector = ModelInspector(
+    ...     model, X_test, y_test, X_train=X_train, y_train=y_train
+    ... )  # doctest: +SKIP
+    >>> inspector.selected_features = ["age"]  # doctest: +SKIP
+    """
+
+    _esm = STATIC / "inspector_widget.js"
+    _css = STATIC / "inspector_widget.css"
+
+    view = traitlets.Enum(("importance", "comparison"), default_value="importance").tag(
+        sync=True
+    )
+    """The tab shown above the Effects panel."""
+
+    selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The selected feature(s), shown in every view and drawn by Effects."""
+
+    max_rows = traitlets.Int(MAX_ROWS, min=1).tag(sync=True)
+    """Rows Effects and Comparison use at most (a seeded subsample)."""
+
+    _header = traitlets.Dict().tag(sync=True)
+    _importance = traitlets.Dict().tag(sync=True)
+    _comparison = traitlets.Dict().tag(sync=True)
+    _effects = traitlets.Dict().tag(sync=True)
+
+    def __init__(
+        self,
+        estimator,
+        X,
+        y,
+        *,
+        X_train=None,
+        y_train=None,
+        scoring=None,
+        n_repeats=5,
+        random_state=None,
+        max_rows=MAX_ROWS,
+        selected_features=None,
+        view="importance",
+        n_jobs=None,
+        run=True,
+    ):
+        check_fitted(estimator)
+        X = check_not_empty(check_X(X))
+        y = check_y(y, X.shape[0])
+        if (X_train is None) != (y_train is None):
+            raise ValueError(
+                "X_train and y_train: pass both (training data) or neither; "
+                f"got X_train={'None' if X_train is None else 'data'} and "
+                f"y_train={'None' if y_train is None else 'data'}."
+            )
+        if X_train is not None:
+            X_train = check_not_empty(check_X(X_train))
+            y_train = check_y(y_train, X_train.shape[0], name="y_train")
+            if X_train.shape[1] != X.shape[1]:
+                raise ValueError(
+                    f"X_train has {X_train.shape[1]} columns but X has "
+                    f"{X.shape[1]}; pass the same features."
+                )
+        check_n_repeats(n_repeats)
+        check_random_state_argument(random_state, "ModelInspector")
+        if random_state is None or isinstance(random_state, np.random.RandomState):
+            random_state = int(np.random.RandomState(random_state).randint(2**31))
+        self._estimator, self._X, self._y = estimator, X, y
+        self._train = (X_train, y_train)
+        self._random_state, self._n_jobs = int(random_state), n_jobs
+        self._names = column_names(X)
+        self._lock = threading.RLock()
+        self._version = 0
+        self._children = {}
+        self._dirty = set()
+        self._ready = False
+        super().__init__(view=view, max_rows=max_rows)
+        importance = self._child(
+            "importance",
+            estimator,
+            X,
+            y,
+            scoring=scoring,
+            n_repeats=n_repeats,
+            random_state=self._random_state,
+            n_jobs=n_jobs,
+        )
+        self._scoring = list(importance.scoring)
+        self._n_repeats = n_repeats
+        self._build_subsampled()
+        self._header = self._header_content()
+        self.on_msg(self._on_message)
+        if selected_features is not None:
+            self.selected_features = list(selected_features)
+        self._ready = True
+        importance.observe(self._on_importance_status, names=["status"])
+        if run:
+            self._refresh()
+
+    # Children -----------------------------------------------------------------
+
+    def _child(self, key, *args, **kwargs):
+        """Create (or replace) the child behind view `key`, mirrored and not
+        yet run."""
+        old = self._children.pop(key, None)
+        if old is not None:
+            old.close()
+        child = _CHILD_CLASSES[key](*args, run=False, **kwargs)
+        self._children[key] = child
+        names = _mirrored(child)
+        self._publish(key, {name: getattr(child, name) for name in names})
+        child.observe(
+            lambda change: self._publish(key, {change.name: change.new}), names=names
+        )
+        self._dirty.add(key)
+        return child
+
+    def _build_subsampled(self):
+        """The Comparison and Effects children, on at most `max_rows` rows."""
+        X, y = self._rows(self._X, self._y)
+        first = self.selected_features[:2] or [self._names[0]]
+        effects = self._child(
+            "effects",
+            self._estimator,
+            X,
+            features=first,
+            random_state=self._random_state,
+        )
+        effects.observe(self._on_effects_features, names=["features"])
+        X_train, y_train = self._train
+        if X_train is not None:
+            X_train, y_train = self._rows(X_train, y_train)
+            self._child(
+                "comparison",
+                self._estimator,
+                X_train,
+                y_train,
+                X,
+                y,
+                scoring=self._scoring[0],
+                n_repeats=self._n_repeats,
+                random_state=self._random_state,
+                n_jobs=self._n_jobs,
+            )
+
+    def _rows(self, X, y):
+        """At most `max_rows` rows of (X, y), drawn with the inspector's seed
+        and kept in their order; the data itself when it is small enough."""
+        n = X.shape[0]
+        if n <= self.max_rows:
+            return X, y
+        rng = np.random.RandomState(self._random_state)
+        rows = np.sort(rng.choice(n, size=self.max_rows, replace=False))
+        return _safe_indexing(X, rows), _safe_indexing(y, rows)
+
+    def _header_content(self):
+        X_train, y_train = self._train
+        return {
+            **review_header(
+                self._estimator,
+                self._X,
+                self._y,
+                X_train=X_train,
+                y_train=y_train,
+                scoring=self._scoring,
+                n_rows_views=min(self.max_rows, self._X.shape[0]),
+            ),
+            "random_state": self._random_state,
+            "comparison": X_train is not None,
+        }
+
+    def _publish(self, key, values):
+        """Mirror changed child traits into ``_<key>``, each with a new
+        version so the front end knows which changed."""
+        with self._lock:
+            current = getattr(self, f"_{key}") or {}
+            state = {**current.get("state", {}), **values}
+            versions = dict(current.get("versions", {}))
+            for name in values:
+                self._version += 1
+                versions[name] = self._version
+            setattr(self, f"_{key}", {"state": state, "versions": versions})
+
+    def _on_message(self, widget, content, buffers):
+        """A child's control wrote traits: set them on the child, whose own
+        observers rerun it. A refused value is published again, so the
+        control shows the value in force."""
+        if not isinstance(content, dict) or content.get("view") not in self._children:
+            return
+        child = self._children[content["view"]]
+        allowed = set(_mirrored(child))
+        for name, value in (content.get("set") or {}).items():
+            if name not in allowed:
+                continue
+            try:
+                setattr(child, name, value)
+            except traitlets.TraitError:
+                self._publish(content["view"], {name: getattr(child, name)})
+
+    # Laziness -------------------------------------------------------------------
+
+    def _shown(self):
+        shown = {self.view}
+        if self.selected_features:
+            shown.add("effects")
+        return shown & set(self._children)
+
+    def _refresh(self):
+        """Run every shown view whose inputs changed since its last run."""
+        for key in sorted(self._shown() & self._dirty):
+            self._dirty.discard(key)
+            self._children[key].run()
+
+    @contextlib.contextmanager
+    def _quietly(self, key):
+        """Change a child's settings without it rerunning (its `_ready`
+        guard); it is marked to run when next shown."""
+        child = self._children[key]
+        ready, child._ready = child._ready, False
+        try:
+            yield child
+        finally:
+            child._ready = ready
+        self._dirty.add(key)
+
+    @traitlets.validate("selected_features")
+    def _check_selection(self, proposal):
+        features = list(dict.fromkeys(str(f) for f in proposal.value))
+        unknown = [f for f in features if f not in self._names]
+        if unknown:
+            raise traitlets.TraitError(
+                f"selected_features: {unknown} not among X's columns; choose "
+                f"from {self._names[:12]}{' …' if len(self._names) > 12 else ''}."
+            )
+        if len(features) > 2:
+            raise traitlets.TraitError(
+                "selected_features: select one feature (a curve) or two (a "
+                f"surface); got {features}."
+            )
+        return features
+
+    @traitlets.observe("selected_features")
+    def _on_selection(self, change):
+        effects = self._children.get("effects")
+        if effects is None or not self.selected_features:
+            return
+        if list(effects.features) != self.selected_features:
+            with self._quietly("effects") as child:
+                child.features = self.selected_features
+        if self._ready:
+            self._refresh()
+
+    def _on_effects_features(self, change):
+        # The Effects view's own feature selects are the selection too.
+        if list(change.new) != self.selected_features:
+            self.selected_features = list(change.new)
+
+    def _on_importance_status(self, change):
+        # The review opens on the most important feature once it is known.
+        if change.new == "done" and not self.selected_features:
+            result = self._children["importance"].result
+            order, _ = result.top(result.scorer_names[0], 1)
+            self.selected_features = [result.feature_names[order[0]]]
+
+    @traitlets.observe("view")
+    def _on_view(self, change):
+        if self._ready:
+            self._refresh()
+
+    @traitlets.observe("max_rows")
+    def _on_max_rows(self, change):
+        if not self._ready:
+            return
+        self._build_subsampled()
+        self._header = {
+            **self._header,
+            "n_rows_views": min(self.max_rows, self._X.shape[0]),
+        }
+        self._refresh()
+
+    # Public API -------------------------------------------------------------------
+
+    @property
+    def views(self):
+        """The widgets behind the views: ``{"importance": ..., "comparison":
+        ..., "effects": ...}`` ("comparison" only with training data)."""
+        return dict(self._children)
+
+    def wait(self, timeout=None):
+        """Block until no view computes; return ``{view: status}``."""
+        return {key: child.wait(timeout) for key, child in self._children.items()}
+
+    def cancel(self):
+        """Stop every view's run in flight."""
+        for child in self._children.values():
+            child.cancel()
+
+    def close(self):
+        for child in self._children.values():
+            child.close()
+        super().close()
+
+    def to_frame(self, view=None):
+        """A computed table: "header" (the scores beside the dummy's),
+        "importance", "comparison" or "effects"; every computed one in a
+        dict when `view` is None."""
+        tables = {"header": lambda: scores_frame(self._header)}
+        for key, child in self._children.items():
+            if child.result is not None:
+                tables[key] = child.to_frame
+        if view is None:
+            return {key: table() for key, table in tables.items()}
+        if view not in ("header", *_CHILD_CLASSES):
+            raise ValueError(
+                f"view: expected one of {['header', *_CHILD_CLASSES]}; got {view!r}."
+            )
+        if view not in tables:
+            raise RuntimeError(f"No {view} result yet; show the view, then wait().")
+        return tables[view]()
+
+    def figure(self, view=None):
+        """A matplotlib Figure of `view` ("importance", "comparison" or
+        "effects"; the shown tab when None), drawn by its Display."""
+        view = view or self.view
+        if view not in self._children:
+            raise ValueError(
+                f"view: expected one of {list(self._children)}; got {view!r}."
+            )
+        return self._children[view].figure()
+
+    def save_html(self, path, *, title="Model review"):
+        """Write the review as one standalone HTML file (no kernel, no
+        network): see :func:`inspectwidgets.widgets._standalone.save_html`."""
+        from ._standalone import save_html
+
+        return save_html(self, path, title=title)
