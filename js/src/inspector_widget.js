@@ -55,6 +55,12 @@ export function statusLine(views) {
     .join(" · ");
 }
 
+/** What the status line needs of a view's model. */
+function childStatus(proxy) {
+  const names = ["status", "progress", "_eta_seconds", "_phase", "_elapsed_seconds"];
+  return Object.fromEntries(names.map((name) => [name, proxy.get(name)]));
+}
+
 function render({ model, el }) {
   const dom = listenerBag();
   const binding = bindModel(model);
@@ -141,9 +147,9 @@ function render({ model, el }) {
     effectsHint.hidden = selected.length > 0;
     header.update(model.get("_header"), model.get("max_rows"));
     const line = statusLine(
-      [...rendered.entries()]
-        .filter(([key]) => shown.includes(key))
-        .map(([key, { proxy }]) => [VIEWS[key].label, { status: proxy.get("status"), progress: proxy.get("progress"), _eta_seconds: proxy.get("_eta_seconds"), _phase: proxy.get("_phase"), _elapsed_seconds: proxy.get("_elapsed_seconds") }]),
+      shown
+        .filter((key) => rendered.has(key))
+        .map((key) => [VIEWS[key].label, childStatus(rendered.get(key).proxy)]),
     );
     status.textContent = line;
     root.setAttribute("data-view", shown[0]);

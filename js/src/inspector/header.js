@@ -17,7 +17,7 @@ export function headerLines(header) {
   const model = header.model ?? { type: "?", steps: [] };
   const steps = model.steps?.length
     ? `pipeline: ${model.steps.join(" → ")}`
-    : model.type;
+    : "";
   const shown = header.n_rows_views ?? header.n_rows;
   return {
     title: `${model.type} · ${header.task ?? ""}`,
@@ -76,6 +76,7 @@ export function createHeader({ onMaxRows }) {
       const lines = headerLines(header);
       title.textContent = lines.title;
       model.textContent = lines.model;
+      model.hidden = lines.model === "";
       data.textContent = lines.data;
       rows.textContent = lines.rows;
       if (document.activeElement !== maxRows) maxRows.value = String(max);

@@ -402,6 +402,11 @@ class ModelInspector(anywidget.AnyWidget):
         ..., "effects": ...}`` ("comparison" only with training data)."""
         return dict(self._children)
 
+    def run(self):
+        """Compute the shown views whose inputs changed since their last run
+        (what the inspector does by itself unless made with ``run=False``)."""
+        self._refresh()
+
     def wait(self, timeout=None):
         """Block until no view computes; return ``{view: status}``."""
         return {key: child.wait(timeout) for key, child in self._children.items()}
