@@ -190,6 +190,7 @@ class ModelInspector(anywidget.AnyWidget):
         self._children = {}
         self._dirty = set()
         self._ready = False
+        self._started = False  # run() was called: shown views compute
         super().__init__(view=view, max_rows=max_rows)
         importance = self._child(
             "importance",
@@ -211,7 +212,7 @@ class ModelInspector(anywidget.AnyWidget):
         self._ready = True
         importance.observe(self._on_importance_status, names=["status"])
         if run:
-            self._refresh()
+            self.run()
 
     # Children -----------------------------------------------------------------
 
@@ -323,6 +324,8 @@ class ModelInspector(anywidget.AnyWidget):
 
     def _refresh(self):
         """Run every shown view whose inputs changed since its last run."""
+        if not self._started:
+            return
         for key in sorted(self._shown() & self._dirty):
             self._dirty.discard(key)
             self._children[key].run()
@@ -404,7 +407,9 @@ class ModelInspector(anywidget.AnyWidget):
 
     def run(self):
         """Compute the shown views whose inputs changed since their last run
-        (what the inspector does by itself unless made with ``run=False``)."""
+        (what the inspector does by itself unless made with ``run=False``);
+        from then on views compute when shown."""
+        self._started = True
         self._refresh()
 
     def wait(self, timeout=None):
@@ -417,7 +422,8 @@ class ModelInspector(anywidget.AnyWidget):
             child.cancel()
 
     def close(self):
-        for child in self._children.values():
+        # Empty when the constructor refused its arguments.
+        for child in getattr(self, "_children", {}).values():
             child.close()
         super().close()
 
