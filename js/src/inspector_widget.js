@@ -55,6 +55,25 @@ export function statusLine(views) {
     .join(" · ");
 }
 
+/**
+ * The Effects panel's title: the feature(s) drawn, and the selection when
+ * its curve is not drawn yet (or, in a saved page, cannot be computed).
+ *
+ * @param {string[]} selected
+ * @param {string[]} drawn the features of the curve shown.
+ * @param {boolean} standalone a saved page, without a kernel.
+ * @returns {string}
+ */
+export function effectsTitleText(selected, drawn, standalone) {
+  const names = (features) => features.join(" and ");
+  if (selected.length === 0) return "Effects";
+  if (drawn.length === 0 || names(drawn) === names(selected))
+    return `Effects of ${names(selected)}`;
+  return standalone
+    ? `Effects of ${names(drawn)} (${names(selected)} needs a kernel to compute)`
+    : `Effects of ${names(drawn)}; computing ${names(selected)}…`;
+}
+
 /** What the status line needs of a view's model. */
 function childStatus(proxy) {
   const names = ["status", "progress", "_eta_seconds", "_phase", "_elapsed_seconds"];
@@ -143,7 +162,11 @@ function render({ model, el }) {
     const selected = binding.list("selected_features");
     selection.textContent = selected.length ? `Selected: ${selected.join(" × ")}` : "";
     clear.hidden = selected.length === 0;
-    effectsTitle.textContent = selected.length ? `Effects of ${selected.join(" and ")}` : "Effects";
+    effectsTitle.textContent = effectsTitleText(
+      selected,
+      model.get("_effects")?.state?._curve?.features ?? [],
+      Boolean(model.get("_standalone")),
+    );
     effectsHint.hidden = selected.length > 0;
     header.update(model.get("_header"), model.get("max_rows"));
     const line = statusLine(

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { headerLines } from "./inspector/header.js";
-import widget, { statusLine } from "./inspector_widget.js";
+import widget, { effectsTitleText, statusLine } from "./inspector_widget.js";
 import {
   DONE_RUN_TRAITS,
   FakeModel,
@@ -80,6 +80,18 @@ describe("headerLines and statusLine", () => {
     expect(lines.rows).toContain("5,000 of 20,000 rows");
     expect(headerLines({ ...HEADER, n_rows_views: 20000 }).rows).toContain(
       "all 20,000 rows",
+    );
+  });
+
+  it("title the Effects panel by what it draws", () => {
+    expect(effectsTitleText([], [], false)).toBe("Effects");
+    expect(effectsTitleText(["a"], ["a"], false)).toBe("Effects of a");
+    expect(effectsTitleText(["a", "b"], [], false)).toBe("Effects of a and b");
+    expect(effectsTitleText(["b"], ["a"], false)).toBe(
+      "Effects of a; computing b…",
+    );
+    expect(effectsTitleText(["b"], ["a"], true)).toBe(
+      "Effects of a (b needs a kernel to compute)",
     );
   });
 

@@ -113,7 +113,10 @@ def _effects(page):
 
 def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     require_bundle("inspector_widget.js", "mi-root")
-    nb = open_notebook("inspector_review.ipynb", [REVIEW])
+    # Tall enough for the whole review in one picture.
+    nb = open_notebook(
+        "inspector_review.ipynb", [REVIEW], viewport={"width": 1280, "height": 2000}
+    )
     nb.run_all()
     page = nb.page
     root = page.get_by_test_id("mi-root")
@@ -199,6 +202,9 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     _bar(saved, "age").click(force=True)
     expect(saved.get_by_test_id("mi-selection")).to_have_text("Selected: age")
     expect(_bar(saved, "age")).to_have_class("piw-bar iw-selected")
+    expect(saved.get_by_test_id("mi-effects-title")).to_have_text(
+        "Effects of region (age needs a kernel to compute)"
+    )
     saved.get_by_test_id("mi-view-comparison").click()
     expect(
         saved.locator('[data-testid="mi-panel-comparison"] [data-testid="icw-row"]')

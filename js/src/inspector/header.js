@@ -39,6 +39,7 @@ export function createHeader({ onMaxRows }) {
   const model = h("div", { className: "mi-line", testid: "mi-model" });
   const data = h("div", { className: "mi-line", testid: "mi-data" });
   const table = h("table", { className: "mi-scores", testid: "mi-scores" });
+  const fitted = h("div", { className: "mi-line mi-small", testid: "mi-dummy" });
   const warning = h("div", {
     className: "mi-warning",
     testid: "mi-warning",
@@ -65,6 +66,7 @@ export function createHeader({ onMaxRows }) {
     model,
     data,
     table,
+    fitted,
     warning,
     rowsLine,
   ]);
@@ -84,9 +86,7 @@ export function createHeader({ onMaxRows }) {
       const format = columnFormat(
         scores.flatMap((s) => [s.model, s.dummy ?? NaN]),
       );
-      const dummy = header.dummy
-        ? `${header.dummy} (fitted on ${header.dummy_fitted_on})`
-        : "dummy";
+      const dummy = header.dummy ?? "dummy";
       table.replaceChildren(
         h("tr", {}, [
           h("th", { text: "held-out score" }),
@@ -111,6 +111,9 @@ export function createHeader({ onMaxRows }) {
           ),
         ),
       );
+      fitted.textContent = header.dummy
+        ? `${header.dummy} fitted on ${header.dummy_fitted_on}, scored on the same held-out rows.`
+        : "";
       warning.textContent = header.warning ?? "";
       warning.hidden = !header.warning;
     },

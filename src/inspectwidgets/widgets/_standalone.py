@@ -4,7 +4,7 @@ network.
 An anywidget front end is a plain ES module with ``render({model, el})``. The
 page inlines the widget's bundled module and CSS and renders it with a tiny
 model (``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``) fed from
-the widget's synced state, embedded as JSON. Binary buffers (the numeric
+the widget's synced state, embedded as JSON, plus ``_standalone: true``. Binary buffers (the numeric
 arrays of ``_serialization.py``) are embedded as base64 at their paths in the
 state and decoded into ``DataView`` objects, exactly as the comm delivers
 them, so the front end decodes them with the same code. Changes made in the
@@ -111,6 +111,8 @@ def standalone_html(widget, *, title="Widget"):
         for name, value in widget.get_state().items()
         if name not in _NOT_EMBEDDED
     }
+    # Tells the front end it runs without a kernel (what needs one can say so).
+    state["_standalone"] = True
     state, paths, buffers = _remove_buffers(state)
     payload = {
         "state": state,
