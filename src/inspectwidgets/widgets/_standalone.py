@@ -4,10 +4,11 @@ network.
 An anywidget front end is a plain ES module with ``render({model, el})``. The
 page inlines the widget's bundled module and CSS and renders it with a tiny
 model (``get``, ``set``, ``on``, ``off``, ``save_changes``, ``send``) fed from
-the widget's synced state, embedded as JSON, plus ``_standalone: true``. Binary buffers (the numeric
-arrays of ``_serialization.py``) are embedded as base64 at their paths in the
-state and decoded into ``DataView`` objects, exactly as the comm delivers
-them, so the front end decodes them with the same code. Changes made in the
+the widget's synced state, embedded as JSON (with ``_standalone: true``).
+Binary buffers (the numeric arrays of ``_serialization.py``) are embedded as
+base64 at their paths in the state and decoded into ``DataView`` objects,
+exactly as the comm delivers them, so the front end decodes them with the
+same code. Changes made in the
 page (the displayed scorer, the tab, sort order, selection) stay in the page;
 what needs Python (a rerun) does nothing.
 """
