@@ -330,3 +330,14 @@ def test_save_html_embeds_state_and_buffers(regression, tmp_path):
     expected = inspector._importance["state"]["_chart"]["scorers"]["r2"]["mean"]
     assert_allclose(mean, decode_binary_array(expected))
     inspector.close()
+
+
+def test_static_picture_of_the_shown_view(regression):
+    inspector = make(regression, run=False)
+    data, _ = inspector._repr_mimebundle_()
+    assert "image/png" not in data  # nothing computed yet
+    inspector.run()
+    settle(inspector)
+    data, _ = inspector._repr_mimebundle_()
+    assert base64.b64decode(data["image/png"]).startswith(b"\x89PNG")
+    inspector.close()

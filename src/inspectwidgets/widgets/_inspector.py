@@ -40,6 +40,7 @@ from ..inspection._core.validation import (
     check_y,
     column_names,
 )
+from ._base import with_png
 from ._comparison import ImportanceComparisonWidget
 from ._options import STATIC
 from ._partial_dependence import PartialDependenceWidget
@@ -454,6 +455,11 @@ class ModelInspector(anywidget.AnyWidget):
                 f"view: expected one of {list(self._children)}; got {view!r}."
             )
         return self._children[view].figure()
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        shown = self._children.get(self.view)
+        return with_png(bundle, self.figure if shown and shown.result else None)
 
     def save_html(self, path, *, title="Model review"):
         """Write the review as one standalone HTML file (no kernel, no
