@@ -341,3 +341,13 @@ def test_static_picture_of_the_shown_view(regression):
     data, _ = inspector._repr_mimebundle_()
     assert base64.b64decode(data["image/png"]).startswith(b"\x89PNG")
     inspector.close()
+
+
+def test_new_max_rows_while_running_ends_in_the_new_views(regression):
+    inspector = make(regression, max_rows=40, selected_features=["a"])
+    inspector.max_rows = 60  # the running views are replaced
+    settle(inspector)
+    state = inspector._effects["state"]
+    assert state["status"] == inspector.views["effects"].status == "done"
+    assert state["_curve"]["n_rows"] == 60
+    inspector.close()

@@ -41,50 +41,14 @@ from ..inspection._core.validation import (
     column_names,
 )
 from ._base import with_png
-from ._comparison import ImportanceComparisonWidget
+from ._embedding import VIEW_CLASSES, mirrored
 from ._options import STATIC
-from ._partial_dependence import PartialDependenceWidget
-from ._permutation import PermutationImportanceWidget
 from ._review_header import review_header, scores_frame
 
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
 grid point or repeat, so above this many rows they use a seeded subsample
 (a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
-
-# Traits not mirrored: the widget machinery's, and the selection, which is
-# the inspector's own (shared by every view).
-_WIDGET_TRAITS = {"layout", "tabbable", "tooltip", "_dom_classes", "comm"}
-_NOT_MIRRORED = _WIDGET_TRAITS | {"selected_features"}
-
-
-class _Embedded:
-    """A widget shown only through the inspector: no comm of its own."""
-
-    def open(self):
-        pass
-
-
-def _embedded(cls):
-    return type(f"Embedded{cls.__name__}", (_Embedded, cls), {})
-
-
-_CHILD_CLASSES = {
-    "importance": _embedded(PermutationImportanceWidget),
-    "comparison": _embedded(ImportanceComparisonWidget),
-    "effects": _embedded(PartialDependenceWidget),
-}
-
-
-def _mirrored(child):
-    """The child's synced traits the front end reads (not the widget
-    machinery's own)."""
-    return [
-        name
-        for name in child.trait_names(sync=True)
-        if name not in _NOT_MIRRORED
-        and not name.startswith(("_model_", "_view_", "_anywidget", "_esm", "_css"))
-    ]
 
 
 class ModelInspector(anywidget.AnyWidget):
@@ -222,10 +186,11 @@ class ModelInspector(anywidget.AnyWidget):
         yet run."""
         old = self._children.pop(key, None)
         if old is not None:
+            old.unobserve_all()  # nothing of it reaches the mirror any more
             old.close()
-        child = _CHILD_CLASSES[key](*args, run=False, **kwargs)
+        child = VIEW_CLASSES[key](*args, run=False, **kwargs)
         self._children[key] = child
-        names = _mirrored(child)
+        names = mirrored(child)
         self._publish(key, {name: getattr(child, name) for name in names})
         child.observe(
             lambda change: self._publish(key, {change.name: change.new}), names=names
@@ -306,7 +271,7 @@ class ModelInspector(anywidget.AnyWidget):
         if not isinstance(content, dict) or content.get("view") not in self._children:
             return
         child = self._children[content["view"]]
-        allowed = set(_mirrored(child))
+        allowed = set(mirrored(child))
         for name, value in (content.get("set") or {}).items():
             if name not in allowed:
                 continue
@@ -438,9 +403,9 @@ class ModelInspector(anywidget.AnyWidget):
                 tables[key] = child.to_frame
         if view is None:
             return {key: table() for key, table in tables.items()}
-        if view not in ("header", *_CHILD_CLASSES):
+        if view not in ("header", *VIEW_CLASSES):
             raise ValueError(
-                f"view: expected one of {['header', *_CHILD_CLASSES]}; got {view!r}."
+                f"view: expected one of {['header', *VIEW_CLASSES]}; got {view!r}."
             )
         if view not in tables:
             raise RuntimeError(f"No {view} result yet; show the view, then wait().")
