@@ -70,8 +70,28 @@ X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=2000,
                                                     random_state=0)
 model = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=-1)
 model.fit(X_train, y_train)
+"""
+OPEN = """\
 mi = ModelInspector(model, X_test, y_test, n_repeats=3, random_state=0)
 mi
+"""
+
+# From the cell's start: the header drawn, then the first importance bars.
+OPEN_JS = """
+(t0) => new Promise((resolve) => {
+  let header = -1;
+  const tick = () => {
+    const now = performance.now() - t0;
+    if (header < 0 && document.querySelector('[data-testid="mi-score"]')) header = now;
+    const bars = [...document.querySelectorAll(
+      '[data-testid="mi-panel-importance"] [data-testid="piw-bar"]')]
+      .filter((bar) => +bar.getAttribute('width') > 0);
+    if (header >= 0 && bars.length > 0) resolve([header, now]);
+    else if (now > 30000) resolve([header, -1]);
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})
 """
 
 # Click a bar, then sample each animation frame until the Effects view
@@ -224,6 +244,11 @@ def test_click_to_effects_time(open_notebook, record_timing):
     nb = open_notebook("inspector_forest.ipynb", [FOREST])
     nb.run_all()
     page = nb.page
+    nb.run_code("import inspectwidgets.widgets")  # imports are not the widget's time
+    header, bars = page.evaluate(OPEN_JS, nb.start_code(OPEN))
+    assert bars > 0, "no importance bars"
+    record_timing("inspector: cell run -> header drawn (RF 100 x 2000)", header / 1000)
+    record_timing("inspector: cell run -> first importance bars", bars / 1000)
     expect(_effects(page)).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
     top = nb.run_code("print(mi.selected_features[0])")[1].strip()
     feature = "x7" if top != "x7" else "x8"
