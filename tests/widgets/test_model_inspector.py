@@ -288,6 +288,12 @@ def test_subsample_above_max_rows(regression):
     inspector.max_rows = 60
     assert inspector.views["effects"]._X.shape[0] == 60
     assert inspector._header["n_rows_views"] == 60
+    effects = inspector.views["effects"]
+    inspector.max_rows = 100  # all 100 rows: new views
+    assert inspector.views["effects"] is not effects
+    effects = inspector.views["effects"]
+    inspector.max_rows = 5000  # still all 100 rows: the views stay
+    assert inspector.views["effects"] is effects
     inspector.close()
     again.close()
 

@@ -20,7 +20,8 @@ one status line without Python.
 
 Laziness: a view computes when it is shown (Importance or Comparison tab; the
 Effects panel once a feature is selected) and its inputs are new; switching
-back to a computed view starts nothing. Validation runs once, here, up front.
+back to a computed view starts nothing. The arguments are checked once, here,
+up front (each view also checks its own settings when made, as it does alone).
 """
 
 import contextlib
@@ -354,8 +355,9 @@ class ModelInspector(anywidget.AnyWidget):
 
     @traitlets.observe("max_rows")
     def _on_max_rows(self, change):
-        if not self._ready:
-            return
+        n = self._X.shape[0]
+        if not self._ready or min(change.old, n) == min(change.new, n):
+            return  # the same rows: nothing to recompute
         self._build_subsampled()
         self._header = {
             **self._header,
