@@ -7,6 +7,7 @@ import {
   FakeModel,
   R2,
   attachedElement,
+  change,
   click,
   makeChart,
   queryAllTestId,
@@ -147,6 +148,18 @@ describe("ModelInspector front end", () => {
       view: "importance",
       set: { kind: "box" },
     });
+
+    // The rows Effects and Comparison use: the header's field writes max_rows.
+    const maxRows = queryTestId(el, "mi-max-rows");
+    expect(maxRows.value).toBe("5000");
+    change(maxRows, "2000");
+    expect(model.get("max_rows")).toBe(2000);
+    change(maxRows, "0"); // refused in the page
+    expect(model.get("max_rows")).toBe(2000);
+
+    const saves = model.saves.length;
+    click(queryTestId(el, "mi-view-importance")); // the shown tab: no write
+    expect(model.saves.length).toBe(saves);
 
     click(queryTestId(el, "mi-clear"));
     expect(model.get("selected_features")).toEqual([]);
