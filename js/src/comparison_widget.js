@@ -23,6 +23,7 @@ import {
   percent,
   perClassResult,
   sortChoices,
+  sortedBy,
 } from "./comparison/comparison_data.js";
 import { createCorrelationView } from "./comparison/correlation_view.js";
 import { createMeasuresView } from "./comparison/measures_view.js";
@@ -59,6 +60,7 @@ const LIVE_TRAITS = [
   "_correlation",
   "_groups",
   "threshold",
+  "sort_by",
 ];
 
 /** The view to draw: the trait's, or "measures" for an unknown one. */
@@ -205,8 +207,9 @@ function render({ model, el }) {
     for (const [name, panel] of Object.entries(panels))
       panel.node.hidden = name !== view;
     if (view === "measures") {
+      const sortBy = String(model.get("sort_by") ?? "");
       drawn = panels.measures.update(
-        decode(measuresResult, "_measures", problems),
+        decode((v) => sortedBy(measuresResult(v), sortBy), "_measures", problems),
       );
     } else if (view === "classes") {
       drawn = panels.classes.update(

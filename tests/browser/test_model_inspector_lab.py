@@ -1,6 +1,7 @@
 """ModelInspector in JupyterLab: the header, linked views, laziness, and the
 saved page opened offline. Times are recorded, never asserted."""
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,13 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     nb.set_theme("JupyterLab Light")
 
     # The saved page, with the network blocked.
+    orders = nb.run_code(
+        "frame = mi.views['comparison'].to_frame()\n"
+        "print(list(frame.index)); "
+        "print(list(frame.sort_values('mdi', ascending=False, kind='stable').index))"
+    )[1]
+    by_test, by_mdi = [ast.literal_eval(x) for x in orders.strip().splitlines()]
+    assert by_test != by_mdi  # so the re-sort below shows
     nb.run_code("mi.save_html('review.html')")
     path = nb.server.root_dir / "review.html"
     offline = page.context.browser.new_context(viewport={"width": 1200, "height": 1400})
@@ -226,9 +234,15 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
         "Effects of region (age needs a kernel to compute)"
     )
     saved.get_by_test_id("mi-view-comparison").click()
-    expect(
-        saved.locator('[data-testid="mi-panel-comparison"] [data-testid="icw-row"]')
-    ).to_have_count(4)
+    saved_rows = saved.locator(
+        '[data-testid="mi-panel-comparison"] [data-testid="icw-row"]'
+    )
+    expect(saved_rows).to_have_count(4)
+    expect(saved_rows.first).to_have_attribute("data-feature", by_test[0])
+    # Sorting is redrawn in the page: the rows take MDI's order.
+    saved.get_by_test_id("icw-sort").select_option("mdi")
+    expect(saved_rows.first).to_have_attribute("data-feature", by_mdi[0])
+    assert [saved_rows.nth(i).get_attribute("data-feature") for i in range(4)] == by_mdi
     expect(
         saved.locator('[data-testid="mi-panel-effects"] [data-testid="pdw-root"]')
     ).to_be_visible()
