@@ -10,13 +10,15 @@ draws first) and to the finished curve, beside scikit-learn's
 ``partial_dependence(kind="both")`` of the same feature for scale. The
 browser's own click-to-draw time is recorded by
 ``tests/browser/test_model_inspector_lab.py::test_click_to_effects_time`` in
-``tests/output/browser/timings.json``. Never asserted.
+``tests/output/browser/timings.json``. Never asserted; the Effects view's
+curves must equal scikit-learn's (a difference exits 1).
 """
 
 import statistics
 import threading
 import time
 
+import _agreement
 import _timing
 import numpy as np
 import sklearn
@@ -74,6 +76,7 @@ def main():
         inspector.wait(120)
     features = [f"x{i}" for i in range(20)]
     click_seconds(inspector, features[-1])  # warm-up (compiles the tree walk)
+    agreement = _agreement.Agreement()
     firsts, dones, sklearn_times = [], [], []
     for run in range(runs):
         column = run % 19
@@ -81,8 +84,14 @@ def main():
         firsts.append(first)
         dones.append(done)
         started = time.perf_counter()
-        partial_dependence(model, X, [column], kind="both", grid_resolution=50)
+        expected = partial_dependence(
+            model, X, [column], kind="both", grid_resolution=50
+        )
         sklearn_times.append(time.perf_counter() - started)
+        result = inspector.views["effects"].result
+        agreement.max_difference(
+            f"x{column} average", np.ravel(result.average), np.ravel(expected.average)
+        )
     inspector.close()
     rows = [
         ["select -> first PD/ICE payload", f"{statistics.median(firsts):.3f}"],
@@ -94,6 +103,7 @@ def main():
     ]
     print()
     print(_timing.format_table([("", "<"), ("s", ">")], rows))
+    agreement.exit_if_any()
 
 
 if __name__ == "__main__":

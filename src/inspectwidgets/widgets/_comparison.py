@@ -21,7 +21,8 @@ from ..inspection._comparison.comparison import (
 )
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
-from ._options import OWN_SCORE, STATIC, FeatureSelection, scorer_options
+from ._options import OWN_SCORE, STATIC, scorer_options
+from ._selection import FeatureSelection
 from ._serialization import binary_array
 
 

@@ -1,9 +1,8 @@
-"""What the widgets share beyond their base: where the bundle lives, which
-scorers a widget offers for an estimator, and the feature selection."""
+"""What the widgets share beyond their base: where the bundle lives and which
+scorers a widget offers for an estimator."""
 
 import pathlib
 
-import traitlets
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
 
@@ -66,12 +65,3 @@ def scorer_options(estimator, y):
             continue
         fitting.append(name)
     return fitting
-
-
-class FeatureSelection(traitlets.HasTraits):
-    """The features selected in a widget's charts: a click on (or Enter on)
-    a row, bar, dot or correlation cell sets it (js/src/ui/feature_selection.js)
-    and the charts mark it. ModelInspector links it across its views."""
-
-    selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    """The selected features (one, or a correlation cell's two)."""

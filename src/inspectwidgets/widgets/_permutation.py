@@ -8,7 +8,8 @@ from ..inspection import iter_permutation_importance
 from ..inspection._core.validation import check_fitted, check_X, resolve_features
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
-from ._options import OWN_SCORE, STATIC, FeatureSelection, scorer_options
+from ._options import OWN_SCORE, STATIC, scorer_options
+from ._selection import FeatureSelection
 from ._serialization import binary_array
 
 
