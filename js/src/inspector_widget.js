@@ -26,6 +26,11 @@ import "./inspector_widget.css";
 /** The views: their trait, their widget module and their name. */
 export const VIEWS = {
   importance: { trait: "_importance", widget: permutationWidget, label: "Importance" },
+  importance_train: {
+    trait: "_importance_train",
+    widget: permutationWidget,
+    label: "Importance (training rows)",
+  },
   comparison: { trait: "_comparison", widget: comparisonWidget, label: "Comparison" },
   effects: { trait: "_effects", widget: pdWidget, label: "Effects" },
 };
@@ -92,6 +97,14 @@ function render({ model, el }) {
     "mi-view",
     "View",
   );
+  const rows = segmentedSwitch(
+    [
+      ["test", "held-out rows"],
+      ["train", "training rows"],
+    ],
+    "mi-importance-on",
+    "Importance on",
+  );
   const selection = h("span", { className: "mi-selection", testid: "mi-selection" });
   const clear = h("button", {
     testid: "mi-clear",
@@ -117,8 +130,9 @@ function render({ model, el }) {
   const root = h("div", { className: "inspectwidgets iw-inspector", testid: "mi-root" }, [
     header.node,
     status,
-    h("div", { className: "mi-tabs" }, [tabs.node, selection, clear]),
+    h("div", { className: "mi-tabs" }, [tabs.node, rows.node, selection, clear]),
     hosts.importance,
+    hosts.importance_train,
     hosts.comparison,
     h("h4", { className: "mi-effects-title", testid: "mi-effects-title" }),
     effectsHint,
@@ -141,8 +155,14 @@ function render({ model, el }) {
     rendered.set(key, { proxy, cleanup });
   }
 
+  const hasTrain = () => Boolean(model.get("_importance_train")?.state);
+  const tab = () => (TABS.includes(model.get("view")) ? model.get("view") : "importance");
+
   function shownViews() {
-    const view = TABS.includes(model.get("view")) ? model.get("view") : "importance";
+    const view =
+      tab() === "importance" && model.get("importance_on") === "train" && hasTrain()
+        ? "importance_train"
+        : tab();
     const shown = [view];
     if (binding.list("selected_features").length > 0) shown.push("effects");
     return shown;
@@ -154,7 +174,9 @@ function render({ model, el }) {
     comparisonTab.disabled = !hasComparison;
     comparisonTab.title = hasComparison ? "" : "Pass X_train and y_train to compare measures.";
     const shown = shownViews();
-    tabs.setValue(shown[0]);
+    tabs.setValue(tab());
+    rows.setValue(shown[0] === "importance_train" ? "train" : "test");
+    rows.node.hidden = tab() !== "importance" || !hasTrain();
     for (const key of Object.keys(VIEWS)) {
       if (shown.includes(key)) ensureRendered(key);
       hosts[key].hidden = !shown.includes(key);
@@ -175,7 +197,8 @@ function render({ model, el }) {
         .map((key) => [VIEWS[key].label, childStatus(rendered.get(key).proxy)]),
     );
     status.textContent = line;
-    root.setAttribute("data-view", shown[0]);
+    root.setAttribute("data-view", tab());
+    root.setAttribute("data-shown", shown.join(" "));
     root.setAttribute("data-rendered", [...rendered.keys()].join(" "));
   }
   const live = frameScheduler(draw);
@@ -185,9 +208,21 @@ function render({ model, el }) {
       if (!button.disabled && model.get("view") !== key) binding.save({ view: key });
     });
   }
+  for (const [value, button] of rows.buttons) {
+    dom.on(button, "click", () => {
+      if (model.get("importance_on") !== value)
+        binding.save({ importance_on: value });
+    });
+  }
   dom.on(clear, "click", () => binding.save({ selected_features: [] }));
-  binding.on(["view", "selected_features", "_header", "max_rows"], live.now);
-  binding.on(["_importance", "_comparison", "_effects"], live.schedule);
+  binding.on(
+    ["view", "importance_on", "selected_features", "_header", "max_rows"],
+    live.now,
+  );
+  binding.on(
+    Object.values(VIEWS).map((v) => v.trait),
+    live.schedule,
+  );
   draw();
 
   return () => {

@@ -157,12 +157,50 @@ describe("ModelInspector front end", () => {
     change(maxRows, "0"); // refused in the page
     expect(model.get("max_rows")).toBe(2000);
 
+    // Importance on training rows: the switch shows only with that view.
+    expect(queryTestId(el, "mi-importance-on-train")).not.toBeNull();
+    expect(
+      queryTestId(el, "mi-importance-on-train").parentElement.hidden,
+    ).toBe(true);
+
     const saves = model.saves.length;
     click(queryTestId(el, "mi-view-importance")); // the shown tab: no write
     expect(model.saves.length).toBe(saves);
 
     click(queryTestId(el, "mi-clear"));
     expect(model.get("selected_features")).toEqual([]);
+    cleanup();
+    expect(model.listenerCount()).toBe(0);
+  });
+});
+
+describe("importance on training rows", () => {
+  let frames;
+  beforeEach(() => {
+    frames = stubAnimationFrames();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    document.body.replaceChildren();
+  });
+
+  it("switches the Importance panel to the training rows' view", () => {
+    const base = makeModel();
+    const model = makeModel({ _importance_train: base.get("_importance") });
+    model.send = vi.fn();
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const root = queryTestId(el, "mi-root");
+    const train = queryTestId(el, "mi-importance-on-train");
+    expect(train.parentElement.hidden).toBe(false);
+    click(train);
+    expect(model.get("importance_on")).toBe("train");
+    expect(root.dataset.shown).toBe("importance_train");
+    expect(root.dataset.view).toBe("importance");
+    expect(queryTestId(el, "mi-panel-importance").hidden).toBe(true);
+    expect(queryTestId(el, "mi-panel-importance_train").hidden).toBe(false);
+    expect(train.getAttribute("aria-pressed")).toBe("true");
     cleanup();
     expect(model.listenerCount()).toBe(0);
   });

@@ -181,9 +181,21 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     for view in ["importance", "comparison", "importance"]:
         page.get_by_test_id(f"mi-view-{view}").click()
         expect(root).to_have_attribute("data-view", view)
+    # Importance on the training rows: computed when shown, selection marked.
+    page.get_by_test_id("mi-importance-on-train").click()
+    train_bars = page.locator(
+        '[data-testid="mi-panel-importance_train"] [data-testid="piw-bar"]'
+    )
+    expect(train_bars).to_have_count(4, timeout=RUN_TIMEOUT)
+    expect(train_bars.and_(page.locator('[data-feature="region"]'))).to_have_class(
+        "piw-bar iw-selected"
+    )
+    page.get_by_test_id("mi-importance-on-test").click()
+    page.get_by_test_id("mi-importance-on-train").click()
+    page.get_by_test_id("mi-importance-on-test").click()
     nb.eventually_prints(
-        "print(mi.views['comparison'].status, runs)",
-        "done {'importance': 1, 'effects': 3, 'comparison': 1}",
+        "print(mi.views['importance_train'].status, runs)",
+        "done {'importance': 1, 'importance_train': 1, 'effects': 3, 'comparison': 1}",
         timeout=60,
     )
     expect(page.get_by_test_id("mi-status")).to_contain_text("Importance: done")

@@ -19,7 +19,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from inspectwidgets import ModelInspector
+from inspectwidgets import ModelInspector, permutation_importance
 from inspectwidgets.widgets._review_header import BARELY_BEATS, barely_beats
 from inspectwidgets.widgets._serialization import decode_binary_array
 
@@ -191,13 +191,23 @@ def test_views_compute_only_when_shown_and_once(regression):
     inspector.run()
     settle(inspector)
     # Importance shown; Effects opened on the top feature once it was known.
-    assert counts == {"importance": 1, "effects": 1, "comparison": 0}
+    assert counts == {
+        "importance": 1,
+        "importance_train": 0,
+        "effects": 1,
+        "comparison": 0,
+    }
     top = inspector.to_frame("importance").groupby("feature")["importance"].mean()
     assert inspector.selected_features == [top.idxmax()]
     for view in ["comparison", "importance", "comparison", "importance"]:
         inspector.view = view
         settle(inspector)
-    assert counts == {"importance": 1, "effects": 1, "comparison": 1}
+    assert counts == {
+        "importance": 1,
+        "importance_train": 0,
+        "effects": 1,
+        "comparison": 1,
+    }
     inspector.selected_features = list(inspector.selected_features)  # same: nothing
     settle(inspector)
     assert counts["effects"] == 1
@@ -265,10 +275,36 @@ def test_controls_write_through_and_refused_values_come_back(regression):
     inspector.close()
 
 
+def test_importance_on_training_rows_when_shown(regression):
+    model, X_train, y_train, *_ = regression
+    inspector = make(regression, run=False)
+    counts = count_runs(inspector)
+    inspector.run()
+    settle(inspector)
+    assert counts["importance_train"] == 0
+    inspector.importance_on = "train"
+    settle(inspector)
+    assert counts["importance_train"] == 1 and counts["importance"] == 1
+    expected = permutation_importance(
+        model, X_train, y_train, n_repeats=2, random_state=0
+    )
+    result = inspector.views["importance_train"].result
+    assert_allclose(result.importances(), expected.importances)
+    assert inspector.figure().axes  # the shown tab: importance on training rows
+    inspector.importance_on = "test"
+    inspector.importance_on = "train"
+    settle(inspector)
+    assert counts["importance_train"] == 1
+    inspector.close()
+
+
 def test_comparison_needs_training_data(regression):
     model, _, _, X_test, y_test = regression
     inspector = ModelInspector(model, X_test, y_test, run=False)
     assert "comparison" not in inspector.views
+    assert "importance_train" not in inspector.views
+    with pytest.raises(traitlets.TraitError, match="importance_on"):
+        inspector.importance_on = "train"
     assert inspector._header["dummy_fitted_on"] == "X itself"
     with pytest.raises(ValueError, match="view"):
         inspector.figure("comparison")
@@ -304,6 +340,12 @@ def test_to_frame_and_figure(pipeline):
     settle(inspector)
     frames = inspector.to_frame()
     assert set(frames) == {"header", "importance", "comparison", "effects"}
+    inspector.importance_on = "train"  # not shown under the Comparison tab
+    settle(inspector)
+    assert "importance_train" not in inspector.to_frame()
+    inspector.view = "importance"
+    settle(inspector)
+    assert "importance_train" in inspector.to_frame()
     for key in ["importance", "comparison", "effects"]:
         assert_frame_equal(frames[key], inspector.views[key].to_frame())
     with pytest.raises(ValueError, match="view"):
@@ -357,3 +399,35 @@ def test_new_max_rows_while_running_ends_in_the_new_views(regression):
     assert state["status"] == inspector.views["effects"].status == "done"
     assert state["_curve"]["n_rows"] == 60
     inspector.close()
+
+
+FRESH_PROCESS = """
+import numpy as np
+from sklearn.ensemble import RandomForestRegressor
+from inspectwidgets import ModelInspector
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(200, 3))
+y = X[:, 0] + rng.normal(size=200)
+model = RandomForestRegressor(n_estimators=10, random_state=0).fit(X, y)
+inspector = ModelInspector(model, X, y, n_repeats=2, selected_features=["x1"])
+for _ in range(3):
+    statuses = inspector.wait(60)
+assert set(statuses.values()) == {"done"}, statuses
+print("ok")
+"""
+
+
+def test_views_starting_together_in_a_fresh_process():
+    # Importance and Effects start at once and both load the tree walk: the
+    # second used to read the half-imported module and fail.
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

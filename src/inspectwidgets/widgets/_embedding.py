@@ -30,6 +30,7 @@ def _embedded(cls):
 
 VIEW_CLASSES = {
     "importance": _embedded(PermutationImportanceWidget),
+    "importance_train": _embedded(PermutationImportanceWidget),
     "comparison": _embedded(ImportanceComparisonWidget),
     "effects": _embedded(PartialDependenceWidget),
 }

@@ -62,8 +62,8 @@ class ModelInspector(anywidget.AnyWidget):
         Held-out data the review is about.
     y : array-like of shape (n_samples,)
     X_train, y_train : training data, default=None
-        Fits the dummy baseline and feeds the Comparison view (which is
-        unavailable without them).
+        Fit the dummy baseline, feed the Comparison view and the Importance
+        view on training rows (both unavailable without them).
     scoring : str or list of str, default=None
         Scorer names; the estimator's default metric when None. The
         Comparison view uses the first.
@@ -78,6 +78,10 @@ class ModelInspector(anywidget.AnyWidget):
     selected_features : list of str, default=None
         The selection (one feature, or two for a 2-way surface).
     view : {"importance", "comparison"}, default="importance"
+    importance_on : {"test", "train"}, default="test"
+        The rows the Importance view permutes: the held-out `X` or the
+        training data (where the model may rely on features that do not
+        generalize).
     n_jobs : int, default=None
     run : bool, default=True
         Compute the shown views at once.
@@ -101,11 +105,17 @@ class ModelInspector(anywidget.AnyWidget):
     selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The selected feature(s), shown in every view and drawn by Effects."""
 
+    importance_on = traitlets.Enum(("test", "train"), default_value="test").tag(
+        sync=True
+    )
+    """The rows the Importance view permutes: held-out or training."""
+
     max_rows = traitlets.Int(MAX_ROWS, min=1).tag(sync=True)
     """Rows Effects and Comparison use at most (a seeded subsample)."""
 
     _header = traitlets.Dict().tag(sync=True)
     _importance = traitlets.Dict().tag(sync=True)
+    _importance_train = traitlets.Dict().tag(sync=True)
     _comparison = traitlets.Dict().tag(sync=True)
     _effects = traitlets.Dict().tag(sync=True)
 
@@ -123,6 +133,7 @@ class ModelInspector(anywidget.AnyWidget):
         max_rows=MAX_ROWS,
         selected_features=None,
         view="importance",
+        importance_on="test",
         n_jobs=None,
         run=True,
     ):
@@ -170,6 +181,18 @@ class ModelInspector(anywidget.AnyWidget):
         )
         self._scoring = list(importance.scoring)
         self._n_repeats = n_repeats
+        if X_train is not None:
+            self._child(
+                "importance_train",
+                estimator,
+                X_train,
+                y_train,
+                scoring=self._scoring,
+                n_repeats=n_repeats,
+                random_state=self._random_state,
+                n_jobs=n_jobs,
+            )
+        self.importance_on = importance_on
         self._build_subsampled()
         self._header = self._header_content()
         self.on_msg(self._on_message)
@@ -283,8 +306,15 @@ class ModelInspector(anywidget.AnyWidget):
 
     # Laziness -------------------------------------------------------------------
 
+    def _tab(self):
+        """The view shown in the tab: Importance on held-out or training rows,
+        or Comparison."""
+        if self.view == "importance" and self.importance_on == "train":
+            return "importance_train"
+        return self.view
+
     def _shown(self):
-        shown = {self.view}
+        shown = {self._tab()}
         if self.selected_features:
             shown.add("effects")
         return shown & set(self._children)
@@ -348,7 +378,16 @@ class ModelInspector(anywidget.AnyWidget):
             order, _ = result.top(result.scorer_names[0], 1)
             self.selected_features = [result.feature_names[order[0]]]
 
-    @traitlets.observe("view")
+    @traitlets.validate("importance_on")
+    def _check_importance_on(self, proposal):
+        if proposal.value == "train" and "importance_train" not in self._children:
+            raise traitlets.TraitError(
+                "importance_on: 'train' needs training data; pass X_train and "
+                "y_train to ModelInspector."
+            )
+        return proposal.value
+
+    @traitlets.observe("view", "importance_on")
     def _on_view(self, change):
         if self._ready:
             self._refresh()
@@ -369,8 +408,9 @@ class ModelInspector(anywidget.AnyWidget):
 
     @property
     def views(self):
-        """The widgets behind the views: ``{"importance": ..., "comparison":
-        ..., "effects": ...}`` ("comparison" only with training data)."""
+        """The widgets behind the views: ``{"importance": ...,
+        "importance_train": ..., "comparison": ..., "effects": ...}``
+        ("importance_train" and "comparison" only with training data)."""
         return dict(self._children)
 
     def run(self):
@@ -397,8 +437,8 @@ class ModelInspector(anywidget.AnyWidget):
 
     def to_frame(self, view=None):
         """A computed table: "header" (the scores beside the dummy's),
-        "importance", "comparison" or "effects"; every computed one in a
-        dict when `view` is None."""
+        "importance", "importance_train", "comparison" or "effects"; every
+        computed one in a dict when `view` is None."""
         tables = {"header": lambda: scores_frame(self._header)}
         for key, child in self._children.items():
             if child.result is not None:
@@ -414,9 +454,10 @@ class ModelInspector(anywidget.AnyWidget):
         return tables[view]()
 
     def figure(self, view=None):
-        """A matplotlib Figure of `view` ("importance", "comparison" or
-        "effects"; the shown tab when None), drawn by its Display."""
-        view = view or self.view
+        """A matplotlib Figure of `view` ("importance", "importance_train",
+        "comparison" or "effects"; the shown tab when None), drawn by its
+        Display."""
+        view = view or self._tab()
         if view not in self._children:
             raise ValueError(
                 f"view: expected one of {list(self._children)}; got {view!r}."
@@ -425,7 +466,7 @@ class ModelInspector(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
-        shown = self._children.get(self.view)
+        shown = self._children.get(self._tab())
         return with_png(bundle, self.figure if shown and shown.result else None)
 
     def save_html(self, path, *, title="Model review"):
