@@ -259,6 +259,10 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
         saved.locator('[data-testid="mi-panel-effects"] [data-testid="pdw-root"]')
     ).to_be_visible()
     saved.mouse.move(0, 0)
+    # A still picture: the rows have moved to MDI's order.
+    expect(saved.get_by_test_id("icw-measures")).to_have_attribute(
+        "data-settled", "true"
+    )
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     saved.screenshot(path=str(OUTPUT_DIR / "model_inspector_saved.png"), full_page=True)
     assert errors == []
