@@ -2,12 +2,14 @@
 
 from ._comparison import ImportanceComparisonWidget
 from ._interaction import InteractionWidget
+from ._inspector import ModelInspector
 from ._partial_dependence import PartialDependenceWidget
 from ._permutation import PermutationImportanceWidget
 
 __all__ = [
     "ImportanceComparisonWidget",
     "InteractionWidget",
+    "ModelInspector",
     "PartialDependenceWidget",
     "PermutationImportanceWidget",
 ]
