@@ -1,8 +1,8 @@
 """Jupyter widgets (anywidget): live views of the inspection engine."""
 
 from ._comparison import ImportanceComparisonWidget
-from ._interaction import InteractionWidget
 from ._inspector import ModelInspector
+from ._interaction import InteractionWidget
 from ._partial_dependence import PartialDependenceWidget
 from ._permutation import PermutationImportanceWidget
 
