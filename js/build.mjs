@@ -12,11 +12,12 @@ import * as esbuild from "esbuild";
 const ENTRIES = {
   // Each widget entry imports its CSS (ui/theme.css, its charts' CSS, its own),
   // which esbuild emits beside it: permutation_widget.css, comparison_widget.css,
-  // pd_widget.css, interaction_widget.css.
+  // pd_widget.css, interaction_widget.css, inspector_widget.css.
   permutation_widget: "src/permutation_widget.js",
   comparison_widget: "src/comparison_widget.js",
   pd_widget: "src/pd_widget.js",
   interaction_widget: "src/interaction_widget.js",
+  inspector_widget: "src/inspector_widget.js",
 };
 
 const watch = process.argv.includes("--watch");

@@ -45,12 +45,14 @@ def test_each_widget_carries_its_built_bundle():
     # a wheel without it would draw nothing.
     from inspectwidgets.widgets import (
         ImportanceComparisonWidget,
+        ModelInspector,
         PartialDependenceWidget,
         PermutationImportanceWidget,
     )
 
     for widget in (
         ImportanceComparisonWidget,
+        ModelInspector,
         PartialDependenceWidget,
         PermutationImportanceWidget,
     ):

@@ -23,6 +23,7 @@ import {
   percent,
   perClassResult,
   sortChoices,
+  sortedBy,
 } from "./comparison/comparison_data.js";
 import { createCorrelationView } from "./comparison/correlation_view.js";
 import { createMeasuresView } from "./comparison/measures_view.js";
@@ -32,6 +33,7 @@ import {
   segmentedSwitch,
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
+import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
@@ -58,6 +60,7 @@ const LIVE_TRAITS = [
   "_correlation",
   "_groups",
   "threshold",
+  "sort_by",
 ];
 
 /** The view to draw: the trait's, or "measures" for an unknown one. */
@@ -132,6 +135,7 @@ function render({ model, el }) {
   };
   output.append(empty, ...Object.values(panels).map((p) => p.node));
   el.append(root);
+  const picked = bindFeatureSelection(root, context);
 
   // ---- Controls -----------------------------------------------------------
 
@@ -203,8 +207,9 @@ function render({ model, el }) {
     for (const [name, panel] of Object.entries(panels))
       panel.node.hidden = name !== view;
     if (view === "measures") {
+      const sortBy = String(model.get("sort_by") ?? "");
       drawn = panels.measures.update(
-        decode(measuresResult, "_measures", problems),
+        decode((v) => sortedBy(measuresResult(v), sortBy), "_measures", problems),
       );
     } else if (view === "classes") {
       drawn = panels.classes.update(
@@ -243,6 +248,7 @@ function render({ model, el }) {
       state === "running"
         ? "Computing the first repeat…"
         : "No result yet: press Run.";
+    picked.mark();
   }
 
   const live = frameScheduler(drawLive);

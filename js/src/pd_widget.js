@@ -111,6 +111,14 @@ function render({ model, el }) {
     centered,
     h("span", { text: "centered" }),
   ]);
+  const iceSteps = h("input", {
+    testid: "pdw-ice-steps",
+    attrs: { type: "checkbox", "aria-label": "ICE at every split" },
+  });
+  const iceStepsField = h("label", { className: "iw-field" }, [
+    iceSteps,
+    h("span", { text: "ICE at every split" }),
+  ]);
   const target = selectField("pdw-target", "Class");
   const scale = selectField("pdw-scale", "Scale");
   const grid = integerInput(
@@ -157,6 +165,7 @@ function render({ model, el }) {
       h("div", { className: "pdw-control-row" }, [
         grid.field,
         nIce.field,
+        iceStepsField,
         h("div", { className: "iw-buttons" }, [run, stop]),
       ]),
     ]),
@@ -203,6 +212,10 @@ function render({ model, el }) {
     nIce.input.disabled = !pdCurve || value === "average";
     centered.disabled = !pdCurve;
     centered.checked = Boolean(model.get("centered"));
+    // Tree models only (Python says whether the feature's splits are read).
+    iceStepsField.hidden = !model.get("_steps_available");
+    iceSteps.disabled = nIce.input.disabled;
+    iceSteps.checked = Boolean(model.get("ice_steps"));
     const classes = binding.list("_target_options");
     const classifier = classes.length > 0;
     const shown = String(model.get("target") ?? "");
@@ -341,6 +354,9 @@ function render({ model, el }) {
   dom.on(centered, "change", () =>
     binding.save({ centered: centered.checked }),
   );
+  dom.on(iceSteps, "change", () =>
+    binding.save({ ice_steps: iceSteps.checked }),
+  );
   dom.on(target.select, "change", () =>
     binding.save({ target: target.select.value }),
   );
@@ -359,7 +375,15 @@ function render({ model, el }) {
     live.schedule();
   });
   binding.on(
-    ["kind", "centered", "target", "_target_options", "scale"],
+    [
+      "kind",
+      "centered",
+      "ice_steps",
+      "_steps_available",
+      "target",
+      "_target_options",
+      "scale",
+    ],
     syncSettings,
   );
   binding.on(["kind"], live.schedule);

@@ -437,6 +437,38 @@ describe("PartialDependenceWidget: controls", () => {
     expect(lastSave(model).n_ice).toBe(250);
   });
 
+  it("offers ICE at every split where Python reads the steps, and draws them", () => {
+    const model = mount(makeModel({ _steps_available: false }));
+    const steps = byTestId("pdw-ice-steps");
+    expect(steps.closest("label").hidden).toBe(true);
+    model.set("_steps_available", true);
+    expect(steps.closest("label").hidden).toBe(false);
+    steps.checked = true;
+    change(steps);
+    expect(lastSave(model).ice_steps).toBe(true);
+
+    // The steps replace the grid's ICE: 5 curves of 3 steps, 2 segments
+    // (a rise and a flat) per step after the first.
+    const pack = payloadPacker();
+    const curve = numericCurve(pack);
+    curve.steps = {
+      grid: pack([0, 4, 9.5]),
+      individual: pack(
+        Array.from({ length: 15 }, (_, k) => k % 3),
+        [5, 3],
+      ),
+    };
+    ctx.calls.lineTo = 0;
+    model.set("_curve", curve);
+    flushFrames();
+    expect(byTestId("pdw-ice-canvas").getAttribute("data-steps")).toBe("3");
+    expect(ctx.calls.lineTo).toBe(5 * 2 * 2);
+
+    // ALE and average-only kinds draw no ICE: the box is disabled.
+    model.set("kind", "average");
+    expect(steps.disabled).toBe(true);
+  });
+
   it("writes target and scale for classifiers, disables them for regressors", () => {
     const regressor = mount(makeModel());
     expect(byTestId("pdw-target").disabled).toBe(true);

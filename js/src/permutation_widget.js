@@ -24,6 +24,7 @@ import {
 } from "./permutation/permutation_data.js";
 import { createSelection } from "./permutation/selection.js";
 import { h, listenerBag } from "./ui/dom.js";
+import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
@@ -75,6 +76,7 @@ function render({ model, el }) {
   el.append(ui.root);
 
   const selection = createSelection(controls, { model, binding });
+  const picked = bindFeatureSelection(ui.root, { model, binding, dom });
 
   // ---- Controls --------------------------------------------------------
 
@@ -147,6 +149,7 @@ function render({ model, el }) {
       hasResult,
       maxFeatures: model.get("max_features"),
     });
+    picked.mark();
   }
 
   const live = frameScheduler(drawLive);

@@ -41,6 +41,7 @@ __version__ = "0.1.0"
 _WIDGETS = (
     "ImportanceComparisonWidget",
     "InteractionWidget",
+    "ModelInspector",
     "PartialDependenceWidget",
     "PermutationImportanceWidget",
 )
@@ -65,6 +66,7 @@ __all__ = [
     "ImportanceComparisonWidget",
     "InteractionStrengthDisplay",
     "InteractionWidget",
+    "ModelInspector",
     "PartialDependenceDisplay",
     "PartialDependenceResult",
     "PartialDependenceWidget",

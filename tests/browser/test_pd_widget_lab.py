@@ -255,6 +255,24 @@ def test_curve_ice_surface_and_controls(open_notebook):
         nb.set_theme("JupyterLab Light")
 
 
+def test_ice_at_every_split_draws_steps(open_notebook):
+    """The box reaches Python, the steps run after the grid, and the canvas
+    redraws the same ICE rows at every step of the forest."""
+    code = DIABETES.replace("n_ice=200)", "n_ice=40, grid_resolution=20)")
+    nb, root, cell = open_widget(open_notebook, "pd_steps.ipynb", code)
+    canvas = root.get_by_test_id("pdw-ice-canvas")
+    expect(canvas).to_have_attribute("data-steps", "0")
+    root.get_by_test_id("pdw-ice-steps").check()
+    nb.eventually_prints("print(w.ice_steps)", "True")
+    _, output = nb.run_code("print(w.wait(60), len(w._snapshot.steps.grid_values[0]))")
+    status, n_steps = output.split()
+    assert status == "done" and int(n_steps) > 20, output
+    expect(canvas).to_have_attribute("data-steps", n_steps, timeout=RUN_TIMEOUT)
+    expect(canvas).to_have_attribute("data-curves", "40")
+    assert canvas.evaluate(CANVAS_INK_JS)["ink"] > 0
+    nb.screenshot(cell, "pd_ice_steps_light.png")
+
+
 # --- Classifier: class and scale ------------------------------------------
 
 

@@ -204,6 +204,56 @@ def _compare_widget(model, X, y, **settings):
     return iw.ImportanceComparisonWidget(model, X, y, X, y, **kwargs)
 
 
+class InspectorRun:
+    """ModelInspector as the widget checks see a widget: one status over its
+    views (Effects starts when Importance ends, so both are waited for)."""
+
+    def __init__(self, inspector):
+        self.inspector = inspector
+        self.result = inspector
+
+    def _views(self):
+        return list(self.inspector.views.values())
+
+    def wait(self, timeout=None):
+        for _ in range(2):
+            statuses = self.inspector.wait(timeout)
+        if "error" in statuses.values():
+            return "error"
+        return statuses["importance"]
+
+    @property
+    def error(self):
+        return next((v.error for v in self._views() if v.error), "")
+
+    @property
+    def error_details(self):
+        return next((v.error_details for v in self._views() if v.error), "")
+
+    def run(self):
+        for view in self._views():
+            if view.status == "error":
+                view.run()
+
+    def close(self):
+        self.inspector.close()
+
+
+def _inspector(model, X, y, **settings):
+    return InspectorRun(iw.ModelInspector(model, X, y, **_perm_kwargs(settings)))
+
+
+def _inspector_numbers(inspector):
+    header = [[s["model"], s["dummy"]] for s in inspector._header["scores"]]
+    views = inspector.views
+    effects = views["effects"].result
+    return [
+        *header,
+        *_perm_numbers(views["importance"].result),
+        *([] if effects is None else _pd_numbers(effects)),
+    ]
+
+
 TARGETS = [
     Target(
         "permutation_importance",
@@ -398,6 +448,14 @@ TARGETS = [
         widget=True,
         tree_only=True,
         traits=frozenset({"scoring", "n_repeats", "random_state"}),
+    ),
+    Target(
+        "ModelInspector",
+        "inspector",
+        frozenset({"scoring", "n_repeats", "random_state"}),
+        _inspector,
+        _inspector_numbers,
+        widget=True,
     ),
     Target(
         "impurity_importance",

@@ -134,6 +134,45 @@ export function measuresResult(value) {
 }
 
 /**
+ * `result` with its features in the order of measure `key`, largest first
+ * (stable, NaN last: Python's order for `sort_by`), so a new "Sort by"
+ * redraws at once, and in a saved page without a kernel too. Python's next
+ * payload comes in that order already.
+ *
+ * @param {MeasuresResult | null} result
+ * @param {string} key a measure's key (the `sort_by` trait).
+ * @returns {MeasuresResult | null} `result` itself when it is in that order
+ *   or has no such measure.
+ */
+export function sortedBy(result, key) {
+  const measure = result?.measures.find((m) => m.key === key);
+  if (!measure || result.sortBy === key) return result;
+  const v = measure.values;
+  const rank = (i) => (Number.isNaN(v[i]) ? -Infinity : v[i]);
+  const order = result.features
+    .map((_, i) => i)
+    .sort((a, b) =>
+      Number.isNaN(v[a]) !== Number.isNaN(v[b])
+        ? Number.isNaN(v[a]) - Number.isNaN(v[b])
+        : rank(b) - rank(a) || a - b,
+    );
+  const take = (array) =>
+    array === null ? null : Float64Array.from(order, (i) => array[i]);
+  const fields = ["values", "std", "normalized", "normalizedStd", "low"];
+  fields.push("high", "normalizedLow", "normalizedHigh", "withinNoise");
+  return {
+    ...result,
+    features: order.map((i) => result.features[i]),
+    notes: order.map((i) => result.notes[i]),
+    measures: result.measures.map((m) => ({
+      ...m,
+      ...Object.fromEntries(fields.map((f) => [f, take(m[f])])),
+    })),
+    sortBy: key,
+  };
+}
+
+/**
  * The intervals a flag of feature `i` rests on, as Python names them in
  * `flag_evidence`: one per measure that has an interval.
  *

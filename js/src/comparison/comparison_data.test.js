@@ -12,6 +12,7 @@ import {
   sortChoices,
   splitNotes,
   flagIntervals,
+  sortedBy,
 } from "./comparison_data.js";
 import {
   INFLATED_MDI,
@@ -231,5 +232,33 @@ describe("flagIntervals and sortChoices", () => {
     expect(sortChoices({}, "permutation_test")).toEqual([
       ["permutation_test", "permutation test"],
     ]);
+  });
+});
+
+describe("sortedBy", () => {
+  it("orders features and every per-feature array by a measure, NaN last", () => {
+    const pack = payloadPacker();
+    const result = measuresResult(
+      measuresPayload(pack, { mdi: [0.1, NaN, 0.4, 0.2] }),
+    );
+    expect(sortedBy(result, "permutation_test")).toBe(result); // already
+    expect(sortedBy(result, "unknown")).toBe(result);
+    const byMdi = sortedBy(result, "mdi");
+    expect(byMdi.features).toEqual(["bp", "age", "bmi", "s5"]);
+    expect(byMdi.sortBy).toBe("mdi");
+    expect(byMdi.notes).toEqual([
+      result.notes[2],
+      result.notes[3],
+      result.notes[0],
+      result.notes[1],
+    ]);
+    const test = (r) => r.measures.find((m) => m.key === "permutation_test");
+    expect([...test(byMdi).values]).toEqual(
+      [2, 3, 0, 1].map((i) => test(result).values[i]),
+    );
+    expect([...test(byMdi).withinNoise]).toEqual(
+      [2, 3, 0, 1].map((i) => test(result).withinNoise[i]),
+    );
+    expect(byMdi.measures.find((m) => m.key === "mdi").std).toBeNull();
   });
 });

@@ -56,17 +56,31 @@ export function iceAlpha(m) {
 /**
  * Paint ICE curves: row i of the row-major `[rows, cols]` `values` is one
  * polyline through (xs[j], y0 + ky * values[i, j]) for j < `done`; NaN
- * values lift the pen (they are not drawn).
+ * values lift the pen (they are not drawn). With `steps`, the value at
+ * xs[j] holds from xs[j - 1] on: a vertical rise at xs[j - 1], then flat.
  *
  * @param {CanvasRenderingContext2D} context
  * @param {{values: ArrayLike<number>, rows: number, cols: number,
  *   done: number, xs: ArrayLike<number>, y0: number, ky: number,
- *   color: string, alpha: number, lineWidth?: number}} curves
+ *   color: string, alpha: number, lineWidth?: number,
+ *   steps?: boolean}} curves
  * @returns {number} polylines stroked.
  */
 export function paintIce(
   context,
-  { values, rows, cols, done, xs, y0, ky, color, alpha, lineWidth = 1 },
+  {
+    values,
+    rows,
+    cols,
+    done,
+    xs,
+    y0,
+    ky,
+    color,
+    alpha,
+    lineWidth = 1,
+    steps = false,
+  },
 ) {
   context.save();
   context.strokeStyle = color;
@@ -87,8 +101,10 @@ export function paintIce(
         continue;
       }
       const y = y0 + ky * v;
-      if (penDown) context.lineTo(xs[j], y);
-      else {
+      if (penDown) {
+        if (steps) context.lineTo(xs[j - 1], y);
+        context.lineTo(xs[j], y);
+      } else {
         context.moveTo(xs[j], y);
         penDown = true;
         segments += 1;

@@ -62,7 +62,7 @@ export function createPdCurve(container, { tooltip }) {
   let geometry = null;
 
   function draw() {
-    const { x: axis, average, individual, gridDone, distribution } = curve;
+    const { x: axis, average, gridDone, distribution, steps } = curve;
     const grid = axis.values;
     const g = grid.length;
     const box = frame.layout(curve);
@@ -73,9 +73,13 @@ export function createPdCurve(container, { tooltip }) {
       .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
       .range([box.left, box.right]);
 
-    // ICE on the canvas, which covers the plot area only.
-    const xs = new Float64Array(g);
-    for (let j = 0; j < g; j += 1) xs[j] = x(grid[j]) - box.left;
+    // ICE on the canvas, which covers the plot area only: at every step of
+    // a tree model once known, else at the grid points.
+    const iceGrid = steps ? steps.x : grid;
+    const individual = steps ?? curve.individual;
+    const xs = new Float64Array(iceGrid.length);
+    for (let j = 0; j < iceGrid.length; j += 1)
+      xs[j] = x(iceGrid[j]) - box.left;
     const [d0, d1] = y.domain();
     const ky = -(box.bottom - box.top) / (d1 - d0);
     const context = prepareIceCanvas(frame, box);
@@ -85,7 +89,8 @@ export function createPdCurve(container, { tooltip }) {
         values: individual.values,
         rows: individual.rows,
         cols: individual.cols,
-        done: gridDone,
+        done: steps ? steps.cols : gridDone,
+        steps: Boolean(steps),
         xs,
         y0: -ky * d1,
         ky,
@@ -94,6 +99,7 @@ export function createPdCurve(container, { tooltip }) {
       });
     }
     frame.canvas.attr("data-curves", individual ? individual.rows : 0);
+    frame.canvas.attr("data-steps", steps ? steps.cols : 0);
 
     // PDP: the computed points only; the path element is kept.
     const points = [];

@@ -34,6 +34,13 @@ function matrix(array, name, cols) {
   return { values, rows: shape[0], cols };
 }
 
+/** Decode the `steps` payload: a grid and one row per ICE curve. */
+export function stepsResult(value) {
+  if (isEmptyCurve(value)) return null;
+  const x = vector(value.grid, "steps.grid");
+  return { x, ...matrix(value.individual, "steps.individual", x.length) };
+}
+
 const strings = (value) => (Array.isArray(value) ? value.map(String) : []);
 
 /**
@@ -110,6 +117,9 @@ export function aleResult(value, g) {
  * @property {Float32Array | null} average `[g]`.
  * @property {{values: Float32Array, rows: number, cols: number} | null}
  *   individual `[m, g]`, row-major.
+ * @property {{x: Float32Array, values: Float32Array, rows: number,
+ *   cols: number} | null} steps the same ICE rows at every step of a tree
+ *   model: `values[i, k]` holds on `(x[k - 1], x[k]]`.
  * @property {number} nRows
  * @property {string} yLabel
  * @property {ReturnType<typeof distributionResult>} distribution
@@ -153,6 +163,7 @@ export function curveResult(value) {
       mode: "1d",
       feature: features[0],
       ale: aleResult(value.ale, g),
+      steps: stepsResult(value.steps),
       x,
       gridDone: clampDone(value.grid_done, g),
       average,

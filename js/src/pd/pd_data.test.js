@@ -9,6 +9,7 @@ import {
   isEmptyCurve,
   nearestIndex,
   correlations,
+  stepsResult,
 } from "./pd_data.js";
 import {
   categoricalCurve,
@@ -64,6 +65,27 @@ describe("curveResult", () => {
     expect(() => curveResult({ features: ["a", "b", "c"] })).toThrow(/1 or 2/);
     expect(() => distributionResult({ kind: "kde" })).toThrow(
       /"histogram" or "categories"/,
+    );
+  });
+});
+
+describe("stepsResult", () => {
+  it("decodes the ICE at every step, and checks its shape", () => {
+    const pack = payloadPacker();
+    expect(stepsResult(null)).toBeNull();
+    const payload = numericCurve(pack);
+    payload.steps = {
+      grid: pack([0, 0.5, 2]),
+      individual: pack([1, 2, 3, 4, 5, 6], [2, 3]),
+    };
+    const curve = curveResult(payload);
+    expect(Array.from(curve.steps.x)).toEqual([0, 0.5, 2]);
+    expect(curve.steps.rows).toBe(2);
+    expect(curve.steps.cols).toBe(3);
+    expect(curveResult(numericCurve(pack)).steps).toBeNull();
+    payload.steps.individual = pack([1, 2, 3, 4], [2, 2]);
+    expect(() => curveResult(payload)).toThrow(
+      /steps.individual must have shape \[m, 3\]/,
     );
   });
 });

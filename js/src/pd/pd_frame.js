@@ -125,6 +125,7 @@ export function createOneWayFrame(container, { svgTestid }) {
           finiteExtent([
             curve.average,
             curve.individual?.values,
+            curve.steps?.values,
             curve.ale?.lower,
             curve.ale?.upper,
             curve.ale?.values,

@@ -34,6 +34,18 @@ def describe_error(exc):
     return f"{type(exc).__name__}: {message}"
 
 
+def with_png(bundle, figure):
+    """A widget's mime bundle plus a PNG of ``figure()`` (when `figure` is
+    not None): where no widget manager runs (nbconvert, GitHub), the picture
+    shows."""
+    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+    if figure is not None:
+        buffer = io.BytesIO()
+        figure().savefig(buffer, format="png", dpi=96)
+        data = {**data, "image/png": base64.b64encode(buffer.getvalue()).decode()}
+    return data, metadata
+
+
 def format_traceback(exc):
     """The whole traceback of `exc`, as Python prints it."""
     return "".join(traceback.format_exception(exc))
@@ -293,13 +305,7 @@ class ComputationWidget(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        # Where no widget manager runs (nbconvert, GitHub), the picture shows.
-        if self.result is not None:
-            buffer = io.BytesIO()
-            self.figure().savefig(buffer, format="png", dpi=96)
-            data = {**data, "image/png": base64.b64encode(buffer.getvalue()).decode()}
-        return data, metadata
+        return with_png(bundle, self.figure if self.result is not None else None)
 
     # Subclass hooks -----------------------------------------------------------
 

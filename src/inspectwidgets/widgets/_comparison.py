@@ -22,6 +22,7 @@ from ..inspection._comparison.comparison import (
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
+from ._selection import FeatureSelection
 from ._serialization import binary_array
 
 
@@ -34,7 +35,7 @@ class _Step:
     result: object
 
 
-class ImportanceComparisonWidget(ComputationWidget):
+class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
     """MDI, ESL relative importance and permutation importance side by side.
 
     Measures view: every measure on one normalized scale with the flags of

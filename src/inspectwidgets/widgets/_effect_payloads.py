@@ -80,10 +80,13 @@ def _axis(result, axis):
     return np.asarray(values, dtype=float), []
 
 
-def curve_payload(result, target, n_rows):
+def curve_payload(result, target, n_rows, steps=None):
     """What the front end draws, as float32 buffers. One-way curves carry only
     the grid points computed so far (the engine fills the grid coarse to fine),
-    so the drawn line refines instead of showing gaps."""
+    so the drawn line refines instead of showing gaps. `steps`: the same ICE
+    rows at every step of a tree model (see ``split_grid``), sent once
+    complete: a step function with a gap would claim values between points
+    not computed yet."""
     output = _output_index(result, target)
     common = {
         "features": list(result.feature_names),
@@ -110,6 +113,7 @@ def curve_payload(result, target, n_rows):
             "grid_done": int(done.sum()),
             "average": None if average is None else binary_array(average),
             "individual": None if individual is None else binary_array(individual),
+            "steps": _steps(steps, output),
         }
     grid_y, labels_y = _axis(result, 1)
     return {
@@ -122,6 +126,15 @@ def curve_payload(result, target, n_rows):
         "grid_done": int(result.done.all(axis=1).sum()),
         "average": binary_array(result.average[output]),
         "distribution_y": _distribution(result.distributions[1], grid_y),
+    }
+
+
+def _steps(steps, output):
+    if steps is None or not steps.complete:
+        return None
+    return {
+        "grid": binary_array(np.asarray(steps.grid_values[0], dtype=float)),
+        "individual": binary_array(steps.individual[output]),
     }
 
 

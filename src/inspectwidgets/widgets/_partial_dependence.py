@@ -2,6 +2,7 @@
 
 import warnings
 from dataclasses import dataclass
+from functools import partial
 
 import traitlets
 
@@ -9,6 +10,7 @@ from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
     iter_accumulated_local_effects,
     iter_partial_dependence,
+    split_grid,
 )
 from ..inspection._core.validation import check_fitted, check_X, column_names
 from ._base import ComputationWidget
@@ -26,6 +28,8 @@ class _Effects:
 
     pd: object = None
     ale: object = None
+    steps: object = None
+    """ICE of the same rows as `pd` at every step of a tree model."""
     expects: tuple = ()
     """The parts the run computes, for its progress."""
 
@@ -75,6 +79,12 @@ class PartialDependenceWidget(ComputationWidget):
         Grid points of the partial dependence, or quantile bins of the ALE.
     n_ice : int, default=100
         ICE curves drawn (a random subsample of the rows).
+    ice_steps : bool, default=False
+        For a tree model: once the grid is done, redraw the ICE curves at
+        every step of the model (:func:`~inspectwidgets.split_grid`, over the
+        grid's range), exact between grid values where the grid only samples
+        them. Another model, or a feature whose splits cannot be read, sets
+        ``status="error"`` saying why.
     target : str, default=None
         Class shown for classifiers; the positive (last) class when None.
     scale : {"probability", "log_odds"}, default="probability"
@@ -110,6 +120,11 @@ class PartialDependenceWidget(ComputationWidget):
     ).tag(sync=True)
     """Class probability, or centered log-odds (ESL eq. 10.52)."""
 
+    ice_steps = traitlets.Bool(False).tag(sync=True)
+    """ICE curves at every step of a tree model (:func:`split_grid`), once
+    computed; the average stays on the grid."""
+
+    _steps_available = traitlets.Bool(False).tag(sync=True)
     _feature_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _categorical = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _target_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -119,6 +134,7 @@ class PartialDependenceWidget(ComputationWidget):
         "features",
         "kind",
         "centered",
+        "ice_steps",
         "grid_resolution",
         "n_ice",
         "scale",
@@ -134,6 +150,7 @@ class PartialDependenceWidget(ComputationWidget):
         centered=False,
         grid_resolution=50,
         n_ice=100,
+        ice_steps=False,
         target=None,
         scale="probability",
         categorical_features=None,
@@ -161,6 +178,7 @@ class PartialDependenceWidget(ComputationWidget):
         )
         self._ready = False
         self._held = {}  # complete results by settings: see `_refresh`
+        self._steps_problems = {}  # feature -> why no steps ("": none)
         self._snapshot = _Effects()
         self.pd_result = None
         super().__init__(
@@ -169,6 +187,7 @@ class PartialDependenceWidget(ComputationWidget):
             centered=centered,
             grid_resolution=grid_resolution,
             n_ice=n_ice,
+            ice_steps=ice_steps,
             target=target if target is not None else (targets[-1] if targets else ""),
             scale=scale,
             _feature_options=names,
@@ -228,7 +247,13 @@ class PartialDependenceWidget(ComputationWidget):
         pd_kind = "average" if two_way else self.kind
         ice = None if two_way or pd_kind == "average" else self.n_ice
         centered = self.centered and not two_way
-        return [("pd", (*common, pd_kind, ice, centered))]
+        keys = [("pd", (*common, pd_kind, ice, centered))]
+        if self.ice_steps and ice is not None:
+            problem = self._steps_problem(self.features[0])
+            if problem:
+                raise ValueError(f"ice_steps: {problem}")
+            keys.append(("steps", (*common, ice, centered)))
+        return keys
 
     def _scale(self):
         return self.scale if self._target_options else "probability"
@@ -258,7 +283,12 @@ class PartialDependenceWidget(ComputationWidget):
             key = dict(keys)["pd"]
             # The key's last three: the engine's kind, n_ice and centered.
             pd_stream = None if "pd" in held else self._pd_stream(cancel, *key[-3:])
-            return self._chain(held, [("pd", key, pd_stream)], cancel)
+            parts = [("pd", key, pd_stream)]
+            if "steps" in dict(keys):
+                # Over the partial dependence's grid range, known once it runs.
+                steps = partial(self._steps_stream, cancel, *key[-2:])
+                parts.append(("steps", dict(keys)["steps"], steps))
+            return self._chain(held, parts, cancel)
         ale_key = dict(keys)["ale"]
         ale_stream = None
         if "ale" not in held:
@@ -275,7 +305,8 @@ class PartialDependenceWidget(ComputationWidget):
         parts = [("ale", ale_key, ale_stream)]
         if "pd" in dict(keys):
             # Its grid is the ALE's edges, known once the ALE has run.
-            parts.append(("pd", dict(keys)["pd"], None))
+            overlay = partial(self._overlay_stream, cancel)
+            parts.append(("pd", dict(keys)["pd"], overlay))
         return self._chain(held, parts, cancel)
 
     def _pd_stream(self, cancel, kind, n_ice, centered, custom_edges=None):
@@ -303,6 +334,16 @@ class PartialDependenceWidget(ComputationWidget):
                 **self._engine_kwargs,
             )
 
+    def _overlay_stream(self, cancel, shown):
+        edges = shown["ale"].edges[0]
+        return self._pd_stream(cancel, "average", None, False, edges)
+
+    def _steps_stream(self, cancel, n_ice, centered, shown):
+        grid = shown["pd"].grid_values[0]
+        column = self._names.index(self.features[0])
+        steps = split_grid(self._estimator, self._X, column, bounds=(grid[0], grid[-1]))
+        return self._pd_stream(cancel, "individual", n_ice, centered, steps)
+
     def _chain(self, held, parts, cancel):
         """Snapshots of the parts in turn (held ones as they are), each
         complete part kept for `_refresh`."""
@@ -313,9 +354,8 @@ class PartialDependenceWidget(ComputationWidget):
                 continue
             if cancel.is_set():
                 return  # cancelled between parts
-            if stream is None:  # the overlay's PD, at the ALE's edges
-                edges = shown["ale"].edges[0]
-                stream = self._pd_stream(cancel, "average", None, False, edges)
+            if callable(stream):  # it needs the parts before it
+                stream = stream(shown)
             result = None
             for result in stream:
                 shown[part] = result
@@ -339,7 +379,7 @@ class PartialDependenceWidget(ComputationWidget):
                 snapshot.ale, snapshot.pd, self.target, n_rows
             )
             return snapshot.ale
-        self._curve = curve_payload(snapshot.pd, self.target, n_rows)
+        self._curve = curve_payload(snapshot.pd, self.target, n_rows, snapshot.steps)
         return snapshot.pd
 
     def _progress_of(self, snapshot):
@@ -349,10 +389,26 @@ class PartialDependenceWidget(ComputationWidget):
         if "ale" in snapshot.expects:
             ale = snapshot.ale
             fractions.append(0.0 if ale is None else ale.n_rows_done / ale.n_rows)
-        if "pd" in snapshot.expects:
-            pd = snapshot.pd
-            fractions.append(0.0 if pd is None else pd.progress)
+        for part in ("pd", "steps"):
+            if part in snapshot.expects:
+                result = getattr(snapshot, part)
+                fractions.append(0.0 if result is None else result.progress)
         return sum(fractions), len(fractions)
+
+    def _steps_problem(self, feature):
+        """Why split_grid cannot read `feature`'s steps ("" if it can)."""
+        if feature not in self._steps_problems:
+            try:
+                split_grid(self._estimator, self._X, self._names.index(feature))
+                self._steps_problems[feature] = ""
+            except ValueError as error:
+                self._steps_problems[feature] = str(error)
+        return self._steps_problems[feature]
+
+    @traitlets.observe("features")
+    def _on_features(self, change):
+        first = self.features[0] if self.features else None
+        self._steps_available = first in self._names and not self._steps_problem(first)
 
     @traitlets.observe(*_RERUN_ON)
     def _on_settings(self, change):

@@ -9,10 +9,11 @@ from ..inspection._core.validation import check_fitted, check_X, resolve_feature
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
+from ._selection import FeatureSelection
 from ._serialization import binary_array
 
 
-class PermutationImportanceWidget(ComputationWidget):
+class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
     """Permutation importance that fills in live while it is computed.
 
     Pick features, repeats and scorers in the widget (or set the traits of the

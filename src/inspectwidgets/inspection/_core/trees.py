@@ -18,6 +18,7 @@ whatever order its threads finish; we add them in order, as it does with one
 job.
 """
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -205,8 +206,7 @@ class TreeModel:
         from row ``rows[i]`` of X, or, with a `donor`, from donor row `rows`
         for every row. X and `donor` come from :meth:`as_model_input`.
         """
-        # numba loads on first use, not with the package (0.2 s and more).
-        from . import tree_routing
+        tree_routing = _routing()
 
         if self.column_of is not None:
             copies = [(r, tuple(self.column_of[list(c)])) for r, c in copies]
@@ -495,17 +495,31 @@ def walks_needed(estimator):
     model = final_estimator(estimator)
     if type(model) not in _SUPPORTED or predicts_faster(model):
         return False
+    # The module may be half imported by another thread: then the walks are
+    # needed, and load_walks waits for that import.
     routing = sys.modules.get(f"{__package__}.tree_routing")
-    return routing is None or not (
-        routing.route_copies.signatures and routing.route_queries.signatures
-    )
+    walks = [getattr(routing, name, None) for name in ("route_copies", "route_queries")]
+    return not all(walk is not None and walk.signatures for walk in walks)
+
+
+_ROUTING_LOCK = threading.Lock()
+
+
+def _routing():
+    """The walks' module. numba loads on first use, not with the package
+    (0.2 s and more), and under a lock: two runs starting together (the
+    views of a ModelInspector) could otherwise see it half imported."""
+    with _ROUTING_LOCK:
+        from . import tree_routing
+    return tree_routing
 
 
 def load_walks():
     """Compile (or load from numba's cache) the walks, on arrays of the very
     types the shortcut passes (float32 and float64 input), so that its first
     real call starts at once."""
-    from .tree_routing import route_copies, route_queries
+    routing = _routing()
+    route_copies, route_queries = routing.route_copies, routing.route_queries
 
     nodes = np.full((1, 4), -1, dtype=np.int64)  # one leaf
     flags = np.zeros(1, dtype=np.uint8)

@@ -1,0 +1,121 @@
+// The inspector's header: task and model, rows and features, the held-out
+// score of each scorer beside the dummy baseline's, the warning when the
+// model barely beats it, and the rows Effects and Comparison use.
+
+import { columnFormat } from "../charts/format.js";
+import { h } from "../ui/dom.js";
+
+const count = (n) => Number(n ?? 0).toLocaleString("en-US");
+
+/**
+ * The header's lines of text (pure, for tests and the page).
+ *
+ * @param {object} header the `_header` trait.
+ * @returns {{title: string, model: string, data: string, rows: string}}
+ */
+export function headerLines(header) {
+  const model = header.model ?? { type: "?", steps: [] };
+  const steps = model.steps?.length
+    ? `pipeline: ${model.steps.join(" → ")}`
+    : "";
+  const shown = header.n_rows_views ?? header.n_rows;
+  return {
+    title: `${model.type} · ${header.task ?? ""}`,
+    model: steps,
+    data: `${count(header.n_rows)} rows × ${count(header.n_features)} features (held out) · random_state ${header.random_state}`,
+    rows:
+      shown < header.n_rows
+        ? `Effects and Comparison use a seeded subsample of ${count(shown)} of ${count(header.n_rows)} rows`
+        : `Effects and Comparison use all ${count(header.n_rows)} rows`,
+  };
+}
+
+/**
+ * @param {{onMaxRows: (n: number) => void}} options
+ * @returns {{node: HTMLElement, update: (header: object, maxRows: number) => void}}
+ */
+export function createHeader({ onMaxRows }) {
+  const title = h("div", { className: "mi-title", testid: "mi-title" });
+  const model = h("div", { className: "mi-line", testid: "mi-model" });
+  const data = h("div", { className: "mi-line", testid: "mi-data" });
+  const table = h("table", { className: "mi-scores", testid: "mi-scores" });
+  const fitted = h("div", { className: "mi-line mi-small", testid: "mi-dummy" });
+  const warning = h("div", {
+    className: "mi-warning",
+    testid: "mi-warning",
+    attrs: { role: "note" },
+  });
+  const rows = h("span", { testid: "mi-rows" });
+  const maxRows = h("input", {
+    testid: "mi-max-rows",
+    attrs: { type: "number", min: 1, step: 1, "aria-label": "Rows at most" },
+  });
+  maxRows.addEventListener("change", () => {
+    const n = Number(maxRows.value);
+    if (Number.isSafeInteger(n) && n >= 1) onMaxRows(n);
+  });
+  const rowsLine = h("div", { className: "mi-line mi-rows" }, [
+    rows,
+    h("label", { className: "iw-field" }, [
+      h("span", { text: "rows at most" }),
+      maxRows,
+    ]),
+  ]);
+  const node = h("div", { className: "mi-header", testid: "mi-header" }, [
+    title,
+    model,
+    data,
+    table,
+    fitted,
+    warning,
+    rowsLine,
+  ]);
+
+  return {
+    node,
+    update(header, max) {
+      if (!header || !header.model) return;
+      const lines = headerLines(header);
+      title.textContent = lines.title;
+      model.textContent = lines.model;
+      model.hidden = lines.model === "";
+      data.textContent = lines.data;
+      rows.textContent = lines.rows;
+      if (document.activeElement !== maxRows) maxRows.value = String(max);
+      const scores = header.scores ?? [];
+      const format = columnFormat(
+        scores.flatMap((s) => [s.model, s.dummy ?? NaN]),
+      );
+      const dummy = header.dummy ?? "dummy";
+      table.replaceChildren(
+        h("tr", {}, [
+          h("th", { text: "held-out score" }),
+          h("th", { text: "model" }),
+          h("th", { text: dummy }),
+        ]),
+        ...scores.map((s) =>
+          h(
+            "tr",
+            {
+              testid: "mi-score",
+              className: s.barely ? "mi-barely" : "",
+              attrs: { "data-scorer": s.scorer },
+            },
+            [
+              h("td", { text: s.scorer }),
+              h("td", { text: format(s.model) }),
+              h("td", {
+                text: s.dummy === null ? "n/a" : format(s.dummy),
+              }),
+            ],
+          ),
+        ),
+      );
+      fitted.textContent = header.dummy
+        ? `${header.dummy} fitted on ${header.dummy_fitted_on}, scored on the same held-out rows.`
+        : "";
+      warning.textContent = header.warning ?? "";
+      warning.hidden = !header.warning;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from "vitest";
+
+import { FakeModel } from "../test_helpers.js";
+import { subModel } from "./sub_model.js";
+
+function mirror(state, versions) {
+  return { state, versions };
+}
+
+describe("subModel", () => {
+  it("reads the mirror and fires change only for traits whose version moved", () => {
+    const parent = new FakeModel({
+      _view: mirror({ a: 1, b: "x" }, { a: 1, b: 2 }),
+    });
+    const proxy = subModel(parent, "_view", { send: vi.fn() });
+    expect(proxy.get("a")).toBe(1);
+    const onA = vi.fn();
+    const onB = vi.fn();
+    proxy.on("change:a", onA);
+    proxy.on("change:b", onB);
+    parent.set("_view", mirror({ a: 5, b: "x" }, { a: 3, b: 2 }));
+    expect(onA).toHaveBeenCalledTimes(1);
+    expect(onB).not.toHaveBeenCalled();
+    expect(proxy.get("a")).toBe(5);
+    // A republished value with a new version fires even if equal.
+    parent.set("_view", mirror({ a: 5, b: "x" }, { a: 3, b: 4 }));
+    expect(onB).toHaveBeenCalledTimes(1);
+  });
+
+  it("applies writes at once and sends them together on save_changes", () => {
+    const parent = new FakeModel({ _view: mirror({ kind: "bar" }, { kind: 1 }) });
+    const send = vi.fn();
+    const proxy = subModel(parent, "_view", { send });
+    const onKind = vi.fn();
+    proxy.on("change:kind", onKind);
+    proxy.set("kind", "box");
+    proxy.set("n_repeats", 3);
+    expect(proxy.get("kind")).toBe("box");
+    expect(onKind).toHaveBeenCalledTimes(1);
+    proxy.set("kind", "box"); // unchanged: no event
+    expect(onKind).toHaveBeenCalledTimes(1);
+    expect(send).not.toHaveBeenCalled();
+    proxy.save_changes();
+    expect(send).toHaveBeenCalledWith({ kind: "box", n_repeats: 3 });
+    proxy.save_changes(); // nothing pending
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it("shares the parent's traits and removes its listeners on destroy", () => {
+    const parent = new FakeModel({
+      _view: mirror({}, {}),
+      selected_features: ["a"],
+    });
+    const send = vi.fn();
+    const proxy = subModel(parent, "_view", {
+      shared: ["selected_features"],
+      send,
+    });
+    const onSel = vi.fn();
+    proxy.on("change:selected_features", onSel);
+    expect(proxy.get("selected_features")).toEqual(["a"]);
+    proxy.set("selected_features", ["b"]);
+    expect(parent.get("selected_features")).toEqual(["b"]);
+    expect(onSel).toHaveBeenCalledTimes(1);
+    proxy.save_changes();
+    expect(parent.saves).toHaveLength(1);
+    expect(send).not.toHaveBeenCalled();
+    proxy.destroy();
+    expect(parent.listenerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,241 @@
+// Front end of ModelInspector (anywidget ESM module).
+//
+// The header, the tabs (Importance, Comparison), the Effects panel below
+// them, and one status line. Each view is the widget's own front end
+// (permutation_widget.js, comparison_widget.js, pd_widget.js), rendered with
+// a model proxy over the inspector's mirror of that widget's traits
+// (inspector/sub_model.js); a view is rendered the first time it is shown.
+// The selection (`selected_features`) is the inspector's trait, shared by
+// every view: clicking a feature in any chart selects it, and the Effects
+// panel draws it.
+
+import "./ui/theme.css";
+
+import comparisonWidget from "./comparison_widget.js";
+import { createHeader } from "./inspector/header.js";
+import { subModel } from "./inspector/sub_model.js";
+import pdWidget from "./pd_widget.js";
+import permutationWidget from "./permutation_widget.js";
+import { segmentedSwitch } from "./ui/controls.js";
+import { h, listenerBag } from "./ui/dom.js";
+import { frameScheduler } from "./ui/frame.js";
+import { bindModel } from "./ui/model.js";
+import { statusText } from "./ui/status.js";
+import "./inspector_widget.css";
+
+/** The views: their trait, their widget module and their name. */
+export const VIEWS = {
+  importance: { trait: "_importance", widget: permutationWidget, label: "Importance" },
+  importance_train: {
+    trait: "_importance_train",
+    widget: permutationWidget,
+    label: "Importance (training rows)",
+  },
+  comparison: { trait: "_comparison", widget: comparisonWidget, label: "Comparison" },
+  effects: { trait: "_effects", widget: pdWidget, label: "Effects" },
+};
+const TABS = ["importance", "comparison"];
+
+/**
+ * The one status line: each rendered view's status, "·"-separated.
+ *
+ * @param {[string, object][]} views `[label, child state]` pairs.
+ * @returns {string}
+ */
+export function statusLine(views) {
+  return views
+    .filter(([, state]) => state && state.status)
+    .map(([label, state]) => {
+      const status = String(state.status);
+      const percent = `${Math.round(100 * (Number(state.progress) || 0))}%`;
+      return `${label}: ${statusText({
+        status,
+        count: percent,
+        etaSeconds: Number(state._eta_seconds ?? -1),
+        phase: String(state._phase ?? ""),
+        elapsedSeconds: Number(state._elapsed_seconds ?? 0),
+        hasResult: status !== "idle",
+      })}`;
+    })
+    .join(" · ");
+}
+
+/**
+ * The Effects panel's title: the feature(s) drawn, and the selection when
+ * its curve is not drawn yet (or, in a saved page, cannot be computed).
+ *
+ * @param {string[]} selected
+ * @param {string[]} drawn the features of the curve shown.
+ * @param {boolean} standalone a saved page, without a kernel.
+ * @returns {string}
+ */
+export function effectsTitleText(selected, drawn, standalone) {
+  const names = (features) => features.join(" and ");
+  if (selected.length === 0) return "Effects";
+  if (drawn.length === 0 || names(drawn) === names(selected))
+    return `Effects of ${names(selected)}`;
+  return standalone
+    ? `Effects of ${names(drawn)} (${names(selected)} needs a kernel to compute)`
+    : `Effects of ${names(drawn)}; computing ${names(selected)}…`;
+}
+
+/** What the status line needs of a view's model. */
+function childStatus(proxy) {
+  const names = ["status", "progress", "_eta_seconds", "_phase", "_elapsed_seconds"];
+  return Object.fromEntries(names.map((name) => [name, proxy.get(name)]));
+}
+
+function render({ model, el }) {
+  const dom = listenerBag();
+  const binding = bindModel(model);
+
+  const header = createHeader({
+    onMaxRows: (n) => binding.save({ max_rows: n }),
+  });
+  const tabs = segmentedSwitch(
+    TABS.map((key) => [key, VIEWS[key].label]),
+    "mi-view",
+    "View",
+  );
+  const rows = segmentedSwitch(
+    [
+      ["test", "held-out rows"],
+      ["train", "training rows"],
+    ],
+    "mi-importance-on",
+    "Importance on",
+  );
+  const selection = h("span", { className: "mi-selection", testid: "mi-selection" });
+  const clear = h("button", {
+    testid: "mi-clear",
+    text: "Clear",
+    attrs: { type: "button", "aria-label": "Clear the selection" },
+  });
+  const status = h("div", {
+    className: "mi-status",
+    testid: "mi-status",
+    attrs: { role: "status", "aria-live": "polite" },
+  });
+  const hosts = Object.fromEntries(
+    Object.keys(VIEWS).map((key) => [
+      key,
+      h("div", { className: `mi-panel mi-panel-${key}`, testid: `mi-panel-${key}` }),
+    ]),
+  );
+  const effectsHint = h("p", {
+    className: "iw-note",
+    testid: "mi-effects-hint",
+    text: "Click a bar, dot or cell (or press Enter on a focused row) to see that feature's effects.",
+  });
+  const root = h("div", { className: "inspectwidgets iw-inspector", testid: "mi-root" }, [
+    header.node,
+    status,
+    h("div", { className: "mi-tabs" }, [tabs.node, rows.node, selection, clear]),
+    hosts.importance,
+    hosts.importance_train,
+    hosts.comparison,
+    h("h4", { className: "mi-effects-title", testid: "mi-effects-title" }),
+    effectsHint,
+    hosts.effects,
+  ]);
+  const effectsTitle = root.querySelector(".mi-effects-title");
+  el.append(root);
+
+  /** Rendered views: key -> {proxy, cleanup}. */
+  const rendered = new Map();
+  function ensureRendered(key) {
+    if (rendered.has(key) || !model.get(VIEWS[key].trait)?.state) return;
+    const proxy = subModel(model, VIEWS[key].trait, {
+      shared: ["selected_features"],
+      send: (changes) => model.send({ view: key, set: changes }),
+    });
+    const cleanup = VIEWS[key].widget.render({ model: proxy, el: hosts[key] });
+    proxy.on("change:status", live.schedule);
+    proxy.on("change:progress", live.schedule);
+    rendered.set(key, { proxy, cleanup });
+  }
+
+  const hasTrain = () => Boolean(model.get("_importance_train")?.state);
+  const tab = () => (TABS.includes(model.get("view")) ? model.get("view") : "importance");
+
+  function shownViews() {
+    const view =
+      tab() === "importance" && model.get("importance_on") === "train" && hasTrain()
+        ? "importance_train"
+        : tab();
+    const shown = [view];
+    if (binding.list("selected_features").length > 0) shown.push("effects");
+    return shown;
+  }
+
+  function draw() {
+    const hasComparison = Boolean(model.get("_comparison")?.state);
+    const comparisonTab = tabs.buttons.get("comparison");
+    comparisonTab.disabled = !hasComparison;
+    comparisonTab.title = hasComparison ? "" : "Pass X_train and y_train to compare measures.";
+    const shown = shownViews();
+    tabs.setValue(tab());
+    rows.setValue(shown[0] === "importance_train" ? "train" : "test");
+    rows.node.hidden = tab() !== "importance" || !hasTrain();
+    for (const key of Object.keys(VIEWS)) {
+      if (shown.includes(key)) ensureRendered(key);
+      hosts[key].hidden = !shown.includes(key);
+    }
+    const selected = binding.list("selected_features");
+    selection.textContent = selected.length ? `Selected: ${selected.join(" × ")}` : "";
+    clear.hidden = selected.length === 0;
+    effectsTitle.textContent = effectsTitleText(
+      selected,
+      model.get("_effects")?.state?._curve?.features ?? [],
+      Boolean(model.get("_standalone")),
+    );
+    effectsHint.hidden = selected.length > 0;
+    header.update(model.get("_header"), model.get("max_rows"));
+    const line = statusLine(
+      shown
+        .filter((key) => rendered.has(key))
+        .map((key) => [VIEWS[key].label, childStatus(rendered.get(key).proxy)]),
+    );
+    status.textContent = line;
+    root.setAttribute("data-view", tab());
+    root.setAttribute("data-shown", shown.join(" "));
+    root.setAttribute("data-rendered", [...rendered.keys()].join(" "));
+  }
+  const live = frameScheduler(draw);
+
+  for (const [key, button] of tabs.buttons) {
+    dom.on(button, "click", () => {
+      if (!button.disabled && model.get("view") !== key) binding.save({ view: key });
+    });
+  }
+  for (const [value, button] of rows.buttons) {
+    dom.on(button, "click", () => {
+      if (model.get("importance_on") !== value)
+        binding.save({ importance_on: value });
+    });
+  }
+  dom.on(clear, "click", () => binding.save({ selected_features: [] }));
+  binding.on(
+    ["view", "importance_on", "selected_features", "_header", "max_rows"],
+    live.now,
+  );
+  binding.on(
+    Object.values(VIEWS).map((v) => v.trait),
+    live.schedule,
+  );
+  draw();
+
+  return () => {
+    live.cancel();
+    binding.removeAll();
+    dom.removeAll();
+    for (const { proxy, cleanup } of rendered.values()) {
+      cleanup?.();
+      proxy.destroy();
+    }
+    rendered.clear();
+    root.remove();
+  };
+}
+
+export default { render };

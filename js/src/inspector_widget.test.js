@@ -1,0 +1,207 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { headerLines } from "./inspector/header.js";
+import widget, { effectsTitleText, statusLine } from "./inspector_widget.js";
+import {
+  DONE_RUN_TRAITS,
+  FakeModel,
+  R2,
+  attachedElement,
+  change,
+  click,
+  makeChart,
+  queryAllTestId,
+  queryTestId,
+  stubAnimationFrames,
+} from "./test_helpers.js";
+
+const HEADER = {
+  task: "regression",
+  model: { type: "Pipeline", steps: ["prep: ColumnTransformer", "rf: RandomForestRegressor"] },
+  n_rows: 20000,
+  n_features: 4,
+  n_rows_views: 5000,
+  random_state: 0,
+  dummy: "DummyRegressor",
+  dummy_fitted_on: "training data",
+  scores: [{ scorer: "r2", model: 0.05, dummy: 0, barely: true }],
+  warning: "The model barely beats a dummy baseline.",
+  comparison: false,
+};
+
+function mirrored(state) {
+  const versions = Object.fromEntries(Object.keys(state).map((k) => [k, 1]));
+  return { state, versions };
+}
+
+function makeModel(overrides = {}) {
+  return new FakeModel({
+    view: "importance",
+    selected_features: [],
+    max_rows: 5000,
+    _header: HEADER,
+    _importance: mirrored({
+      features: R2.features,
+      n_repeats: 5,
+      scoring: ["r2"],
+      scorer: "r2",
+      kind: "bar",
+      max_features: 20,
+      ...DONE_RUN_TRAITS,
+      _elapsed_seconds: 1.5,
+      _feature_options: R2.features,
+      _scorer_options: ["r2"],
+      _repeats_done: 3,
+      _repeats_total: 5,
+      _chart: makeChart({ r2: R2 }),
+    }),
+    _comparison: {},
+    _effects: mirrored({
+      features: [R2.features[0]],
+      kind: "both",
+      ...DONE_RUN_TRAITS,
+      status: "idle",
+      _feature_options: R2.features,
+      _categorical: [],
+      _target_options: [],
+      _curve: {},
+    }),
+    ...overrides,
+  });
+}
+
+describe("headerLines and statusLine", () => {
+  it("say the model, the data and the subsample", () => {
+    const lines = headerLines(HEADER);
+    expect(lines.title).toBe("Pipeline · regression");
+    expect(lines.model).toBe(
+      "pipeline: prep: ColumnTransformer → rf: RandomForestRegressor",
+    );
+    expect(lines.data).toContain("20,000 rows × 4 features");
+    expect(lines.rows).toContain("5,000 of 20,000 rows");
+    expect(headerLines({ ...HEADER, n_rows_views: 20000 }).rows).toContain(
+      "all 20,000 rows",
+    );
+  });
+
+  it("title the Effects panel by what it draws", () => {
+    expect(effectsTitleText([], [], false)).toBe("Effects");
+    expect(effectsTitleText(["a"], ["a"], false)).toBe("Effects of a");
+    expect(effectsTitleText(["a", "b"], [], false)).toBe("Effects of a and b");
+    expect(effectsTitleText(["b"], ["a"], false)).toBe(
+      "Effects of a; computing b…",
+    );
+    expect(effectsTitleText(["b"], ["a"], true)).toBe(
+      "Effects of a (b needs a kernel to compute)",
+    );
+  });
+
+  it("joins each shown view's status", () => {
+    expect(
+      statusLine([
+        ["Importance", { status: "done", _elapsed_seconds: 1.5 }],
+        ["Effects", { status: "running", progress: 0.4 }],
+      ]),
+    ).toBe("Importance: done in 1.5 s · Effects: 40%");
+  });
+});
+
+describe("ModelInspector front end", () => {
+  let frames;
+  beforeEach(() => {
+    frames = stubAnimationFrames();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    document.body.replaceChildren();
+  });
+
+  it("draws the header, renders only the shown view, links a click", () => {
+    const model = makeModel();
+    model.send = vi.fn();
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    expect(queryTestId(el, "mi-title").textContent).toBe("Pipeline · regression");
+    expect(queryAllTestId(el, "mi-score")).toHaveLength(1);
+    expect(queryTestId(el, "mi-warning").hidden).toBe(false);
+    expect(queryTestId(el, "mi-view-comparison").disabled).toBe(true);
+    const root = queryTestId(el, "mi-root");
+    expect(root.dataset.rendered).toBe("importance");
+    expect(queryTestId(el, "mi-panel-effects").hidden).toBe(true);
+    expect(queryTestId(el, "mi-status").textContent).toBe(
+      "Importance: done in 1.5 s",
+    );
+
+    const bar = queryAllTestId(el, "piw-bar")[1];
+    click(bar);
+    const feature = bar.getAttribute("data-feature");
+    expect(model.get("selected_features")).toEqual([feature]);
+    frames.flush();
+    expect(root.dataset.rendered).toBe("importance effects");
+    expect(queryTestId(el, "mi-panel-effects").hidden).toBe(false);
+    expect(queryTestId(el, "mi-selection").textContent).toBe(`Selected: ${feature}`);
+    expect(queryTestId(el, "mi-effects-title").textContent).toBe(`Effects of ${feature}`);
+    // A child's own control goes to Python as a message to that view.
+    click(queryTestId(el, "piw-kind-box"));
+    expect(model.send).toHaveBeenCalledWith({
+      view: "importance",
+      set: { kind: "box" },
+    });
+
+    // The rows Effects and Comparison use: the header's field writes max_rows.
+    const maxRows = queryTestId(el, "mi-max-rows");
+    expect(maxRows.value).toBe("5000");
+    change(maxRows, "2000");
+    expect(model.get("max_rows")).toBe(2000);
+    change(maxRows, "0"); // refused in the page
+    expect(model.get("max_rows")).toBe(2000);
+
+    // Importance on training rows: the switch shows only with that view.
+    expect(queryTestId(el, "mi-importance-on-train")).not.toBeNull();
+    expect(
+      queryTestId(el, "mi-importance-on-train").parentElement.hidden,
+    ).toBe(true);
+
+    const saves = model.saves.length;
+    click(queryTestId(el, "mi-view-importance")); // the shown tab: no write
+    expect(model.saves.length).toBe(saves);
+
+    click(queryTestId(el, "mi-clear"));
+    expect(model.get("selected_features")).toEqual([]);
+    cleanup();
+    expect(model.listenerCount()).toBe(0);
+  });
+});
+
+describe("importance on training rows", () => {
+  let frames;
+  beforeEach(() => {
+    frames = stubAnimationFrames();
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    document.body.replaceChildren();
+  });
+
+  it("switches the Importance panel to the training rows' view", () => {
+    const base = makeModel();
+    const model = makeModel({ _importance_train: base.get("_importance") });
+    model.send = vi.fn();
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const root = queryTestId(el, "mi-root");
+    const train = queryTestId(el, "mi-importance-on-train");
+    expect(train.parentElement.hidden).toBe(false);
+    click(train);
+    expect(model.get("importance_on")).toBe("train");
+    expect(root.dataset.shown).toBe("importance_train");
+    expect(root.dataset.view).toBe("importance");
+    expect(queryTestId(el, "mi-panel-importance").hidden).toBe(true);
+    expect(queryTestId(el, "mi-panel-importance_train").hidden).toBe(false);
+    expect(train.getAttribute("aria-pressed")).toBe("true");
+    cleanup();
+    expect(model.listenerCount()).toBe(0);
+  });
+});

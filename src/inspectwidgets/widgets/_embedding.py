@@ -1,0 +1,47 @@
+"""The views of ModelInspector: the existing widgets, embedded.
+
+An embedded widget is a real instance of the widget (its engine, thread,
+latest-wins rule, ``to_frame`` and ``figure``) that opens no comm of its own:
+the inspector mirrors its synced traits into one of its own traits and its
+front end renders the widget's module over that mirror
+(js/src/inspector/sub_model.js).
+"""
+
+from ._comparison import ImportanceComparisonWidget
+from ._partial_dependence import PartialDependenceWidget
+from ._permutation import PermutationImportanceWidget
+
+# Traits not mirrored: the widget machinery's, and the selection, which is
+# the inspector's own (shared by every view).
+_WIDGET_TRAITS = {"layout", "tabbable", "tooltip", "_dom_classes", "comm"}
+_NOT_MIRRORED = _WIDGET_TRAITS | {"selected_features"}
+
+
+class _Embedded:
+    """A widget shown only through the inspector: no comm of its own."""
+
+    def open(self):
+        pass
+
+
+def _embedded(cls):
+    return type(f"Embedded{cls.__name__}", (_Embedded, cls), {})
+
+
+VIEW_CLASSES = {
+    "importance": _embedded(PermutationImportanceWidget),
+    "importance_train": _embedded(PermutationImportanceWidget),
+    "comparison": _embedded(ImportanceComparisonWidget),
+    "effects": _embedded(PartialDependenceWidget),
+}
+
+
+def mirrored(child):
+    """The child's synced traits the front end reads (not the widget
+    machinery's own)."""
+    return [
+        name
+        for name in child.trait_names(sync=True)
+        if name not in _NOT_MIRRORED
+        and not name.startswith(("_model_", "_view_", "_anywidget", "_esm", "_css"))
+    ]

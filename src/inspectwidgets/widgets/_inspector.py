@@ -1,0 +1,477 @@
+"""ModelInspector: one call, one model review, every view linked.
+
+Design: one anywidget over the three existing widgets, not a copy of them.
+The inspector holds a PermutationImportanceWidget, an
+ImportanceComparisonWidget and a PartialDependenceWidget as *embedded*
+children: real instances (their engine, their threads, their latest-wins rule,
+their `to_frame` and `figure`) that open no comm of their own. Each child's
+synced traits are mirrored into one inspector trait (``_importance``,
+``_comparison``, ``_effects``: ``{"state": ..., "versions": ...}``), and the
+inspector's front end renders each child's own ESM module with a small model
+proxy over that trait (js/src/inspector/sub_model.js); a write from a child's
+controls comes back as a message and is set on the child. So each chart, its
+controls and its tooltips are the widget's own code; the inspector adds the
+header, the tabs, the one status line and the linking, and the whole review
+is one widget state, which is what `save_html` embeds.
+
+The alternative, an ipywidgets container of the three widgets, would need a
+widget manager to render a saved page and could not switch views or share
+one status line without Python.
+
+Laziness: a view computes when it is shown (Importance or Comparison tab; the
+Effects panel once a feature is selected) and its inputs are new; switching
+back to a computed view starts nothing. The arguments are checked once, here,
+up front (each view also checks its own settings when made, as it does alone).
+"""
+
+import contextlib
+import threading
+
+import anywidget
+import numpy as np
+import traitlets
+from sklearn.utils import _safe_indexing
+
+from ..inspection._core.validation import (
+    check_fitted,
+    check_n_repeats,
+    check_not_empty,
+    check_random_state_argument,
+    check_X,
+    check_y,
+    column_names,
+)
+from ._base import with_png
+from ._embedding import VIEW_CLASSES, mirrored
+from ._options import STATIC
+from ._review_header import review_header, scores_frame
+
+MAX_ROWS = 5_000
+"""Default of `max_rows`: Effects and Comparison predict every row once per
+grid point or repeat, so above this many rows they use a seeded subsample
+(a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
+
+
+class ModelInspector(anywidget.AnyWidget):
+    """A linked review of a fitted model: header, importance, comparison, effects.
+
+    Parameters
+    ----------
+    estimator : fitted estimator or Pipeline
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+        Held-out data the review is about.
+    y : array-like of shape (n_samples,)
+    X_train, y_train : training data, default=None
+        Fit the dummy baseline, feed the Comparison view and the Importance
+        view on training rows (both unavailable without them).
+    scoring : str or list of str, default=None
+        Scorer names; the estimator's default metric when None. The
+        Comparison view uses the first.
+    n_repeats : int, default=5
+        Permutations per feature, in Importance and Comparison.
+    random_state : int, default=None
+        One seed for every view; None draws one (shown in the header).
+    max_rows : int, default=5000
+        Above this many rows, Effects and Comparison use a seeded random
+        subsample of this many rows (train and test alike); Importance always
+        uses every row.
+    selected_features : list of str, default=None
+        The selection (one feature, or two for a 2-way surface).
+    view : {"importance", "comparison"}, default="importance"
+    importance_on : {"test", "train"}, default="test"
+        The rows the Importance view permutes: the held-out `X` or the
+        training data (where the model may rely on features that do not
+        generalize).
+    n_jobs : int, default=None
+    run : bool, default=True
+        Compute the shown views at once.
+
+    Examples
+    --------
+    >>> inspector = ModelInspector(
+    ...     model, X_test, y_test, X_train=X_train, y_train=y_train
+    ... )  # doctest: +SKIP
+    >>> inspector.selected_features = ["age"]  # doctest: +SKIP
+    """
+
+    _esm = STATIC / "inspector_widget.js"
+    _css = STATIC / "inspector_widget.css"
+
+    view = traitlets.Enum(("importance", "comparison"), default_value="importance").tag(
+        sync=True
+    )
+    """The tab shown above the Effects panel."""
+
+    selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The selected feature(s), shown in every view and drawn by Effects."""
+
+    importance_on = traitlets.Enum(("test", "train"), default_value="test").tag(
+        sync=True
+    )
+    """The rows the Importance view permutes: held-out or training."""
+
+    max_rows = traitlets.Int(MAX_ROWS, min=1).tag(sync=True)
+    """Rows Effects and Comparison use at most (a seeded subsample)."""
+
+    _header = traitlets.Dict().tag(sync=True)
+    _importance = traitlets.Dict().tag(sync=True)
+    _importance_train = traitlets.Dict().tag(sync=True)
+    _comparison = traitlets.Dict().tag(sync=True)
+    _effects = traitlets.Dict().tag(sync=True)
+
+    def __init__(
+        self,
+        estimator,
+        X,
+        y,
+        *,
+        X_train=None,
+        y_train=None,
+        scoring=None,
+        n_repeats=5,
+        random_state=None,
+        max_rows=MAX_ROWS,
+        selected_features=None,
+        view="importance",
+        importance_on="test",
+        n_jobs=None,
+        run=True,
+    ):
+        check_fitted(estimator)
+        X = check_not_empty(check_X(X))
+        y = check_y(y, X.shape[0])
+        if (X_train is None) != (y_train is None):
+            raise ValueError(
+                "X_train and y_train: pass both (training data) or neither; "
+                f"got X_train={'None' if X_train is None else 'data'} and "
+                f"y_train={'None' if y_train is None else 'data'}."
+            )
+        if X_train is not None:
+            X_train = check_not_empty(check_X(X_train))
+            y_train = check_y(y_train, X_train.shape[0], name="y_train")
+            if X_train.shape[1] != X.shape[1]:
+                raise ValueError(
+                    f"X_train has {X_train.shape[1]} columns but X has "
+                    f"{X.shape[1]}; pass the same features."
+                )
+        check_n_repeats(n_repeats)
+        check_random_state_argument(random_state, "ModelInspector")
+        if random_state is None or isinstance(random_state, np.random.RandomState):
+            random_state = int(np.random.RandomState(random_state).randint(2**31))
+        self._estimator, self._X, self._y = estimator, X, y
+        self._train = (X_train, y_train)
+        self._random_state, self._n_jobs = int(random_state), n_jobs
+        self._names = column_names(X)
+        self._lock = threading.RLock()
+        self._version = 0
+        self._children = {}
+        self._dirty = set()
+        self._ready = False
+        self._started = False  # run() was called: shown views compute
+        super().__init__(view=view, max_rows=max_rows)
+        importance = self._child(
+            "importance",
+            estimator,
+            X,
+            y,
+            scoring=scoring,
+            n_repeats=n_repeats,
+            random_state=self._random_state,
+            n_jobs=n_jobs,
+        )
+        self._scoring = list(importance.scoring)
+        self._n_repeats = n_repeats
+        if X_train is not None:
+            self._child(
+                "importance_train",
+                estimator,
+                X_train,
+                y_train,
+                scoring=self._scoring,
+                n_repeats=n_repeats,
+                random_state=self._random_state,
+                n_jobs=n_jobs,
+            )
+        self.importance_on = importance_on
+        self._build_subsampled()
+        self._header = self._header_content()
+        self.on_msg(self._on_message)
+        if selected_features is not None:
+            self.selected_features = list(selected_features)
+        self._ready = True
+        importance.observe(self._on_importance_status, names=["status"])
+        if run:
+            self.run()
+
+    # Children -----------------------------------------------------------------
+
+    def _child(self, key, *args, **kwargs):
+        """Create (or replace) the child behind view `key`, mirrored and not
+        yet run."""
+        old = self._children.pop(key, None)
+        if old is not None:
+            old.unobserve_all()  # nothing of it reaches the mirror any more
+            old.close()
+        child = VIEW_CLASSES[key](*args, run=False, **kwargs)
+        self._children[key] = child
+        names = mirrored(child)
+        self._publish(key, {name: getattr(child, name) for name in names})
+        child.observe(
+            lambda change: self._publish(key, {change.name: change.new}), names=names
+        )
+        self._dirty.add(key)
+        return child
+
+    def _build_subsampled(self):
+        """The Comparison and Effects children, on at most `max_rows` rows."""
+        X, y = self._rows(self._X, self._y)
+        first = self.selected_features[:2] or [self._names[0]]
+        effects = self._child(
+            "effects",
+            self._estimator,
+            X,
+            features=first,
+            random_state=self._random_state,
+        )
+        effects.observe(self._on_effects_features, names=["features"])
+        X_train, y_train = self._train
+        if X_train is not None:
+            X_train, y_train = self._rows(X_train, y_train)
+            self._child(
+                "comparison",
+                self._estimator,
+                X_train,
+                y_train,
+                X,
+                y,
+                scoring=self._scoring[0],
+                n_repeats=self._n_repeats,
+                random_state=self._random_state,
+                n_jobs=self._n_jobs,
+            )
+
+    def _rows(self, X, y):
+        """At most `max_rows` rows of (X, y), drawn with the inspector's seed
+        and kept in their order; the data itself when it is small enough."""
+        n = X.shape[0]
+        if n <= self.max_rows:
+            return X, y
+        rng = np.random.RandomState(self._random_state)
+        rows = np.sort(rng.choice(n, size=self.max_rows, replace=False))
+        return _safe_indexing(X, rows), _safe_indexing(y, rows)
+
+    def _header_content(self):
+        X_train, y_train = self._train
+        return {
+            **review_header(
+                self._estimator,
+                self._X,
+                self._y,
+                X_train=X_train,
+                y_train=y_train,
+                scoring=self._scoring,
+                n_rows_views=min(self.max_rows, self._X.shape[0]),
+            ),
+            "random_state": self._random_state,
+            "comparison": X_train is not None,
+        }
+
+    def _publish(self, key, values):
+        """Mirror changed child traits into ``_<key>``, each with a new
+        version so the front end knows which changed."""
+        with self._lock:
+            current = getattr(self, f"_{key}") or {}
+            state = {**current.get("state", {}), **values}
+            versions = dict(current.get("versions", {}))
+            for name in values:
+                self._version += 1
+                versions[name] = self._version
+            setattr(self, f"_{key}", {"state": state, "versions": versions})
+
+    def _on_message(self, widget, content, buffers):
+        """A child's control wrote traits: set them on the child, whose own
+        observers rerun it. A refused value is published again, so the
+        control shows the value in force."""
+        if not isinstance(content, dict) or content.get("view") not in self._children:
+            return
+        child = self._children[content["view"]]
+        allowed = set(mirrored(child))
+        for name, value in (content.get("set") or {}).items():
+            if name not in allowed:
+                continue
+            try:
+                setattr(child, name, value)
+            except traitlets.TraitError:
+                self._publish(content["view"], {name: getattr(child, name)})
+
+    # Laziness -------------------------------------------------------------------
+
+    def _tab(self):
+        """The view shown in the tab: Importance on held-out or training rows,
+        or Comparison."""
+        if self.view == "importance" and self.importance_on == "train":
+            return "importance_train"
+        return self.view
+
+    def _shown(self):
+        shown = {self._tab()}
+        if self.selected_features:
+            shown.add("effects")
+        return shown & set(self._children)
+
+    def _refresh(self):
+        """Run every shown view whose inputs changed since its last run."""
+        if not self._started:
+            return
+        for key in sorted(self._shown() & self._dirty):
+            self._dirty.discard(key)
+            self._children[key].run()
+
+    @contextlib.contextmanager
+    def _quietly(self, key):
+        """Change a child's settings without it rerunning (its `_ready`
+        guard); it is marked to run when next shown."""
+        child = self._children[key]
+        ready, child._ready = child._ready, False
+        try:
+            yield child
+        finally:
+            child._ready = ready
+        self._dirty.add(key)
+
+    @traitlets.validate("selected_features")
+    def _check_selection(self, proposal):
+        features = list(dict.fromkeys(str(f) for f in proposal.value))
+        unknown = [f for f in features if f not in self._names]
+        if unknown:
+            raise traitlets.TraitError(
+                f"selected_features: {unknown} not among X's columns; choose "
+                f"from {self._names[:12]}{' …' if len(self._names) > 12 else ''}."
+            )
+        if len(features) > 2:
+            raise traitlets.TraitError(
+                "selected_features: select one feature (a curve) or two (a "
+                f"surface); got {features}."
+            )
+        return features
+
+    @traitlets.observe("selected_features")
+    def _on_selection(self, change):
+        effects = self._children.get("effects")
+        if effects is None or not self.selected_features:
+            return
+        if list(effects.features) != self.selected_features:
+            with self._quietly("effects") as child:
+                child.features = self.selected_features
+        if self._ready:
+            self._refresh()
+
+    def _on_effects_features(self, change):
+        # The Effects view's own feature selects are the selection too.
+        if list(change.new) != self.selected_features:
+            self.selected_features = list(change.new)
+
+    def _on_importance_status(self, change):
+        # The review opens on the most important feature once it is known.
+        if change.new == "done" and not self.selected_features:
+            result = self._children["importance"].result
+            order, _ = result.top(result.scorer_names[0], 1)
+            self.selected_features = [result.feature_names[order[0]]]
+
+    @traitlets.validate("importance_on")
+    def _check_importance_on(self, proposal):
+        if proposal.value == "train" and "importance_train" not in self._children:
+            raise traitlets.TraitError(
+                "importance_on: 'train' needs training data; pass X_train and "
+                "y_train to ModelInspector."
+            )
+        return proposal.value
+
+    @traitlets.observe("view", "importance_on")
+    def _on_view(self, change):
+        if self._ready:
+            self._refresh()
+
+    @traitlets.observe("max_rows")
+    def _on_max_rows(self, change):
+        n = self._X.shape[0]
+        if not self._ready or min(change.old, n) == min(change.new, n):
+            return  # the same rows: nothing to recompute
+        self._build_subsampled()
+        self._header = {
+            **self._header,
+            "n_rows_views": min(self.max_rows, self._X.shape[0]),
+        }
+        self._refresh()
+
+    # Public API -------------------------------------------------------------------
+
+    @property
+    def views(self):
+        """The widgets behind the views: ``{"importance": ...,
+        "importance_train": ..., "comparison": ..., "effects": ...}``
+        ("importance_train" and "comparison" only with training data)."""
+        return dict(self._children)
+
+    def run(self):
+        """Compute the shown views whose inputs changed since their last run
+        (what the inspector does by itself unless made with ``run=False``);
+        from then on views compute when shown."""
+        self._started = True
+        self._refresh()
+
+    def wait(self, timeout=None):
+        """Block until no view computes; return ``{view: status}``."""
+        return {key: child.wait(timeout) for key, child in self._children.items()}
+
+    def cancel(self):
+        """Stop every view's run in flight."""
+        for child in self._children.values():
+            child.cancel()
+
+    def close(self):
+        # Empty when the constructor refused its arguments.
+        for child in getattr(self, "_children", {}).values():
+            child.close()
+        super().close()
+
+    def to_frame(self, view=None):
+        """A computed table: "header" (the scores beside the dummy's),
+        "importance", "importance_train", "comparison" or "effects"; every
+        computed one in a dict when `view` is None."""
+        tables = {"header": lambda: scores_frame(self._header)}
+        for key, child in self._children.items():
+            if child.result is not None:
+                tables[key] = child.to_frame
+        if view is None:
+            return {key: table() for key, table in tables.items()}
+        if view not in ("header", *VIEW_CLASSES):
+            raise ValueError(
+                f"view: expected one of {['header', *VIEW_CLASSES]}; got {view!r}."
+            )
+        if view not in tables:
+            raise RuntimeError(f"No {view} result yet; show the view, then wait().")
+        return tables[view]()
+
+    def figure(self, view=None):
+        """A matplotlib Figure of `view` ("importance", "importance_train",
+        "comparison" or "effects"; the shown tab when None), drawn by its
+        Display."""
+        view = view or self._tab()
+        if view not in self._children:
+            raise ValueError(
+                f"view: expected one of {list(self._children)}; got {view!r}."
+            )
+        return self._children[view].figure()
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        shown = self._children.get(self._tab())
+        return with_png(bundle, self.figure if shown and shown.result else None)
+
+    def save_html(self, path, *, title="Model review"):
+        """Write the review as one standalone HTML file (no kernel, no
+        network): see :func:`inspectwidgets.widgets._standalone.save_html`."""
+        from ._standalone import save_html
+
+        return save_html(self, path, title=title)

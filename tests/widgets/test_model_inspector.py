@@ -1,0 +1,433 @@
+"""ModelInspector without a browser: validation, header, linking, laziness."""
+
+import base64
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+import traitlets
+from numpy.testing import assert_allclose
+from pandas.testing import assert_frame_equal
+from sklearn.compose import make_column_transformer
+from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from sklearn.exceptions import NotFittedError
+from sklearn.metrics import get_scorer
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+
+from inspectwidgets import ModelInspector, permutation_importance
+from inspectwidgets.widgets._review_header import BARELY_BEATS, barely_beats
+from inspectwidgets.widgets._serialization import decode_binary_array
+
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def regression():
+    rng = np.random.RandomState(0)
+    X = pd.DataFrame(rng.normal(size=(400, 4)), columns=["a", "b", "c", "d"])
+    y = 3 * X["a"] + X["b"] ** 2 + 0.1 * rng.normal(size=400)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    model = RandomForestRegressor(n_estimators=20, random_state=0)
+    return model.fit(X_train, y_train), X_train, y_train, X_test, y_test
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    """A classifier pipeline with a string category."""
+    rng = np.random.RandomState(1)
+    n = 300
+    X = pd.DataFrame(
+        {
+            "x": rng.normal(size=n),
+            "color": rng.choice(["red", "green", "blue"], size=n),
+            "z": rng.normal(size=n),
+        }
+    )
+    y = ((X["x"] > 0) ^ (X["color"] == "red")).astype(int)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    model = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["color"]), remainder="passthrough"),
+        RandomForestClassifier(n_estimators=20, random_state=0),
+    ).fit(X_train, y_train)
+    return model, X_train, y_train, X_test, y_test
+
+
+def make(data, **kwargs):
+    model, X_train, y_train, X_test, y_test = data
+    kwargs.setdefault("random_state", 0)
+    kwargs.setdefault("n_repeats", 2)
+    return ModelInspector(
+        model, X_test, y_test, X_train=X_train, y_train=y_train, **kwargs
+    )
+
+
+def count_runs(inspector):
+    """Wrap every view's run() to count the computations started."""
+    counts = dict.fromkeys(inspector.views, 0)
+    for key, child in inspector.views.items():
+
+        def counted(run=child.run, key=key):
+            counts[key] += 1
+            run()
+
+        child.run = counted
+    return counts
+
+
+def settle(inspector):
+    # The Effects run starts when Importance finishes: wait for both.
+    for _ in range(3):
+        inspector.wait(TIMEOUT)
+
+
+# Validation ----------------------------------------------------------------
+
+
+def test_refuses_bad_input_naming_the_argument(regression):
+    model, X_train, y_train, X_test, y_test = regression
+    with pytest.raises(NotFittedError, match="estimator"):
+        ModelInspector(RandomForestRegressor(), X_test, y_test)
+    with pytest.raises(ValueError, match="y has"):
+        ModelInspector(model, X_test, y_test[:-1])
+    with pytest.raises(ValueError, match="X_train and y_train"):
+        ModelInspector(model, X_test, y_test, X_train=X_train)
+    with pytest.raises(ValueError, match="X_train has 3 columns"):
+        ModelInspector(
+            model, X_test, y_test, X_train=X_train.iloc[:, :3], y_train=y_train
+        )
+    with pytest.raises(ValueError, match="n_repeats"):
+        ModelInspector(model, X_test, y_test, n_repeats=0)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        ModelInspector(model, X_test, y_test, repeats=3)
+    with pytest.raises(ValueError, match="random_state"):
+        ModelInspector(model, X_test, y_test, random_state=-1)
+    with pytest.raises(ValueError, match="no_such_scorer"):
+        ModelInspector(model, X_test, y_test, scoring="no_such_scorer", run=False)
+    with pytest.raises(traitlets.TraitError, match="selected_features"):
+        ModelInspector(model, X_test, y_test, selected_features=["nope"], run=False)
+
+
+def test_inputs_not_mutated(pipeline):
+    copies = [d.copy() for d in pipeline[1:]]
+    inspector = make(pipeline, selected_features=["color"])
+    inspector.view = "comparison"
+    settle(inspector)
+    for before, after in zip(copies, pipeline[1:], strict=True):
+        assert before.equals(after)
+    inspector.close()
+
+
+def test_python_selection_is_validated(regression):
+    inspector = make(regression, run=False)
+    with pytest.raises(traitlets.TraitError, match="one feature"):
+        inspector.selected_features = ["a", "b", "c"]
+    inspector.selected_features = ["b", "b"]  # duplicates dropped
+    assert inspector.selected_features == ["b"]
+    inspector.close()
+
+
+# Header ---------------------------------------------------------------------
+
+
+def test_header_scores_match_scikit_learn(pipeline):
+    model, X_train, y_train, X_test, y_test = pipeline
+    inspector = make(pipeline, scoring=["accuracy", "roc_auc"], run=False)
+    header = inspector._header
+    dummy = DummyClassifier(strategy="prior").fit(X_train, y_train)
+    for row in header["scores"]:
+        scorer = get_scorer(row["scorer"])
+        assert_allclose(row["model"], scorer(model, X_test, y_test))
+        assert_allclose(row["dummy"], scorer(dummy, X_test, y_test))
+    assert header["task"] == "binary classification"
+    assert header["model"]["steps"] == [
+        "columntransformer: ColumnTransformer",
+        "randomforestclassifier: RandomForestClassifier",
+    ]
+    assert (header["n_rows"], header["n_features"]) == X_test.shape
+    assert header["dummy_fitted_on"] == "training data"
+    assert_frame_equal(
+        inspector.to_frame("header")[["scorer", "model", "dummy"]],
+        pd.DataFrame(header["scores"])[["scorer", "model", "dummy"]],
+    )
+    inspector.close()
+
+
+def test_warning_when_the_model_barely_beats_the_dummy(regression):
+    model, X_train, y_train, X_test, y_test = regression
+    good = make(regression, run=False)
+    assert good._header["warning"] == ""
+    noise = np.random.RandomState(3).normal(size=len(y_train))
+    bad = RandomForestRegressor(n_estimators=10, random_state=0).fit(X_train, noise)
+    inspector = ModelInspector(
+        bad, X_test, y_test, X_train=X_train, y_train=y_train, run=False
+    )
+    [row] = inspector._header["scores"]
+    dummy = DummyRegressor().fit(X_train, y_train)
+    assert_allclose(row["dummy"], get_scorer("r2")(dummy, X_test, y_test))
+    assert row["barely"] and "barely beats" in inspector._header["warning"]
+    good.close()
+    inspector.close()
+
+
+def test_barely_beats_definition():
+    # Closing less than BARELY_BEATS of the gap to the best score.
+    assert barely_beats(0.5 + 0.5 * BARELY_BEATS * 0.9, 0.5, 1.0)
+    assert not barely_beats(0.5 + 0.5 * BARELY_BEATS * 1.1, 0.5, 1.0)
+    assert barely_beats(-12.0, -10.0, 0.0)  # worse than the dummy
+    assert not barely_beats(0.3, 0.2, None)  # best unknown: no claim
+
+
+# Linking and laziness ---------------------------------------------------------
+
+
+def test_views_compute_only_when_shown_and_once(regression):
+    inspector = make(regression, run=False)
+    counts = count_runs(inspector)
+    inspector.run()
+    settle(inspector)
+    # Importance shown; Effects opened on the top feature once it was known.
+    assert counts == {
+        "importance": 1,
+        "importance_train": 0,
+        "effects": 1,
+        "comparison": 0,
+    }
+    top = inspector.to_frame("importance").groupby("feature")["importance"].mean()
+    assert inspector.selected_features == [top.idxmax()]
+    for view in ["comparison", "importance", "comparison", "importance"]:
+        inspector.view = view
+        settle(inspector)
+    assert counts == {
+        "importance": 1,
+        "importance_train": 0,
+        "effects": 1,
+        "comparison": 1,
+    }
+    inspector.selected_features = list(inspector.selected_features)  # same: nothing
+    settle(inspector)
+    assert counts["effects"] == 1
+    inspector.close()
+
+
+def test_selection_drives_effects_and_follows_its_controls(regression):
+    inspector = make(regression, selected_features=["c"])
+    settle(inspector)
+    effects = inspector.views["effects"]
+    assert list(effects.result.feature_names) == ["c"]
+    # A click in a chart of any view sets the inspector's trait (shared in JS).
+    inspector.selected_features = ["b", "a"]
+    settle(inspector)
+    assert list(effects.result.feature_names) == ["b", "a"]
+    # The Effects view's own feature select writes through the mirror.
+    inspector._on_message(
+        inspector, {"view": "effects", "set": {"features": ["d"]}}, []
+    )
+    settle(inspector)
+    assert inspector.selected_features == ["d"]
+    assert list(effects.result.feature_names) == ["d"]
+    assert inspector._effects["state"]["features"] == ["d"]
+    inspector.close()
+
+
+def test_hidden_effects_do_not_compute(regression):
+    inspector = make(regression, run=False)
+    counts = count_runs(inspector)
+    inspector.selected_features = ["a"]  # not running: nothing starts
+    assert counts["effects"] == 0
+    inspector.selected_features = []
+    inspector.run()
+    inspector.views["importance"].wait(TIMEOUT)
+    settle(inspector)
+    assert counts["effects"] == 1  # the top feature, once
+    inspector.close()
+
+
+def test_rapid_selection_ends_in_the_last_one(regression):
+    inspector = make(regression, selected_features=["a"])
+    for feature in ["b", "c", "d", "a", "c", "b"]:
+        inspector.selected_features = [feature]
+    settle(inspector)
+    effects = inspector.views["effects"]
+    assert effects.status == "done"
+    assert list(effects.result.feature_names) == ["b"]
+    assert inspector._effects["state"]["status"] == "done"
+    inspector.close()
+
+
+def test_controls_write_through_and_refused_values_come_back(regression):
+    inspector = make(regression)
+    settle(inspector)
+    importance = inspector.views["importance"]
+    inspector._on_message(inspector, {"view": "importance", "set": {"kind": "box"}}, [])
+    assert importance.kind == "box"
+    assert inspector._importance["state"]["kind"] == "box"
+    version = inspector._importance["versions"]["n_repeats"]
+    inspector._on_message(
+        inspector, {"view": "importance", "set": {"n_repeats": 0}}, []
+    )
+    assert importance.n_repeats == 2
+    assert inspector._importance["versions"]["n_repeats"] > version
+    inspector.close()
+
+
+def test_importance_on_training_rows_when_shown(regression):
+    model, X_train, y_train, *_ = regression
+    inspector = make(regression, run=False)
+    counts = count_runs(inspector)
+    inspector.run()
+    settle(inspector)
+    assert counts["importance_train"] == 0
+    inspector.importance_on = "train"
+    settle(inspector)
+    assert counts["importance_train"] == 1 and counts["importance"] == 1
+    expected = permutation_importance(
+        model, X_train, y_train, n_repeats=2, random_state=0
+    )
+    result = inspector.views["importance_train"].result
+    assert_allclose(result.importances(), expected.importances)
+    assert inspector.figure().axes  # the shown tab: importance on training rows
+    inspector.importance_on = "test"
+    inspector.importance_on = "train"
+    settle(inspector)
+    assert counts["importance_train"] == 1
+    inspector.close()
+
+
+def test_comparison_needs_training_data(regression):
+    model, _, _, X_test, y_test = regression
+    inspector = ModelInspector(model, X_test, y_test, run=False)
+    assert "comparison" not in inspector.views
+    assert "importance_train" not in inspector.views
+    with pytest.raises(traitlets.TraitError, match="importance_on"):
+        inspector.importance_on = "train"
+    assert inspector._header["dummy_fitted_on"] == "X itself"
+    with pytest.raises(ValueError, match="view"):
+        inspector.figure("comparison")
+    inspector.close()
+
+
+# Big inputs, tables, figures, the saved page ---------------------------------------
+
+
+def test_subsample_above_max_rows(regression):
+    inspector = make(regression, max_rows=40, run=False)
+    assert inspector.views["effects"]._X.shape[0] == 40
+    assert inspector._header["n_rows_views"] == 40
+    assert inspector.views["importance"]._X.shape[0] == 100  # every row
+    again = make(regression, max_rows=40, run=False)
+    assert inspector.views["effects"]._X.index.equals(again.views["effects"]._X.index)
+    inspector.max_rows = 60
+    assert inspector.views["effects"]._X.shape[0] == 60
+    assert inspector._header["n_rows_views"] == 60
+    effects = inspector.views["effects"]
+    inspector.max_rows = 100  # all 100 rows: new views
+    assert inspector.views["effects"] is not effects
+    effects = inspector.views["effects"]
+    inspector.max_rows = 5000  # still all 100 rows: the views stay
+    assert inspector.views["effects"] is effects
+    inspector.close()
+    again.close()
+
+
+def test_to_frame_and_figure(pipeline):
+    inspector = make(pipeline, selected_features=["color"])
+    inspector.view = "comparison"
+    settle(inspector)
+    frames = inspector.to_frame()
+    assert set(frames) == {"header", "importance", "comparison", "effects"}
+    inspector.importance_on = "train"  # not shown under the Comparison tab
+    settle(inspector)
+    assert "importance_train" not in inspector.to_frame()
+    inspector.view = "importance"
+    settle(inspector)
+    assert "importance_train" in inspector.to_frame()
+    for key in ["importance", "comparison", "effects"]:
+        assert_frame_equal(frames[key], inspector.views[key].to_frame())
+    with pytest.raises(ValueError, match="view"):
+        inspector.to_frame("nope")
+    for view in ["importance", "comparison", "effects"]:
+        assert inspector.figure(view).axes
+    inspector.close()
+
+
+def test_save_html_embeds_state_and_buffers(regression, tmp_path):
+    inspector = make(regression, selected_features=["a"])
+    settle(inspector)
+    path = inspector.save_html(tmp_path / "review.html")
+    text = path.read_text()
+    assert "<script src=" not in text and "<link" not in text  # all inlined
+    payload = json.loads(
+        re.search(
+            r'<script type="application/json" id="widget-state">(.*?)</script>',
+            text,
+            re.S,
+        )
+        .group(1)
+        .replace("<\\/", "</")
+    )
+    state = payload["state"]
+    assert state["selected_features"] == ["a"]
+    chart_path = ["_importance", "state", "_chart", "scorers", "r2", "mean", "data"]
+    index = payload["buffer_paths"].index(chart_path)
+    mean = np.frombuffer(base64.b64decode(payload["buffers"][index]), "<f4")
+    expected = inspector._importance["state"]["_chart"]["scorers"]["r2"]["mean"]
+    assert_allclose(mean, decode_binary_array(expected))
+    inspector.close()
+
+
+def test_static_picture_of_the_shown_view(regression):
+    inspector = make(regression, run=False)
+    data, _ = inspector._repr_mimebundle_()
+    assert "image/png" not in data  # nothing computed yet
+    inspector.run()
+    settle(inspector)
+    data, _ = inspector._repr_mimebundle_()
+    assert base64.b64decode(data["image/png"]).startswith(b"\x89PNG")
+    inspector.close()
+
+
+def test_new_max_rows_while_running_ends_in_the_new_views(regression):
+    inspector = make(regression, max_rows=40, selected_features=["a"])
+    inspector.max_rows = 60  # the running views are replaced
+    settle(inspector)
+    state = inspector._effects["state"]
+    assert state["status"] == inspector.views["effects"].status == "done"
+    assert state["_curve"]["n_rows"] == 60
+    inspector.close()
+
+
+FRESH_PROCESS = """
+import numpy as np
+from sklearn.ensemble import RandomForestRegressor
+from inspectwidgets import ModelInspector
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(200, 3))
+y = X[:, 0] + rng.normal(size=200)
+model = RandomForestRegressor(n_estimators=10, random_state=0).fit(X, y)
+inspector = ModelInspector(model, X, y, n_repeats=2, selected_features=["x1"])
+for _ in range(3):
+    statuses = inspector.wait(60)
+assert set(statuses.values()) == {"done"}, statuses
+print("ok")
+"""
+
+
+def test_views_starting_together_in_a_fresh_process():
+    # Importance and Effects start at once and both load the tree walk: the
+    # second used to read the half-imported module and fail.
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
