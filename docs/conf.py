@@ -108,6 +108,16 @@ def _gallery_links(app, docname, source):
         source[0] = source[0].replace("](../notebooks/", "](gallery/")
 
 
+def _resolves(node, path):
+    """Whether `path` leads to a dict or list inside `node`."""
+    for key in path:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return isinstance(node, (dict, list))
+
+
 def _embed_widgets(app, pagename, templatename, context, doctree):
     """In a page's embedded widget state, replace each model's `_esm` and
     `_css` (the bundle's whole text) by `_module`, the name of the bundle in
@@ -123,6 +133,13 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
     bundles = {path.read_text(): path.stem for path in BUNDLES.glob("*.js")}
     for model in state["state"].values():
         widget = model["state"]
+        # nbclient keeps every buffer it was sent, by path; one whose parent
+        # a later update removed is stale (and would break put_buffers).
+        model["buffers"] = [
+            buffer
+            for buffer in model.get("buffers", [])
+            if _resolves(widget, buffer["path"][:-1])
+        ]
         if "_esm" not in widget:
             continue
         if widget["_esm"] not in bundles:
@@ -146,9 +163,20 @@ def _copy_mathjax(app, exception):
         shutil.copytree(MATHJAX / fonts, target / fonts, dirs_exist_ok=True)
 
 
+def _write_model_shim(app, exception):
+    """_static/iw_model.js: save_html's model shim as a module, for iw_embed.js."""
+    from inspectwidgets.widgets._standalone import MODEL_JS
+
+    if exception is None and app.builder.format == "html":
+        (Path(app.outdir) / "_static" / "iw_model.js").write_text(
+            MODEL_JS.strip() + "\nexport { createModel, putBuffers };\n"
+        )
+
+
 def setup(app):
     app.connect("builder-inited", _check_api_reference)
     app.connect("source-read", _gallery_links)
     # Before myst-nb's handler (priority 500) puts the state into the page.
     app.connect("html-page-context", _embed_widgets, priority=400)
     app.connect("build-finished", _copy_mathjax)
+    app.connect("build-finished", _write_model_shim)

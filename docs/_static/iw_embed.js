@@ -5,50 +5,14 @@
 // holding its model id. docs/conf.py replaced each model's inlined `_esm` and
 // `_css` by `_module`, the name of the bundle served beside this file
 // (src/inspectwidgets/static/, copied into _static/). Each view is rendered by
-// that bundle's `render({model, el})` with a small model fed from the state;
-// changes made in the page (scorer, view, sort order) stay in the page.
+// that bundle's `render({model, el})` with save_html's model, fed from the
+// state; changes made in the page (scorer, view, sort order) stay in the page.
+// The model shim is save_html's (MODEL_JS in
+// src/inspectwidgets/widgets/_standalone.py), written beside this file.
+import { createModel, putBuffers } from "./iw_model.js";
+
 const STATE = "application/vnd.jupyter.widget-state+json";
 const VIEW = "application/vnd.jupyter.widget-view+json";
-
-const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-
-// The comm delivers binary buffers as DataViews at their paths in the state
-// (ipywidgets' put_buffers); the front end decodes them with the same code.
-function putBuffers(state, buffers = []) {
-  for (const { path, data } of buffers) {
-    let node = state;
-    for (const key of path.slice(0, -1)) node = node[key];
-    node[path[path.length - 1]] = new DataView(bytes(data).buffer);
-  }
-  return state;
-}
-
-function createModel(state) {
-  const listeners = new Map();
-  const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
-  const model = {
-    get: (name) => state[name],
-    set(name, value) {
-      const before = state[name];
-      state[name] = value;
-      if (!same(before, value))
-        for (const fn of [...(listeners.get(`change:${name}`) ?? [])])
-          fn(model, value);
-    },
-    on(event, fn) {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event).add(fn);
-    },
-    off(event, fn) {
-      if (event === undefined) listeners.clear();
-      else if (fn === undefined) listeners.delete(event);
-      else listeners.get(event)?.delete(fn);
-    },
-    save_changes() {},
-    send() {},
-  };
-  return model;
-}
 
 const modules = new Map();
 function load(name) {
@@ -78,7 +42,14 @@ async function renderAll() {
       if (!entry?.state?._module) throw new Error(`no widget state for ${id}`);
       const widget = (await load(entry.state._module)).default;
       if (!models.has(id)) {
-        const model = createModel(putBuffers(entry.state, entry.buffers));
+        const buffers = entry.buffers ?? [];
+        const model = createModel(
+          putBuffers(
+            entry.state,
+            buffers.map((b) => b.path),
+            buffers.map((b) => b.data),
+          ),
+        );
         await widget.initialize?.({ model });
         models.set(id, model);
       }

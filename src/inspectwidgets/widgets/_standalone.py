@@ -48,39 +48,53 @@ body {{ margin: 16px; background: #fff; }}
 </html>
 """
 
-# The model shim and the loader. `put` mirrors ipywidgets' put_buffers.
+# The model shim, the one place it is written: `putBuffers` mirrors ipywidgets'
+# put_buffers, `createModel` is the model a front end's `render` receives.
+# Inlined in save_html's page below; the documentation site serves it as a
+# module (docs/conf.py writes it to _static/iw_model.js for iw_embed.js).
+MODEL_JS = r"""
+const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+function putBuffers(state, paths, buffers) {
+  paths.forEach((path, i) => {
+    let node = state;
+    for (const key of path.slice(0, -1)) node = node[key];
+    node[path[path.length - 1]] = new DataView(bytes(buffers[i]).buffer);
+  });
+  return state;
+}
+function createModel(state) {
+  const listeners = new Map();
+  const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  const model = {
+    get: (name) => state[name],
+    set(name, value) {
+      const before = state[name];
+      state[name] = value;
+      if (!same(before, value))
+        for (const fn of [...(listeners.get(`change:${name}`) ?? [])])
+          fn(model, value);
+    },
+    on(event, fn) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(fn);
+    },
+    off(event, fn) {
+      if (event === undefined) listeners.clear();
+      else if (fn === undefined) listeners.delete(event);
+      else listeners.get(event)?.delete(fn);
+    },
+    save_changes() {},
+    send() {},
+  };
+  return model;
+}
+"""
+
+# The page's loader, after the shim.
 _LOADER = r"""
 const read = (id) => JSON.parse(document.getElementById(id).textContent);
 const { state, buffer_paths: paths, buffers } = read("widget-state");
-const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-paths.forEach((path, i) => {
-  let node = state;
-  for (const key of path.slice(0, -1)) node = node[key];
-  node[path[path.length - 1]] = new DataView(bytes(buffers[i]).buffer);
-});
-const listeners = new Map();
-const same = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
-const model = {
-  get: (name) => state[name],
-  set(name, value) {
-    const before = state[name];
-    state[name] = value;
-    if (!same(before, value))
-      for (const fn of [...(listeners.get(`change:${name}`) ?? [])])
-        fn(model, value);
-  },
-  on(event, fn) {
-    if (!listeners.has(event)) listeners.set(event, new Set());
-    listeners.get(event).add(fn);
-  },
-  off(event, fn) {
-    if (event === undefined) listeners.clear();
-    else if (fn === undefined) listeners.delete(event);
-    else listeners.get(event)?.delete(fn);
-  },
-  save_changes() {},
-  send() {},
-};
+const model = createModel(putBuffers(state, paths, buffers));
 const source = read("widget-module");
 const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
 const widget = (await import(url)).default;
@@ -126,7 +140,7 @@ def standalone_html(widget, *, title="Widget"):
         css=css,
         state=_script_json(payload),
         module=_script_json(_source(widget._esm)),
-        loader=_LOADER.strip(),
+        loader=MODEL_JS.strip() + "\n" + _LOADER.strip(),
     )
 
 
