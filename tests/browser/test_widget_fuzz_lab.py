@@ -361,7 +361,7 @@ def test_permutation_widget_fuzz(open_notebook, seed):
 
 PD_STATE = """\
 status = w.wait(60)
-r = w.result
+r = w.pd_result  # the partial dependence part (None when only ALE is drawn)
 print(json.dumps({
     "status": status, "error": w.error, "features": w.features, "kind": w.kind,
     "centered": w.centered, "grid_resolution": w.grid_resolution,
@@ -399,7 +399,16 @@ def test_pd_widget_fuzz(open_notebook, seed):
     centered = expect(root.get_by_test_id("pdw-centered"), context)
     centered.to_be_checked() if state["centered"] else centered.not_to_be_checked()
 
-    if state["status"] == "done":
+    ale = state["kind"] in ("ale", "average_and_ale")
+    if state["status"] == "done" and ale:
+        if len(features) == 2:
+            expect(root.get_by_test_id("pdw-heatmap"), context).to_be_visible()
+        elif features[0] in state["categorical"]:
+            expect(root.get_by_test_id("pdw-ale-mark").first, context).to_be_visible()
+        else:
+            line = root.get_by_test_id("pdw-ale-line")
+            expect(line, context).not_to_have_attribute("data-points", "0")
+    if state["status"] == "done" and not ale:
         two_way = len(features) == 2
         grid = state["grid"]
         expect(root, context).to_have_attribute("data-mode", "2d" if two_way else "1d")
