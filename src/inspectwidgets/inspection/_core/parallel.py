@@ -17,9 +17,10 @@ depend on where or in which order the chunks ran.
 
 import threading
 import time
+import warnings
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-from joblib import Parallel, delayed, effective_n_jobs
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from joblib.parallel import (
     LokyBackend,
     MultiprocessingBackend,
@@ -168,9 +169,34 @@ class ChunkRunner:
                 yield start, stop, result
                 if cancelled():
                     return
+        except Exception as error:
+            if _from_backend(error):
+                name = type(self.backend).__name__
+                raise RuntimeError(
+                    f"The joblib backend ({name}) lost a chunk of this "
+                    f"computation ({type(error).__name__}: {error}); a worker "
+                    "holding the model and data probably died. Run it again."
+                ) from error
+            raise
         finally:
             finished.set()
-            outputs.close()
+            with warnings.catch_warnings():
+                # joblib counts the chunks still running when a run is
+                # cancelled or stopped early; they are meant to be dropped.
+                warnings.filterwarnings("ignore", "\\d+ tasks which were still")
+                outputs.close()
+
+
+def _from_backend(error):
+    """Whether `error` is the backend's (a lost worker or lost data) rather
+    than the chunk's own, which joblib re-raises as it was raised."""
+    from concurrent.futures import CancelledError
+
+    module = type(error).__module__ or ""
+    return isinstance(error, CancelledError) or module.split(".")[0] in (
+        "distributed",
+        "ray",
+    )
 
 
 class Shipped:
@@ -197,4 +223,9 @@ def _timed(task, context, start, stop):
 
 
 def _timed_remote(task, shipped, start, stop):
-    return _timed(task, shipped.context, start, stop)
+    # joblib's dask backend runs tasks with itself as the backend, so a
+    # model's own joblib calls (a forest's predict) would count the whole
+    # cluster as their jobs and sum trees in a racy order; on a worker, as in
+    # this process by default, they run on local threads, n_jobs as set.
+    with parallel_config(backend="threading"):
+        return _timed(task, shipped.context, start, stop)
