@@ -116,6 +116,7 @@ bench: venv
 	$(PY) benchmarks/partial_dependence.py --quick
 	$(PY) benchmarks/trees.py --quick
 	$(PY) benchmarks/widget.py --quick
+	$(PY) benchmarks/scale.py --quick
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output
