@@ -325,7 +325,7 @@ def permutation_importance(
         Columns to permute, by name or position; others cost nothing. A dict
         ``{label: [columns]}`` permutes each group's columns together with one
         shared row permutation. None permutes every column on its own.
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Bytes of permuted copies (and their predictions) held at once.
     algorithm : {"auto", "tree", "generic"}, default="auto"
         How permuted copies are predicted. "generic" stacks them and calls

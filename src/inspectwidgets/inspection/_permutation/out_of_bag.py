@@ -132,7 +132,7 @@ def oob_permutation_importance(
         Weights used in scoring.
     features : list or dict, default=None
         Columns or groups to permute, as in :func:`permutation_importance`.
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Bytes of permuted copies held at once per member.
     algorithm : {"auto", "tree", "generic"}, default="auto"
         As in :func:`permutation_importance`: forests' trees take the exact
