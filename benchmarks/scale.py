@@ -40,7 +40,9 @@ PI_SAMPLES = 100_000
 N_REPEATS = 5
 PD_GRID = 20
 BUDGETS_MIB = (1, 2, 4, 8, 16, 32, 64, 128, 256)
-QUICK_BUDGETS_MIB = (1, 8, 64, 256)
+QUICK_BUDGETS_MIB = (4, 64)
+# scikit-learn's call dominates the budget table: fewer repeats in --quick.
+QUICK_BUDGET_REPEATS = 1
 
 
 @functools.cache
@@ -140,12 +142,12 @@ def scale_table(row_counts, runs, agreement):
     )
 
 
-def budget_table(budgets, runs, agreement):
+def budget_table(budgets, runs, agreement, n_repeats=N_REPEATS):
     """Seconds and peak extra memory of one permutation importance at each
     max_memory, with scikit-learn's call as the reference."""
     model = fitted("HistGB")
     X, y = rows(10_000)
-    kwargs = {"n_repeats": N_REPEATS, "random_state": RANDOM_STATE}
+    kwargs = {"n_repeats": n_repeats, "random_state": RANDOM_STATE}
     contenders = {"sklearn": lambda: sklearn_importance(model, X, y, **kwargs)}
     for budget in budgets:
         contenders[budget] = functools.partial(
@@ -188,7 +190,8 @@ def main():
 
     args, runs = _timing.parse_runs(
         __doc__.splitlines()[0],
-        f"smoke test: 1 run, rows {QUICK_ROWS}, budgets {QUICK_BUDGETS_MIB} MiB",
+        f"smoke test: 1 run, rows {QUICK_ROWS}, budgets {QUICK_BUDGETS_MIB} MiB "
+        f"with n_repeats={QUICK_BUDGET_REPEATS}",
         add_arguments,
     )
     from distributed import Client, LocalCluster
@@ -216,11 +219,12 @@ def main():
         print(scale_table(row_counts, runs, agreement))
     print()
     budgets = QUICK_BUDGETS_MIB if args.quick else BUDGETS_MIB
+    n_repeats = QUICK_BUDGET_REPEATS if args.quick else N_REPEATS
     print(
         f"max_memory: permutation importance, HistGB 10,000 x {N_FEATURES}, "
-        f"n_repeats={N_REPEATS}, n_jobs=None"
+        f"n_repeats={n_repeats}, n_jobs=None"
     )
-    print(budget_table(budgets, runs, agreement))
+    print(budget_table(budgets, runs, agreement, n_repeats))
     agreement.exit_if_any()
 
 
