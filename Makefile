@@ -110,7 +110,7 @@ test-wheel: venv
 # here (3.5 of them the tests), the venv kept in build/ between runs.
 OLDEST_VENV := build/oldest-venv
 OLDEST_PINS := scikit-learn==1.9.0 numpy==2.0.2 scipy==1.15.3 pandas==2.2.3 \
-	joblib==1.4.0
+	joblib==1.4.0 "dask[distributed]==2025.1.0"
 test-oldest: venv
 	test -x $(OLDEST_VENV)/bin/python || $(PYTHON) -m venv $(OLDEST_VENV)
 	# The pins beside the package: pip resolves the rest (numba, matplotlib,
@@ -133,6 +133,7 @@ bench: venv
 	$(PY) benchmarks/partial_dependence.py --quick
 	$(PY) benchmarks/trees.py --quick
 	$(PY) benchmarks/widget.py --quick
+	$(PY) benchmarks/scale.py --quick
 
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output

@@ -34,7 +34,7 @@ from inspectwidgets import permutation_importance
 RANDOM_STATE = 0
 QUICK_N_REPEATS = 2
 MIB = 2**20
-MEMORY_BUDGETS_MIB = (256, 32)  # 256 MiB is the default max_memory
+MEMORY_BUDGETS_MIB = (64, 16)  # 64 MiB is the default max_memory
 
 
 # --- models and data: each builder returns (fitted model, X, y) to inspect ---

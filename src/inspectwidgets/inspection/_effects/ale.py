@@ -119,7 +119,7 @@ def accumulated_local_effects(
         Classifiers: the classes whose effects are kept (first axis of the
         results). None: the positive class of a binary classifier, every
         class otherwise.
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies (and their predictions)
         held at once.
     n_jobs : int, default=None

@@ -116,7 +116,7 @@ def interaction_strength(
         positive class of a binary classifier, every class otherwise.
     feature_names : array-like of str, default=None
         Names of X's columns.
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies held at once.
     algorithm : {"auto", "tree", "generic"}, default="auto"
         As in :func:`partial_dependence`.

@@ -11,7 +11,7 @@ rows done, in row order, whatever the chunks.
 
 import numbers
 import os
-import time
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
@@ -24,6 +24,7 @@ from sklearn.utils.extmath import cartesian
 
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
+from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.trees import check_tree_algorithm
 from .._core.validation import (
@@ -109,6 +110,9 @@ class AccumulatedLocalEffectsRun:
         self.algorithm = check_algorithm(a.algorithm)
         self.n_threads = _check_n_jobs(a.n_jobs)
         self.cancel = check_cancel(a.cancel)
+        # One chunk at a time here (n_jobs threads within it); a remote
+        # joblib backend's workers if one is configured now.
+        self.runner = ChunkRunner(threads=False)
         self.output_names, columns = resolve_classes(a.estimator, a.classes, method)
         self.responses = Responses(method, scale, columns)
         names = column_labels(X, a.feature_names)
@@ -154,35 +158,6 @@ class AccumulatedLocalEffectsRun:
         grid = cartesian(edges)
         self.donor = grid_rows(X, positions, grid, edges, names)
 
-    # --- which copies, and what each row contributes ----------------------------
-
-    def _donor_rows(self, start, stop):
-        """Per copy, the donor row (edge, corner or category) of every row."""
-        index = [i[start:stop] for i in self.index]
-        if len(index) == 2:
-            k2 = len(self.edges[1])
-            a, b = index
-            return [(a - 1) * k2 + b - 1, (a - 1) * k2 + b, a * k2 + b - 1, a * k2 + b]
-        if self.categorical[0]:
-            r, last = index[0], len(self.edges[0]) - 1
-            return [np.maximum(r - 1, 0), r, np.minimum(r + 1, last)]
-        return [index[0] - 1, index[0]]
-
-    def _contributions(self, values, start, stop):
-        """Each row's finite differences, shape (rows, n_contributions,
-        n_outputs), and the bin each goes to (-1: none)."""
-        index = [i[start:stop] for i in self.index]
-        if len(index) == 2:
-            effect = values[3] - values[2] - values[1] + values[0]
-            k2 = len(self.edges[1]) - 1
-            return effect[:, None], ((index[0] - 1) * k2 + index[1] - 1)[:, None]
-        if self.categorical[0]:
-            r, last = index[0], len(self.edges[0]) - 1
-            effects = np.stack([values[1] - values[0], values[2] - values[1]], axis=1)
-            bins = np.stack([np.where(r >= 1, r - 1, -1), np.where(r < last, r, -1)], 1)
-            return effects, bins
-        return (values[1] - values[0])[:, None], (index[0] - 1)[:, None]
-
     # --- running ----------------------------------------------------------------
 
     def __iter__(self):
@@ -191,14 +166,22 @@ class AccumulatedLocalEffectsRun:
     def run(self, snapshots=True):
         """Compute, yielding a snapshot after every chunk of rows
         (`snapshots`), or only the last state reached."""
-        n_copies = len(self._donor_rows(0, 0))
-        predictor = CopyPredictor(
-            self.estimator, self.X, self.donor, self.positions, self.responses,
-            _walk_or_predict(self.algorithm, self.estimator), self.n_threads,
+        context = _RowChunks(
+            predictor=CopyPredictor(
+                self.estimator, self.X, self.donor, self.positions, self.responses,
+                _walk_or_predict(self.algorithm, self.estimator),
+                # A remote worker's threads are the backend's to count.
+                1 if self.runner.remote else self.n_threads,
+            ),
+            index=self.index,
+            edge_counts=[len(e) for e in self.edges],
+            categorical=self.categorical,
         )  # fmt: skip
+        predictor = context.predictor
+        n_copies = len(context.donor_rows(0, 0))
         n_outputs = len(self.output_names or ()) or 1  # a guess for regressors
         per_row = n_copies * (predictor.bytes_per_copy_row + 16 * n_outputs)
-        cap = max(1, int(self.max_memory // per_row))
+        cap = max(1, int(self.max_memory // (per_row * self.runner.n_workers)))
         first = cap
         if snapshots:
             first = max(1, int(np.ceil(self.n_rows * FIRST_CHUNK_FRACTION)))
@@ -208,19 +191,21 @@ class AccumulatedLocalEffectsRun:
         n_contributions = 2 if self.categorical[0] and len(self.edges) == 1 else 1
         effects = None  # allocated when the first chunk tells the outputs
         bins = np.full((self.n_rows, n_contributions), -1, dtype=np.intp)
+        # Chunks may complete in any order (a remote backend): a snapshot
+        # holds the rows done before the first row not done yet.
+        finished = np.zeros(self.n_rows + 1, dtype=bool)
         done = 0
-        while (chunk := schedule.take()) is not None and not self._cancelled():
-            started = time.perf_counter()
-            start, stop = chunk
-            values = predictor.per_row(start, stop, self._donor_rows(start, stop))
+        for start, stop, (chunk_effects, chunk_bins) in self.runner.run(
+            schedule, _effects_chunk, context, self._cancelled
+        ):
             if effects is None:
-                shape = (self.n_rows, n_contributions, values.shape[-1])
+                shape = (self.n_rows, n_contributions, chunk_effects.shape[-1])
                 effects = np.zeros(shape)
-            effects[start:stop], bins[start:stop] = self._contributions(
-                values, start, stop
-            )
-            done = stop
-            schedule.record(time.perf_counter() - started)
+            effects[start:stop], bins[start:stop] = chunk_effects, chunk_bins
+            finished[start:stop] = True
+            if start > done:
+                continue
+            done = int(np.argmin(finished[done:])) + done
             if snapshots:
                 yield self._result(effects[:done], bins[:done], done)
         if not snapshots and done:
@@ -275,6 +260,50 @@ class AccumulatedLocalEffectsRun:
             response_method=self.response_method,
             scale=self.scale,
         )
+
+
+@dataclass
+class _RowChunks:
+    """What every chunk of rows reads (shipped once to remote workers): the
+    copies' predictor and each row's bins."""
+
+    predictor: CopyPredictor
+    index: list  # per feature, each row's bin (or category rank)
+    edge_counts: list  # per feature, its edges (or categories)
+    categorical: list
+
+    def donor_rows(self, start, stop):
+        """Per copy, the donor row (edge, corner or category) of every row."""
+        index = [i[start:stop] for i in self.index]
+        if len(index) == 2:
+            k2 = self.edge_counts[1]
+            a, b = index
+            return [(a - 1) * k2 + b - 1, (a - 1) * k2 + b, a * k2 + b - 1, a * k2 + b]
+        if self.categorical[0]:
+            r, last = index[0], self.edge_counts[0] - 1
+            return [np.maximum(r - 1, 0), r, np.minimum(r + 1, last)]
+        return [index[0] - 1, index[0]]
+
+    def contributions(self, values, start, stop):
+        """Each row's finite differences, shape (rows, n_contributions,
+        n_outputs), and the bin each goes to (-1: none)."""
+        index = [i[start:stop] for i in self.index]
+        if len(index) == 2:
+            effect = values[3] - values[2] - values[1] + values[0]
+            k2 = self.edge_counts[1] - 1
+            return effect[:, None], ((index[0] - 1) * k2 + index[1] - 1)[:, None]
+        if self.categorical[0]:
+            r, last = index[0], self.edge_counts[0] - 1
+            effects = np.stack([values[1] - values[0], values[2] - values[1]], axis=1)
+            bins = np.stack([np.where(r >= 1, r - 1, -1), np.where(r < last, r, -1)], 1)
+            return effects, bins
+        return (values[1] - values[0])[:, None], (index[0] - 1)[:, None]
+
+
+def _effects_chunk(c, start, stop):
+    """Rows ``start:stop``'s finite differences and the bins they go to."""
+    values = c.predictor.per_row(start, stop, c.donor_rows(start, stop))
+    return c.contributions(values, start, stop)
 
 
 def _walk_or_predict(algorithm, estimator):

@@ -156,7 +156,7 @@ def partial_dependence(
         this; the curve then averages over unrealistic points. None (as
         scikit-learn, which warns of nothing) skips the check; the widgets and
         Displays use ``DEFAULT_CORRELATION_THRESHOLD`` (0.8).
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies of X (and their
         predictions) held at once. Chunks also stay under 64 MiB, past which
         they are no faster.

@@ -14,8 +14,8 @@ Tree ensembles predict grid points they route alike only once
 few cells of the grid (``treewise``); the numbers stay the same, bit for bit.
 """
 
-import time
 import warnings
+from dataclasses import dataclass
 from functools import partial
 from types import SimpleNamespace
 
@@ -27,6 +27,7 @@ from sklearn.utils.extmath import cartesian
 from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
+from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view, final_estimator
 from .._core.trees import check_tree_algorithm, tree_shortcut
 from .._core.validation import (
@@ -107,6 +108,9 @@ class PartialDependenceRun:
         self.max_memory = check_max_memory(a.max_memory)
         self.algorithm = check_algorithm(a.algorithm)
         self.cancel = check_cancel(a.cancel)
+        # One chunk at a time here; a remote joblib backend's workers if one
+        # is configured now (docs/large_data.md).
+        self.runner = ChunkRunner(threads=False)
         self.output_names, self.output_columns = resolve_classes(
             a.estimator, a.classes, self.response_method
         )
@@ -221,11 +225,6 @@ class PartialDependenceRun:
                 return transformed, rows, view.map_columns(self.positions), view.model
         return self.X, self.rows, tuple(self.positions), self.estimator
 
-    def _responses(self, predict):
-        """Predictions of shape (n_rows, n_outputs), processed as scikit-learn
-        processes them (see :class:`Responses`)."""
-        return Responses(self.response_method, self.scale, self.output_columns)(predict)
-
     # --- running --------------------------------------------------------------
 
     def _cancelled(self):
@@ -287,27 +286,35 @@ class PartialDependenceRun:
         # The tree shortcut's cost grows slowly with the points a chunk holds:
         # after the coarse first chunk, chunks double whatever their time.
         schedule = ChunkSchedule(groups.n_groups, first, cap, eager=trees is not None)
+        context = _PredictedChunks(
+            order=groups.order,
+            representatives=groups.representatives,
+            n_rows=n_rows,
+            columns=columns,
+            responses=Responses(self.response_method, self.scale, self.output_columns),
+            trees=trees,
+            treewise=treewise,
+            batcher=batcher,
+            rows=rows,
+            model=model,
+        )
         state = ValueBuffers(self, n_points)
-        while (chunk := schedule.take()) is not None and not self._cancelled():
-            started = time.perf_counter()
-            # Coarse to fine across chunks, in grid order within one: trees
-            # predict neighbouring grid values one after another faster.
-            chunk_groups = np.sort(groups.order[chunk[0] : chunk[1]])
-            points, stacked = groups.representatives[chunk_groups], None
-            if trees is not None:
-                predict = partial(self._predict_trees, trees, points, columns)
-            elif treewise is not None:
-                predict = partial(treewise.respond, points)
-            else:
-                stacked = batcher.build([(p, columns) for p in points], donor=rows)
-                predict = _caller(model, stacked)
-            values = self._responses(predict)
-            del predict, stacked  # the chunk's copies of X
-            values = values.reshape(len(chunk_groups), n_rows, -1)
-            state.store(*groups.points(chunk_groups), values)
-            schedule.record(time.perf_counter() - started)
-            if snapshots:
-                yield self._snapshot(state, copy=True)
+        # Chunks may complete in any order (a remote backend); they are
+        # stored in schedule order, so the first grid point (centering's
+        # anchor, in the first chunk) comes first and every snapshot holds a
+        # coarse-to-fine prefix.
+        arrived, next_start = {}, 0
+        for start, stop, values in self.runner.run(
+            schedule, _predict_chunk, context, self._cancelled
+        ):
+            arrived[start] = stop, values
+            while next_start in arrived:
+                stop, values = arrived.pop(next_start)
+                chunk_groups = np.sort(groups.order[next_start:stop])
+                state.store(*groups.points(chunk_groups), values)
+                next_start = stop
+                if snapshots:
+                    yield self._snapshot(state, copy=True)
         if not snapshots and state.n_done:
             yield self._snapshot(state, copy=False)
 
@@ -324,13 +331,6 @@ class PartialDependenceRun:
                 "method='brute' for the tree shortcut"
             )
         return None
-
-    @staticmethod
-    def _predict_trees(shortcut, points, columns, method):
-        """``predict(method)`` for the grid `points` through the shortcut."""
-        trees, X, rows = shortcut
-        copies = [(p, columns) for p in points]
-        return trees.predict(X, copies, [method], donor=rows)[method]
 
     def empty_result(self):
         """A result with no grid point done, for a run cancelled at once."""
@@ -383,6 +383,48 @@ def _n_targets(regressor):
         coef = np.asarray(getattr(final, "coef_", np.zeros(0)))
         n_outputs = coef.shape[0] if coef.ndim == 2 else 1
     return int(n_outputs)
+
+
+@dataclass
+class _PredictedChunks:
+    """What every chunk of a run reads (shipped once to remote workers):
+    the grid-point groups in schedule order and one way to predict them."""
+
+    order: np.ndarray
+    representatives: np.ndarray
+    n_rows: int
+    columns: tuple
+    responses: Responses
+    trees: object  # the tree shortcut (trees, X, donor rows), or None
+    treewise: object  # TreewiseBoosting, or None
+    batcher: object
+    rows: object  # the rows holding the grid values
+    model: object
+
+
+def _predict_chunk(c, start, stop):
+    """The values of groups ``order[start:stop]`` (each predicted by its
+    first grid point), shape (n_groups_in_chunk, n_rows, n_outputs)."""
+    # Coarse to fine across chunks, in grid order within one: trees predict
+    # neighbouring grid values one after another faster.
+    chunk_groups = np.sort(c.order[start:stop])
+    points = c.representatives[chunk_groups]
+    if c.trees is not None:
+        predict = partial(_predict_trees, c.trees, points, c.columns)
+    elif c.treewise is not None:
+        predict = partial(c.treewise.respond, points)
+    else:
+        stacked = c.batcher.build([(p, c.columns) for p in points], donor=c.rows)
+        predict = _caller(c.model, stacked)
+    values = c.responses(predict)
+    return values.reshape(len(chunk_groups), c.n_rows, -1)
+
+
+def _predict_trees(shortcut, points, columns, method):
+    """``predict(method)`` for the grid `points` through the shortcut."""
+    trees, X, rows = shortcut
+    copies = [(p, columns) for p in points]
+    return trees.predict(X, copies, [method], donor=rows)[method]
 
 
 def _caller(model, X):

@@ -1,13 +1,15 @@
 """Cross-validated permutation importance: refit per fold, permute held-out rows."""
 
+from dataclasses import dataclass
+
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import check_cv
 from sklearn.utils import Bunch, check_random_state
 
-from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import _safe_indexing
+from .._core.parallel import ChunkRunner
 from .._core.validation import (
     check_max_samples,
     check_n_repeats,
@@ -21,6 +23,36 @@ from .importance import permutation_importance
 from .scoring import ScoringPlan
 
 Z_95 = 1.96
+
+
+@dataclass
+class _Folds:
+    """What every fold reads (shipped once to remote workers)."""
+
+    estimator: object
+    X: object
+    y: object
+    splits: list
+    seeds: np.ndarray
+    sample_weight: object
+    fit_params: dict
+    kwargs: dict
+
+
+def _fit_and_permute_folds(c, start, stop):
+    return [
+        _fit_and_permute(
+            c.estimator,
+            c.X,
+            c.y,
+            *c.splits[k],
+            c.sample_weight,
+            c.fit_params,
+            c.seeds[k],
+            c.kwargs,
+        )  # fmt: skip
+        for k in range(start, stop)
+    ]
 
 
 def _fit_and_permute(
@@ -100,8 +132,9 @@ def cross_val_permutation_importance(
     scoring, n_repeats, max_samples, features, max_memory, algorithm
         As in :func:`permutation_importance`.
     n_jobs : int, default=None
-        Folds fitted and permuted in parallel (threads). Results do not depend
-        on it.
+        Folds fitted and permuted in parallel (threads, or the workers of a
+        remote joblib backend such as dask; docs/large_data.md). Results do
+        not depend on it.
     random_state : int, RandomState instance or None, default=None
         Seeds the permutations; fold `k` gets the k-th int drawn from it.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -180,12 +213,13 @@ def cross_val_permutation_importance(
         max_memory=max_memory,
         algorithm=algorithm,
     )
-    fits = Parallel(n_jobs=n_jobs, prefer="threads")(
-        delayed(_fit_and_permute)(
-            estimator, X, y, train, test, sample_weight, fit_params, seed, kwargs
-        )
-        for (train, test), seed in zip(splits, seeds, strict=True)
-    )
+    folds = _Folds(estimator, X, y, splits, seeds, sample_weight, fit_params, kwargs)
+    # One fold per chunk, on threads or a remote joblib backend's workers.
+    fits = [None] * len(splits)
+    for start, _, done in ChunkRunner(n_jobs).run(
+        ChunkSchedule(len(splits), 1, 1), _fit_and_permute_folds, folds
+    ):
+        fits[start] = done[0]
     estimators = [fitted for fitted, _ in fits]
     results = [result for _, result in fits]
     first = results[0]

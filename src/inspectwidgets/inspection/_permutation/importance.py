@@ -1,17 +1,15 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed."""
 
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
-from joblib import effective_n_jobs
 from scipy import sparse
 
 from .._core.batching import make_batcher
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import _safe_indexing
+from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view
 from .._core.signature import (
     bind_arguments,
@@ -67,7 +65,8 @@ class PermutationRun:
         self.estimator, self.X, self.y = a.estimator, X, y
         self.sample_weight = sample_weight
         self.n_repeats = n_repeats
-        self.n_workers = effective_n_jobs(a.n_jobs)
+        # Where the chunks will run, as joblib is configured now.
+        self.runner = ChunkRunner(a.n_jobs)
         self.max_memory = max_memory
         self.cancel = cancel
         self.baseline = None
@@ -102,81 +101,52 @@ class PermutationRun:
             obstacle=self._custom_scorer(),
         )
         trees, tree_rows = shortcut[:2] if shortcut else (None, None)
-        y_rows = self._subsample(self.y)
-        weight_rows = self._subsample(self.sample_weight)
-
-        # Repeat-major jobs: a round is every feature at one repeat.
-        jobs = [(r, f) for r in range(self.n_repeats) for f in range(n_features)]
-        # Scores in job order (repeat-major), one flat array per scorer.
-        scores = {name: np.full(len(jobs), np.nan) for name in names}
+        runner = self.runner
+        n_jobs = self.n_repeats * n_features
+        # Scores in job order (repeat-major: a round is every feature at one
+        # repeat), one flat array per scorer.
+        scores = {name: np.full(n_jobs, np.nan) for name in names}
         per_copy = batcher.n_rows * self.baseline.output_bytes_per_row
         if trees is None:
             per_copy += batcher.bytes_per_copy
         else:
             widest = max(len(c) for c in columns)
             per_copy += trees.bytes_per_copy(batcher.n_rows, widest)
-        cap = max(1, int(self.max_memory // (per_copy * self.n_workers)))
+        cap = max(1, int(self.max_memory // (per_copy * runner.n_workers)))
         # The tree shortcut's cost grows slowly with the repeats a chunk holds:
         # chunks of 1, 2, 4, ... rounds, whatever their time.
-        schedule = ChunkSchedule(len(jobs), n_features, cap, eager=trees is not None)
-        # Set when the consumer stops early, so queued chunks skip their work.
-        stopped = threading.Event()
-
-        def evaluate(start, stop):
-            if self._cancelled() or stopped.is_set():
-                return None
-            copies = [(self.permutations[r], columns[f]) for r, f in jobs[start:stop]]
-            if trees is not None:
-                return self._score_tree_copies(
-                    copies, trees, tree_rows, y_rows, weight_rows
-                )
-            return self._score_copies(copies, batcher, model, y_rows, weight_rows)
-
+        schedule = ChunkSchedule(n_jobs, n_features, cap, eager=trees is not None)
+        context = _PermutedChunks(
+            plan=self.plan,
+            model=model,
+            batcher=batcher,
+            trees=trees,
+            tree_rows=tree_rows,
+            y=self._subsample(self.y),
+            sample_weight=self._subsample(self.sample_weight),
+            permutations=self.permutations,
+            columns=columns,
+            # A remote worker's threads are the backend's to count.
+            n_threads=1 if runner.remote else runner.n_workers,
+        )
+        # Chunks complete in any order: a round is yielded once it and every
+        # round before it are done.
+        done = np.zeros(n_jobs, dtype=bool)
         rounds_done = 0
-        with ThreadPoolExecutor(max_workers=self.n_workers) as pool:
-            pending = []
-            for _ in range(self.n_workers):
-                self._submit(pool, pending, schedule, evaluate)
-            try:
-                while pending:
-                    start, stop, future = pending.pop(0)
-                    done = future.result()
-                    if done is None:
-                        break
-                    chunk_scores, seconds = done
-                    schedule.record(seconds)
-                    for name in names:
-                        scores[name][start:stop] = chunk_scores[name]
-                    while rounds_done < stop // n_features:
-                        rounds_done += 1
-                        yield self._snapshot(scores, rounds_done)
-                    if self._cancelled():
-                        break
-                    self._submit(pool, pending, schedule, evaluate)
-            finally:
-                stopped.set()
-                for *_, future in pending:
-                    future.cancel()
-
-    def _score_copies(self, copies, batcher, model, y, sample_weight):
-        """Every scorer's score of each permuted copy, and the seconds taken."""
-        started = time.perf_counter()
-        stacked = batcher.build(copies)
-        outputs = self.plan.predict(stacked, model)
-        scores = self.plan.score_blocks(
-            outputs, len(copies), y, sample_weight, lambda b: batcher.block(stacked, b)
-        )
-        return scores, time.perf_counter() - started
-
-    def _score_tree_copies(self, copies, trees, rows, y, sample_weight):
-        """`_score_copies` through the tree shortcut: the same predictions,
-        bit for bit, without stacking or predicting the copies."""
-        started = time.perf_counter()
-        outputs = trees.predict(
-            rows, copies, self.plan.response_methods, n_threads=self.n_workers
-        )
-        scores = self.plan.score_blocks(outputs, len(copies), y, sample_weight, None)
-        return scores, time.perf_counter() - started
+        for start, stop, chunk_scores in runner.run(
+            schedule, _score_chunk, context, self._cancelled
+        ):
+            for name in names:
+                scores[name][start:stop] = chunk_scores[name]
+            done[start:stop] = True
+            while (
+                rounds_done < self.n_repeats
+                and done[
+                    rounds_done * n_features : (rounds_done + 1) * n_features
+                ].all()
+            ):
+                rounds_done += 1
+                yield self._snapshot(scores, rounds_done)
 
     def _custom_scorer(self):
         """Why the tree shortcut cannot score this run, if it cannot."""
@@ -204,11 +174,6 @@ class PermutationRun:
                 return transformed, columns, view.model
         return rows, self.feature_columns, self.estimator
 
-    def _submit(self, pool, pending, schedule, evaluate):
-        chunk = schedule.take()
-        if chunk is not None:
-            pending.append((*chunk, pool.submit(evaluate, *chunk)))
-
     def _snapshot(self, scores, n_done):
         return PermutationImportanceResult(
             feature_names=tuple(self.feature_names),
@@ -233,6 +198,47 @@ class PermutationRun:
             },
             0,
         )
+
+
+@dataclass
+class _PermutedChunks:
+    """What every chunk of a run reads (shipped once to remote workers)."""
+
+    plan: ScoringPlan
+    model: object
+    batcher: object
+    trees: object  # the tree shortcut, or None
+    tree_rows: object
+    y: object
+    sample_weight: object
+    permutations: list
+    columns: list
+    n_threads: int
+
+
+def _score_chunk(c, start, stop):
+    """Every scorer's score of the permuted copies of jobs ``start:stop``
+    (job ``j`` is repeat ``j // n_features`` of feature ``j % n_features``)."""
+    n_features = len(c.columns)
+    copies = [
+        (c.permutations[j // n_features], c.columns[j % n_features])
+        for j in range(start, stop)
+    ]
+    if c.trees is not None:
+        # The same predictions, bit for bit, without stacking the copies.
+        outputs = c.trees.predict(
+            c.tree_rows, copies, c.plan.response_methods, n_threads=c.n_threads
+        )
+        return c.plan.score_blocks(outputs, len(copies), c.y, c.sample_weight, None)
+    stacked = c.batcher.build(copies)
+    outputs = c.plan.predict(stacked, c.model)
+    return c.plan.score_blocks(
+        outputs,
+        len(copies),
+        c.y,
+        c.sample_weight,
+        lambda b: c.batcher.block(stacked, b),
+    )
 
 
 def _check_baseline(scores, n_rows):
@@ -325,7 +331,10 @@ def permutation_importance(
     n_repeats : int, default=5
         Number of times each feature is permuted.
     n_jobs : int or None, default=None
-        Threads predicting chunks in parallel. Results do not depend on it.
+        Threads predicting chunks in parallel. Inside
+        ``joblib.parallel_config(backend="dask")`` (or another backend running
+        elsewhere) the chunks go to that backend's workers instead
+        (docs/large_data.md). Results do not depend on it.
     random_state : int, RandomState instance or None, default=None
         Controls the permutations, exactly as in scikit-learn.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -336,7 +345,7 @@ def permutation_importance(
         Columns to permute, by name or position; others cost nothing. A dict
         ``{label: [columns]}`` permutes each group's columns together with one
         shared row permutation. None permutes every column on its own.
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Bytes of permuted copies (and their predictions) held at once.
     algorithm : {"auto", "tree", "generic"}, default="auto"
         How permuted copies are predicted. "generic" stacks them and calls

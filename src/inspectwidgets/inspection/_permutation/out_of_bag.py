@@ -1,15 +1,15 @@
 """Breiman's out-of-bag permutation importance for bagged ensembles."""
 
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_array, check_random_state
 
 from .._core.batching import ArrayBatcher
-from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import BaseBagging, BaseForest
+from .._core.parallel import ChunkRunner
 from .._core.trees import tree_shortcut
 from .._core.validation import (
     check_algorithm,
@@ -132,7 +132,7 @@ def oob_permutation_importance(
         Weights used in scoring.
     features : list or dict, default=None
         Columns or groups to permute, as in :func:`permutation_importance`.
-    max_memory : int, default=256 MiB
+    max_memory : int, default=64 MiB
         Bytes of permuted copies held at once per member.
     algorithm : {"auto", "tree", "generic"}, default="auto"
         As in :func:`permutation_importance`: forests' trees take the exact
@@ -186,30 +186,61 @@ def oob_permutation_importance(
     seeds = check_random_state(random_state).randint(
         np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
     )
-    n_workers = effective_n_jobs(n_jobs)
-    # Each worker's share of the memory budget.
-    budget = max_memory // n_workers
-
-    def score(index):
-        oob = np.setdiff1d(np.arange(n_samples), forest.estimators_samples_[index])
-        if oob.size < 2:
-            return None
-        weight = None if sample_weight is None else sample_weight[oob]
-        _, permutations = permutation_schedule(
-            seeds[index], oob.size, oob.size, n_repeats
-        )
-        member = _Member(forest, index)
-        return _member_drops(
-            member, plan, X[oob], y[oob], weight, permutations, columns, budget,
-            algorithm,
-        )  # fmt: skip
-
-    with ThreadPoolExecutor(max_workers=n_workers) as pool:
-        members = [m for m in pool.map(score, range(len(forest.estimators_))) if m]
+    runner = ChunkRunner(n_jobs)
+    members = _Members(
+        forest, plan, X, y, sample_weight, seeds, n_repeats, columns,
+        # Each worker's share of the memory budget.
+        max_memory // runner.n_workers, algorithm,
+    )  # fmt: skip
+    # One member per chunk, on threads or a remote joblib backend's workers;
+    # kept in member order.
+    scored = [None] * len(forest.estimators_)
+    for start, _, drops in runner.run(
+        ChunkSchedule(len(scored), 1, 1), _score_members, members
+    ):
+        scored[start] = drops[0]
+    members = [m for m in scored if m]
     if not members:
         raise ValueError("forest: no member has out-of-bag rows to score.")
     bunches = _summarize(members, labels)
     return bunches if plan.multimetric else bunches[next(iter(bunches))]
+
+
+@dataclass
+class _Members:
+    """What scoring every member reads (shipped once to remote workers)."""
+
+    forest: object
+    plan: ScoringPlan
+    X: np.ndarray
+    y: np.ndarray
+    sample_weight: object
+    seeds: np.ndarray
+    n_repeats: int
+    columns: list
+    budget: int
+    algorithm: str
+
+
+def _score_members(c, start, stop):
+    """Members ``start:stop``'s drops (None for a member without two
+    out-of-bag rows)."""
+    return [_score_member(c, index) for index in range(start, stop)]
+
+
+def _score_member(c, index):
+    n_samples = c.X.shape[0]
+    oob = np.setdiff1d(np.arange(n_samples), c.forest.estimators_samples_[index])
+    if oob.size < 2:
+        return None
+    weight = None if c.sample_weight is None else c.sample_weight[oob]
+    _, permutations = permutation_schedule(
+        c.seeds[index], oob.size, oob.size, c.n_repeats
+    )
+    return _member_drops(
+        _Member(c.forest, index), c.plan, c.X[oob], c.y[oob], weight,
+        permutations, c.columns, c.budget, c.algorithm,
+    )  # fmt: skip
 
 
 def _check_oob_scoring(plan):
