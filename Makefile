@@ -97,7 +97,9 @@ test-wheel: venv
 	rm -rf dist $(WHEEL_VENV)
 	$(PY) -m build --outdir dist .
 	$(PYTHON) -m venv $(WHEEL_VENV)
-	$(WHEEL_VENV)/bin/python -m pip install --quiet dist/inspectwidgets-*.whl pytest
+	# With the `dask` extra a user installs for clusters: tests/engine/scale
+	# runs against it.
+	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls dist/inspectwidgets-*.whl)[dask]" pytest
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
 		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
 	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine \
