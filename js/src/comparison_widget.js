@@ -28,8 +28,10 @@ import {
 import { createCorrelationView } from "./comparison/correlation_view.js";
 import { createMeasuresView } from "./comparison/measures_view.js";
 import {
+  bindRunStop,
   repeatsInput,
   runStopButtons,
+  saveOnChange,
   segmentedSwitch,
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
@@ -255,18 +257,15 @@ function render({ model, el }) {
 
   // ---- Listeners -----------------------------------------------------------
 
-  dom.on(scoring, "change", () => binding.save({ scoring: scoring.value }));
-  dom.on(sortBy, "change", () => binding.save({ sort_by: sortBy.value }));
+  saveOnChange(scoring, "scoring", context);
+  saveOnChange(sortBy, "sort_by", context);
   for (const [view, button] of views.buttons) {
     dom.on(button, "click", () => {
       if (!button.disabled && model.get("view") !== view)
         binding.save({ view });
     });
   }
-  dom.on(run, "click", () => binding.increment("_run_requests"));
-  dom.on(stop, "click", () => {
-    if (model.get("status") === "running") binding.increment("_stop_requests");
-  });
+  bindRunStop({ run, stop }, context);
   // Leaving a chart hides the tooltip it showed.
   dom.on(output, "pointerleave", () => tooltip.hide());
 

@@ -23,7 +23,12 @@ import {
 } from "./interaction/interaction_data.js";
 import { curveResult, isEmptyCurve } from "./pd/pd_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
-import { integerInput, runStopButtons } from "./ui/controls.js";
+import {
+  bindRunStop,
+  integerInput,
+  runStopButtons,
+  saveOnChange,
+} from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
@@ -230,19 +235,10 @@ function render({ model, el }) {
   }
 
   const live = frameScheduler(drawLive);
-  dom.on(kind.select, "change", () =>
-    binding.save({ kind: kind.select.value }),
-  );
-  dom.on(target.select, "change", () =>
-    binding.save({ target: target.select.value }),
-  );
-  dom.on(scale.select, "change", () =>
-    binding.save({ scale: scale.select.value }),
-  );
-  dom.on(run, "click", () => binding.increment("_run_requests"));
-  dom.on(stop, "click", () => {
-    if (model.get("status") === "running") binding.increment("_stop_requests");
-  });
+  saveOnChange(kind.select, "kind", context);
+  saveOnChange(target.select, "target", context);
+  saveOnChange(scale.select, "scale", context);
+  bindRunStop({ run, stop }, context);
   dom.on(output, "pointerleave", () => tooltip.hide());
   const stopResize = observeResize(heatmapHost, live.schedule);
   binding.on(["kind", "scale", "target", "_target_options"], syncSettings);

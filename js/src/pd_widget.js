@@ -17,7 +17,12 @@ import { createPdCurve } from "./pd/pd_curve.js";
 import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { warningActions, warningContent } from "./pd/pd_warning.js";
-import { integerInput, runStopButtons } from "./ui/controls.js";
+import {
+  bindRunStop,
+  integerInput,
+  runStopButtons,
+  saveOnChange,
+} from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
@@ -348,25 +353,12 @@ function render({ model, el }) {
 
   dom.on(feature.select, "change", saveFeatures);
   dom.on(feature2.select, "change", saveFeatures);
-  dom.on(kind.select, "change", () =>
-    binding.save({ kind: kind.select.value }),
-  );
-  dom.on(centered, "change", () =>
-    binding.save({ centered: centered.checked }),
-  );
-  dom.on(iceSteps, "change", () =>
-    binding.save({ ice_steps: iceSteps.checked }),
-  );
-  dom.on(target.select, "change", () =>
-    binding.save({ target: target.select.value }),
-  );
-  dom.on(scale.select, "change", () =>
-    binding.save({ scale: scale.select.value }),
-  );
-  dom.on(run, "click", () => binding.increment("_run_requests"));
-  dom.on(stop, "click", () => {
-    if (model.get("status") === "running") binding.increment("_stop_requests");
-  });
+  saveOnChange(kind.select, "kind", context);
+  saveOnChange(centered, "centered", context);
+  saveOnChange(iceSteps, "ice_steps", context);
+  saveOnChange(target.select, "target", context);
+  saveOnChange(scale.select, "scale", context);
+  bindRunStop({ run, stop }, context);
   dom.on(output, "pointerleave", () => tooltip.hide());
   const stopResize = observeResize(chartHost, live.schedule);
 

@@ -124,3 +124,32 @@ export function runStopButtons(prefix) {
     }),
   };
 }
+
+/**
+ * Send a control's value to `trait` when the user changes it: a checkbox's
+ * `checked`, any other control's `value`.
+ *
+ * @param {HTMLInputElement | HTMLSelectElement} control
+ * @param {string} trait
+ * @param {Parameters<typeof integerInput>[2]} context
+ */
+export function saveOnChange(control, trait, { binding, dom }) {
+  dom.on(control, "change", () =>
+    binding.save({
+      [trait]: control.type === "checkbox" ? control.checked : control.value,
+    }),
+  );
+}
+
+/**
+ * Run asks Python for a run; Stop asks it to stop, only while one runs.
+ *
+ * @param {ReturnType<typeof runStopButtons>} buttons
+ * @param {Parameters<typeof integerInput>[2]} context
+ */
+export function bindRunStop({ run, stop }, { model, binding, dom }) {
+  dom.on(run, "click", () => binding.increment("_run_requests"));
+  dom.on(stop, "click", () => {
+    if (model.get("status") === "running") binding.increment("_stop_requests");
+  });
+}
