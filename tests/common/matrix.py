@@ -843,34 +843,11 @@ def assert_names(case, message, where):
 # xfail(strict=True), so a fix turns it into a failure that asks for the mark to
 # go. A target of None means every target the case applies to.
 KNOWN_GAPS = {
-    ("string column the model cannot take", None): (
-        "the model's own 'could not convert string to float' passes through "
-        "unchanged; nothing says it arose predicting on X"
-    ),
-    ("model returning NaN predictions", "partial_dependence"): (
-        "NaN predictions average to NaN curves, as in scikit-learn; no check"
-    ),
-    ("duplicate column names", "ImportanceComparisonWidget"): (
-        "TypeError 'unhashable type: slice' from the comparison widget's "
-        "column lookups (being reworked on the comparison branch)"
+    ("string column the model cannot take", "ModelInspector"): (
+        "the header's scores come from scikit-learn's scorer, whose error "
+        "does not name X"
     ),
 }
-for _pd in (
-    "iter_partial_dependence",
-    "PartialDependenceDisplay.from_estimator",
-    "accumulated_local_effects",
-    "interaction_strength",
-    "AccumulatedLocalEffectsDisplay.from_estimator",
-    "InteractionStrengthDisplay.from_estimator",
-    "PartialDependenceWidget(kind='average_and_ale')",
-    "InteractionWidget",
-):
-    KNOWN_GAPS["model returning NaN predictions", _pd] = KNOWN_GAPS[
-        "model returning NaN predictions", "partial_dependence"
-    ]
-KNOWN_GAPS["model returning NaN predictions", "PartialDependenceWidget"] = KNOWN_GAPS[
-    "model returning NaN predictions", "partial_dependence"
-]
 
 
 def known_gap(target, case):

@@ -74,7 +74,14 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
         )
     if threshold is not None and not threshold >= 0:
         raise ValueError(f"threshold must be >= 0; got {threshold!r}.")
-    values = np.asarray(X, dtype=float)
+    try:
+        values = np.asarray(X, dtype=float)
+    except ValueError as error:
+        raise ValueError(
+            f"cluster_features ranks X's columns, so they must be numeric: "
+            f"{error}. Encode categorical columns first (for example with "
+            "an OrdinalEncoder)."
+        ) from error
     # Spearman's rho is Pearson's on ranks; rows with a missing value are left out.
     ranks = rankdata(values[~np.isnan(values).any(axis=1)], axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -239,7 +239,13 @@ def _column_index(X, column, argument, names=None):
             )
         return int(column) % n_columns
     if hasattr(X, "columns") and column in X.columns:
-        return X.columns.get_loc(column)
+        position = X.columns.get_loc(column)
+        if not isinstance(position, numbers.Integral):  # a slice or a mask
+            raise ValueError(
+                f"{argument}: X has more than one column named {column!r}; "
+                "give X's columns unique names, or select by position."
+            )
+        return position
     if not hasattr(X, "columns") and names is not None and column in names:
         return list(names).index(column)
     if hasattr(X, "columns"):

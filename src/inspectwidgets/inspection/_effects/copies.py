@@ -17,6 +17,7 @@ from scipy import sparse
 
 from .._core.batching import make_batcher
 from .._core.pipeline import columnwise_view
+from .._core.predictions import call_model
 from .._core.trees import tree_shortcut
 
 
@@ -80,7 +81,7 @@ class CopyPredictor:
             index[:m] = m + np.searchsorted(used, rows)
             copies.append((index, self.columns))
         stacked = make_batcher(extended).build(copies)
-        values = self.responses(lambda method: getattr(self.model, method)(stacked))
+        values = self.responses(lambda method: call_model(self.model, method, stacked))
         return values.reshape(len(copies), extended.shape[0], -1)[:, :m]
 
     def _per_row_trees(self, start, stop, donor_rows):
@@ -135,7 +136,7 @@ class CopyPredictor:
             )[method]
         else:
             stacked = make_batcher(self.source).build(copies, donor=self.donor)
-            predict = lambda method: getattr(self.model, method)(stacked)  # noqa: E731
+            predict = lambda method: call_model(self.model, method, stacked)  # noqa: E731
         values = self.responses(predict)
         return values.reshape(len(copies), self.n_rows, -1)
 

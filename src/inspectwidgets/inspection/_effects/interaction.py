@@ -225,13 +225,13 @@ def _dependences(predictor, subset, max_memory):
     return tuple(v - v.mean(axis=0) for v in (own, rest, f))
 
 
-def _ratio(difference, reference, model_output):
+def _ratio(difference, reference, call_model):
     """``sum (difference²) / sum (reference²)`` per output; NaN where the
     reference is 0 up to rounding (its root mean square below
     `NEGLIGIBLE` times the centred model output's): 0/0 is no statistic."""
     numerator = (difference**2).sum(axis=0)
     denominator = (reference**2).sum(axis=0)
-    floor = NEGLIGIBLE**2 * (model_output**2).sum(axis=0)
+    floor = NEGLIGIBLE**2 * (call_model**2).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(
             (denominator > floor) & (denominator > 0), numerator / denominator, np.nan

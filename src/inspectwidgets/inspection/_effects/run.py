@@ -26,6 +26,7 @@ from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
+from .._core.predictions import call_model
 from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
@@ -83,7 +84,7 @@ def n_outputs_of(estimator, X, responses, output_names):
     if output_names is not None:
         return len(output_names)
     first = X.iloc[:1] if hasattr(X, "iloc") else X[:1]
-    return responses(lambda method: getattr(estimator, method)(first)).shape[1]
+    return responses(lambda method: call_model(estimator, method, first)).shape[1]
 
 
 class AccumulatedLocalEffectsRun:

@@ -48,5 +48,15 @@ class Responses:
                 # classes_[-1], of a binary classifier.
                 values = values[:, 1] if values.shape[1] == 2 else values
         values = values.reshape(values.shape[0], -1)
+        if not np.isfinite(values).all():
+            # An average over them would be NaN (or inf) at every point: say
+            # where it comes from instead of drawing an empty curve.
+            methods = " / ".join(self.methods)
+            raise ValueError(
+                f"The estimator's {methods} returned NaN or infinite values on "
+                "X (or on copies of X with the feature set to a grid value), "
+                "so their averages would not be finite. Check the estimator's "
+                "predictions on X."
+            )
         # C order: averages sum in the same order as for a full response.
         return values if columns is None else np.ascontiguousarray(values[:, columns])

@@ -29,6 +29,7 @@ from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view, final_estimator
+from .._core.predictions import call_model
 from .._core.trees import check_tree_algorithm, tree_shortcut
 from .._core.validation import (
     check_algorithm,
@@ -429,4 +430,4 @@ def _predict_trees(shortcut, points, columns, method):
 
 def _caller(model, X):
     """``predict(method)``: the model's `method` on X."""
-    return lambda method: getattr(model, method)(X)
+    return lambda method: call_model(model, method, X)

@@ -10,6 +10,7 @@ from sklearn.utils import Bunch, check_random_state
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import _safe_indexing
 from .._core.parallel import ChunkRunner
+from .._core.predictions import call_model
 from .._core.validation import (
     check_max_samples,
     check_n_repeats,
@@ -58,9 +59,12 @@ def _fit_and_permute_folds(c, start, stop):
 def _fit_and_permute(
     estimator, X, y, train, test, sample_weight, fit_params, seed, kwargs
 ):
-    fitted = clone(estimator).fit(
+    fitted = call_model(
+        clone(estimator),
+        "fit",
         _safe_indexing(X, train),
         _safe_indexing(y, train),
+        data="a training fold of X and y",
         **_index_params(fit_params, train, X.shape[0]),
     )
     weight = None if sample_weight is None else sample_weight[test]

@@ -10,6 +10,7 @@ from .._core.batching import ArrayBatcher
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import BaseBagging, BaseForest
 from .._core.parallel import ChunkRunner
+from .._core.predictions import call_model
 from .._core.trees import tree_shortcut
 from .._core.validation import (
     check_algorithm,
@@ -67,7 +68,9 @@ class _Member:
     def outputs(self, X, methods):
         if self.columns is not None:
             X = X[:, self.columns]
-        return self.outputs_from(getattr(self.estimator, self.own_method)(X), methods)
+        return self.outputs_from(
+            call_model(self.estimator, self.own_method, X), methods
+        )
 
     def outputs_from(self, own, methods):
         """The ensemble's outputs from the member's `own_method` output."""

@@ -27,6 +27,7 @@ from .._core.compat import (
     _scorer_accepts_sample_weight,
 )
 from .._core.pipeline import final_estimator
+from .._core.predictions import call_model
 from .vectorized_metrics import VECTORIZED
 
 PREDICTION_METHODS = (
@@ -335,14 +336,14 @@ class ScoringPlan:
         if {"predict", "predict_proba"} <= set(methods) and derive_predict_from_proba(
             estimator
         ):
-            proba = estimator.predict_proba(X)
+            proba = call_model(estimator, "predict_proba", X)
             outputs["predict_proba"] = proba
             outputs["predict"] = estimator.classes_.take(
                 np.argmax(proba, axis=1), axis=0
             )
         for method in methods:
             if method not in outputs:
-                outputs[method] = getattr(estimator, method)(X)
+                outputs[method] = call_model(estimator, method, X)
         return outputs
 
     def baseline(self, X, y, sample_weight):
