@@ -194,6 +194,8 @@ def test_views_compute_only_when_shown_and_once(regression):
     assert counts == {
         "importance": 1,
         "importance_train": 0,
+        "importance_cv": 0,
+        "importance_oob": 0,
         "effects": 1,
         "comparison": 0,
     }
@@ -205,6 +207,8 @@ def test_views_compute_only_when_shown_and_once(regression):
     assert counts == {
         "importance": 1,
         "importance_train": 0,
+        "importance_cv": 0,
+        "importance_oob": 0,
         "effects": 1,
         "comparison": 1,
     }

@@ -1,6 +1,6 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -97,7 +97,8 @@ class PermutationRun:
                 f"baseline: scores {sorted(baseline.scores)} do not match this "
                 f"run's scorers {sorted(names)}."
             )
-        self.baseline = baseline
+        # Whether the result is multimetric is this run's to say.
+        self.baseline = replace(baseline, multimetric=self.plan.multimetric)
 
     def __iter__(self):
         if self.baseline is None:

@@ -111,7 +111,7 @@ class PermutationImportanceResult:
             baseline_scores={s: self.baseline_scores[s] for s in scorers},
             permuted_scores={s: self.permuted_scores[s][rows] for s in scorers},
             n_repeats=self.n_repeats,
-            multimetric=self.multimetric if len(scorers) == 1 else True,
+            multimetric=self.multimetric,
         )
 
     def to_bunch(self, scorer=None):

@@ -1,0 +1,199 @@
+"""Cross-validated and out-of-bag permutation importance, drawn by the
+permutation widget's own chart and controls (ModelInspector's Importance
+view on "cv" and "oob").
+
+Each subclass streams its engine (CrossValRun: a clone fitted per fold;
+OobRun: Breiman's out-of-bag scores of a bagged ensemble), a fold or a
+member at a time, cancellable, and shows every snapshot as a
+PermutationImportanceResult so the chart, "Top k", the table and `figure()`
+work unchanged:
+
+- cross-validated: one "repeat" per fold, the fold's importance averaged
+  over its repeats; the baseline is the folds' mean held-out score. The
+  chart's error bars are ±1.96 std across folds, the engine's `ci_low` and
+  `ci_high`.
+- out-of-bag: the engine's repeats, each the drop in score averaged over
+  the members scored so far; the baseline is the members' mean out-of-bag
+  score.
+
+`to_frame()` gives the engine's numbers in the engine's terms (fold or
+repeat, and each fold's own baseline).
+"""
+
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..inspection._core.signature import bind_arguments
+from ..inspection._permutation.cross_validation import (
+    CrossValRun,
+    cross_val_permutation_importance,
+)
+from ..inspection._permutation.out_of_bag import OobRun, oob_permutation_importance
+from ..inspection._permutation.result import PermutationImportanceResult
+from ._permutation import PermutationImportanceWidget, engine_scoring
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One snapshot: the engine's (FoldsDone or MembersDone) and the result
+    the chart draws."""
+
+    done: object
+    result: PermutationImportanceResult
+
+
+class _ResampledImportance(PermutationImportanceWidget):
+    """A PermutationImportanceWidget over a resampling engine (below)."""
+
+    _engine_run = None  # CrossValRun or OobRun
+    _engine_function = None  # the one-shot function whose parameters it takes
+
+    def __init__(self, estimator, X, y, *, cv=5, **kwargs):
+        self._cv = cv
+        self.done = None
+        super().__init__(estimator, X, y, **kwargs)
+
+    def _stream(self, cancel):
+        self._check_features()
+        params = dict(
+            scoring=engine_scoring(self._estimator, self.scoring),
+            n_repeats=self.n_repeats,
+            random_state=self.random_state,
+            n_jobs=self._engine_kwargs["n_jobs"],
+            features={label: self._columns[label] for label in self.features},
+        )
+        if self._engine_run is CrossValRun:
+            params["cv"] = self._cv
+        run = self._engine_run(
+            **bind_arguments(
+                inspect.signature(self._engine_function),
+                (self._estimator, self._X, self._y),
+                params,
+            )
+        )
+        run.cancel = cancel
+        return (_Step(done, self._as_result(done)) for done in run)
+
+    def _show(self, step):
+        self.done = step.done
+        self._repeats_done, self._repeats_total = self._progress_of(step)
+        self._chart = self._chart_of(step.result)
+        return step.result
+
+    def _progress_of(self, step):
+        return step.done.n_done, self._total(step.done)
+
+    def to_frame(self):
+        self._require_result()
+        return self._frame(self.done)
+
+
+class CrossValidatedImportance(_ResampledImportance):
+    """Permutation importance on the held-out fold of each split of `X`
+    (the training data), a clone of the estimator fitted per fold
+    (:func:`~inspectwidgets.cross_val_permutation_importance`)."""
+
+    _engine_run = CrossValRun
+    _engine_function = staticmethod(cross_val_permutation_importance)
+    _chart_extras = {
+        "unit": "folds",
+        "spread": 1.96,
+        "spread_label": "±1.96 std across folds",
+    }
+
+    def _as_result(self, done):
+        baselines = {
+            n: float(np.mean(b.baseline_scores)) for n, b in done.bunches.items()
+        }
+        return PermutationImportanceResult(
+            feature_names=tuple(
+                str(f) for f in done.bunches[done.names[0]].feature_names
+            ),
+            feature_columns=done.feature_columns,
+            scorer_names=done.names,
+            baseline_scores=baselines,
+            permuted_scores={
+                n: baselines[n] - b.importances for n, b in done.bunches.items()
+            },
+            n_repeats=done.n_splits,
+            multimetric=done.multimetric,
+        )
+
+    @staticmethod
+    def _total(done):
+        return done.n_splits
+
+    @staticmethod
+    def _frame(done):
+        """feature, scorer, fold, importance (the fold's mean over repeats),
+        fold_baseline_score."""
+        frames = []
+        for name, b in done.bunches.items():
+            n_features, n_folds = b.importances.shape
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "feature": np.repeat(b.feature_names, n_folds),
+                        "scorer": name,
+                        "fold": np.tile(np.arange(n_folds), n_features),
+                        "importance": b.importances.ravel(),
+                        "fold_baseline_score": np.tile(b.baseline_scores, n_features),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+
+class OutOfBagImportance(_ResampledImportance):
+    """Breiman's out-of-bag permutation importance of a bagged ensemble on
+    its training data (:func:`~inspectwidgets.oob_permutation_importance`)."""
+
+    _engine_run = OobRun
+    _engine_function = staticmethod(oob_permutation_importance)
+    _chart_extras = {
+        "unit": "members",
+        "spread": 1.0,
+        "spread_label": "std over repeats",
+    }
+
+    def _as_result(self, done):
+        return PermutationImportanceResult(
+            feature_names=tuple(
+                str(f) for f in done.bunches[done.names[0]].feature_names
+            ),
+            feature_columns=done.feature_columns,
+            scorer_names=done.names,
+            baseline_scores={n: b.baseline_score for n, b in done.bunches.items()},
+            permuted_scores={
+                n: b.baseline_score - b.importances for n, b in done.bunches.items()
+            },
+            n_repeats=self.n_repeats,
+            multimetric=done.multimetric,
+        )
+
+    @staticmethod
+    def _total(done):
+        return done.n_members
+
+    @staticmethod
+    def _frame(done):
+        """feature, scorer, repeat, importance (the drop averaged over the
+        members), baseline_score (the members' mean out-of-bag score)."""
+        frames = []
+        for name, b in done.bunches.items():
+            n_features, n_repeats = b.importances.shape
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "feature": np.repeat(b.feature_names, n_repeats),
+                        "scorer": name,
+                        "repeat": np.tile(np.arange(n_repeats), n_features),
+                        "importance": b.importances.ravel(),
+                        "baseline_score": b.baseline_score,
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
