@@ -30,7 +30,8 @@ the Importance run's baseline, computed once; the Comparison view's test
 (train) measure is the Importance view's result on held-out (training) rows
 when its rows are those rows, i.e. at most `max_rows` of them, and the other
 way round. Above `max_rows` the Comparison view permutes a subsample: other
-inputs, computed on their own.
+inputs, computed on their own (its stages still share that subsample's
+baseline).
 """
 
 import contextlib
@@ -300,9 +301,15 @@ class ModelInspector(anywidget.AnyWidget):
         effects.observe(self._on_effects_features, names=["features"])
         X_train, y_train = self._train
         if X_train is not None:
+            # The rows' names in the shared store: a subsample (the same for
+            # the same max_rows) is shared only between Comparison's stages.
             shared = {
-                "test": "test" if X.shape[0] == self._X.shape[0] else None,
-                "train": "train" if X_train.shape[0] <= self.max_rows else None,
+                "test": "test"
+                if X.shape[0] == self._X.shape[0]
+                else f"test, {self.max_rows} rows",
+                "train": "train"
+                if X_train.shape[0] <= self.max_rows
+                else f"train, {self.max_rows} rows",
             }
             X_train, y_train = self._rows(X_train, y_train)
             comparison = self._child(

@@ -9,10 +9,10 @@ engine run it would start, and gets back either a kept complete result for
 the same inputs or that run, whose complete result is then kept.
 
 "The same inputs" is: the same rows (named by the inspector: "test" for the
-held-out X, "train" for the training data; a subsample is named by nobody
-and shares nothing), the same `n_repeats`, `random_state` and `max_samples`
-(hence the same permutations), every scorer asked for, and every feature's
-columns. A feature's permuted scores depend only on its columns and the
+held-out X, "train" for the training data, the Comparison view's subsample
+by its size; rows None share nothing), the same `n_repeats`, `random_state`
+and `max_samples` (hence the same permutations), every scorer asked for, and
+every feature's columns. A feature's permuted scores depend only on its columns and the
 repeat's permutation (PermutationImportanceResult.select), so a kept result
 answers any subset of its features and scorers.
 
@@ -57,23 +57,25 @@ class SharedPermutations:
         PermutationRun) itself: a kept complete result for the same inputs,
         or `run`, given the kept baseline if there is one, whose complete
         result is kept. `settings` is ``(n_repeats, random_state,
-        max_samples)``; `rows` None shares nothing."""
+        max_samples)``; `rows` None shares nothing. What is kept is looked
+        up when the stream starts, so a view's later stage finds what its
+        earlier stages computed."""
         if rows is None:
             return iter(run)
+        return self._shared_stream(rows, run, (rows, *settings))
+
+    def _shared_stream(self, rows, run, key):
         names = _scorer_names(run.plan)
-        key = (rows, *settings)
         with self._lock:
             for result in self._results.get(key, ()):
                 kept = result.select(run.feature_columns, names, run.feature_names)
                 if kept is not None:
                     # Whether it is multimetric is the asking run's to say.
-                    return iter([replace(kept, multimetric=run.plan.multimetric)])
+                    yield replace(kept, multimetric=run.plan.multimetric)
+                    return
             baseline = self._baselines.get((rows, names))
         if baseline is not None:
             run.reuse_baseline(baseline)
-        return self._keeping(rows, key, names, run)
-
-    def _keeping(self, rows, key, names, run):
         stream = iter(run)
         try:
             result = None
