@@ -87,6 +87,8 @@ export function createOutputPanel() {
           kind: kind === "box" ? "box" : "bar",
           baseline: result?.baseline ?? NaN,
           permutedMean: result?.permutedMean ?? null,
+          spread: result?.spread ?? 1,
+          spreadLabel: result?.spreadLabel ?? "std",
           scorer,
         });
         if (drawn.negative > 0)

@@ -101,7 +101,7 @@ class CrossValidatedImportance(_ResampledImportance):
     _chart_extras = {
         "unit": "folds",
         "spread": 1.96,
-        "spread_label": "±1.96 std across folds",
+        "spread_label": "1.96 std across folds",
     }
 
     def _as_result(self, done):
