@@ -366,6 +366,9 @@ def test_cross_validated_and_out_of_bag_views(open_notebook, require_bundle):
     tooltip = panel.get_by_test_id("piw-tooltip")
     expect(tooltip).to_contain_text("(mean ± 1.96 std across folds)")
     expect(tooltip).to_contain_text("repeats: 5")  # one per fold
+    expect(panel.get_by_test_id("piw-baseline")).to_contain_text(
+        "(the folds' mean held-out score)"
+    )
     nb.screenshot(root, "model_inspector_cv_light.png")
     page.mouse.move(0, 0)
 

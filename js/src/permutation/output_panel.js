@@ -63,8 +63,9 @@ export function createOutputPanel() {
     /** Draw `state` (see `OutputState`). */
     update({ result, scorer, kind, status, stale, hasResult, maxFeatures }) {
       const features = result?.features ?? [];
+      const what = result?.baselineNote ? ` (${result.baselineNote})` : "";
       baseline.textContent = result
-        ? `baseline ${scorer} = ${formatNumber(result.baseline)}`
+        ? `baseline ${scorer} = ${formatNumber(result.baseline)}${what}`
         : "";
       chartHost.hidden = kind === "table" || features.length === 0;
       table.hidden = kind !== "table" || features.length === 0;

@@ -16,7 +16,8 @@ import { statusText } from "../ui/status.js";
  *   nFeatures: number, spread: number, spreadLabel: string} | null} `null`
  *   when `chart` holds no result for `scorer`. `spread` is how many std the
  *   error bars span (1.96 across the folds of a cross-validated result),
- *   `spreadLabel` says so.
+ *   `spreadLabel` says so; `baselineNote` what the baseline is when not
+ *   one score of one model (e.g. the folds' mean).
  * @throws {TypeError | RangeError} when an array is malformed (see
  *   `decodeArray`) or its length differs from the number of features.
  */
@@ -58,6 +59,7 @@ export function scorerResult(chart, scorer) {
     nFeatures: chart.n_features ?? k,
     spread: Number.isFinite(chart.spread) ? Number(chart.spread) : 1,
     spreadLabel: String(chart.spread_label ?? "std"),
+    baselineNote: String(chart.baseline_note ?? ""),
   };
 }
 

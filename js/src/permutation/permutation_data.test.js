@@ -54,6 +54,7 @@ describe("scorerResult of a resampled result", () => {
     const cv = { ...chart, spread: 1.96, spread_label: "±1.96 std across folds" };
     expect(scorerResult(cv, "r2").spread).toBe(1.96);
     expect(scorerResult(cv, "r2").spreadLabel).toBe("±1.96 std across folds");
+    expect(scorerResult(chart, "r2").baselineNote).toBe("");
   });
 });
 

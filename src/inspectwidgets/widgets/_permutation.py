@@ -212,7 +212,12 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
     # What the chart's "repeats" are and how wide its error bars are drawn
     # (in std), for the subclasses drawing resampled results
     # (widgets/_resampled.py).
-    _chart_extras = {"unit": "repeats", "spread": 1.0, "spread_label": "std"}
+    _chart_extras = {
+        "unit": "repeats",
+        "spread": 1.0,
+        "spread_label": "std",
+        "baseline_note": "",
+    }
 
     def _chart_of(self, result):
         return {**chart_payload(result, self.max_features), **self._chart_extras}

@@ -102,6 +102,7 @@ class CrossValidatedImportance(_ResampledImportance):
         "unit": "folds",
         "spread": 1.96,
         "spread_label": "1.96 std across folds",
+        "baseline_note": "the folds' mean held-out score",
     }
 
     def _as_result(self, done):
@@ -157,6 +158,7 @@ class OutOfBagImportance(_ResampledImportance):
         "unit": "members",
         "spread": 1.0,
         "spread_label": "std over repeats",
+        "baseline_note": "the members' mean out-of-bag score",
     }
 
     def _as_result(self, done):
