@@ -178,7 +178,7 @@ describe("ModelInspector front end", () => {
   });
 });
 
-describe("importance on training rows", () => {
+describe("importance on training rows, cross-validated or out-of-bag", () => {
   let frames;
   beforeEach(() => {
     frames = stubAnimationFrames();
@@ -210,17 +210,6 @@ describe("importance on training rows", () => {
     expect(train.getAttribute("aria-pressed")).toBe("true");
     cleanup();
     expect(model.listenerCount()).toBe(0);
-  });
-});
-
-describe("cross-validated and out-of-bag importance", () => {
-  let frames;
-  beforeEach(() => {
-    frames = stubAnimationFrames();
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    document.body.replaceChildren();
   });
 
   it("says why an option is unavailable", () => {

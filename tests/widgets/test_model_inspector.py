@@ -412,56 +412,45 @@ def test_cross_validated_and_out_of_bag_views_match_the_engines(
     regression, engine_calls
 ):
     model, X_train, y_train, *_ = regression
-    inspector = make(regression, scoring=["r2", "neg_mean_absolute_error"])
+    scoring = ["r2", "neg_mean_absolute_error"]
+    inspector = make(regression, scoring=scoring)
     settle(inspector)
     assert "cv" not in kinds(engine_calls) and "oob" not in kinds(engine_calls)
-    inspector.importance_on = "cv"
-    settle(inspector)
-    assert kinds(engine_calls).count("cv") == 1
-    cv = inspector.views["importance_cv"]
-    expected = cross_val_permutation_importance(
-        model,
-        X_train,
-        y_train,
-        scoring=["r2", "neg_mean_absolute_error"],
-        n_repeats=2,
-        random_state=0,
-    )
-    for name in ["r2", "neg_mean_absolute_error"]:
-        # One "repeat" per fold: the fold's importance.
-        assert_allclose(
-            cv.result.importances(name), expected[name].importances, atol=1e-12
+    views, results = {}, {}
+    for option, engine in [
+        ("cv", cross_val_permutation_importance),
+        ("oob", oob_permutation_importance),
+    ]:
+        inspector.importance_on = option
+        settle(inspector)
+        assert kinds(engine_calls).count(option) == 1  # before the engine's own
+        view = views[option] = inspector.views[f"importance_{option}"]
+        expected = results[option] = engine(
+            model, X_train, y_train, scoring=scoring, n_repeats=2, random_state=0
         )
-    chart = cv._chart
+        for name in scoring:
+            # Cross-validated: one "repeat" per fold, the fold's importance.
+            assert_allclose(
+                view.result.importances(name), expected[name].importances, atol=1e-12
+            )
+    expected = results["cv"]["r2"]
+    chart = views["cv"]._chart
     assert (chart["unit"], chart["spread"]) == ("folds", 1.96)
     std = decode_binary_array(chart["scorers"]["r2"]["std"])
     mean = decode_binary_array(chart["scorers"]["r2"]["mean"])
-    order = [list(expected["r2"].feature_names).index(f)
+    order = [list(expected.feature_names).index(f)
              for f in chart["scorers"]["r2"]["features"]]  # fmt: skip
-    assert_allclose(mean + 1.96 * std, expected["r2"].ci_high[order], rtol=1e-5)
-    frame = inspector.to_frame("importance_cv")
-    assert_allclose(
-        frame.query("scorer == 'r2'")["importance"],
-        expected["r2"].importances.ravel(),
-    )
-    assert (cv._repeats_done, cv._repeats_total) == (5, 5)
-    inspector.importance_on = "oob"
-    settle(inspector)
-    assert kinds(engine_calls).count("oob") == 1
-    oob = inspector.views["importance_oob"]
-    expected = oob_permutation_importance(
-        model,
-        X_train,
-        y_train,
-        scoring=["r2", "neg_mean_absolute_error"],
-        n_repeats=2,
-        random_state=0,
-    )
-    for name in ["r2", "neg_mean_absolute_error"]:
-        assert_allclose(
-            oob.result.importances(name), expected[name].importances, atol=1e-12
+    assert_allclose(mean + 1.96 * std, expected.ci_high[order], rtol=1e-5)
+    frame = inspector.to_frame("importance_cv").query("scorer == 'r2'")
+    assert_allclose(frame["importance"], expected.importances.ravel())
+    # Each fold's own baseline.
+    assert_allclose(frame["baseline_score"], np.tile(expected.baseline_scores, 4))
+    assert (views["cv"]._repeats_done, views["cv"]._repeats_total) == (5, 5)
+    for name in scoring:
+        assert (
+            views["oob"].result.baseline_scores[name]
+            == results["oob"][name].baseline_score
         )
-        assert oob.result.baseline_scores[name] == expected[name].baseline_score
     assert (oob._repeats_done, oob._repeats_total) == (20, 20)  # members
     assert inspector.figure().axes
     inspector.close()

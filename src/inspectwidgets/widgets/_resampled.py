@@ -18,6 +18,10 @@ work unchanged:
 
 `to_frame()` gives the engine's numbers in the engine's terms (fold or
 repeat, and each fold's own baseline).
+
+Partial results: a cross-validated snapshot holds the folds done (of
+`n_splits`, so ``result.complete`` says whether all are); an out-of-bag one
+has every repeat of the members scored so far.
 """
 
 import inspect
@@ -86,9 +90,44 @@ class _ResampledImportance(PermutationImportanceWidget):
     def _progress_of(self, step):
         return step.done.n_done, self._total(step.done)
 
+    def _as_result(self, done):
+        """The chart's result: each scorer's importances (folds or repeats
+        as columns) below its baseline."""
+        first = done.bunches[done.names[0]]
+        baselines = {n: self._baseline(b) for n, b in done.bunches.items()}
+        return PermutationImportanceResult(
+            feature_names=tuple(str(f) for f in first.feature_names),
+            feature_columns=done.feature_columns,
+            scorer_names=done.names,
+            baseline_scores=baselines,
+            permuted_scores={
+                n: baselines[n] - b.importances for n, b in done.bunches.items()
+            },
+            n_repeats=self._n_columns(done),
+            multimetric=done.multimetric,
+        )
+
     def to_frame(self):
+        """feature, scorer, fold or repeat, importance, baseline_score (the
+        fold's own, or the members' mean out-of-bag score)."""
         self._require_result()
-        return self._frame(self.done)
+        frames = []
+        for name, b in self.done.bunches.items():
+            n_features, n_columns = b.importances.shape
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "feature": np.repeat(b.feature_names, n_columns),
+                        "scorer": name,
+                        self._column: np.tile(np.arange(n_columns), n_features),
+                        "importance": b.importances.ravel(),
+                        "baseline_score": np.tile(
+                            self._baselines(b, n_columns), n_features
+                        ),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
 
 
 class CrossValidatedImportance(_ResampledImportance):
@@ -104,48 +143,19 @@ class CrossValidatedImportance(_ResampledImportance):
         "spread_label": "1.96 std across folds",
         "baseline_note": "the folds' mean held-out score",
     }
+    _column = "fold"  # a fold's importance: its mean over the repeats
 
-    def _as_result(self, done):
-        baselines = {
-            n: float(np.mean(b.baseline_scores)) for n, b in done.bunches.items()
-        }
-        return PermutationImportanceResult(
-            feature_names=tuple(
-                str(f) for f in done.bunches[done.names[0]].feature_names
-            ),
-            feature_columns=done.feature_columns,
-            scorer_names=done.names,
-            baseline_scores=baselines,
-            permuted_scores={
-                n: baselines[n] - b.importances for n, b in done.bunches.items()
-            },
-            n_repeats=done.n_splits,
-            multimetric=done.multimetric,
-        )
+    def _baseline(self, bunch):
+        return float(np.mean(bunch.baseline_scores))
 
-    @staticmethod
-    def _total(done):
+    def _baselines(self, bunch, n_columns):
+        return bunch.baseline_scores
+
+    def _n_columns(self, done):
         return done.n_splits
 
-    @staticmethod
-    def _frame(done):
-        """feature, scorer, fold, importance (the fold's mean over repeats),
-        fold_baseline_score."""
-        frames = []
-        for name, b in done.bunches.items():
-            n_features, n_folds = b.importances.shape
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "feature": np.repeat(b.feature_names, n_folds),
-                        "scorer": name,
-                        "fold": np.tile(np.arange(n_folds), n_features),
-                        "importance": b.importances.ravel(),
-                        "fold_baseline_score": np.tile(b.baseline_scores, n_features),
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
+    def _total(self, done):
+        return done.n_splits
 
 
 class OutOfBagImportance(_ResampledImportance):
@@ -160,42 +170,16 @@ class OutOfBagImportance(_ResampledImportance):
         "spread_label": "std over repeats",
         "baseline_note": "the members' mean out-of-bag score",
     }
+    _column = "repeat"  # the drop averaged over the members
 
-    def _as_result(self, done):
-        return PermutationImportanceResult(
-            feature_names=tuple(
-                str(f) for f in done.bunches[done.names[0]].feature_names
-            ),
-            feature_columns=done.feature_columns,
-            scorer_names=done.names,
-            baseline_scores={n: b.baseline_score for n, b in done.bunches.items()},
-            permuted_scores={
-                n: b.baseline_score - b.importances for n, b in done.bunches.items()
-            },
-            n_repeats=self.n_repeats,
-            multimetric=done.multimetric,
-        )
+    def _baseline(self, bunch):
+        return bunch.baseline_score
 
-    @staticmethod
-    def _total(done):
+    def _baselines(self, bunch, n_columns):
+        return np.full(n_columns, bunch.baseline_score)
+
+    def _n_columns(self, done):
+        return done.bunches[done.names[0]].importances.shape[1]  # the repeats
+
+    def _total(self, done):
         return done.n_members
-
-    @staticmethod
-    def _frame(done):
-        """feature, scorer, repeat, importance (the drop averaged over the
-        members), baseline_score (the members' mean out-of-bag score)."""
-        frames = []
-        for name, b in done.bunches.items():
-            n_features, n_repeats = b.importances.shape
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "feature": np.repeat(b.feature_names, n_repeats),
-                        "scorer": name,
-                        "repeat": np.tile(np.arange(n_repeats), n_features),
-                        "importance": b.importances.ravel(),
-                        "baseline_score": b.baseline_score,
-                    }
-                )
-            )
-        return pd.concat(frames, ignore_index=True)
