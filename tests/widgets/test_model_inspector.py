@@ -451,6 +451,7 @@ def test_cross_validated_and_out_of_bag_views_match_the_engines(
             views["oob"].result.baseline_scores[name]
             == results["oob"][name].baseline_score
         )
+    oob = views["oob"]
     assert (oob._repeats_done, oob._repeats_total) == (20, 20)  # members
     assert inspector.figure().axes
     inspector.close()
