@@ -446,6 +446,12 @@ def test_cross_validated_and_out_of_bag_views_match_the_engines(
     # Each fold's own baseline.
     assert_allclose(frame["baseline_score"], np.tile(expected.baseline_scores, 4))
     assert (views["cv"]._repeats_done, views["cv"]._repeats_total) == (5, 5)
+    # Its figure too: titled in folds, bars ±1.96 std across folds.
+    ax = inspector.figure("importance_cv").axes[0]
+    assert "(5 of 5 folds; bars ±1.96 std across folds)" in ax.get_title()
+    [segments] = [c.lines[2][0].get_segments() for c in ax.containers[-1:]]
+    half_widths = [(s[1][0] - s[0][0]) / 2 for s in segments]
+    assert_allclose(half_widths, 1.96 * std, rtol=1e-5)
     for name in scoring:
         assert (
             views["oob"].result.baseline_scores[name]

@@ -129,6 +129,37 @@ class _ResampledImportance(PermutationImportanceWidget):
             )
         return pd.concat(frames, ignore_index=True)
 
+    def figure(self):
+        """The permutation widget's figure, titled in folds or members, with
+        error bars of the chart's width (±1.96 std across folds for a
+        cross-validated result)."""
+        figure = super().figure()
+        ax = figure.axes[0]
+        result, extras = self.result, self._chart_extras
+        spread = extras["spread"]
+        bars = next((c for c in ax.containers if getattr(c, "errorbar", None)), None)
+        if bars is not None and spread != 1:
+            shown, _ = result.top(self.scorer, self.max_features)
+            std = result.importances(self.scorer)[shown].std(axis=1)
+            for artist in (*bars.errorbar[1], *bars.errorbar[2]):
+                artist.remove()
+            ax.errorbar(
+                [bar.get_width() for bar in bars],
+                [bar.get_y() + bar.get_height() / 2 for bar in bars],
+                xerr=spread * std,
+                fmt="none",
+                ecolor="black",
+                capsize=3,
+            )
+        baseline = result.baseline_scores[self.scorer]
+        ax.set_title(
+            f"{self._title} ({self.done.n_done} of {self._total(self.done)} "
+            f"{extras['unit']}; bars ±{extras['spread_label']})\n"
+            f"{self.scorer} = {baseline:.3g}: {extras['baseline_note']}",
+            fontsize="medium",
+        )
+        return figure
+
 
 class CrossValidatedImportance(_ResampledImportance):
     """Permutation importance on the held-out fold of each split of `X`
@@ -144,6 +175,7 @@ class CrossValidatedImportance(_ResampledImportance):
         "baseline_note": "the folds' mean held-out score",
     }
     _column = "fold"  # a fold's importance: its mean over the repeats
+    _title = "Cross-validated permutation importance"
 
     def _baseline(self, bunch):
         return float(np.mean(bunch.baseline_scores))
@@ -171,6 +203,7 @@ class OutOfBagImportance(_ResampledImportance):
         "baseline_note": "the members' mean out-of-bag score",
     }
     _column = "repeat"  # the drop averaged over the members
+    _title = "Out-of-bag permutation importance"
 
     def _baseline(self, bunch):
         return bunch.baseline_score
