@@ -31,10 +31,64 @@ export const VIEWS = {
     widget: permutationWidget,
     label: "Importance (training rows)",
   },
+  importance_cv: {
+    trait: "_importance_cv",
+    widget: permutationWidget,
+    label: "Importance (cross-validated)",
+  },
+  importance_oob: {
+    trait: "_importance_oob",
+    widget: permutationWidget,
+    label: "Importance (out-of-bag)",
+  },
   comparison: { trait: "_comparison", widget: comparisonWidget, label: "Comparison" },
   effects: { trait: "_effects", widget: pdWidget, label: "Effects" },
 };
 const TABS = ["importance", "comparison"];
+
+/** The `importance_on` options: their view, label and what they show. */
+export const IMPORTANCE_ON = {
+  test: {
+    view: "importance",
+    label: "held-out",
+    title: "Permutation importance on the held-out rows.",
+  },
+  train: {
+    view: "importance_train",
+    label: "training rows",
+    title: "Permutation importance on the training rows.",
+  },
+  cv: {
+    view: "importance_cv",
+    label: "cross-validated",
+    title:
+      "Cross-validated on the training data, a clone fitted per fold; bars ±1.96 std across folds.",
+  },
+  oob: {
+    view: "importance_oob",
+    label: "out-of-bag",
+    title: "Out-of-bag: each member of the ensemble scored on the training rows it did not see.",
+  },
+};
+
+/**
+ * Each `importance_on` option's button state: disabled, with Python's
+ * reason as its tooltip, when the model or data do not allow it.
+ *
+ * @param {Record<string, string>} reasons the `_importance_options` trait
+ *   ("" for an available option).
+ * @returns {{value: string, disabled: boolean, title: string}[]}
+ */
+export function importanceOptions(reasons) {
+  return Object.entries(IMPORTANCE_ON).map(([value, option]) => {
+    const reason = String(reasons?.[value] ?? (value === "test" ? "" : "unavailable"));
+    return {
+      value,
+      disabled: reason !== "",
+      title: reason === "" ? option.title : `Unavailable: ${reason}`,
+    };
+  });
+}
 
 /**
  * The one status line: each rendered view's status, "·"-separated.
@@ -98,10 +152,7 @@ function render({ model, el }) {
     "View",
   );
   const rows = segmentedSwitch(
-    [
-      ["test", "held-out rows"],
-      ["train", "training rows"],
-    ],
+    Object.entries(IMPORTANCE_ON).map(([value, option]) => [value, option.label]),
     "mi-importance-on",
     "Importance on",
   );
@@ -133,6 +184,8 @@ function render({ model, el }) {
     h("div", { className: "mi-tabs" }, [tabs.node, rows.node, selection, clear]),
     hosts.importance,
     hosts.importance_train,
+    hosts.importance_cv,
+    hosts.importance_oob,
     hosts.comparison,
     h("h4", { className: "mi-effects-title", testid: "mi-effects-title" }),
     effectsHint,
@@ -155,14 +208,16 @@ function render({ model, el }) {
     rendered.set(key, { proxy, cleanup });
   }
 
-  const hasTrain = () => Boolean(model.get("_importance_train")?.state);
   const tab = () => (TABS.includes(model.get("view")) ? model.get("view") : "importance");
 
+  /** The Importance view of `importance_on`, when Python made it. */
+  function importanceView() {
+    const view = IMPORTANCE_ON[model.get("importance_on")]?.view ?? "importance";
+    return model.get(VIEWS[view].trait)?.state ? view : "importance";
+  }
+
   function shownViews() {
-    const view =
-      tab() === "importance" && model.get("importance_on") === "train" && hasTrain()
-        ? "importance_train"
-        : tab();
+    const view = tab() === "importance" ? importanceView() : tab();
     const shown = [view];
     if (binding.list("selected_features").length > 0) shown.push("effects");
     return shown;
@@ -175,8 +230,14 @@ function render({ model, el }) {
     comparisonTab.title = hasComparison ? "" : "Pass X_train and y_train to compare measures.";
     const shown = shownViews();
     tabs.setValue(tab());
-    rows.setValue(shown[0] === "importance_train" ? "train" : "test");
-    rows.node.hidden = tab() !== "importance" || !hasTrain();
+    const on = Object.keys(IMPORTANCE_ON).find((k) => IMPORTANCE_ON[k].view === shown[0]);
+    rows.setValue(on ?? "test");
+    rows.node.hidden = tab() !== "importance";
+    for (const option of importanceOptions(model.get("_importance_options"))) {
+      const button = rows.buttons.get(option.value);
+      button.disabled = option.disabled;
+      button.title = option.title;
+    }
     for (const key of Object.keys(VIEWS)) {
       if (shown.includes(key)) ensureRendered(key);
       hosts[key].hidden = !shown.includes(key);
@@ -210,13 +271,20 @@ function render({ model, el }) {
   }
   for (const [value, button] of rows.buttons) {
     dom.on(button, "click", () => {
-      if (model.get("importance_on") !== value)
+      if (!button.disabled && model.get("importance_on") !== value)
         binding.save({ importance_on: value });
     });
   }
   dom.on(clear, "click", () => binding.save({ selected_features: [] }));
   binding.on(
-    ["view", "importance_on", "selected_features", "_header", "max_rows"],
+    [
+      "view",
+      "importance_on",
+      "_importance_options",
+      "selected_features",
+      "_header",
+      "max_rows",
+    ],
     live.now,
   );
   binding.on(

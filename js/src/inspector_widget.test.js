@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { headerLines } from "./inspector/header.js";
-import widget, { effectsTitleText, statusLine } from "./inspector_widget.js";
+import widget, {
+  effectsTitleText,
+  importanceOptions,
+  statusLine,
+} from "./inspector_widget.js";
 import {
   DONE_RUN_TRAITS,
   FakeModel,
@@ -157,11 +161,11 @@ describe("ModelInspector front end", () => {
     change(maxRows, "0"); // refused in the page
     expect(model.get("max_rows")).toBe(2000);
 
-    // Importance on training rows: the switch shows only with that view.
-    expect(queryTestId(el, "mi-importance-on-train")).not.toBeNull();
-    expect(
-      queryTestId(el, "mi-importance-on-train").parentElement.hidden,
-    ).toBe(true);
+    // Options Python did not make are disabled, saying why.
+    const train = queryTestId(el, "mi-importance-on-train");
+    expect(train.parentElement.hidden).toBe(false);
+    expect(train.disabled).toBe(true);
+    expect(train.title).toMatch(/^Unavailable/);
 
     const saves = model.saves.length;
     click(queryTestId(el, "mi-view-importance")); // the shown tab: no write
@@ -174,7 +178,7 @@ describe("ModelInspector front end", () => {
   });
 });
 
-describe("importance on training rows", () => {
+describe("importance on training rows, cross-validated or out-of-bag", () => {
   let frames;
   beforeEach(() => {
     frames = stubAnimationFrames();
@@ -186,7 +190,10 @@ describe("importance on training rows", () => {
 
   it("switches the Importance panel to the training rows' view", () => {
     const base = makeModel();
-    const model = makeModel({ _importance_train: base.get("_importance") });
+    const model = makeModel({
+      _importance_train: base.get("_importance"),
+      _importance_options: { test: "", train: "", cv: "", oob: "" },
+    });
     model.send = vi.fn();
     const el = attachedElement();
     const cleanup = widget.render({ model, el });
@@ -201,6 +208,60 @@ describe("importance on training rows", () => {
     expect(queryTestId(el, "mi-panel-importance").hidden).toBe(true);
     expect(queryTestId(el, "mi-panel-importance_train").hidden).toBe(false);
     expect(train.getAttribute("aria-pressed")).toBe("true");
+    cleanup();
+    expect(model.listenerCount()).toBe(0);
+  });
+
+  it("says why an option is unavailable", () => {
+    const options = importanceOptions({
+      test: "",
+      train: "",
+      cv: "",
+      oob: "forest must be a bagged ensemble fitted with bootstrap; got Pipeline.",
+    });
+    expect(options.map((o) => [o.value, o.disabled])).toEqual([
+      ["test", false],
+      ["train", false],
+      ["cv", false],
+      ["oob", true],
+    ]);
+    expect(options[2].title).toContain("±1.96 std across folds");
+    expect(options[3].title).toBe(
+      "Unavailable: forest must be a bagged ensemble fitted with bootstrap; got Pipeline.",
+    );
+    // A saved page from before the option existed: only held-out.
+    expect(importanceOptions({}).map((o) => o.disabled)).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("shows the cross-validated view with its 95% bars; a disabled option writes nothing", () => {
+    const base = makeModel().get("_importance");
+    const chart = { ...base.state._chart, unit: "folds", spread: 1.96, spread_label: "±1.96 std across folds" };
+    const model = makeModel({
+      _importance_cv: mirrored({ ...base.state, _chart: chart }),
+      _importance_options: { test: "", train: "", cv: "", oob: "not a forest" },
+    });
+    model.send = vi.fn();
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const oob = queryTestId(el, "mi-importance-on-oob");
+    expect(oob.disabled).toBe(true);
+    const saves = model.saves.length;
+    click(oob);
+    expect(model.saves.length).toBe(saves);
+    click(queryTestId(el, "mi-importance-on-cv"));
+    expect(model.get("importance_on")).toBe("cv");
+    frames.flush();
+    const root = queryTestId(el, "mi-root");
+    expect(root.dataset.shown).toBe("importance_cv");
+    expect(queryTestId(el, "mi-panel-importance_cv").hidden).toBe(false);
+    const panel = queryTestId(el, "mi-panel-importance_cv");
+    expect(queryAllTestId(panel, "piw-bar")).toHaveLength(R2.features.length);
     cleanup();
     expect(model.listenerCount()).toBe(0);
   });

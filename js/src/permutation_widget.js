@@ -131,6 +131,7 @@ function render({ model, el }) {
         status,
         repeatsDone,
         repeatsTotal,
+        unit: String(chartValue?.unit ?? "repeats"),
         etaSeconds: Number(model.get("_eta_seconds") ?? -1),
         phase: String(model.get("_phase") ?? ""),
         elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),

@@ -2,6 +2,7 @@
 saved page opened offline. Times are recorded, never asserted."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,38 @@ async (feature) => {
 """
 
 
+# A bare forest (out-of-bag needs the ensemble itself), and a counter of the
+# cross-validated and out-of-bag computations started in the kernel.
+RESAMPLED = """\
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import train_test_split
+from inspectwidgets import ModelInspector
+from inspectwidgets.inspection._permutation.cross_validation import CrossValRun
+from inspectwidgets.inspection._permutation.out_of_bag import OobRun
+
+engine = {"cv": 0, "oob": 0}
+def counting(cls, key):
+    original = cls.__iter__
+    def __iter__(self):
+        engine[key] += 1
+        yield from original(self)
+    cls.__iter__ = __iter__
+counting(CrossValRun, "cv")
+counting(OobRun, "oob")
+
+rng = np.random.RandomState(0)
+X = pd.DataFrame(rng.normal(size=(800, 5)), columns=list("abcde"))
+y = 3 * X["a"] + X["b"] ** 2 + 0.5 * X["c"] + rng.normal(scale=0.3, size=800)
+X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+model = RandomForestRegressor(n_estimators=30, random_state=0).fit(X_train, y_train)
+mi = ModelInspector(model, X_test, y_test, X_train=X_train, y_train=y_train,
+                    n_repeats=3, random_state=0)
+mi
+"""
+
+
 def _bar(page, feature):
     return page.locator(
         f'[data-testid="mi-panel-importance"] [data-testid="piw-bar"]'
@@ -193,9 +226,14 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     page.get_by_test_id("mi-importance-on-test").click()
     page.get_by_test_id("mi-importance-on-train").click()
     page.get_by_test_id("mi-importance-on-test").click()
+    # A pipeline has no out-of-bag rows: the option is disabled, saying why.
+    oob = page.get_by_test_id("mi-importance-on-oob")
+    expect(oob).to_be_disabled()
+    expect(oob).to_have_attribute("title", re.compile("bagged ensemble.*Pipeline"))
     nb.eventually_prints(
         "print(mi.views['importance_train'].status, runs)",
-        "done {'importance': 1, 'importance_train': 1, 'effects': 3, 'comparison': 1}",
+        "done {'importance': 1, 'importance_train': 1, 'importance_cv': 0, "
+        "'effects': 3, 'comparison': 1}",
         timeout=60,
     )
     expect(page.get_by_test_id("mi-status")).to_contain_text("Importance: done")
@@ -290,3 +328,72 @@ def test_click_to_effects_time(open_notebook, record_timing):
         elapsed / 1000,
     )
     nb.eventually_prints("print(mi.views['effects'].status)", "done", timeout=60)
+
+
+def test_cross_validated_and_out_of_bag_views(open_notebook, require_bundle):
+    require_bundle("inspector_widget.js", "_importance_cv")
+    nb = open_notebook(
+        "inspector_resampled.ipynb",
+        [RESAMPLED],
+        viewport={"width": 1280, "height": 1400},
+    )
+    nb.run_all()
+    page = nb.page
+    root = page.get_by_test_id("mi-root")
+    expect(_effects(page)).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    nb.eventually_prints("print(engine)", "{'cv': 0, 'oob': 0}", timeout=10)
+
+    def bars(view):
+        return page.locator(
+            f'[data-testid="mi-panel-importance_{view}"] [data-testid="piw-bar"]'
+        )
+
+    # Cross-validated: five folds, bars with their ±1.96 std intervals.
+    page.get_by_test_id("mi-importance-on-cv").click()
+    expect(root).to_have_attribute("data-shown", re.compile("^importance_cv"))
+    expect(bars("cv")).to_have_count(5, timeout=RUN_TIMEOUT)
+    nb.eventually_prints(
+        "print(mi.views['importance_cv'].status)", "done", timeout=RUN_TIMEOUT / 1000
+    )
+    expect(page.get_by_test_id("mi-status")).to_contain_text(
+        "Importance (cross-validated): done"
+    )
+    panel = page.get_by_test_id("mi-panel-importance_cv")
+    expect(panel.locator("svg")).to_have_attribute("data-settled", "true")
+    widths = [float(bars("cv").nth(i).get_attribute("width")) for i in range(5)]
+    assert max(widths) > 0
+    bars("cv").first.hover(force=True)
+    tooltip = panel.get_by_test_id("piw-tooltip")
+    expect(tooltip).to_contain_text("(mean ± 1.96 std across folds)")
+    expect(tooltip).to_contain_text("repeats: 5")  # one per fold
+    expect(panel.get_by_test_id("piw-baseline")).to_contain_text(
+        "(the folds' mean held-out score)"
+    )
+    nb.screenshot(root, "model_inspector_cv_light.png")
+    page.mouse.move(0, 0)
+
+    # Out-of-bag: the forest's members on their unseen training rows.
+    page.get_by_test_id("mi-importance-on-oob").click()
+    expect(bars("oob")).to_have_count(5, timeout=RUN_TIMEOUT)
+    nb.eventually_prints(
+        "print(mi.views['importance_oob'].status)", "done", timeout=RUN_TIMEOUT / 1000
+    )
+    expect(
+        page.get_by_test_id("mi-panel-importance_oob").locator("svg")
+    ).to_have_attribute("data-settled", "true")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(root, "model_inspector_oob_dark.png")
+    nb.set_theme("JupyterLab Light")
+
+    # Back and forth: each was computed once, when first shown.
+    for option in ["test", "cv", "oob", "train", "cv"]:
+        page.get_by_test_id(f"mi-importance-on-{option}").click()
+        expect(page.get_by_test_id(f"mi-importance-on-{option}")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+    expect(bars("cv")).to_have_count(5)
+    nb.eventually_prints(
+        "print(mi.importance_on, engine, mi.views['importance_train'].status)",
+        "cv {'cv': 1, 'oob': 1} done",
+        timeout=60,
+    )

@@ -842,12 +842,9 @@ def assert_names(case, message, where):
 # Gaps the matrix found and this change leaves open: each pair below is marked
 # xfail(strict=True), so a fix turns it into a failure that asks for the mark to
 # go. A target of None means every target the case applies to.
-KNOWN_GAPS = {
-    ("string column the model cannot take", "ModelInspector"): (
-        "the header's scores come from scikit-learn's scorer, whose error "
-        "does not name X"
-    ),
-}
+# None today (ModelInspector's header, which scored with scikit-learn's scorer
+# directly, now takes the engine's baseline, whose error names X).
+KNOWN_GAPS = {}
 
 
 def known_gap(target, case):

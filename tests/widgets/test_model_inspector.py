@@ -4,6 +4,7 @@ import base64
 import json
 import re
 
+import joblib
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,7 +20,16 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-from inspectwidgets import ModelInspector, permutation_importance
+from inspectwidgets import (
+    ModelInspector,
+    cross_val_permutation_importance,
+    oob_permutation_importance,
+    permutation_importance,
+)
+from inspectwidgets.inspection._permutation.cross_validation import CrossValRun
+from inspectwidgets.inspection._permutation.importance import PermutationRun
+from inspectwidgets.inspection._permutation.out_of_bag import OobRun
+from inspectwidgets.inspection._permutation.scoring import ScoringPlan
 from inspectwidgets.widgets._review_header import BARELY_BEATS, barely_beats
 from inspectwidgets.widgets._serialization import decode_binary_array
 
@@ -77,6 +87,75 @@ def count_runs(inspector):
 
         child.run = counted
     return counts
+
+
+@pytest.fixture
+def engine_calls(monkeypatch):
+    """Every engine computation started, with a digest of its inputs: the
+    rows, the targets, the random draws (hence n_repeats, random_state,
+    max_samples), the features' columns and the scorers. Recorded when the
+    computation starts, not when it is validated; the permutation runs and
+    baselines inside a cross-validated or out-of-bag run are that run's (the
+    tests settle between views, so nothing else runs meanwhile)."""
+    calls = []
+    resampling = []  # the cross-validated or out-of-bag runs in flight
+
+    def digest(*parts):
+        return joblib.hash(parts)
+
+    def counting(cls, key, outer=False):
+        original = cls.__iter__
+
+        def __iter__(self):
+            if not resampling:
+                calls.append(key(self))
+            if outer:
+                resampling.append(self)
+            try:
+                yield from original(self)
+            finally:
+                if outer:
+                    resampling.remove(self)
+
+        monkeypatch.setattr(cls, "__iter__", __iter__)
+
+    counting(
+        PermutationRun,
+        lambda run: (
+            "permutation",
+            digest(
+                run.X,
+                run.y,
+                run.rows,
+                run.permutations,
+                [tuple(c) for c in run.feature_columns],
+                [s.name for s in run.plan.scorers],
+            ),
+        ),
+    )
+    counting(
+        CrossValRun,
+        lambda run: ("cv", digest(run.folds.X, run.folds.y, run.folds.seeds)),
+        outer=True,
+    )
+    counting(
+        OobRun,
+        lambda run: ("oob", digest(run.members.X, run.members.seeds)),
+        outer=True,
+    )
+    original = ScoringPlan.baseline
+
+    def baseline(self, X, y, sample_weight):
+        if not resampling:
+            calls.append(("baseline", digest(X, y, [s.name for s in self.scorers])))
+        return original(self, X, y, sample_weight)
+
+    monkeypatch.setattr(ScoringPlan, "baseline", baseline)
+    return calls
+
+
+def kinds(calls):
+    return [kind for kind, _ in calls]
 
 
 def settle(inspector):
@@ -194,6 +273,8 @@ def test_views_compute_only_when_shown_and_once(regression):
     assert counts == {
         "importance": 1,
         "importance_train": 0,
+        "importance_cv": 0,
+        "importance_oob": 0,
         "effects": 1,
         "comparison": 0,
     }
@@ -205,12 +286,224 @@ def test_views_compute_only_when_shown_and_once(regression):
     assert counts == {
         "importance": 1,
         "importance_train": 0,
+        "importance_cv": 0,
+        "importance_oob": 0,
         "effects": 1,
         "comparison": 1,
     }
     inspector.selected_features = list(inspector.selected_features)  # same: nothing
     settle(inspector)
     assert counts["effects"] == 1
+    inspector.close()
+
+
+def test_no_computation_started_twice_for_the_same_inputs(regression, engine_calls):
+    # 75 held-out and 300 training rows, under max_rows: Comparison permutes
+    # the very rows the Importance views do.
+    inspector = make(regression, selected_features=["a"], run=False)
+    # The header scored the held-out rows: the Importance baseline.
+    assert kinds(engine_calls) == ["baseline"]
+    inspector.run()
+    settle(inspector)
+    # Importance on held-out rows: its baseline not predicted again.
+    assert kinds(engine_calls) == ["baseline", "permutation"]
+    inspector.view = "comparison"
+    settle(inspector)
+    # Comparison: its test measure is Importance's result (a second run on
+    # the same inputs would repeat a digest); its train measure (and that
+    # run's baseline) and its groups ("a + b + d", "c") are new.
+    assert kinds(engine_calls) == [
+        "baseline",
+        "permutation",
+        "permutation",
+        "baseline",  # of the training rows
+        "permutation",
+    ]
+    assert len(set(engine_calls)) == len(engine_calls)
+    inspector.view = "importance"
+    inspector.importance_on = "train"
+    settle(inspector)  # the Comparison's train measure, kept
+    assert len(engine_calls) == 5
+    for option in ["cv", "oob", "test", "cv", "oob", "train"]:
+        inspector.importance_on = option
+        settle(inspector)
+    assert kinds(engine_calls)[5:] == ["cv", "oob"]
+    assert len(set(engine_calls)) == len(engine_calls)
+    # Shared numbers are the engine's for each view's own inputs.
+    model, X_train, y_train, X_test, y_test = regression
+    comparison = inspector.views["comparison"].to_frame()
+    for rows, X, y in [("test", X_test, y_test), ("train", X_train, y_train)]:
+        expected = permutation_importance(
+            model, X, y, n_repeats=2, random_state=0, scoring="r2"
+        )
+        key = "importance" if rows == "test" else "importance_train"
+        assert_allclose(
+            inspector.views[key].result.importances("r2"), expected.importances
+        )
+        assert_allclose(
+            comparison.loc[list(X.columns), f"permutation_{rows}_mean"],
+            expected.importances_mean,
+        )
+    header = {row["scorer"]: row["model"] for row in inspector._header["scores"]}
+    assert header["r2"] == inspector.views["importance"].result.baseline_scores["r2"]
+    inspector.close()
+
+
+def test_subsampled_comparison_shares_nothing_with_importance(regression, engine_calls):
+    # Above max_rows Comparison permutes a subsample: other inputs.
+    inspector = make(regression, max_rows=50, view="comparison", run=False)
+    inspector.run()
+    settle(inspector)
+    inspector.view = "importance"
+    settle(inspector)
+    inspector.importance_on = "train"
+    settle(inspector)
+    permutations = [c for c in engine_calls if c[0] == "permutation"]
+    # Comparison: test, train, groups; Importance: held-out and training.
+    assert len(permutations) == 5
+    assert len(set(engine_calls)) == len(engine_calls)
+    inspector.close()
+
+
+def test_importance_reuses_a_comparison_computed_first(regression, engine_calls):
+    inspector = make(regression, view="comparison", selected_features=["a"])
+    settle(inspector)
+    before = list(engine_calls)
+    inspector.view = "importance"
+    settle(inspector)
+    assert engine_calls == before  # the Comparison's test measure, kept
+    model, _, _, X_test, y_test = regression
+    expected = permutation_importance(
+        model, X_test, y_test, n_repeats=2, random_state=0
+    )
+    assert_allclose(
+        inspector.views["importance"].result.importances(), expected.importances
+    )
+    inspector.close()
+
+
+def test_repeats_are_the_inspectors_and_every_permutation_view_follows(
+    regression, engine_calls
+):
+    inspector = make(regression, n_repeats=3, selected_features=["a"])
+    settle(inspector)
+    for key in ["importance", "importance_train", "importance_cv", "comparison"]:
+        assert inspector.views[key].n_repeats == 3
+    # The Importance view's own repeats control sets the inspector's.
+    inspector._on_message(
+        inspector, {"view": "importance", "set": {"n_repeats": 4}}, []
+    )
+    settle(inspector)
+    assert inspector.n_repeats == 4
+    assert inspector.views["importance"].result.n_repeats == 4
+    inspector.view = "comparison"
+    settle(inspector)
+    comparison = inspector.views["comparison"]
+    assert comparison.n_repeats == 4
+    assert comparison.result.grouped.n_repeats == 4
+    # Importance with 3, then 4 repeats; Comparison's train measure and
+    # groups: its test measure is the Importance result for 4 repeats.
+    assert kinds(engine_calls).count("permutation") == 4
+    assert len(set(engine_calls)) == len(engine_calls)
+    inspector.close()
+
+
+def test_cross_validated_and_out_of_bag_views_match_the_engines(
+    regression, engine_calls
+):
+    model, X_train, y_train, *_ = regression
+    scoring = ["r2", "neg_mean_absolute_error"]
+    inspector = make(regression, scoring=scoring)
+    settle(inspector)
+    assert "cv" not in kinds(engine_calls) and "oob" not in kinds(engine_calls)
+    views, results = {}, {}
+    for option, engine in [
+        ("cv", cross_val_permutation_importance),
+        ("oob", oob_permutation_importance),
+    ]:
+        inspector.importance_on = option
+        settle(inspector)
+        assert kinds(engine_calls).count(option) == 1  # before the engine's own
+        view = views[option] = inspector.views[f"importance_{option}"]
+        expected = results[option] = engine(
+            model, X_train, y_train, scoring=scoring, n_repeats=2, random_state=0
+        )
+        for name in scoring:
+            # Cross-validated: one "repeat" per fold, the fold's importance.
+            assert_allclose(
+                view.result.importances(name), expected[name].importances, atol=1e-12
+            )
+    expected = results["cv"]["r2"]
+    chart = views["cv"]._chart
+    assert (chart["unit"], chart["spread"]) == ("folds", 1.96)
+    std = decode_binary_array(chart["scorers"]["r2"]["std"])
+    mean = decode_binary_array(chart["scorers"]["r2"]["mean"])
+    order = [list(expected.feature_names).index(f)
+             for f in chart["scorers"]["r2"]["features"]]  # fmt: skip
+    assert_allclose(mean + 1.96 * std, expected.ci_high[order], rtol=1e-5)
+    frame = inspector.to_frame("importance_cv").query("scorer == 'r2'")
+    assert_allclose(frame["importance"], expected.importances.ravel())
+    # Each fold's own baseline.
+    assert_allclose(frame["baseline_score"], np.tile(expected.baseline_scores, 4))
+    assert (views["cv"]._repeats_done, views["cv"]._repeats_total) == (5, 5)
+    # Its figure too: titled in folds, bars ±1.96 std across folds.
+    ax = inspector.figure("importance_cv").axes[0]
+    assert "(5 of 5 folds; bars ±1.96 std across folds)" in ax.get_title()
+    [segments] = [c.lines[2][0].get_segments() for c in ax.containers[-1:]]
+    half_widths = [(s[1][0] - s[0][0]) / 2 for s in segments]
+    assert_allclose(half_widths, 1.96 * std, rtol=1e-5)
+    for name in scoring:
+        assert (
+            views["oob"].result.baseline_scores[name]
+            == results["oob"][name].baseline_score
+        )
+    oob = views["oob"]
+    assert (oob._repeats_done, oob._repeats_total) == (20, 20)  # members
+    assert inspector.figure().axes
+    inspector.close()
+
+
+def test_unavailable_importance_options_say_why(regression, pipeline):
+    model, X_train, y_train, X_test, y_test = regression
+    alone = ModelInspector(model, X_test, y_test, run=False)
+    for option in ["train", "cv", "oob"]:
+        assert "pass X_train and y_train" in alone._importance_options[option]
+        with pytest.raises(traitlets.TraitError, match=f"importance_on: '{option}'"):
+            alone.importance_on = option
+    alone.close()
+    # A pipeline: cross-validated yes, out-of-bag no (the engine's reason).
+    inspector = make(pipeline, run=False)
+    assert inspector._importance_options["cv"] == ""
+    assert "bagged ensemble" in inspector._importance_options["oob"]
+    with pytest.raises(traitlets.TraitError, match="got Pipeline"):
+        inspector.importance_on = "oob"
+    assert "importance_oob" not in inspector.views
+    inspector.close()
+    no_bootstrap = RandomForestRegressor(
+        n_estimators=5, bootstrap=False, random_state=0
+    ).fit(X_train, y_train)
+    inspector = ModelInspector(
+        no_bootstrap, X_test, y_test, X_train=X_train, y_train=y_train, run=False
+    )
+    with pytest.raises(traitlets.TraitError, match="bootstrap=True"):
+        inspector.importance_on = "oob"
+    inspector.close()
+    # Training rows other than the forest's.
+    inspector = ModelInspector(
+        model, X_test, y_test, X_train=X_test, y_train=y_test, run=False
+    )
+    assert "fitted on 300" in inspector._importance_options["oob"]
+    inspector.close()
+
+
+def test_switching_away_from_a_running_view_leaves_nothing_running(regression):
+    inspector = make(regression, selected_features=["a"])
+    for option in ["cv", "oob", "test", "cv", "train", "oob"]:
+        inspector.importance_on = option
+    settle(inspector)
+    statuses = inspector.wait(TIMEOUT)
+    assert "running" not in statuses.values()
+    assert inspector.views["importance_oob"].status == "done"
     inspector.close()
 
 

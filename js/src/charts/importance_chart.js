@@ -107,6 +107,10 @@ function buildRow(g) {
  * @property {string} [scorer] scorer name, for the axis title and tooltip.
  * @property {string[][]} [details] extra tooltip lines per feature (e.g. a
  *   group's members).
+ * @property {number} [spread=1] how many `std` the error bars span either
+ *   side of the mean (1.96 for a cross-validated result's 95% interval).
+ * @property {string} [spreadLabel="std"] what the error bars are, for the
+ *   tooltip.
  *
  * @typedef {object} MarksOptions how `drawBars` and `drawBoxes` draw.
  * @property {boolean} visible whether the marks are shown.

@@ -31,9 +31,13 @@ export function makeFormats(data) {
   };
 }
 
-/** One object per drawn feature, with the numbers the row needs. */
+/**
+ * One object per drawn feature, with the numbers the row needs; `std` is
+ * the error bar's half-width (`spread` times the data's std).
+ */
 export function makeRows(data) {
   const { features, mean, std, permutedMean } = data;
+  const spread = Number.isFinite(data.spread) ? data.spread : 1;
   const repeats = data.repeatsDone ?? 0;
   const values =
     data.values &&
@@ -49,7 +53,7 @@ export function makeRows(data) {
       index: i,
       details: data.details?.[i] ?? [],
       mean: mean[i],
-      std: Number.isFinite(std?.[i]) ? std[i] : 0,
+      std: (Number.isFinite(std?.[i]) ? std[i] : 0) * spread,
       permuted: permutedMean ? permutedMean[i] : NaN,
       box: row ? boxStats(row) : null,
     };
@@ -80,7 +84,10 @@ export function tooltipLines(row, kind, data, formats) {
   const { importance, std, permuted, baseline } = formats;
   const lines = [
     ["iw-tooltip-title piw-tooltip-title", row.feature],
-    ["", `${importance(row.mean)} ± ${std(row.std)} (mean ± std)`],
+    [
+      "",
+      `${importance(row.mean)} ± ${std(row.std)} (mean ± ${data.spreadLabel ?? "std"})`,
+    ],
   ];
   if (kind === "box" && row.box) {
     lines.push([

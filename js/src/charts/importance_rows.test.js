@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { importanceDomain, isNegativeRow } from "./importance_rows.js";
+import {
+  importanceDomain,
+  isNegativeRow,
+  makeFormats,
+  makeRows,
+  tooltipLines,
+} from "./importance_rows.js";
 
 describe("importanceDomain", () => {
   it("includes zero and every drawn value, padded away from zero", () => {
@@ -31,5 +37,31 @@ describe("isNegativeRow", () => {
       true,
     );
     expect(isNegativeRow({ mean: -0.1, box: null }, "box")).toBe(false);
+  });
+});
+
+describe("error bars of a resampled result", () => {
+  const data = {
+    features: ["a", "b"],
+    mean: Float32Array.from([0.5, 0.1]),
+    std: Float32Array.from([0.1, 0.05]),
+    values: null,
+    repeatsDone: 5,
+    baseline: 0.9,
+    permutedMean: null,
+    scorer: "r2",
+  };
+
+  it("span `spread` std either side, and the tooltip says what they are", () => {
+    const plain = makeRows(data);
+    expect(plain.map((r) => r.std)).toEqual([...data.std]);
+    const cv = { ...data, spread: 1.96, spreadLabel: "1.96 std across folds" };
+    const rows = makeRows(cv);
+    expect(rows[0].std).toBeCloseTo(1.96 * data.std[0], 6);
+    expect(rows[1].std).toBeCloseTo(1.96 * data.std[1], 6);
+    // The domain reaches the end of the widest interval.
+    expect(importanceDomain(rows, "bar")[1]).toBeGreaterThan(0.5 + 0.196);
+    const lines = tooltipLines(rows[0], "bar", cv, makeFormats(cv));
+    expect(lines[1][1]).toMatch(/\(mean ± 1\.96 std across folds\)$/);
   });
 });

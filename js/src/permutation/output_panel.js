@@ -63,8 +63,9 @@ export function createOutputPanel() {
     /** Draw `state` (see `OutputState`). */
     update({ result, scorer, kind, status, stale, hasResult, maxFeatures }) {
       const features = result?.features ?? [];
+      const what = result?.baselineNote ? ` (${result.baselineNote})` : "";
       baseline.textContent = result
-        ? `baseline ${scorer} = ${formatNumber(result.baseline)}`
+        ? `baseline ${scorer} = ${formatNumber(result.baseline)}${what}`
         : "";
       chartHost.hidden = kind === "table" || features.length === 0;
       table.hidden = kind !== "table" || features.length === 0;
@@ -87,6 +88,8 @@ export function createOutputPanel() {
           kind: kind === "box" ? "box" : "bar",
           baseline: result?.baseline ?? NaN,
           permutedMean: result?.permutedMean ?? null,
+          spread: result?.spread ?? 1,
+          spreadLabel: result?.spreadLabel ?? "std",
           scorer,
         });
         if (drawn.negative > 0)

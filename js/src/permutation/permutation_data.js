@@ -13,8 +13,11 @@ import { statusText } from "../ui/status.js";
  * @returns {{features: string[], mean: Float32Array, std: Float32Array,
  *   permutedMean: Float32Array, values: Float32Array | null,
  *   repeatsDone: number, baseline: number, nHidden: number,
- *   nFeatures: number} | null} `null` when `chart` holds no result for
- *   `scorer`.
+ *   nFeatures: number, spread: number, spreadLabel: string} | null} `null`
+ *   when `chart` holds no result for `scorer`. `spread` is how many std the
+ *   error bars span (1.96 across the folds of a cross-validated result),
+ *   `spreadLabel` says so; `baselineNote` what the baseline is when not
+ *   one score of one model (e.g. the folds' mean).
  * @throws {TypeError | RangeError} when an array is malformed (see
  *   `decodeArray`) or its length differs from the number of features.
  */
@@ -54,6 +57,9 @@ export function scorerResult(chart, scorer) {
     baseline: Number(block.baseline),
     nHidden: block.n_hidden ?? 0,
     nFeatures: chart.n_features ?? k,
+    spread: Number.isFinite(chart.spread) ? Number(chart.spread) : 1,
+    spreadLabel: String(chart.spread_label ?? "std"),
+    baselineNote: String(chart.baseline_note ?? ""),
   };
 }
 
@@ -86,15 +92,22 @@ export function topFeatures(result, options, k) {
  * The progress line under the controls.
  *
  * @param {{status: string, repeatsDone: number, repeatsTotal: number,
- *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean}} state
+ *   unit?: string, etaSeconds: number, elapsedSeconds: number,
+ *   hasResult: boolean}} state `unit` counts the steps ("repeats", or the
+ *   "folds" and "members" of a cross-validated or out-of-bag result).
  * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error".
  */
-export function progressText({ repeatsDone, repeatsTotal, ...state }) {
+export function progressText({
+  repeatsDone,
+  repeatsTotal,
+  unit = "repeats",
+  ...state
+}) {
   const fraction = `${repeatsDone} / ${repeatsTotal}`;
   return statusText({
     ...state,
-    count: `${fraction} repeats`,
+    count: `${fraction} ${unit}`,
     stoppedAt: fraction,
   });
 }

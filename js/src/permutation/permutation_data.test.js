@@ -46,6 +46,18 @@ describe("topFeatures", () => {
   });
 });
 
+describe("scorerResult of a resampled result", () => {
+  it("reads how wide the error bars are, 1 std by default", () => {
+    const chart = makeChart({ r2: R2 });
+    expect(scorerResult(chart, "r2").spread).toBe(1);
+    expect(scorerResult(chart, "r2").spreadLabel).toBe("std");
+    const cv = { ...chart, spread: 1.96, spread_label: "±1.96 std across folds" };
+    expect(scorerResult(cv, "r2").spread).toBe(1.96);
+    expect(scorerResult(cv, "r2").spreadLabel).toBe("±1.96 std across folds");
+    expect(scorerResult(chart, "r2").baselineNote).toBe("");
+  });
+});
+
 describe("progressText", () => {
   const base = {
     repeatsDone: 12,
@@ -61,6 +73,10 @@ describe("progressText", () => {
     expect(progressText({ ...base, status: "running", etaSeconds: -1 })).toBe(
       "12 / 30 repeats",
     );
+    // Cross-validated and out-of-bag results count folds and members.
+    expect(
+      progressText({ ...base, status: "running", etaSeconds: -1, unit: "folds" }),
+    ).toBe("12 / 30 folds");
     expect(progressText({ ...base, status: "running", etaSeconds: 0.2 })).toBe(
       "12 / 30 repeats · ETA <1 s",
     );

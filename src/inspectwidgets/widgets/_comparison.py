@@ -6,7 +6,6 @@ import numpy as np
 import traitlets
 from sklearn.utils import Bunch
 
-from ..inspection import iter_permutation_importance
 from ..inspection._comparison.clustering import groups_at, numeric_clusters
 from ..inspection._comparison.comparison import (
     FLAG_EVIDENCE,
@@ -19,6 +18,7 @@ from ..inspection._comparison.comparison import (
     normalized_measures,
     per_class_relative_importance,
 )
+from ..inspection._permutation.importance import permutation_run
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
@@ -102,6 +102,11 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
     )
     """The measure ordering the features of the measures view, largest first."""
 
+    _shared = None
+    """``(SharedPermutations, {"train": rows, "test": rows})`` when a
+    ModelInspector shares this view's permutations with its other views
+    (widgets/_shared.py); the groups are permuted on the test rows."""
+
     _scorer_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _measures = traitlets.Dict().tag(sync=True)
     _per_class = traitlets.Dict().tag(sync=True)
@@ -164,8 +169,9 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
         return (self.scoring, self.n_repeats, self.random_state)
 
     def _engine(self, stage, cancel, features=None):
-        X, y = self._data["train" if stage == "train" else "test"]
-        return iter_permutation_importance(
+        data = "train" if stage == "train" else "test"
+        X, y = self._data[data]
+        run = permutation_run(
             self._estimator,
             X,
             y,
@@ -176,6 +182,10 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
             features=features,
             cancel=cancel,
         )
+        if self._shared is None:
+            return iter(run)
+        store, rows = self._shared
+        return store.stream(rows[data], run, (self.n_repeats, self.random_state, 1.0))
 
     def _stream(self, cancel):
         # Every engine stream is created (and so validated) before any work.

@@ -10,6 +10,7 @@ front end renders the widget's module over that mirror
 from ._comparison import ImportanceComparisonWidget
 from ._partial_dependence import PartialDependenceWidget
 from ._permutation import PermutationImportanceWidget
+from ._resampled import CrossValidatedImportance, OutOfBagImportance
 
 # Traits not mirrored: the widget machinery's, and the selection, which is
 # the inspector's own (shared by every view).
@@ -31,9 +32,20 @@ def _embedded(cls):
 VIEW_CLASSES = {
     "importance": _embedded(PermutationImportanceWidget),
     "importance_train": _embedded(PermutationImportanceWidget),
+    "importance_cv": _embedded(CrossValidatedImportance),
+    "importance_oob": _embedded(OutOfBagImportance),
     "comparison": _embedded(ImportanceComparisonWidget),
     "effects": _embedded(PartialDependenceWidget),
 }
+
+# The views that permute features, all with the inspector's `n_repeats`.
+PERMUTATION_VIEWS = (
+    "importance",
+    "importance_train",
+    "importance_cv",
+    "importance_oob",
+    "comparison",
+)
 
 
 def mirrored(child):

@@ -18,10 +18,20 @@ The alternative, an ipywidgets container of the three widgets, would need a
 widget manager to render a saved page and could not switch views or share
 one status line without Python.
 
-Laziness: a view computes when it is shown (Importance or Comparison tab; the
-Effects panel once a feature is selected) and its inputs are new; switching
-back to a computed view starts nothing. The arguments are checked once, here,
-up front (each view also checks its own settings when made, as it does alone).
+Laziness: a view computes when it is shown (Importance on any rows, or
+Comparison tab; the Effects panel once a feature is selected) and its inputs
+are new; switching back to a computed view starts nothing. The arguments are
+checked once, here, up front (each view also checks its own settings when
+made, as it does alone).
+
+Sharing: the views that permute the same rows with the same settings share
+one SharedPermutations (widgets/_shared.py): the header's held-out scores are
+the Importance run's baseline, computed once; the Comparison view's test
+(train) measure is the Importance view's result on held-out (training) rows
+when its rows are those rows, i.e. at most `max_rows` of them, and the other
+way round. Above `max_rows` the Comparison view permutes a subsample: other
+inputs, computed on their own (its stages still share that subsample's
+baseline).
 """
 
 import contextlib
@@ -42,14 +52,30 @@ from ..inspection._core.validation import (
     column_names,
 )
 from ._base import with_png
-from ._embedding import VIEW_CLASSES, mirrored
+from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._options import STATIC
+from ._permutation import engine_scoring
 from ._review_header import review_header, scores_frame
+from ._shared import SharedPermutations
 
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
 grid point or repeat, so above this many rows they use a seeded subsample
 (a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
+
+IMPORTANCE_ON = {
+    "test": "importance",
+    "train": "importance_train",
+    "cv": "importance_cv",
+    "oob": "importance_oob",
+}
+"""The Importance view's rows, and the view behind each."""
+
+_NEEDS_TRAINING = {
+    "train": "importance on training rows needs training data",
+    "cv": "cross-validated importance refits the model on folds of the training data",
+    "oob": "out-of-bag importance scores the ensemble on its training rows",
+}
 
 
 class ModelInspector(anywidget.AnyWidget):
@@ -68,7 +94,8 @@ class ModelInspector(anywidget.AnyWidget):
         Scorer names; the estimator's default metric when None. The
         Comparison view uses the first.
     n_repeats : int, default=5
-        Permutations per feature, in Importance and Comparison.
+        Permutations per feature in every permutation view: Importance (on
+        any rows) and Comparison.
     random_state : int, default=None
         One seed for every view; None draws one (shown in the header).
     max_rows : int, default=5000
@@ -78,10 +105,16 @@ class ModelInspector(anywidget.AnyWidget):
     selected_features : list of str, default=None
         The selection (one feature, or two for a 2-way surface).
     view : {"importance", "comparison"}, default="importance"
-    importance_on : {"test", "train"}, default="test"
-        The rows the Importance view permutes: the held-out `X` or the
-        training data (where the model may rely on features that do not
-        generalize).
+    importance_on : {"test", "train", "cv", "oob"}, default="test"
+        What the Importance view shows: permutation importance on the
+        held-out `X`; on the training data (where the model may rely on
+        features that do not generalize); cross-validated on the training
+        data, a clone fitted per fold (5 folds; bars ±1.96 std across
+        folds); or out-of-bag, for a bagged ensemble fitted with bootstrap
+        on the training data. "train", "cv" and "oob" need `X_train` and
+        `y_train`; "oob" a RandomForest*, ExtraTrees* or Bagging* with
+        ``bootstrap=True`` (not a pipeline). Each computes the first time it
+        is shown.
     n_jobs : int, default=None
     run : bool, default=True
         Compute the shown views at once.
@@ -105,10 +138,15 @@ class ModelInspector(anywidget.AnyWidget):
     selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The selected feature(s), shown in every view and drawn by Effects."""
 
-    importance_on = traitlets.Enum(("test", "train"), default_value="test").tag(
+    importance_on = traitlets.Enum(tuple(IMPORTANCE_ON), default_value="test").tag(
         sync=True
     )
-    """The rows the Importance view permutes: held-out or training."""
+    """What the Importance view shows: held-out, training, cross-validated
+    or out-of-bag permutation importance."""
+
+    n_repeats = traitlets.Int(5, min=1).tag(sync=True)
+    """Permutations per feature in every permutation view; a view's own
+    repeats control sets this."""
 
     max_rows = traitlets.Int(MAX_ROWS, min=1).tag(sync=True)
     """Rows Effects and Comparison use at most (a seeded subsample)."""
@@ -116,6 +154,10 @@ class ModelInspector(anywidget.AnyWidget):
     _header = traitlets.Dict().tag(sync=True)
     _importance = traitlets.Dict().tag(sync=True)
     _importance_train = traitlets.Dict().tag(sync=True)
+    _importance_cv = traitlets.Dict().tag(sync=True)
+    _importance_oob = traitlets.Dict().tag(sync=True)
+    _importance_options = traitlets.Dict().tag(sync=True)
+    """Each `importance_on` option: "" when available, else why not."""
     _comparison = traitlets.Dict().tag(sync=True)
     _effects = traitlets.Dict().tag(sync=True)
 
@@ -168,7 +210,8 @@ class ModelInspector(anywidget.AnyWidget):
         self._dirty = set()
         self._ready = False
         self._started = False  # run() was called: shown views compute
-        super().__init__(view=view, max_rows=max_rows)
+        self._shared = SharedPermutations()
+        super().__init__(view=view, max_rows=max_rows, n_repeats=n_repeats)
         importance = self._child(
             "importance",
             estimator,
@@ -179,19 +222,9 @@ class ModelInspector(anywidget.AnyWidget):
             random_state=self._random_state,
             n_jobs=n_jobs,
         )
+        importance._shared = (self._shared, "test")
         self._scoring = list(importance.scoring)
-        self._n_repeats = n_repeats
-        if X_train is not None:
-            self._child(
-                "importance_train",
-                estimator,
-                X_train,
-                y_train,
-                scoring=self._scoring,
-                n_repeats=n_repeats,
-                random_state=self._random_state,
-                n_jobs=n_jobs,
-            )
+        self._importance_options = self._training_views()
         self.importance_on = importance_on
         self._build_subsampled()
         self._header = self._header_content()
@@ -222,6 +255,38 @@ class ModelInspector(anywidget.AnyWidget):
         self._dirty.add(key)
         return child
 
+    def _training_views(self):
+        """Make the Importance views on the training data that the model and
+        data allow; return each `importance_on` option's reason to be
+        unavailable ("" when available)."""
+        X_train, y_train = self._train
+        reasons = {"test": ""}
+        for option, key in list(IMPORTANCE_ON.items())[1:]:
+            if X_train is None:
+                reasons[option] = (
+                    f"{_NEEDS_TRAINING[option]}: pass X_train and y_train to "
+                    "ModelInspector."
+                )
+                continue
+            try:
+                child = self._child(
+                    key,
+                    self._estimator,
+                    X_train,
+                    y_train,
+                    scoring=self._scoring,
+                    n_repeats=self.n_repeats,
+                    random_state=self._random_state,
+                    n_jobs=self._n_jobs,
+                )
+            except (TypeError, ValueError) as exc:  # the engine's own reason
+                reasons[option] = str(exc)
+                continue
+            if option == "train":
+                child._shared = (self._shared, "train")
+            reasons[option] = ""
+        return reasons
+
     def _build_subsampled(self):
         """The Comparison and Effects children, on at most `max_rows` rows."""
         X, y = self._rows(self._X, self._y)
@@ -236,8 +301,18 @@ class ModelInspector(anywidget.AnyWidget):
         effects.observe(self._on_effects_features, names=["features"])
         X_train, y_train = self._train
         if X_train is not None:
+            # The rows' names in the shared store: a subsample (the same for
+            # the same max_rows) is shared only between Comparison's stages.
+            shared = {
+                "test": "test"
+                if X.shape[0] == self._X.shape[0]
+                else f"test, {self.max_rows} rows",
+                "train": "train"
+                if X_train.shape[0] <= self.max_rows
+                else f"train, {self.max_rows} rows",
+            }
             X_train, y_train = self._rows(X_train, y_train)
-            self._child(
+            comparison = self._child(
                 "comparison",
                 self._estimator,
                 X_train,
@@ -245,10 +320,11 @@ class ModelInspector(anywidget.AnyWidget):
                 X,
                 y,
                 scoring=self._scoring[0],
-                n_repeats=self._n_repeats,
+                n_repeats=self.n_repeats,
                 random_state=self._random_state,
                 n_jobs=self._n_jobs,
             )
+            comparison._shared = (self._shared, shared)
 
     def _rows(self, X, y):
         """At most `max_rows` rows of (X, y), drawn with the inspector's seed
@@ -262,6 +338,14 @@ class ModelInspector(anywidget.AnyWidget):
 
     def _header_content(self):
         X_train, y_train = self._train
+        # The Importance view's baseline: scored once, for both.
+        baseline = self._shared.baseline(
+            "test",
+            self._estimator,
+            self._X,
+            self._y,
+            engine_scoring(self._estimator, self._scoring),
+        )
         return {
             **review_header(
                 self._estimator,
@@ -269,7 +353,7 @@ class ModelInspector(anywidget.AnyWidget):
                 self._y,
                 X_train=X_train,
                 y_train=y_train,
-                scoring=self._scoring,
+                model_scores=baseline.scores,
                 n_rows_views=min(self.max_rows, self._X.shape[0]),
             ),
             "random_state": self._random_state,
@@ -299,18 +383,20 @@ class ModelInspector(anywidget.AnyWidget):
         for name, value in (content.get("set") or {}).items():
             if name not in allowed:
                 continue
+            # The repeats are the inspector's, shared by the permutation views.
+            shared = name == "n_repeats" and content["view"] in PERMUTATION_VIEWS
             try:
-                setattr(child, name, value)
+                setattr(self if shared else child, name, value)
             except traitlets.TraitError:
                 self._publish(content["view"], {name: getattr(child, name)})
 
     # Laziness -------------------------------------------------------------------
 
     def _tab(self):
-        """The view shown in the tab: Importance on held-out or training rows,
-        or Comparison."""
-        if self.view == "importance" and self.importance_on == "train":
-            return "importance_train"
+        """The view shown in the tab: Importance (on the rows of
+        `importance_on`) or Comparison."""
+        if self.view == "importance":
+            return IMPORTANCE_ON[self.importance_on]
         return self.view
 
     def _shown(self):
@@ -380,12 +466,23 @@ class ModelInspector(anywidget.AnyWidget):
 
     @traitlets.validate("importance_on")
     def _check_importance_on(self, proposal):
-        if proposal.value == "train" and "importance_train" not in self._children:
+        reason = self._importance_options.get(proposal.value, "")
+        if reason:
             raise traitlets.TraitError(
-                "importance_on: 'train' needs training data; pass X_train and "
-                "y_train to ModelInspector."
+                f"importance_on: {proposal.value!r} is unavailable for this model "
+                f"and data: {reason}"
             )
         return proposal.value
+
+    @traitlets.observe("n_repeats")
+    def _on_n_repeats(self, change):
+        for key in PERMUTATION_VIEWS:
+            child = self._children.get(key)
+            if child is not None and child.n_repeats != change.new:
+                with self._quietly(key):
+                    child.n_repeats = change.new
+        if self._ready:
+            self._refresh()
 
     @traitlets.observe("view", "importance_on")
     def _on_view(self, change):
@@ -409,8 +506,9 @@ class ModelInspector(anywidget.AnyWidget):
     @property
     def views(self):
         """The widgets behind the views: ``{"importance": ...,
-        "importance_train": ..., "comparison": ..., "effects": ...}``
-        ("importance_train" and "comparison" only with training data)."""
+        "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
+        "comparison": ..., "effects": ...}`` (those on training data only
+        with it, "importance_oob" only for a bagged ensemble)."""
         return dict(self._children)
 
     def run(self):
@@ -437,8 +535,9 @@ class ModelInspector(anywidget.AnyWidget):
 
     def to_frame(self, view=None):
         """A computed table: "header" (the scores beside the dummy's),
-        "importance", "importance_train", "comparison" or "effects"; every
-        computed one in a dict when `view` is None."""
+        "importance", "importance_train", "importance_cv", "importance_oob",
+        "comparison" or "effects"; every computed one in a dict when `view`
+        is None."""
         tables = {"header": lambda: scores_frame(self._header)}
         for key, child in self._children.items():
             if child.result is not None:
@@ -454,9 +553,8 @@ class ModelInspector(anywidget.AnyWidget):
         return tables[view]()
 
     def figure(self, view=None):
-        """A matplotlib Figure of `view` ("importance", "importance_train",
-        "comparison" or "effects"; the shown tab when None), drawn by its
-        Display."""
+        """A matplotlib Figure of `view` (a key of :attr:`views`; the shown
+        tab when None), drawn by its Display."""
         view = view or self._tab()
         if view not in self._children:
             raise ValueError(

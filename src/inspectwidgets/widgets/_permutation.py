@@ -4,8 +4,8 @@ import numpy as np
 import traitlets
 from sklearn.metrics import check_scoring
 
-from ..inspection import iter_permutation_importance
 from ..inspection._core.validation import check_fitted, check_X, resolve_features
+from ..inspection._permutation.importance import permutation_run
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
@@ -103,6 +103,10 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
 
     _RERUN_ON = ("features", "n_repeats", "scoring", "random_state")
 
+    _shared = None
+    """``(SharedPermutations, rows)`` when a ModelInspector shares this
+    view's permutations with its other views (widgets/_shared.py)."""
+
     def __init__(
         self,
         estimator,
@@ -169,33 +173,54 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
 
     # ComputationWidget hooks ------------------------------------------------
 
-    def _stream(self, cancel):
+    def _check_features(self):
         unknown = [f for f in self.features if f not in self._columns]
         if unknown:
             raise ValueError(
                 f"features: unknown {unknown}; choose from {list(self._columns)}."
             )
-        scoring = {
-            name: check_scoring(self._estimator) if name == OWN_SCORE else name
-            for name in self.scoring
-        }
-        return iter_permutation_importance(
+
+    def _stream(self, cancel):
+        self._check_features()
+        run = permutation_run(
             self._estimator,
             self._X,
             self._y,
-            scoring=scoring or [],
+            scoring=engine_scoring(self._estimator, self.scoring),
             n_repeats=self.n_repeats,
             random_state=self.random_state,
             features={label: self._columns[label] for label in self.features},
             cancel=cancel,
             **self._engine_kwargs,
         )
+        if self._shared is None:
+            return iter(run)
+        store, rows = self._shared
+        settings = (
+            self.n_repeats,
+            self.random_state,
+            self._engine_kwargs["max_samples"],
+        )
+        return store.stream(rows, run, settings)
 
     def _show(self, result):
         self._repeats_done = result.n_repeats_done
         self._repeats_total = result.n_repeats
-        self._chart = chart_payload(result, self.max_features)
+        self._chart = self._chart_of(result)
         return result
+
+    # What the chart's "repeats" are and how wide its error bars are drawn
+    # (in std), for the subclasses drawing resampled results
+    # (widgets/_resampled.py).
+    _chart_extras = {
+        "unit": "repeats",
+        "spread": 1.0,
+        "spread_label": "std",
+        "baseline_note": "",
+    }
+
+    def _chart_of(self, result):
+        return {**chart_payload(result, self.max_features), **self._chart_extras}
 
     def _progress_of(self, result):
         return result.n_repeats_done, result.n_repeats
@@ -217,7 +242,7 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
     @traitlets.observe("max_features")
     def _on_max_features(self, change):
         if self.result is not None:
-            self._chart = chart_payload(self.result, self.max_features)
+            self._chart = self._chart_of(self.result)
 
     # Results in Python --------------------------------------------------------
 
@@ -256,6 +281,14 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
             max_features=self.max_features,
         )
         return figure
+
+
+def engine_scoring(estimator, names):
+    """The widget's scorer names as the engine takes them: the estimator's
+    own ``score`` for `OWN_SCORE`."""
+    return {
+        name: check_scoring(estimator) if name == OWN_SCORE else name for name in names
+    } or []
 
 
 def chart_payload(result, max_features):

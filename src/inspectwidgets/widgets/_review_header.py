@@ -89,9 +89,12 @@ def barely_beats(model_score, dummy_score, best):
     return (model_score - dummy_score) / gap < BARELY_BEATS
 
 
-def review_header(estimator, X, y, *, X_train, y_train, scoring, n_rows_views):
+def review_header(estimator, X, y, *, X_train, y_train, model_scores, n_rows_views):
     """The header's content, JSON-ready: task, model, data shape and, per
     scorer, the model's and the dummy's held-out scores.
+
+    `model_scores` maps each scorer name to the model's score on (`X`, `y`):
+    the baseline the Importance view permutes from, computed once for both.
 
     The dummy is fitted on (`X_train`, `y_train`) when given, else on (`X`,
     `y`) (an in-sample baseline, a little flattering to the dummy).
@@ -99,9 +102,9 @@ def review_header(estimator, X, y, *, X_train, y_train, scoring, n_rows_views):
     fit_X, fit_y = (X_train, y_train) if X_train is not None else (X, y)
     dummy = dummy_baseline(estimator, fit_X, fit_y)
     scores = []
-    for name in scoring:
+    for name, model_score in model_scores.items():
+        model_score = float(model_score)
         scorer = check_scoring(estimator, scoring=None if name == OWN_SCORE else name)
-        model_score = float(scorer(estimator, X, y))
         dummy_score = None if dummy is None else float(scorer(dummy, X, y))
         scores.append(
             {

@@ -1,5 +1,6 @@
 """Cross-validated permutation importance: refit per fold, permute held-out rows."""
 
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -186,61 +187,121 @@ def cross_val_permutation_importance(
     >>> str(r.feature_names[r.importances_mean.argmax()])
     's5'
     """
-    if not hasattr(estimator, "fit"):
-        raise TypeError(
-            "estimator must be a scikit-learn estimator; "
-            f"got {type(estimator).__name__}."
-        )
-    X = check_X(X)
-    n_samples = X.shape[0]
-    y = check_y(y, n_samples)
-    sample_weight = check_sample_weight(sample_weight, n_samples)
-    check_n_repeats(n_repeats)
-    check_max_samples(max_samples, n_samples)
-    resolve_features(X, features)
-    ScoringPlan(estimator, scoring)  # scorer errors before any fit
-    fit_params = dict(fit_params or {})
+    arguments = locals()  # the first statement: exactly the parameters
+    # The last yield holds every fold.
+    return deque(CrossValRun(**arguments), maxlen=1)[0].returned()
 
-    splitter = check_cv(cv, y, classifier=is_classifier(estimator))
-    splits = list(splitter.split(X, y, groups))
-    random_state = check_random_state_argument(
-        random_state, "cross_val_permutation_importance"
-    )
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max + 1, size=len(splits)
-    )
-    kwargs = dict(
-        scoring=scoring,
-        n_repeats=n_repeats,
-        max_samples=max_samples,
-        features=features,
-        max_memory=max_memory,
-        algorithm=algorithm,
-    )
-    folds = _Folds(estimator, X, y, splits, seeds, sample_weight, fit_params, kwargs)
-    # One fold per chunk, on threads or a remote joblib backend's workers.
-    fits = [None] * len(splits)
-    for start, _, done in ChunkRunner(n_jobs).run(
-        ChunkSchedule(len(splits), 1, 1), _fit_and_permute_folds, folds
-    ):
-        fits[start] = done[0]
-    estimators = [fitted for fitted, _ in fits]
-    results = [result for _, result in fits]
-    first = results[0]
-    bunches = {
-        name: _summarize(
-            [r.importances(name) for r in results],
-            [r.baseline_scores[name] for r in results],
-            first.feature_names,
+
+class CrossValRun:
+    """One validated cross-validated computation, ready to stream.
+
+    Construction validates every argument (the parameters of
+    :func:`cross_val_permutation_importance`), splits the rows and draws the
+    folds' seeds; iterating fits and permutes the folds (in parallel with
+    `n_jobs`) and yields a :class:`FoldsDone` after each fold. Setting
+    `cancel` (an Event) stops it after the folds in flight; the last
+    :class:`FoldsDone` stays valid for the folds it holds.
+    """
+
+    def __init__(self, **a):
+        estimator, X, y = a["estimator"], a["X"], a["y"]
+        if not hasattr(estimator, "fit"):
+            raise TypeError(
+                "estimator must be a scikit-learn estimator; "
+                f"got {type(estimator).__name__}."
+            )
+        X = check_X(X)
+        n_samples = X.shape[0]
+        y = check_y(y, n_samples)
+        sample_weight = check_sample_weight(a["sample_weight"], n_samples)
+        check_n_repeats(a["n_repeats"])
+        check_max_samples(a["max_samples"], n_samples)
+        resolve_features(X, a["features"])
+        ScoringPlan(estimator, a["scoring"])  # scorer errors before any fit
+        fit_params = dict(a["fit_params"] or {})
+
+        splitter = check_cv(a["cv"], y, classifier=is_classifier(estimator))
+        splits = list(splitter.split(X, y, a["groups"]))
+        random_state = check_random_state_argument(
+            a["random_state"], "cross_val_permutation_importance"
         )
-        for name in first.scorer_names
-    }
-    if return_estimator:
-        for bunch in bunches.values():
-            bunch.estimators = estimators
-    if first.multimetric:
-        return bunches
-    return bunches[first.scorer_names[0]]
+        seeds = check_random_state(random_state).randint(
+            np.iinfo(np.int32).max + 1, size=len(splits)
+        )
+        kwargs = {
+            key: a[key]
+            for key in (
+                "scoring",
+                "n_repeats",
+                "max_samples",
+                "features",
+                "max_memory",
+                "algorithm",
+            )
+        }
+        self.folds = _Folds(
+            estimator, X, y, splits, seeds, sample_weight, fit_params, kwargs
+        )
+        self.n_splits = len(splits)
+        self.n_jobs = a["n_jobs"]
+        self.return_estimator = a["return_estimator"]
+        self.cancel = None
+
+    def __iter__(self):
+        # One fold per chunk, on threads or a remote joblib backend's workers.
+        fits = [None] * self.n_splits
+        cancelled = lambda: self.cancel is not None and self.cancel.is_set()  # noqa: E731
+        for start, _, done in ChunkRunner(self.n_jobs).run(
+            ChunkSchedule(self.n_splits, 1, 1),
+            _fit_and_permute_folds,
+            self.folds,
+            cancelled,
+        ):
+            fits[start] = done[0]
+            yield self._done([f for f in fits if f is not None])
+
+    def _done(self, fits):
+        estimators = [fitted for fitted, _ in fits]
+        results = [result for _, result in fits]
+        first = results[0]
+        bunches = {
+            name: _summarize(
+                [r.importances(name) for r in results],
+                [r.baseline_scores[name] for r in results],
+                first.feature_names,
+            )
+            for name in first.scorer_names
+        }
+        if self.return_estimator:
+            for bunch in bunches.values():
+                bunch.estimators = estimators
+        return FoldsDone(
+            bunches=bunches,
+            names=first.scorer_names,
+            multimetric=first.multimetric,
+            feature_columns=first.feature_columns,
+            n_done=len(fits),
+            n_splits=self.n_splits,
+        )
+
+
+@dataclass(frozen=True)
+class FoldsDone:
+    """The folds of a :class:`CrossValRun` done so far (in fold
+    order), summarized per scorer as
+    :func:`cross_val_permutation_importance` returns them."""
+
+    bunches: dict
+    names: tuple
+    multimetric: bool
+    feature_columns: tuple
+    n_done: int
+    n_splits: int
+
+    def returned(self):
+        """What the one-shot function returns: a Bunch, or a dict of them
+        keyed by scorer for several scorers."""
+        return self.bunches if self.multimetric else self.bunches[self.names[0]]
 
 
 def _summarize(fold_importances, baseline_scores, feature_names):

@@ -1,6 +1,6 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -86,8 +86,23 @@ class PermutationRun:
     def _cancelled(self):
         return self.cancel is not None and self.cancel.is_set()
 
+    def reuse_baseline(self, baseline):
+        """Take the scores of the unpermuted data from `baseline` (a
+        :class:`~.scoring.Baseline` of a plan with the same scorers, on the
+        same X, y and sample_weight) instead of predicting X again: for a
+        caller that has already scored these rows."""
+        names = [s.name or "score" for s in self.plan.scorers]
+        if sorted(baseline.scores) != sorted(names):
+            raise ValueError(
+                f"baseline: scores {sorted(baseline.scores)} do not match this "
+                f"run's scorers {sorted(names)}."
+            )
+        # Whether the result is multimetric is this run's to say.
+        self.baseline = replace(baseline, multimetric=self.plan.multimetric)
+
     def __iter__(self):
-        self.baseline = self.plan.baseline(self.X, self.y, self.sample_weight)
+        if self.baseline is None:
+            self.baseline = self.plan.baseline(self.X, self.y, self.sample_weight)
         _check_baseline(self.baseline.scores, len(self.X))
         names = tuple(self.baseline.scores)
         n_features = len(self.feature_names)
@@ -287,8 +302,14 @@ def iter_permutation_importance(estimator, X, y, **params):
     >>> np.allclose(last, full.importances, rtol=1e-12, atol=0)
     True
     """
-    arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, y), params)
-    return iter(PermutationRun(**arguments))
+    return iter(permutation_run(estimator, X, y, **params))
+
+
+def permutation_run(estimator, X, y, **params):
+    """The validated, not yet started :class:`PermutationRun` of
+    :func:`iter_permutation_importance`'s arguments, for a caller that hands
+    it a baseline it has already computed (:meth:`PermutationRun.reuse_baseline`)."""
+    return PermutationRun(**bind_arguments(RUN_SIGNATURE, (estimator, X, y), params))
 
 
 def permutation_importance(
@@ -390,3 +411,4 @@ def permutation_importance(
 
 RUN_SIGNATURE = streaming_signature(permutation_importance)
 iter_permutation_importance.__signature__ = RUN_SIGNATURE
+permutation_run.__signature__ = RUN_SIGNATURE

@@ -1,5 +1,6 @@
 """Breiman's out-of-bag permutation importance for bagged ensembles."""
 
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -165,48 +166,106 @@ def oob_permutation_importance(
     >>> str(r.feature_names[r.importances_mean.argmax()])
     'bmi'
     """
-    _check_ensemble(forest)
-    # Forests fit and predict their trees on float32, as they do themselves.
-    dtype = np.float32 if isinstance(forest, BaseForest) else None
-    X = check_X(X)
-    labels, columns = resolve_features(X, features)
-    X = check_array(X, dtype=dtype, ensure_all_finite=False)
-    n_samples = X.shape[0]
-    if n_samples != forest._n_samples:
-        raise ValueError(
-            f"X has {n_samples} rows but the forest was fitted on "
-            f"{forest._n_samples}; pass the training data in its original order."
+    arguments = locals()  # the first statement: exactly the parameters
+    # The last yield holds every member.
+    return deque(OobRun(**arguments), maxlen=1)[0].returned()
+
+
+class OobRun:
+    """One validated out-of-bag computation, ready to stream.
+
+    Construction validates every argument (the parameters of
+    :func:`oob_permutation_importance`) and draws the members' seeds;
+    iterating scores the members (in parallel with `n_jobs`) and yields a
+    :class:`MembersDone` after each. Setting `cancel` (an Event) stops it
+    after the members in flight.
+    """
+
+    def __init__(self, **a):
+        forest = a["forest"]
+        _check_ensemble(forest)
+        # Forests fit and predict their trees on float32, as they do themselves.
+        dtype = np.float32 if isinstance(forest, BaseForest) else None
+        X = check_X(a["X"])
+        labels, columns = resolve_features(X, a["features"])
+        X = check_array(X, dtype=dtype, ensure_all_finite=False)
+        n_samples = X.shape[0]
+        if n_samples != forest._n_samples:
+            raise ValueError(
+                f"X has {n_samples} rows but the forest was fitted on "
+                f"{forest._n_samples}; pass the training data in its original order."
+            )
+        y = np.asarray(check_y(a["y"], n_samples))
+        sample_weight = check_sample_weight(a["sample_weight"], n_samples)
+        n_repeats = check_schedule_size(check_n_repeats(a["n_repeats"]), n_samples)
+        max_memory = check_max_memory(a["max_memory"])
+        algorithm = check_algorithm(a["algorithm"])
+        self.plan = _check_oob_scoring(ScoringPlan(forest, a["scoring"]))
+        random_state = check_random_state_argument(
+            a["random_state"], "oob_permutation_importance"
         )
-    y = np.asarray(check_y(y, n_samples))
-    sample_weight = check_sample_weight(sample_weight, n_samples)
-    n_repeats = check_schedule_size(check_n_repeats(n_repeats), n_samples)
-    max_memory = check_max_memory(max_memory)
-    algorithm = check_algorithm(algorithm)
-    plan = _check_oob_scoring(ScoringPlan(forest, scoring))
-    random_state = check_random_state_argument(
-        random_state, "oob_permutation_importance"
-    )
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
-    )
-    runner = ChunkRunner(n_jobs)
-    members = _Members(
-        forest, plan, X, y, sample_weight, seeds, n_repeats, columns,
-        # Each worker's share of the memory budget.
-        max_memory // runner.n_workers, algorithm,
-    )  # fmt: skip
-    # One member per chunk, on threads or a remote joblib backend's workers;
-    # kept in member order.
-    scored = [None] * len(forest.estimators_)
-    for start, _, drops in runner.run(
-        ChunkSchedule(len(scored), 1, 1), _score_members, members
-    ):
-        scored[start] = drops[0]
-    members = [m for m in scored if m]
-    if not members:
-        raise ValueError("forest: no member has out-of-bag rows to score.")
-    bunches = _summarize(members, labels)
-    return bunches if plan.multimetric else bunches[next(iter(bunches))]
+        seeds = check_random_state(random_state).randint(
+            np.iinfo(np.int32).max + 1, size=len(forest.estimators_)
+        )
+        self.runner = ChunkRunner(a["n_jobs"])
+        self.members = _Members(
+            forest, self.plan, X, y, sample_weight, seeds, n_repeats, columns,
+            # Each worker's share of the memory budget.
+            max_memory // self.runner.n_workers, algorithm,
+        )  # fmt: skip
+        self.labels, self.columns = labels, columns
+        self.n_members = len(forest.estimators_)
+        self.cancel = None
+
+    def __iter__(self):
+        # One member per chunk, on threads or a remote joblib backend's
+        # workers; kept in member order.
+        scored = [None] * self.n_members
+        cancelled = lambda: self.cancel is not None and self.cancel.is_set()  # noqa: E731
+        for finished, (start, _, drops) in enumerate(
+            self.runner.run(
+                ChunkSchedule(self.n_members, 1, 1),
+                _score_members,
+                self.members,
+                cancelled,
+            ),
+            start=1,
+        ):
+            scored[start] = drops[0]
+            members = [m for m in scored if m]
+            if members:
+                yield self._done(members, finished)
+            elif finished == self.n_members:
+                raise ValueError("forest: no member has out-of-bag rows to score.")
+
+    def _done(self, members, finished):
+        bunches = _summarize(members, self.labels)
+        return MembersDone(
+            bunches=bunches,
+            names=tuple(bunches),
+            multimetric=self.plan.multimetric,
+            feature_columns=tuple(tuple(c) for c in self.columns),
+            n_done=finished,
+            n_members=self.n_members,
+        )
+
+
+@dataclass(frozen=True)
+class MembersDone:
+    """The members of an :class:`OobRun` scored so far, summarized per
+    scorer as :func:`oob_permutation_importance` returns them."""
+
+    bunches: dict
+    names: tuple
+    multimetric: bool
+    feature_columns: tuple
+    n_done: int
+    n_members: int
+
+    def returned(self):
+        """What the one-shot function returns: a Bunch, or a dict of them
+        keyed by scorer for several scorers."""
+        return self.bunches if self.multimetric else self.bunches[self.names[0]]
 
 
 @dataclass

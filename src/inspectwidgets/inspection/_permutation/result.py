@@ -85,6 +85,35 @@ class PermutationImportanceResult:
         shown = order if k is None else order[:k]
         return shown, len(order) - len(shown)
 
+    def select(self, feature_columns, scorers, feature_names=None):
+        """The same numbers for some of the features and scorers: the
+        features permuting exactly `feature_columns` (one tuple of column
+        positions each, in that order, renamed `feature_names` if given) and
+        the scorers `scorers`. A feature's permuted scores depend only on its
+        columns and the repeat's permutation, so they are what a run of just
+        these would give. None when this result lacks one of them."""
+        where = {tuple(c): i for i, c in enumerate(self.feature_columns)}
+        wanted = [tuple(c) for c in feature_columns]
+        if any(c not in where for c in wanted) or any(
+            s not in self.permuted_scores for s in scorers
+        ):
+            return None
+        rows = [where[c] for c in wanted]
+        names = (
+            tuple(feature_names)
+            if feature_names is not None
+            else tuple(self.feature_names[i] for i in rows)
+        )
+        return PermutationImportanceResult(
+            feature_names=names,
+            feature_columns=tuple(wanted),
+            scorer_names=tuple(scorers),
+            baseline_scores={s: self.baseline_scores[s] for s in scorers},
+            permuted_scores={s: self.permuted_scores[s][rows] for s in scorers},
+            n_repeats=self.n_repeats,
+            multimetric=self.multimetric,
+        )
+
     def to_bunch(self, scorer=None):
         """scikit-learn's Bunch for one scorer, plus `baseline_score` and
         `feature_names`."""
