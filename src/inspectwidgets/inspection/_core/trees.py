@@ -446,13 +446,73 @@ def unsupported(model, X, methods):
     return None
 
 
-def predicts_faster(model, algorithm="auto"):
+def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     """Whether, under ``algorithm="auto"``, predicting stacked copies beats
     walking them: GradientBoosting*'s shallow trees predict a copy in a few
     comparisons per tree, less than the walk spends carrying the copies
     (benchmarks/trees.py, 3 classes, 10,000 rows, 5 repeats: the walk 0.77 of
-    scikit-learn's time, predicting 0.52)."""
-    return algorithm == "auto" and type(model) in _GRADIENT_BOOSTING
+    scikit-learn's time, predicting 0.52).
+
+    With the permuted `columns` (one tuple per feature or group) of a single
+    tree or a forest, also where most copies would leave their row's path
+    early: see :func:`detour_share`."""
+    if algorithm != "auto":
+        return False
+    kind = type(model)
+    if kind in _GRADIENT_BOOSTING:
+        return True
+    if columns is None or kind not in _SINGLE_TREES + _FORESTS:
+        return False
+    trees = model.estimators_ if kind in _FORESTS else [model]
+    share = detour_share([e.tree_ for e in trees], columns)
+    return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
+
+
+# What a node costs the walk's detours, in nodes a stacked predict walks
+# (scikit-learn's Cython): 3.0 to 3.9 in three forests of benchmarks/trees.py
+# (10,000 rows, 5 repeats; the walk's time over the generic path's against
+# detour_share + 1 / (repeats x features): 0.18 -> 0.56, 0.20 -> 0.69, 0.50
+# -> 2.1). The walk pays below a share of about 0.25.
+DETOUR_COST = 3.5
+
+
+def detour_share(trees, columns):
+    """The share of a row's path a permuted copy walks again: per tree and
+    group of `columns`, the expected number of path nodes below the path's
+    first split on the group (where a copy can leave it and walk a subtree of
+    its own) over the expected path length, the expectations over the
+    training rows (``weighted_n_node_samples``); averaged over the groups and
+    trees. Near 0 when each feature is split on deep in few paths (many
+    features), near 1 when every feature is split on near the root (deep
+    trees over few features): the walk then costs a predict per copy and
+    more."""
+    n_columns = max(max(group) for group in columns) + 1
+    shares = []
+    for tree in trees:
+        left, right = tree.children_left, tree.children_right
+        feature = tree.feature
+        reach = tree.weighted_n_node_samples / tree.weighted_n_node_samples[0]
+        inner = left != -1
+        path_length = reach[inner].sum()
+        if path_length == 0:
+            continue  # a single leaf: nothing to walk
+        # member[f, g]: column f is in group g (columns beyond: none).
+        member = np.zeros((max(n_columns, feature.max() + 1), len(columns)), bool)
+        for g, group in enumerate(columns):
+            member[list(group), g] = True
+        # below[n, g]: node n lies under a split on group g. Level by level:
+        # a node's children are numbered after it, one numpy step per depth.
+        below = np.zeros((tree.node_count, len(columns)), bool)
+        level = np.array([0])
+        while level.size:
+            level = level[inner[level]]
+            seen = below[level] | member[feature[level]]
+            below[left[level]] = seen
+            below[right[level]] = seen
+            level = np.concatenate([left[level], right[level]])
+        walked = (reach[inner, None] * below[inner]).sum(axis=0)
+        shares.append(walked.mean() / path_length)
+    return float(np.mean(shares)) if shares else 0.0
 
 
 def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):

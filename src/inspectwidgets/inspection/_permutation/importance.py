@@ -109,7 +109,9 @@ class PermutationRun:
         source, columns, model = self._permutation_space()
         batcher = make_batcher(source)
         shortcut = tree_shortcut(
-            "generic" if predicts_faster(model, self.algorithm) else self.algorithm,
+            "generic"
+            if predicts_faster(model, self.algorithm, columns, self.n_repeats)
+            else self.algorithm,
             model,
             source,
             self.plan.response_methods,
