@@ -65,8 +65,14 @@ def test_regressor_groups_and_a_pipeline(mixed_pipeline):
     assert_array_equal(forced.importances, expected.importances)
 
 
-def test_auto_predicts_no_permuted_copy(forest_data, monkeypatch):
-    forest, X, y = forest_data
+def test_auto_predicts_no_permuted_copy(monkeypatch):
+    # Many features, shallow trees: copies mostly stay on their row's path,
+    # where the walk pays (tests/engine/core/test_detour_share.py).
+    X, y = make_classification(
+        n_samples=400, n_features=30, n_informative=5, random_state=0
+    )
+    forest = RandomForestClassifier(n_estimators=10, max_depth=5, random_state=0)
+    forest.fit(X, y)
     seen = []
     original = RandomForestClassifier.predict_proba
 
