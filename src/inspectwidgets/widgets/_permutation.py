@@ -1,5 +1,7 @@
 """The live permutation-importance widget."""
 
+import numbers
+
 import numpy as np
 import traitlets
 from sklearn.metrics import check_scoring
@@ -11,9 +13,10 @@ from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array
+from ._workload import Workload, is_large, rows_text, workload_text
 
 
-class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
+class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget):
     """Permutation importance that fills in live while it is computed.
 
     Pick features, repeats and scorers in the widget (or set the traits of the
@@ -54,7 +57,9 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
 
     Examples
     --------
-    >>> import numpy as np
+    >>> import numbers
+
+import numpy as np
     >>> from sklearn.datasets import load_diabetes
     >>> from sklearn.linear_model import Ridge
     >>> from inspectwidgets import PermutationImportanceWidget, permutation_importance
@@ -179,7 +184,7 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
             name: check_scoring(self._estimator) if name == OWN_SCORE else name
             for name in self.scoring
         }
-        return iter_permutation_importance(
+        stream = iter_permutation_importance(
             self._estimator,
             self._X,
             self._y,
@@ -189,6 +194,25 @@ class PermutationImportanceWidget(FeatureSelection, ComputationWidget):
             features={label: self._columns[label] for label in self.features},
             cancel=cancel,
             **self._engine_kwargs,
+        )
+        self._workload = self._describe()  # once the engine checked max_samples
+        return stream
+
+    def _describe(self):
+        """Every row unless the user passed `max_samples` (the sampling
+        changes the estimate, so it is never chosen for them)."""
+        if not is_large(self._X):
+            return ""
+        n_rows = self._X.shape[0]
+        max_samples = self._engine_kwargs["max_samples"]
+        if isinstance(max_samples, numbers.Integral):
+            used = int(max_samples)
+        else:
+            used = int(max_samples * n_rows)  # as scikit-learn counts it
+        return workload_text(
+            rows_text(used, n_rows, "max_samples"),
+            f"{len(self.features)} features",
+            f"{self.n_repeats} repeats",
         )
 
     def _show(self, result):

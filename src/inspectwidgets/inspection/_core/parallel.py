@@ -15,6 +15,7 @@ stop)`` and the engines place results by position, so the numbers do not
 depend on where or in which order the chunks ran.
 """
 
+import functools
 import threading
 import time
 import warnings
@@ -45,6 +46,19 @@ def remote_backend():
     threads (dask.distributed, ray, ...), else None."""
     backend, _ = get_active_backend()
     return None if isinstance(backend, LOCAL_BACKENDS) else backend
+
+
+def remote_config():
+    """The remote joblib backend active in this thread, as a callable that
+    enters it again in another thread (joblib keeps its configuration per
+    thread, so a computation handed to another thread would run locally);
+    None where the active backend is local. Widgets capture it in the
+    user's thread and enter it on their worker thread.
+    """
+    backend, n_jobs = get_active_backend()
+    if isinstance(backend, LOCAL_BACKENDS):
+        return None
+    return functools.partial(parallel_config, backend=backend, n_jobs=n_jobs)
 
 
 class ChunkRunner:
@@ -156,6 +170,10 @@ class ChunkRunner:
                 yield delayed(_timed_remote)(task, shipped, *chunk)
 
         outputs = Parallel(
+            # The backend seen when the runner was made, even where it is
+            # iterated in another thread (a widget's), which joblib would
+            # send to its default backend.
+            backend=self.backend,
             n_jobs=self.n_workers,
             return_as="generator_unordered",
             # One chunk per task, and no more in flight than workers: each
