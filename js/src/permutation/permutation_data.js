@@ -87,7 +87,7 @@ export function topFeatures(result, options, k) {
  *
  * @param {{status: string, repeatsDone: number, repeatsTotal: number,
  *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean}} state
- * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
+ * @returns {string} e.g. "12 / 30 repeats · about 4 s left", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error".
  */
 export function progressText({ repeatsDone, repeatsTotal, ...state }) {

@@ -70,7 +70,13 @@ def test_widgets_created_inside_config_compute_there(client, data, forest):
     local = permutation_importance(forest, X, y, n_repeats=4, random_state=0)
     assert_array_equal(pi.result.importances("r2"), local.importances)
     local_pd = partial_dependence(
-        forest, X, [1], kind="both", grid_resolution=9, method="brute", n_ice=100,
+        forest,
+        X,
+        [1],
+        kind="both",
+        grid_resolution=9,
+        method="brute",
+        n_ice=100,
         random_state=0,
     )
     assert_array_equal(pd.result.average, local_pd.average)
