@@ -202,3 +202,13 @@ def test_comparison_subsamples_train_and_test_alike(small_threshold):
     )
     assert_frame_equal(w.to_frame(), expected)
     w.close()
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "10"])
+def test_bad_max_rows_is_named(regression, bad):
+    model, X, y, _ = regression
+    match = rf"max_rows must be a positive int or None; got {bad!r}\."
+    with pytest.raises(ValueError, match=match):
+        PartialDependenceWidget(model, X, max_rows=bad, run=False)
+    with pytest.raises(ValueError, match=match):
+        ImportanceComparisonWidget(model, X, y, X, y, max_rows=bad, run=False)

@@ -26,8 +26,8 @@ from ._selection import FeatureSelection
 from ._serialization import binary_array
 from ._workload import (
     RowSubsample,
-    default_max_rows,
     is_large,
+    resolve_max_rows,
     rows_text,
     seeded_rows,
     take_rows,
@@ -170,11 +170,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             ),
             _per_class=_per_class_payload(estimator, X_train.shape[1]),
             _correlation=_correlation_payload(self._clusters),
-            max_rows=(
-                max(default_max_rows(X_train), default_max_rows(X_test))
-                if max_rows is None
-                else max_rows
-            ),
+            max_rows=resolve_max_rows(max_rows, X_train, X_test),
             _n_rows=max(X_train.shape[0], X_test.shape[0]),
         )
         self._stream(cancel=None)  # invalid settings fail here, in Python

@@ -18,8 +18,8 @@ from ._effect_payloads import curve_payload, effects_payload
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._workload import (
     RowSubsample,
-    default_max_rows,
     is_large,
+    resolve_max_rows,
     rows_text,
     seeded_rows,
     take_rows,
@@ -180,11 +180,11 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         check_fitted(estimator)
         X = check_X(X)
         names = column_names(X)
-        self._full = (X, sample_weight)
         features = feature_names(features, names)
         targets = target_options(estimator)
         categorical = categorical_names(X, names, categorical_features)
-        self._estimator, self._X, self._names = estimator, X, names
+        self._estimator, self._names = estimator, names
+        self._full = (X, sample_weight)
         self._engine_kwargs = dict(
             # Columns by position: the names in the traits are strings, the
             # frame's labels need not be. Non-numeric columns are categorical.
@@ -195,6 +195,9 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
             # Ours, on here (the function leaves it off, as scikit-learn).
             correlation_threshold=DEFAULT_CORRELATION_THRESHOLD,
         )
+        max_rows = resolve_max_rows(max_rows, X)
+        # Before the traits: their observers read the rows (split_grid).
+        self._X = self._subsample(max_rows)
         self._ready = False
         self._held = {}  # complete results by settings: see `_refresh`
         self._steps_problems = {}  # feature -> why no steps ("": none)
@@ -212,10 +215,9 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
             _feature_options=names,
             _categorical=categorical,
             _target_options=targets,
-            max_rows=default_max_rows(X) if max_rows is None else max_rows,
+            max_rows=max_rows,
             _n_rows=X.shape[0],
         )
-        self._use_rows()
         self._stream(cancel=None)  # invalid settings fail here, in Python
         self._ready = True
         if run:
@@ -297,11 +299,13 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
                 f"features: {unknown} not among X's columns; choose from {self._names}."
             )
 
-    def _use_rows(self):
-        """Compute on the seeded subsample of at most `max_rows` rows."""
+    def _subsample(self, max_rows):
+        """The seeded subsample of at most `max_rows` rows of X, its
+        `sample_weight` put in the engine's arguments."""
         X, weight = self._full
-        rows = seeded_rows(len(X), self.max_rows, self._engine_kwargs["random_state"])
-        self._X, self._engine_kwargs["sample_weight"] = take_rows(rows, X, weight)
+        rows = seeded_rows(len(X), max_rows, self._engine_kwargs["random_state"])
+        X, self._engine_kwargs["sample_weight"] = take_rows(rows, X, weight)
+        return X
 
     def _describe(self):
         X = self._full[0]
@@ -466,7 +470,7 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
             return
         with self._lock:
             self._steps_problems = {}
-            self._use_rows()
+            self._X = self._subsample(self.max_rows)
         self.run()
 
     @traitlets.observe("target")

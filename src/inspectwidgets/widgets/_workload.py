@@ -10,6 +10,8 @@ computes (the JS puts `_workload` before the progress and the time left,
 which the base estimates from the first chunk's time).
 """
 
+import numbers
+
 import numpy as np
 import traitlets
 from sklearn.utils import _safe_indexing, check_random_state
@@ -43,12 +45,16 @@ def take_rows(rows, *arrays):
     return tuple(None if a is None else _safe_indexing(a, rows) for a in arrays)
 
 
-def default_max_rows(X):
-    """`DEFAULT_MAX_ROWS` where `X` is large, else every row of `X`."""
-    n_rows, n_features = X.shape
-    if n_rows * n_features > LARGE_INPUT_CELLS:
-        return DEFAULT_MAX_ROWS
-    return n_rows
+def resolve_max_rows(max_rows, *Xs):
+    """A widget's `max_rows` argument, checked; for None, `DEFAULT_MAX_ROWS`
+    where one of `Xs` is large, else every row of the longest."""
+    if max_rows is None:
+        if any(is_large(X) for X in Xs):
+            return DEFAULT_MAX_ROWS
+        return max(X.shape[0] for X in Xs)
+    if not isinstance(max_rows, numbers.Integral) or max_rows < 1:
+        raise ValueError(f"max_rows must be a positive int or None; got {max_rows!r}.")
+    return int(max_rows)
 
 
 def is_large(X):
