@@ -7,12 +7,15 @@ million rows. Every number is checked equal to the engine run on the same
 rows.
 """
 
+import time
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 from pandas.testing import assert_frame_equal
 from sklearn.datasets import load_breast_cancer
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+from sklearn.linear_model import Ridge
 from sklearn.model_selection import train_test_split
 from sklearn.utils import _safe_indexing
 
@@ -212,3 +215,29 @@ def test_bad_max_rows_is_named(regression, bad):
         PartialDependenceWidget(model, X, max_rows=bad, run=False)
     with pytest.raises(ValueError, match=match):
         ImportanceComparisonWidget(model, X, y, X, y, max_rows=bad, run=False)
+
+
+class SlowRidge(Ridge):
+    def predict(self, X):
+        time.sleep(0.05)
+        return super().predict(X)
+
+
+def test_time_left_is_known_from_the_first_chunk(regression):
+    """Before the first repeat round is drawn, the first chunk's time already
+    gives the progress and the time left."""
+    _, X, y, _ = regression
+    model = SlowRidge().fit(X, y)
+    w = PermutationImportanceWidget(model, X, y, n_repeats=3, run=False)
+    seen = []
+    w.observe(
+        lambda change: seen.append((change.new, w._eta_seconds, w._repeats_done)),
+        names=["progress"],
+    )
+    w.run()
+    assert w.wait(TIMEOUT) == "done", w.error
+    progress, eta, rounds = seen[0]
+    assert rounds == 0 and 0 < progress < 1 and eta >= 0, seen
+    expected = permutation_importance(model, X, y, n_repeats=3, random_state=0)
+    assert_array_equal(w.result.importances("r2"), expected.importances)
+    w.close()

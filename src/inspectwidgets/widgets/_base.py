@@ -18,6 +18,7 @@ is entered again on the worker thread.
 
 import base64
 import contextlib
+import functools
 import io
 import logging
 import threading
@@ -27,7 +28,7 @@ import traceback
 import anywidget
 import traitlets
 
-from ..inspection._core.parallel import remote_config
+from ..inspection._core.parallel import chunk_progress, remote_config
 from ..inspection._core.trees import load_walks, walks_needed
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
@@ -246,8 +247,11 @@ class ComputationWidget(anywidget.AnyWidget):
         try:
             try:
                 self._prepare(generation)
-                # The stream's chunks are cut and sent on this thread.
-                with config() if config else contextlib.nullcontext():
+                # The stream's chunks are cut, sent and timed on this thread.
+                with (
+                    config() if config else contextlib.nullcontext(),
+                    chunk_progress(functools.partial(self._on_chunk, generation)),
+                ):
                     for snapshot in stream:
                         with self._lock:
                             if generation != self._generation:
@@ -282,6 +286,22 @@ class ComputationWidget(anywidget.AnyWidget):
             load_walks()
         finally:
             self._phase = ""
+
+    def _on_chunk(self, generation, done, total):
+        """Progress and time left from the chunks done, until the run's first
+        result: on a big input the engine's first result (a whole repeat
+        round) can take many chunks, and the first chunk's time is already
+        an estimate. Where a run has several parts (the comparison's stages,
+        PD and ALE), this counts the first part only; results then count
+        them all."""
+        with self._lock:
+            if generation != self._generation or self._result_generation == generation:
+                return
+            elapsed = time.perf_counter() - self._started_at
+            with self.hold_sync():
+                self._elapsed_seconds = elapsed
+                self._eta_seconds = elapsed / done * (total - done)
+                self.progress = done / total
 
     def _update_timing(self, snapshot):
         elapsed = time.perf_counter() - self._started_at

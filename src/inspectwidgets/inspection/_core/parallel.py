@@ -15,6 +15,7 @@ stop)`` and the engines place results by position, so the numbers do not
 depend on where or in which order the chunks ran.
 """
 
+import contextlib
 import functools
 import threading
 import time
@@ -59,6 +60,24 @@ def remote_config():
     if isinstance(backend, LOCAL_BACKENDS):
         return None
     return functools.partial(parallel_config, backend=backend, n_jobs=n_jobs)
+
+
+_progress = threading.local()
+
+
+@contextlib.contextmanager
+def chunk_progress(listener):
+    """Call ``listener(done, total)`` after every chunk a ChunkRunner
+    iterated on this thread completes: the jobs of its schedule done so far,
+    and all of them. The engines yield results at their own pace (a
+    permutation round, a grid point's group); a widget hears the first chunk
+    before that, and times the run from it."""
+    previous = getattr(_progress, "listener", None)
+    _progress.listener = listener
+    try:
+        yield
+    finally:
+        _progress.listener = previous
 
 
 class ChunkRunner:
@@ -110,10 +129,15 @@ class ChunkRunner:
             Every chunk's jobs and what `task` returned, in completion order.
         """
         if self.remote:
-            return self._remote(schedule, task, context, cancelled)
-        if self.n_workers == 1:
-            return self._inline(schedule, task, context, cancelled)
-        return self._threads(schedule, task, context, cancelled)
+            chunks = self._remote(schedule, task, context, cancelled)
+        elif self.n_workers == 1:
+            chunks = self._inline(schedule, task, context, cancelled)
+        else:
+            chunks = self._threads(schedule, task, context, cancelled)
+        listener = getattr(_progress, "listener", None)
+        if listener is None:
+            return chunks
+        return _reported(chunks, schedule.n_jobs, listener)
 
     def _take(self, schedule):
         with self._lock:
@@ -203,6 +227,17 @@ class ChunkRunner:
                 # cancelled or stopped early; they are meant to be dropped.
                 warnings.filterwarnings("ignore", "\\d+ tasks which were still")
                 outputs.close()
+
+
+def _reported(chunks, total, listener):
+    # Closing this generator closes `chunks` at once: a remote run's
+    # cleanup (dropping the chunks still running) must not wait for gc.
+    with contextlib.closing(chunks):
+        done = 0
+        for start, stop, result in chunks:
+            done += stop - start
+            listener(done, total)
+            yield start, stop, result
 
 
 def _from_backend(error):
