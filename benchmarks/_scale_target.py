@@ -8,9 +8,8 @@ import sys
 import time
 
 import _timing
-import numpy as np
+from scale import fitted
 from sklearn.datasets import make_regression
-from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor
 
 from inspectwidgets import (
     PartialDependenceWidget,
@@ -27,19 +26,6 @@ PI_SAMPLES = 100_000
 N_REPEATS = 5
 PD_GRID = 50  # the PD widget's default grid_resolution
 N_ICE = 100  # and n_ice
-
-
-def fitted(kind, random_state):
-    X, y = make_regression(
-        20_000, N_FEATURES, n_informative=10, noise=5, random_state=random_state
-    )
-    if kind == "HistGB":
-        model = HistGradientBoostingRegressor(max_iter=100, random_state=0)
-    else:
-        model = RandomForestRegressor(
-            50, max_depth=10, min_samples_leaf=5, random_state=0
-        )
-    return model.fit(X, y)
 
 
 def widget_call(make, trait):
@@ -74,7 +60,7 @@ def widget_call(make, trait):
 
 
 def cases(kind, X, y, random_state):
-    model = fitted(kind, random_state)
+    model = fitted(kind, N_FEATURES, n_informative=10)
     rows = seeded_rows(len(X), DEFAULT_MAX_ROWS, random_state)
     pd_kwargs = dict(kind="both", grid_resolution=PD_GRID, n_ice=N_ICE)
     pi_kwargs = dict(
@@ -87,12 +73,20 @@ def cases(kind, X, y, random_state):
             "_chart",
         ),
         f"PD {kind} engine": lambda: partial_dependence(
-            model, X[rows], [0], method="brute", random_state=random_state,
+            model,
+            X[rows],
+            [0],
+            method="brute",
+            random_state=random_state,
             **pd_kwargs,
         ),  # fmt: skip
         f"PD {kind} widget": widget_call(
             lambda run: PartialDependenceWidget(
-                model, X, features=[0], random_state=random_state, run=run,
+                model,
+                X,
+                features=[0],
+                random_state=random_state,
+                run=run,
                 **pd_kwargs,
             ),  # fmt: skip
             "_curve",

@@ -52,11 +52,15 @@ QUICK_BUDGET_REPEATS = 1
 
 
 @functools.cache
-def fitted(kind):
+def fitted(kind, n_features=N_FEATURES, n_informative=8):
     """A model fitted on 20,000 rows: what is timed is inspection, on rows
     of the same distribution drawn afterwards."""
     X, y = make_regression(
-        20_000, N_FEATURES, n_informative=8, noise=5, random_state=RANDOM_STATE
+        20_000,
+        n_features,
+        n_informative=n_informative,
+        noise=5,
+        random_state=RANDOM_STATE,
     )
     if kind == "HistGB":
         model = HistGradientBoostingRegressor(max_iter=100, random_state=0)

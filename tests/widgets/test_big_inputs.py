@@ -62,31 +62,25 @@ def test_seeded_rows_are_reproducible_sorted_and_all_when_few():
     assert seeded_rows(100, 100, 7) is None
 
 
+SETTINGS = dict(features=[1], kind="both", grid_resolution=7, n_ice=30)
+
+
+def pd_on_rows(model, X, weight, max_rows):
+    """The function's partial dependence on the widget's seeded rows."""
+    rows = seeded_rows(len(X), max_rows, 0)
+    X, weight = (X, weight) if rows is None else (X[rows], weight[rows])
+    return partial_dependence(
+        model, X, sample_weight=weight, method="brute", random_state=0, **SETTINGS
+    )
+
+
 def test_pd_widget_subsample_equals_the_engine_on_those_rows(regression):
     model, X, _, weight = regression
     w = PartialDependenceWidget(
-        model,
-        X,
-        features=[1],
-        kind="both",
-        grid_resolution=7,
-        n_ice=30,
-        sample_weight=weight,
-        max_rows=300,
+        model, X, sample_weight=weight, max_rows=300, **SETTINGS
     )
     assert w.wait(TIMEOUT) == "done", w.error
-    rows = seeded_rows(len(X), 300, 0)
-    expected = partial_dependence(
-        model,
-        X[rows],
-        [1],
-        kind="both",
-        grid_resolution=7,
-        n_ice=30,
-        sample_weight=weight[rows],
-        method="brute",
-        random_state=0,
-    )
+    expected = pd_on_rows(model, X, weight, 300)
     assert_array_equal(w.result.average, expected.average)
     assert_array_equal(w.result.individual, expected.individual)
     # Not big, but subsampled: the status line says so.
@@ -95,34 +89,14 @@ def test_pd_widget_subsample_equals_the_engine_on_those_rows(regression):
 
     w.max_rows = 500  # the field in the status line
     assert w.wait(TIMEOUT) == "done", w.error
-    rows = seeded_rows(len(X), 500, 0)
-    expected = partial_dependence(
-        model,
-        X[rows],
-        [1],
-        kind="both",
-        grid_resolution=7,
-        n_ice=30,
-        sample_weight=weight[rows],
-        method="brute",
-        random_state=0,
-    )
+    expected = pd_on_rows(model, X, weight, 500)
     assert_array_equal(w.result.average, expected.average)
+    assert_array_equal(w.result.individual, expected.individual)
     assert w._curve["n_rows"] == 500  # "averaged over 500 rows"
 
     w.max_rows = 10_000  # more than X has: every row, nothing to say
     assert w.wait(TIMEOUT) == "done", w.error
-    expected = partial_dependence(
-        model,
-        X,
-        [1],
-        kind="both",
-        grid_resolution=7,
-        n_ice=30,
-        sample_weight=weight,
-        method="brute",
-        random_state=0,
-    )
+    expected = pd_on_rows(model, X, weight, 10_000)
     assert_array_equal(w.result.average, expected.average)
     assert w._workload == ""
     w.close()
