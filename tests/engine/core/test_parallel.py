@@ -129,3 +129,14 @@ def test_chunk_progress_reports_every_chunk_on_this_thread(n_jobs):
 
 def _gated_free(context, start, stop):
     return start
+
+
+def test_probe_goes_first_alone_and_does_not_size_the_chunks():
+    schedule = ChunkSchedule(20, 5, 8, probe=True)
+    assert schedule.take() == (0, 1)
+    assert schedule.take() == (1, 6)  # a round, taken before the probe's time
+    schedule.record(0.0)  # the probe's: fast, yet no doubling
+    assert schedule.take() == (6, 11)
+    schedule.record(0.0)
+    assert schedule.take() == (11, 19)  # doubled, up to the cap
+    assert ChunkSchedule(1, 5, 8, probe=True).take() == (0, 1)
