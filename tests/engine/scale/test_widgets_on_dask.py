@@ -157,6 +157,44 @@ def test_streaming_and_cancel_on_the_cluster(client, data):
     widget.close()
 
 
+def test_widgets_computing_at_once_share_the_backend(client, data):
+    """Widgets created in one block share joblib's backend instance, whose
+    calls keep state on it: they take turns, and all finish."""
+    X, y = data
+    model = SlowRidge().fit(X, y)
+    with joblib.parallel_config(backend="dask"):
+        widgets = [
+            PermutationImportanceWidget(model, X, y, n_repeats=r, random_state=0)
+            for r in (2, 3, 4)
+        ]
+    for widget, n_repeats in zip(widgets, (2, 3, 4), strict=True):
+        assert widget.wait(TIMEOUT) == "done", widget.error
+        local = permutation_importance(model, X, y, n_repeats=n_repeats, random_state=0)
+        assert_blas_close(widget.result.importances("r2"), local.importances)
+        widget.close()
+
+
+def test_cancelling_one_widget_leaves_the_other_running(client, data):
+    """joblib's dask backend, cancelled, drops every result it is waiting
+    for, the other widget's too: without turns the other would hang."""
+    X, y = data
+    model = SlowRidge().fit(X, y)
+    with joblib.parallel_config(backend="dask"):
+        first = PermutationImportanceWidget(model, X, y, n_repeats=30)
+        second = PermutationImportanceWidget(model, X, y, n_repeats=3)
+    deadline = time.monotonic() + TIMEOUT
+    while first._repeats_done < 1 and second._repeats_done < 1:
+        assert time.monotonic() < deadline, "no round in time"
+        time.sleep(0.05)
+    first.cancel()
+    assert first.wait(TIMEOUT) == "cancelled"
+    assert second.wait(TIMEOUT) == "done", second.error
+    local = permutation_importance(model, X, y, n_repeats=3, random_state=0)
+    assert_blas_close(second.result.importances("r2"), local.importances)
+    first.close()
+    second.close()
+
+
 def test_failing_chunk_ends_in_error(client, data):
     """A model raising on a worker: the widget says so, never stays running."""
     X, y = data

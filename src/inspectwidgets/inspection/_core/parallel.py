@@ -20,6 +20,7 @@ import functools
 import threading
 import time
 import warnings
+import weakref
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
@@ -63,6 +64,18 @@ def remote_config():
 
 
 _progress = threading.local()
+
+# One lock per remote backend instance. Within a thread, joblib's calls on a
+# backend come one after another; widgets share the instance across threads,
+# and a backend such as dask's keeps per-call state on itself (its result
+# collector stops when any call ends), so concurrent calls would hang.
+_backend_locks = weakref.WeakKeyDictionary()
+_backend_locks_lock = threading.Lock()
+
+
+def _backend_lock(backend):
+    with _backend_locks_lock:
+        return _backend_locks.setdefault(backend, threading.Lock())
 
 
 @contextlib.contextmanager
@@ -180,6 +193,18 @@ class ChunkRunner:
                     future.cancel()
 
     def _remote(self, schedule, task, context, cancelled):
+        # Runs on the same backend take turns (see `_backend_locks`); a run
+        # waiting for its turn can still be cancelled.
+        lock = _backend_lock(self.backend)
+        while not lock.acquire(timeout=0.1):
+            if cancelled():
+                return
+        try:
+            yield from self._remote_turn(schedule, task, context, cancelled)
+        finally:
+            lock.release()
+
+    def _remote_turn(self, schedule, task, context, cancelled):
         shipped = Shipped(context)
         finished = threading.Event()
 
