@@ -1,6 +1,7 @@
 """Large data: local threads against a dask LocalCluster, and the memory budget.
 
     python benchmarks/scale.py [--quick] [--runs N] [--rows N [N ...]]
+                               [--no-budgets] [--target [ROWS]]
 
 First table: permutation importance and partial dependence of a
 HistGradientBoosting and a random forest model on 10^4 to 10^6 rows (--quick:
@@ -10,6 +11,11 @@ processes with 1 thread each; median seconds side by side, warm-up first,
 order alternating; peak extra memory of this process (tracemalloc) for each.
 Second table: one permutation importance (HistGB, 10,000 x 20) at several
 ``max_memory`` budgets: seconds and peak extra memory, against scikit-learn's.
+(--no-budgets: the first table only.) --target: the issue's target instead,
+1,000,000 x 50 (or ROWS x 50): permutation importance with max_samples=100,000
+and partial dependence on a 10,000-row seeded subsample, engine and widgets,
+threads only: seconds, seconds to a widget's first update, peak extra memory
+traced and resident (benchmarks/_scale_target.py).
 Exits with status 1, after the tables, if a dask run's numbers differ from the
 local run's (exactly, trees predict row by row) or ours from scikit-learn's.
 See docs/large_data.md.
@@ -46,11 +52,15 @@ QUICK_BUDGET_REPEATS = 1
 
 
 @functools.cache
-def fitted(kind):
+def fitted(kind, n_features=N_FEATURES, n_informative=8):
     """A model fitted on 20,000 rows: what is timed is inspection, on rows
     of the same distribution drawn afterwards."""
     X, y = make_regression(
-        20_000, N_FEATURES, n_informative=8, noise=5, random_state=RANDOM_STATE
+        20_000,
+        n_features,
+        n_informative=n_informative,
+        noise=5,
+        random_state=RANDOM_STATE,
     )
     if kind == "HistGB":
         model = HistGradientBoostingRegressor(max_iter=100, random_state=0)
@@ -187,6 +197,13 @@ def main():
         parser.add_argument(
             "--rows", type=int, nargs="+", help=f"row counts (default: {ROWS})"
         )
+        parser.add_argument(
+            "--no-budgets", action="store_true", help="skip the max_memory table"
+        )
+        parser.add_argument(
+            "--target", type=int, nargs="?", const=1_000_000, metavar="ROWS",
+            help="the 1,000,000 x 50 target instead (or ROWS x 50)",
+        )  # fmt: skip
 
     args, runs = _timing.parse_runs(
         __doc__.splitlines()[0],
@@ -194,6 +211,14 @@ def main():
         f"with n_repeats={QUICK_BUDGET_REPEATS}",
         add_arguments,
     )
+    if args.target:
+        from _scale_target import N_FEATURES as TARGET_FEATURES
+        from _scale_target import target_table
+
+        print(f"Target: {args.target:,} x {TARGET_FEATURES}, local threads")
+        print(_timing.describe_environment([np, sklearn, joblib, inspectwidgets]))
+        print(target_table(args.target, ("HistGB", "RF")))
+        return
     from distributed import Client, LocalCluster
 
     agreement = _agreement.Agreement()
@@ -217,6 +242,9 @@ def main():
         Client(cluster),
     ):
         print(scale_table(row_counts, runs, agreement))
+    if args.no_budgets:
+        agreement.exit_if_any()
+        return
     print()
     budgets = QUICK_BUDGETS_MIB if args.quick else BUDGETS_MIB
     n_repeats = QUICK_BUDGET_REPEATS if args.quick else N_REPEATS

@@ -39,6 +39,7 @@ import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
+import { createWorkload } from "./ui/workload.js";
 import { createTooltip } from "./ui/tooltip.js";
 import "./comparison_widget.css";
 
@@ -103,6 +104,7 @@ function render({ model, el }) {
   });
   const { run, stop } = runStopButtons("icw");
   const status = createStatus("icw");
+  status.bar.append(createWorkload("icw", context).node);
   const empty = h("p", { className: "iw-note", testid: "icw-empty" });
   const output = h("div", { className: "icw-output" });
   const tooltip = createTooltip(output, { testid: "icw-tooltip" });

@@ -119,7 +119,7 @@ describe("ImportanceComparisonWidget front end: controls", () => {
     model.set("progress", 0.456);
     model.set("_eta_seconds", 4.2);
     flushFrames();
-    expect(byTestId("icw-progress").textContent).toBe("45% · ETA 4 s");
+    expect(byTestId("icw-progress").textContent).toBe("45% · about 4 s left");
     expect(byTestId("icw-empty").textContent).toBe(
       "Computing the first repeat…",
     );

@@ -27,6 +27,7 @@ import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
+import { createWorkload } from "./ui/workload.js";
 import { createTooltip } from "./ui/tooltip.js";
 import "./pd_widget.css";
 
@@ -138,6 +139,7 @@ function render({ model, el }) {
   );
   const { run, stop } = runStopButtons("pdw");
   const status = createStatus("pdw");
+  status.bar.append(createWorkload("pdw", context).node);
   const warning = h("div", {
     className: "pdw-warning",
     testid: "pdw-warning",

@@ -28,6 +28,7 @@ import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
+import { createWorkload } from "./ui/workload.js";
 import "./permutation_widget.css";
 
 /** Traits that change the progress line, the status and the chart. */
@@ -55,6 +56,7 @@ function buildDom(context) {
   });
   const controls = buildControls(context);
   const status = createStatus("piw");
+  status.bar.append(createWorkload("piw", context).node);
   const output = createOutputPanel();
   root.append(
     controls.node,

@@ -283,13 +283,13 @@ describe("PermutationImportanceWidget front end", () => {
     expect(barFeatures()).toEqual(["bmi", "s5", "bp"]);
     expect(byTestId("piw-root").getAttribute("data-repeats-done")).toBe("5");
     expect(byTestId("piw-progress").textContent).toBe(
-      "5 / 5 repeats · ETA <1 s",
+      "5 / 5 repeats · under 1 s left",
     );
     model.set("_repeats_done", 4);
     model.set("_eta_seconds", 4.2);
     flushFrames();
     expect(byTestId("piw-progress").textContent).toBe(
-      "4 / 5 repeats · ETA 4 s",
+      "4 / 5 repeats · about 4 s left",
     );
   });
 

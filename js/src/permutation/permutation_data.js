@@ -95,7 +95,7 @@ export function topFeatures(result, options, k) {
  *   unit?: string, etaSeconds: number, elapsedSeconds: number,
  *   hasResult: boolean}} state `unit` counts the steps ("repeats", or the
  *   "folds" and "members" of a cross-validated or out-of-bag result).
- * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
+ * @returns {string} e.g. "12 / 30 repeats · about 4 s left", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error".
  */
 export function progressText({

@@ -68,7 +68,7 @@ describe("progressText", () => {
   };
   it("describes each status", () => {
     expect(progressText({ ...base, status: "running" })).toBe(
-      "12 / 30 repeats · ETA 4 s",
+      "12 / 30 repeats · about 4 s left",
     );
     expect(progressText({ ...base, status: "running", etaSeconds: -1 })).toBe(
       "12 / 30 repeats",
@@ -78,10 +78,10 @@ describe("progressText", () => {
       progressText({ ...base, status: "running", etaSeconds: -1, unit: "folds" }),
     ).toBe("12 / 30 folds");
     expect(progressText({ ...base, status: "running", etaSeconds: 0.2 })).toBe(
-      "12 / 30 repeats · ETA <1 s",
+      "12 / 30 repeats · under 1 s left",
     );
     expect(progressText({ ...base, status: "running", etaSeconds: 125 })).toBe(
-      "12 / 30 repeats · ETA 2 min 5 s",
+      "12 / 30 repeats · about 2 min 5 s left",
     );
     expect(progressText({ ...base, status: "done" })).toBe("done in 3.2 s");
     expect(

@@ -21,7 +21,7 @@ export function formatEta(seconds) {
  *   `stoppedAt` where a cancelled run stopped (default: `count`); a negative
  *   `etaSeconds` means unknown; `phase` (the `_phase` trait) is what a
  *   running computation does before its first result, shown instead.
- * @returns {string} e.g. "12 / 30 repeats · ETA 4 s", "done in 3.2 s",
+ * @returns {string} e.g. "12 / 30 repeats · about 4 s left", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error", "ready", "not run yet".
  */
 export function statusText({
@@ -36,7 +36,10 @@ export function statusText({
   switch (status) {
     case "running": {
       if (phase) return phase;
-      const eta = etaSeconds >= 0 ? `ETA ${formatEta(etaSeconds)}` : "";
+      // From the chunks timed so far (the first one on), updated with each.
+      let eta = "";
+      if (etaSeconds >= 0.5) eta = `about ${formatEta(etaSeconds)} left`;
+      else if (etaSeconds >= 0) eta = "under 1 s left";
       return [count, eta].filter(Boolean).join(" · ") || "running";
     }
     case "done":

@@ -7,11 +7,11 @@ import { FakeModel } from "../test_helpers.js";
 describe("statusText", () => {
   it("uses the count while running and where a run stopped", () => {
     expect(statusText({ status: "running", count: "45%", etaSeconds: 3 })).toBe(
-      "45% · ETA 3 s",
+      "45% · about 3 s left",
     );
     expect(statusText({ status: "running" })).toBe("running");
     expect(statusText({ status: "running", etaSeconds: 90 })).toBe(
-      "ETA 1 min 30 s",
+      "about 1 min 30 s left",
     );
     expect(statusText({ status: "cancelled", count: "45%" })).toBe(
       "cancelled at 45%",

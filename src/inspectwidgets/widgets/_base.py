@@ -9,9 +9,16 @@ applied, because every callback checks the run's generation under the lock.
 Every run ends in a final status, whatever it raises, with the traceback in
 ``error_details`` and in the log; ``close()`` cancels the run and ends the
 thread.
+
+A run's chunks go where joblib's configuration says (``docs/large_data.md``):
+that configuration is per thread, so the remote backend (dask, ...) active
+when ``run()`` is called, else the one active when the widget was created,
+is entered again on the worker thread.
 """
 
 import base64
+import contextlib
+import functools
 import io
 import logging
 import threading
@@ -21,6 +28,7 @@ import traceback
 import anywidget
 import traitlets
 
+from ..inspection._core.parallel import chunk_progress, remote_config
 from ..inspection._core.trees import load_walks, walks_needed
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
@@ -97,6 +105,7 @@ class ComputationWidget(anywidget.AnyWidget):
         self._closed = False
         self.result = None
         self._result_generation = None
+        self._joblib_config = remote_config()
         super().__init__(**kwargs)
 
     # Public API -----------------------------------------------------------
@@ -116,8 +125,10 @@ class ComputationWidget(anywidget.AnyWidget):
             generation = self._generation
             self._cancel.set()
             cancel = self._cancel = threading.Event()
+        config = remote_config() or self._joblib_config
         try:
-            stream = self._stream(cancel)
+            with config() if config else contextlib.nullcontext():
+                stream = self._stream(cancel)
         except BaseException as exc:  # bad settings: shown inline, widget stays usable
             logger.info("%s: settings refused", type(self).__name__, exc_info=exc)
             # Finished even on KeyboardInterrupt: the run it superseded will
@@ -129,7 +140,7 @@ class ComputationWidget(anywidget.AnyWidget):
         with self._lock:
             if generation != self._generation:
                 return
-            self._pending = (generation, stream, cancel)
+            self._pending = (generation, stream, cancel, config)
             self._started_at = time.perf_counter()
             with self.hold_sync():
                 self.status, self.error, self.progress = "running", "", 0.0
@@ -221,29 +232,34 @@ class ComputationWidget(anywidget.AnyWidget):
                         self._worker = None
                         return
                     self._lock.wait(remaining)
-                generation, stream, cancel = self._pending
+                generation, stream, cancel, config = self._pending
                 self._pending = None
                 self._active = True
             try:
-                self._consume(generation, stream, cancel)
+                self._consume(generation, stream, cancel, config)
             finally:
                 with self._lock:
                     self._active = False
                     self._lock.notify_all()
 
-    def _consume(self, generation, stream, cancel):
+    def _consume(self, generation, stream, cancel, config):
         failure = None
         try:
             try:
                 self._prepare(generation)
-                for snapshot in stream:
-                    with self._lock:
-                        if generation != self._generation:
-                            break
-                        with self.hold_sync():
-                            self.result = self._show(snapshot)
-                            self._result_generation = generation
-                            self._update_timing(snapshot)
+                # The stream's chunks are cut, sent and timed on this thread.
+                with (
+                    config() if config else contextlib.nullcontext(),
+                    chunk_progress(functools.partial(self._on_chunk, generation)),
+                ):
+                    for snapshot in stream:
+                        with self._lock:
+                            if generation != self._generation:
+                                break
+                            with self.hold_sync():
+                                self.result = self._show(snapshot)
+                                self._result_generation = generation
+                                self._update_timing(snapshot)
             finally:
                 stream.close()
         # A model raising mid-run, even KeyboardInterrupt or SystemExit: shown
@@ -270,6 +286,22 @@ class ComputationWidget(anywidget.AnyWidget):
             load_walks()
         finally:
             self._phase = ""
+
+    def _on_chunk(self, generation, done, total):
+        """Progress and time left from the chunks done, until the run's first
+        result: on a big input the engine's first result (a whole repeat
+        round) can take many chunks, and the first chunk's time is already
+        an estimate. Where a run has several parts (the comparison's stages,
+        PD and ALE), this counts the first part only; results then count
+        them all."""
+        with self._lock:
+            if generation != self._generation or self._result_generation == generation:
+                return
+            elapsed = time.perf_counter() - self._started_at
+            with self.hold_sync():
+                self._elapsed_seconds = elapsed
+                self._eta_seconds = elapsed / done * (total - done)
+                self.progress = done / total
 
     def _update_timing(self, snapshot):
         elapsed = time.perf_counter() - self._started_at

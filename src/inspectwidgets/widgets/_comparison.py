@@ -24,6 +24,15 @@ from ._base import ComputationWidget
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array
+from ._workload import (
+    RowSubsample,
+    is_large,
+    resolve_max_rows,
+    rows_text,
+    seeded_rows,
+    take_rows,
+    workload_text,
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +44,7 @@ class _Step:
     result: object
 
 
-class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
+class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidget):
     """MDI, ESL relative importance and permutation importance side by side.
 
     Measures view: every measure on one normalized scale with the flags of
@@ -67,6 +76,13 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
             "relative_importance"}, default="permutation_test"
         The measure ordering the features, largest first; changing it
         re-sorts without recomputing.
+    max_rows : int, default=None
+        Rows of the training and of the test data computed at most: above
+        it, a seeded subsample of each (`random_state`), as ModelInspector
+        draws it. None: every row, or 10,000 where either has more than
+        1,000,000 cells (rows x columns; ``docs/large_data.md``). The status
+        line says which, with a field to change it. The correlation
+        clusters are of the whole training data.
     run : bool, default=True
         Start computing at once.
 
@@ -128,6 +144,7 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
         n_jobs=None,
         view="measures",
         sort_by="permutation_test",
+        max_rows=None,
         run=True,
     ):
         X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
@@ -139,7 +156,8 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
             )
         scoring = scoring or builtin_score_name(estimator) or OWN_SCORE
         self._estimator = estimator
-        self._data = {"train": (X_train, y_train), "test": (X_test, y_test)}
+        self._full_data = {"train": (X_train, y_train), "test": (X_test, y_test)}
+        self._data, self._rows_key = None, None
         self._n_jobs = n_jobs
         self._mdi, self._relative = impurity_columns(estimator, X_train.shape[1])
         self._ready = False
@@ -157,6 +175,8 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
             ),
             _per_class=_per_class_payload(estimator, X_train.shape[1]),
             _correlation=_correlation_payload(self._clusters),
+            max_rows=resolve_max_rows(max_rows, X_train, X_test),
+            _n_rows=max(X_train.shape[0], X_test.shape[0]),
         )
         self._stream(cancel=None)  # invalid settings fail here, in Python
         self._ready = True
@@ -166,7 +186,33 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
     # ComputationWidget hooks --------------------------------------------------
 
     def _settings(self):
-        return (self.scoring, self.n_repeats, self.random_state)
+        return (self.scoring, self.n_repeats, self.random_state, self.max_rows)
+
+    def _use_rows(self):
+        """The seeded subsamples of at most `max_rows` rows, drawn again
+        only when `max_rows` or `random_state` changed."""
+        key = (self.max_rows, self.random_state)
+        if key == self._rows_key:
+            return
+        data = {}
+        for stage, (X, y) in self._full_data.items():
+            rows = seeded_rows(X.shape[0], self.max_rows, self.random_state)
+            data[stage] = take_rows(rows, X, y)
+        self._data, self._rows_key = data, key
+
+    def _describe(self):
+        full = {stage: X for stage, (X, _) in self._full_data.items()}
+        used = {stage: X.shape[0] for stage, (X, _) in self._data.items()}
+        if not any(is_large(X) or used[s] < X.shape[0] for s, X in full.items()):
+            return ""
+        return workload_text(
+            ", ".join(
+                f"{stage} {rows_text(used[stage], full[stage].shape[0])}"
+                for stage in ("test", "train")
+            ),
+            f"{full['test'].shape[1]} features",
+            f"{self.n_repeats} repeats",
+        )
 
     def _engine(self, stage, cancel, features=None):
         data = "train" if stage == "train" else "test"
@@ -188,6 +234,8 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
         return store.stream(rows[data], run, (self.n_repeats, self.random_state, 1.0))
 
     def _stream(self, cancel):
+        self._use_rows()
+        self._workload = self._describe()
         # Every engine stream is created (and so validated) before any work.
         stages = []
         if self._cache is None or self._cache.settings != self._settings():
@@ -234,7 +282,7 @@ class ImportanceComparisonWidget(FeatureSelection, ComputationWidget):
 
     # Reactions to settings ----------------------------------------------------
 
-    @traitlets.observe("scoring", "n_repeats", "random_state", "threshold")
+    @traitlets.observe("scoring", "n_repeats", "random_state", "threshold", "max_rows")
     def _on_settings(self, change):
         if self._ready:
             self.run()

@@ -40,7 +40,6 @@ import threading
 import anywidget
 import numpy as np
 import traitlets
-from sklearn.utils import _safe_indexing
 
 from ..inspection._core.validation import (
     check_fitted,
@@ -57,6 +56,7 @@ from ._options import STATIC
 from ._permutation import engine_scoring
 from ._review_header import review_header, scores_frame
 from ._shared import SharedPermutations
+from ._workload import seeded_rows, take_rows
 
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
@@ -329,12 +329,8 @@ class ModelInspector(anywidget.AnyWidget):
     def _rows(self, X, y):
         """At most `max_rows` rows of (X, y), drawn with the inspector's seed
         and kept in their order; the data itself when it is small enough."""
-        n = X.shape[0]
-        if n <= self.max_rows:
-            return X, y
-        rng = np.random.RandomState(self._random_state)
-        rows = np.sort(rng.choice(n, size=self.max_rows, replace=False))
-        return _safe_indexing(X, rows), _safe_indexing(y, rows)
+        rows = seeded_rows(X.shape[0], self.max_rows, self._random_state)
+        return take_rows(rows, X, y)
 
     def _header_content(self):
         X_train, y_train = self._train

@@ -16,6 +16,15 @@ from ..inspection._core.validation import check_fitted, check_X, column_names
 from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
 from ._options import STATIC, categorical_names, feature_names, target_options
+from ._workload import (
+    RowSubsample,
+    is_large,
+    resolve_max_rows,
+    rows_text,
+    seeded_rows,
+    take_rows,
+    workload_text,
+)
 
 PD_KINDS = ("average", "individual", "both")
 KINDS = (*PD_KINDS, "ale", "average_and_ale")
@@ -34,7 +43,7 @@ class _Effects:
     """The parts the run computes, for its progress."""
 
 
-class PartialDependenceWidget(ComputationWidget):
+class PartialDependenceWidget(RowSubsample, ComputationWidget):
     """Partial dependence and ICE curves that fill in while they are computed.
 
     One feature: the partial dependence (bold) over individual conditional
@@ -89,7 +98,15 @@ class PartialDependenceWidget(ComputationWidget):
         Class shown for classifiers; the positive (last) class when None.
     scale : {"probability", "log_odds"}, default="probability"
     categorical_features, sample_weight, percentiles, random_state
-        As in :func:`~inspectwidgets.partial_dependence`.
+        As in :func:`~inspectwidgets.partial_dependence`. `random_state`
+        also draws the subsample of `max_rows` rows.
+    max_rows : int, default=None
+        Rows computed at most: above it, a seeded subsample of X (and of
+        `sample_weight`), the same for the same `random_state`, and the
+        numbers those of the function on those rows. None: every row, or
+        10,000 where X has more than 1,000,000 cells (rows x columns;
+        ``docs/large_data.md``). The status line says which, with a field
+        to change it.
     run : bool, default=True
         Start computing at once.
     """
@@ -157,6 +174,7 @@ class PartialDependenceWidget(ComputationWidget):
         sample_weight=None,
         percentiles=(0.05, 0.95),
         random_state=0,
+        max_rows=None,
         run=True,
     ):
         check_fitted(estimator)
@@ -165,7 +183,8 @@ class PartialDependenceWidget(ComputationWidget):
         features = feature_names(features, names)
         targets = target_options(estimator)
         categorical = categorical_names(X, names, categorical_features)
-        self._estimator, self._X, self._names = estimator, X, names
+        self._estimator, self._names = estimator, names
+        self._full = (X, sample_weight)
         self._engine_kwargs = dict(
             # Columns by position: the names in the traits are strings, the
             # frame's labels need not be. Non-numeric columns are categorical.
@@ -176,6 +195,9 @@ class PartialDependenceWidget(ComputationWidget):
             # Ours, on here (the function leaves it off, as scikit-learn).
             correlation_threshold=DEFAULT_CORRELATION_THRESHOLD,
         )
+        max_rows = resolve_max_rows(max_rows, X)
+        # Before the traits: their observers read the rows (split_grid).
+        self._X = self._subsample(max_rows)
         self._ready = False
         self._held = {}  # complete results by settings: see `_refresh`
         self._steps_problems = {}  # feature -> why no steps ("": none)
@@ -193,6 +215,8 @@ class PartialDependenceWidget(ComputationWidget):
             _feature_options=names,
             _categorical=categorical,
             _target_options=targets,
+            max_rows=max_rows,
+            _n_rows=X.shape[0],
         )
         self._stream(cancel=None)  # invalid settings fail here, in Python
         self._ready = True
@@ -275,8 +299,33 @@ class PartialDependenceWidget(ComputationWidget):
                 f"features: {unknown} not among X's columns; choose from {self._names}."
             )
 
+    def _subsample(self, max_rows):
+        """The seeded subsample of at most `max_rows` rows of X, its
+        `sample_weight` put in the engine's arguments."""
+        X, weight = self._full
+        rows = seeded_rows(len(X), max_rows, self._engine_kwargs["random_state"])
+        X, self._engine_kwargs["sample_weight"] = take_rows(rows, X, weight)
+        return X
+
+    def _describe(self):
+        X = self._full[0]
+        if not is_large(X) and len(self._X) == len(X):
+            return ""
+        two_way = len(self.features) == 2
+        points = f"{self.grid_resolution}{'²' if two_way else ''}"
+        what = (
+            f"{points} bins"
+            if self.kind == "ale"
+            else f"{points} grid points"
+            + (" and ALE" if self.kind == "average_and_ale" else "")
+        )
+        return workload_text(
+            rows_text(len(self._X), len(X)), f"{X.shape[1]} features", what
+        )
+
     def _stream(self, cancel):
         keys = self._keys()
+        self._workload = self._describe()
         held = {p: r for p, (k, r) in self._held.items() if (p, k) in keys}
         columns = [self._names.index(f) for f in self.features]
         if self.kind in PD_KINDS:
@@ -414,6 +463,15 @@ class PartialDependenceWidget(ComputationWidget):
     def _on_settings(self, change):
         if self._ready:
             self._refresh()
+
+    @traitlets.observe("max_rows")
+    def _on_max_rows(self, change):
+        if not self._ready:
+            return
+        with self._lock:
+            self._steps_problems = {}
+            self._X = self._subsample(self.max_rows)
+        self.run()
 
     @traitlets.observe("target")
     def _on_target(self, change):

@@ -18,7 +18,7 @@ from inspectwidgets import (
     permutation_importance,
 )
 from inspectwidgets.inspection._core.chunks import ChunkSchedule
-from inspectwidgets.inspection._core.parallel import ChunkRunner
+from inspectwidgets.inspection._core.parallel import ChunkRunner, chunk_progress
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +108,35 @@ def test_cancel_stops_handing_out_chunks():
     ):
         seen.append(start)
     assert seen == [0, 1, 2]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_chunk_progress_reports_every_chunk_on_this_thread(n_jobs):
+    reports = []
+    with chunk_progress(lambda done, total: reports.append((done, total))):
+        chunks = list(
+            ChunkRunner(n_jobs=n_jobs).run(
+                ChunkSchedule(7, 2, 2), lambda c, a, b: b - a, None
+            )
+        )
+    # Chunks of 2, 2, 2 and 1 jobs: the jobs done after each, of 7.
+    assert reports == [(2, 7), (4, 7), (6, 7), (7, 7)]
+    assert sum(result for *_, result in chunks) == 7
+    # Outside the block, and on other threads, nobody hears.
+    list(ChunkRunner(n_jobs=n_jobs).run(ChunkSchedule(3, 1, 1), _gated_free, None))
+    assert len(reports) == 4
+
+
+def _gated_free(context, start, stop):
+    return start
+
+
+def test_probe_goes_first_alone_and_does_not_size_the_chunks():
+    schedule = ChunkSchedule(20, 5, 8, probe=True)
+    assert schedule.take() == (0, 1)
+    assert schedule.take() == (1, 6)  # a round, taken before the probe's time
+    schedule.record(0.0)  # the probe's: fast, yet no doubling
+    assert schedule.take() == (6, 11)
+    schedule.record(0.0)
+    assert schedule.take() == (11, 19)  # doubled, up to the cap
+    assert ChunkSchedule(1, 5, 8, probe=True).take() == (0, 1)

@@ -325,3 +325,12 @@ def test_roc_auc_with_tied_scores_is_sklearns_to_the_bit():
         got = permutation_importance(model, X, y, algorithm=algorithm, **kwargs)
         for name in kwargs["scoring"]:
             assert_array_equal(got[name].importances, expected[name].importances)
+
+
+def test_max_samples_rows_keep_no_pool():
+    """The subsample's row indices are their own array: a view would keep
+    sample_without_replacement's pool of every row alive for the whole run."""
+    from inspectwidgets.inspection._permutation.schedule import permutation_schedule
+
+    rows, _ = permutation_schedule(np.random.RandomState(0), 100_000, 1_000, 2)
+    assert rows.base is None and rows.shape == (1_000,)

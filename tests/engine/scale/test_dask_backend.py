@@ -29,30 +29,8 @@ from inspectwidgets.inspection._core.parallel import ChunkRunner
 
 from numerics import assert_blas_close
 
-try:
-    import distributed
-except ImportError:
-    # CI installs the dev extra, which has dask: never skipped there.
-    if os.environ.get("CI"):
-        raise
-    pytest.skip("dask.distributed is not installed", allow_module_level=True)
-
 # A hung cluster fails the test instead of the whole run.
 TIMEOUT = 60
-
-
-@pytest.fixture(scope="module")
-def client():
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            processes=True,
-            threads_per_worker=1,
-            dashboard_address=None,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
 
 
 @pytest.fixture(scope="module")

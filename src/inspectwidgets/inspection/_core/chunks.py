@@ -27,6 +27,10 @@ class ChunkSchedule:
     still updates about every `target_seconds`. Models whose predictions are
     exact row by row (trees) give the same bits whatever the chunks; where BLAS
     predicts (linear models, SVMs), the rows in a call can change the last bit.
+
+    With `probe`, one job goes first, alone: on a big input a round can take
+    many seconds, and a live display can say how long the run has left after
+    one job's time (``widgets/_base.py``). Its time does not size the chunks.
     """
 
     def __init__(
@@ -36,6 +40,7 @@ class ChunkSchedule:
         cap,
         target_seconds=TARGET_CHUNK_SECONDS,
         eager=False,
+        probe=False,
     ):
         self.n_jobs = n_jobs
         self.cap = cap
@@ -46,16 +51,22 @@ class ChunkSchedule:
         # all while a live display still moves a few times.
         self.eager = eager
         self._next = 0
+        # The probe is yet to be handed out; its time is yet to be ignored.
+        self._probe = self._unrecorded_probe = probe and n_jobs > 1
 
     def take(self):
         """The next chunk, or None when every job has been handed out."""
         if self._next >= self.n_jobs:
             return None
         start = self._next
-        self._next = min(start + self.size, self.n_jobs)
+        self._next = min(start + (1 if self._probe else self.size), self.n_jobs)
+        self._probe = False
         return start, self._next
 
     def record(self, seconds):
         """Report how long the last chunk took."""
+        if self._unrecorded_probe:
+            self._unrecorded_probe = False
+            return
         if self.eager or seconds * 2 < self.target_seconds:
             self.size = min(self.size * 2, self.cap)

@@ -15,9 +15,12 @@ stop)`` and the engines place results by position, so the numbers do not
 depend on where or in which order the chunks ran.
 """
 
+import contextlib
+import functools
 import threading
 import time
 import warnings
+import weakref
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
@@ -45,6 +48,49 @@ def remote_backend():
     threads (dask.distributed, ray, ...), else None."""
     backend, _ = get_active_backend()
     return None if isinstance(backend, LOCAL_BACKENDS) else backend
+
+
+def remote_config():
+    """The remote joblib backend active in this thread, as a callable that
+    enters it again in another thread (joblib keeps its configuration per
+    thread, so a computation handed to another thread would run locally);
+    None where the active backend is local. Widgets capture it in the
+    user's thread and enter it on their worker thread.
+    """
+    backend, n_jobs = get_active_backend()
+    if isinstance(backend, LOCAL_BACKENDS):
+        return None
+    return functools.partial(parallel_config, backend=backend, n_jobs=n_jobs)
+
+
+_progress = threading.local()
+
+# One lock per remote backend instance. Within a thread, joblib's calls on a
+# backend come one after another; widgets share the instance across threads,
+# and a backend such as dask's keeps per-call state on itself (its result
+# collector stops when any call ends), so concurrent calls would hang.
+_backend_locks = weakref.WeakKeyDictionary()
+_backend_locks_lock = threading.Lock()
+
+
+def _backend_lock(backend):
+    with _backend_locks_lock:
+        return _backend_locks.setdefault(backend, threading.Lock())
+
+
+@contextlib.contextmanager
+def chunk_progress(listener):
+    """Call ``listener(done, total)`` after every chunk a ChunkRunner
+    iterated on this thread completes: the jobs of its schedule done so far,
+    and all of them. The engines yield results at their own pace (a
+    permutation round, a grid point's group); a widget hears the first chunk
+    before that, and times the run from it."""
+    previous = getattr(_progress, "listener", None)
+    _progress.listener = listener
+    try:
+        yield
+    finally:
+        _progress.listener = previous
 
 
 class ChunkRunner:
@@ -96,10 +142,15 @@ class ChunkRunner:
             Every chunk's jobs and what `task` returned, in completion order.
         """
         if self.remote:
-            return self._remote(schedule, task, context, cancelled)
-        if self.n_workers == 1:
-            return self._inline(schedule, task, context, cancelled)
-        return self._threads(schedule, task, context, cancelled)
+            chunks = self._remote(schedule, task, context, cancelled)
+        elif self.n_workers == 1:
+            chunks = self._inline(schedule, task, context, cancelled)
+        else:
+            chunks = self._threads(schedule, task, context, cancelled)
+        listener = getattr(_progress, "listener", None)
+        if listener is None:
+            return chunks
+        return _reported(chunks, schedule.n_jobs, listener)
 
     def _take(self, schedule):
         with self._lock:
@@ -142,6 +193,18 @@ class ChunkRunner:
                     future.cancel()
 
     def _remote(self, schedule, task, context, cancelled):
+        # Runs on the same backend take turns (see `_backend_locks`); a run
+        # waiting for its turn can still be cancelled.
+        lock = _backend_lock(self.backend)
+        while not lock.acquire(timeout=0.1):
+            if cancelled():
+                return
+        try:
+            yield from self._remote_turn(schedule, task, context, cancelled)
+        finally:
+            lock.release()
+
+    def _remote_turn(self, schedule, task, context, cancelled):
         shipped = Shipped(context)
         finished = threading.Event()
 
@@ -156,6 +219,10 @@ class ChunkRunner:
                 yield delayed(_timed_remote)(task, shipped, *chunk)
 
         outputs = Parallel(
+            # The backend seen when the runner was made, even where it is
+            # iterated in another thread (a widget's), which joblib would
+            # send to its default backend.
+            backend=self.backend,
             n_jobs=self.n_workers,
             return_as="generator_unordered",
             # One chunk per task, and no more in flight than workers: each
@@ -185,6 +252,17 @@ class ChunkRunner:
                 # cancelled or stopped early; they are meant to be dropped.
                 warnings.filterwarnings("ignore", "\\d+ tasks which were still")
                 outputs.close()
+
+
+def _reported(chunks, total, listener):
+    # Closing this generator closes `chunks` at once: a remote run's
+    # cleanup (dropping the chunks still running) must not wait for gc.
+    with contextlib.closing(chunks):
+        done = 0
+        for start, stop, result in chunks:
+            done += stop - start
+            listener(done, total)
+            yield start, stop, result
 
 
 def _from_backend(error):

@@ -132,7 +132,9 @@ class PermutationRun:
         cap = max(1, int(self.max_memory // (per_copy * runner.n_workers)))
         # The tree shortcut's cost grows slowly with the repeats a chunk holds:
         # chunks of 1, 2, 4, ... rounds, whatever their time.
-        schedule = ChunkSchedule(n_jobs, n_features, cap, eager=trees is not None)
+        schedule = ChunkSchedule(
+            n_jobs, n_features, cap, eager=trees is not None, probe=True
+        )
         context = _PermutedChunks(
             plan=self.plan,
             model=model,
