@@ -145,10 +145,10 @@ def engine_calls(monkeypatch):
     )
     original = ScoringPlan.baseline
 
-    def baseline(self, X, y, sample_weight):
+    def baseline(self, X, y, sample_weight, *args, **kwargs):
         if not resampling:
             calls.append(("baseline", digest(X, y, [s.name for s in self.scorers])))
-        return original(self, X, y, sample_weight)
+        return original(self, X, y, sample_weight, *args, **kwargs)
 
     monkeypatch.setattr(ScoringPlan, "baseline", baseline)
     return calls

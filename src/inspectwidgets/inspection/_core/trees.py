@@ -180,10 +180,14 @@ class TreeModel:
         return cls(model, nodes, n_outputs, dtype=np.float32, start=start, finite=True)
 
     def bytes_per_copy(self, n_rows, n_columns=1):
-        """Memory one copy costs the shortcut: the values of its columns, its
-        leaf sums (twice, while reordered) and the responses made of them."""
+        """Memory one copy costs the shortcut: the values of its columns (and
+        the gathered copy they are written from), its leaf sums (twice, while
+        reordered), the responses made of them and the model's link after.
+        Measured with tracemalloc: 90 bytes a row for a one-output histogram
+        boosting model on float64 rows, scoring included (48 + 16 counted
+        here, 24 by the caller's scoring)."""
         itemsize = np.dtype(self.dtype).itemsize
-        return n_rows * (itemsize * n_columns + 24 * self.n_outputs)
+        return n_rows * (2 * itemsize * n_columns + 48 * self.n_outputs)
 
     def as_model_input(self, X):
         """X as the trees read it (C order, as the walk reads rows), or None

@@ -83,6 +83,13 @@ class PermutationRun:
             return data
         return _safe_indexing(data, self.rows, axis=0)
 
+    def _baseline_block_rows(self):
+        """Rows predicted at once for the baseline: a float64 copy of them
+        (what a model's validation or a pipeline's transform may make) takes
+        at most a quarter of `max_memory`."""
+        row_bytes = 8 * max(1, self.X.shape[1])
+        return max(1024, int(self.max_memory // (4 * row_bytes)))
+
     def _cancelled(self):
         return self.cancel is not None and self.cancel.is_set()
 
@@ -102,7 +109,9 @@ class PermutationRun:
 
     def __iter__(self):
         if self.baseline is None:
-            self.baseline = self.plan.baseline(self.X, self.y, self.sample_weight)
+            self.baseline = self.plan.baseline(
+                self.X, self.y, self.sample_weight, self._baseline_block_rows()
+            )
         _check_baseline(self.baseline.scores, len(self.X))
         names = tuple(self.baseline.scores)
         n_features = len(self.feature_names)
@@ -123,13 +132,26 @@ class PermutationRun:
         # Scores in job order (repeat-major: a round is every feature at one
         # repeat), one flat array per scorer.
         scores = {name: np.full(n_jobs, np.nan) for name in names}
-        per_copy = batcher.n_rows * self.baseline.output_bytes_per_row
+        # A copy's outputs, and as much again twice while they are scored
+        # (the vectorized metrics' temporaries: residuals, their squares).
+        per_copy = 3 * batcher.n_rows * self.baseline.output_bytes_per_row
         if trees is None:
             per_copy += batcher.bytes_per_copy
         else:
             widest = max(len(c) for c in columns)
             per_copy += trees.bytes_per_copy(batcher.n_rows, widest)
-        cap = max(1, int(self.max_memory // (per_copy * runner.n_workers)))
+        # What the run holds for its whole length counts against the budget
+        # too: the permutations, and the rows the walk reads (float32 for a
+        # forest) or the subsample or transform of X that is stacked; at
+        # least one copy a worker still runs.
+        resident = sum(p.nbytes for p in self.permutations)
+        if trees is not None:
+            resident += tree_rows.nbytes
+            batcher = source = None  # the walk reads tree_rows only
+        elif source is not self.X:
+            resident += getattr(source, "nbytes", 0)
+        in_flight = max(self.max_memory - resident, per_copy * runner.n_workers)
+        cap = max(1, int(in_flight // (per_copy * runner.n_workers)))
         # The tree shortcut's cost grows slowly with the repeats a chunk holds:
         # chunks of 1, 2, 4, ... rounds, whatever their time.
         schedule = ChunkSchedule(
