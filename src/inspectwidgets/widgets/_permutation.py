@@ -19,64 +19,59 @@ from ._workload import Workload, is_large, rows_text, workload_text
 class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget):
     """Permutation importance that fills in live while it is computed.
 
-        Pick features, repeats and scorers in the widget (or set the traits of the
-        same names from Python) and the bar chart updates after every repeat
-        round. The computation runs in a background thread, so other cells run
-        meanwhile; a change of settings cancels the run in flight and starts a new
-        one. Switching the displayed scorer or the kind of chart never recomputes.
+    Pick features, repeats and scorers in the widget (or set the traits of the
+    same names from Python) and the bar chart updates after every repeat
+    round. The computation runs in a background thread, so other cells run
+    meanwhile; a change of settings cancels the run in flight and starts a new
+    one. Switching the displayed scorer or the kind of chart never recomputes.
 
-        Parameters
-        ----------
-        estimator : fitted estimator
-        X : ndarray or DataFrame of shape (n_samples, n_features)
-            Data to permute, ideally held out from training.
-        y : array-like of shape (n_samples,)
-        scoring : str or list of str, default=None
-            Scorer names; None uses the estimator's default metric (R² for
-            regressors, accuracy for classifiers).
-        n_repeats : int, default=5
-        features : list or dict, default=None
-            Columns (or ``{label: [columns]}`` groups) to compute; None for all.
-        random_state : int, default=0
-        n_jobs, sample_weight, max_samples
-            As in :func:`~inspectwidgets.permutation_importance`.
-        max_features : int, default=25
-            Most important features drawn; the rest are counted, not sent.
-        kind : {"bar", "box", "table"}, default="bar"
-            Mean importance with ±std error bars, box plots of the repeats, or a
-            table (the first two as in :meth:`PermutationImportanceDisplay.plot`).
-        scorer : str, default=None
-            The scorer drawn (one of `scoring`); the first of `scoring` when None.
-        run : bool, default=True
-            Start computing at once.
+    Parameters
+    ----------
+    estimator : fitted estimator
+    X : ndarray or DataFrame of shape (n_samples, n_features)
+        Data to permute, ideally held out from training.
+    y : array-like of shape (n_samples,)
+    scoring : str or list of str, default=None
+        Scorer names; None uses the estimator's default metric (R² for
+        regressors, accuracy for classifiers).
+    n_repeats : int, default=5
+    features : list or dict, default=None
+        Columns (or ``{label: [columns]}`` groups) to compute; None for all.
+    random_state : int, default=0
+    n_jobs, sample_weight, max_samples
+        As in :func:`~inspectwidgets.permutation_importance`.
+    max_features : int, default=25
+        Most important features drawn; the rest are counted, not sent.
+    kind : {"bar", "box", "table"}, default="bar"
+        Mean importance with ±std error bars, box plots of the repeats, or a
+        table (the first two as in :meth:`PermutationImportanceDisplay.plot`).
+    scorer : str, default=None
+        The scorer drawn (one of `scoring`); the first of `scoring` when None.
+    run : bool, default=True
+        Start computing at once.
 
-        Attributes
-        ----------
-        result : PermutationImportanceResult or None
-            The latest (possibly partial) result of the current settings.
+    Attributes
+    ----------
+    result : PermutationImportanceResult or None
+        The latest (possibly partial) result of the current settings.
 
-        Examples
-        --------
-        >>> import numbers
-
-    import numpy as np
-        >>> from sklearn.datasets import load_diabetes
-        >>> from sklearn.linear_model import Ridge
-        >>> from inspectwidgets import (
-        ...     PermutationImportanceWidget,
-        ...     permutation_importance,
-        ... )
-        >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
-        >>> model = Ridge(alpha=1e-2).fit(X, y)
-        >>> w = PermutationImportanceWidget(model, X, y, n_repeats=5, random_state=0)
-        >>> w  # doctest: +SKIP
-        >>> w.wait()  # the computation runs in a background thread
-        'done'
-        >>> r = permutation_importance(model, X, y, n_repeats=5, random_state=0)
-        >>> np.allclose(w.result.importances("r2"), r.importances, rtol=1e-12, atol=0)
-        True
-        >>> w.to_frame().shape  # feature, scorer, repeat, importance, scores
-        (50, 6)
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from inspectwidgets import PermutationImportanceWidget, permutation_importance
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> model = Ridge(alpha=1e-2).fit(X, y)
+    >>> w = PermutationImportanceWidget(model, X, y, n_repeats=5, random_state=0)
+    >>> w  # doctest: +SKIP
+    >>> w.wait()  # the computation runs in a background thread
+    'done'
+    >>> r = permutation_importance(model, X, y, n_repeats=5, random_state=0)
+    >>> np.allclose(w.result.importances("r2"), r.importances, rtol=1e-12, atol=0)
+    True
+    >>> w.to_frame().shape  # feature, scorer, repeat, importance, scores
+    (50, 6)
     """
 
     _esm = STATIC / "permutation_widget.js"
