@@ -134,9 +134,11 @@ def _gated_free(context, start, stop):
 def test_probe_goes_first_alone_and_does_not_size_the_chunks():
     schedule = ChunkSchedule(20, 5, 8, probe=True)
     assert schedule.take() == (0, 1)
-    assert schedule.take() == (1, 6)  # a round, taken before the probe's time
+    # The rest of the first round, taken before the probe's time: chunks
+    # still end where rounds do.
+    assert schedule.take() == (1, 5)
     schedule.record(0.0)  # the probe's: fast, yet no doubling
-    assert schedule.take() == (6, 11)
+    assert schedule.take() == (5, 10)
     schedule.record(0.0)
-    assert schedule.take() == (11, 19)  # doubled, up to the cap
+    assert schedule.take() == (10, 18)  # doubled, up to the cap
     assert ChunkSchedule(1, 5, 8, probe=True).take() == (0, 1)

@@ -103,7 +103,50 @@ def test_streamed_rounds_equal_the_generic_ones(forest_data):
         for a in ("tree", "generic")
     )
     assert [r.n_repeats_done for r in tree] == [1, 2, 3, 4, 5]
-    assert_array_equal(tree[-1].importances(), generic[-1].importances())
+    for walked, predicted in zip(tree, generic, strict=True):
+        assert_array_equal(walked.importances(), predicted.importances())
+
+
+@pytest.mark.parametrize("max_memory", [None, 50_000])
+def test_repeats_walked_together_give_sklearns_numbers(forest_data, max_memory):
+    # The walk takes a feature's repeats together (in blocks of rounds); a
+    # small budget cuts the blocks into chunks that split a feature's repeats.
+    forest, X, y = forest_data
+    kwargs = dict(n_repeats=11, random_state=3, scoring=SCORERS)
+    expected = sklearn_permutation_importance(forest, X, y, **kwargs)
+    memory = {} if max_memory is None else {"max_memory": max_memory}
+    seen = []
+    for callback in (None, lambda r: seen.append(r.n_repeats_done)):
+        got = permutation_importance(
+            forest, X, y, algorithm="tree", callback=callback, **memory, **kwargs
+        )
+        for name in SCORERS:
+            assert_array_equal(got[name].importances, expected[name].importances)
+    assert seen == list(range(1, 12))
+
+
+def test_the_walk_takes_a_features_repeats_in_blocks_of_rounds():
+    from inspectwidgets.inspection._permutation.importance import _job_order
+
+    def blocks(order, n_features):
+        # (repeat, feature) of each job, in the order the chunks take them.
+        return [(j // n_features, j % n_features) for j in order]
+
+    # Predicted: round by round.
+    assert list(_job_order(3, 2, walked=False, watched=True)) == list(range(6))
+    # Watched: the first round alone, then a block of 4 rounds, feature by
+    # feature; a remainder smaller than a block joins the last one.
+    order = blocks(_job_order(6, 2, walked=True, watched=True), 2)
+    assert order == [(0, 0), (0, 1)] + [(r, 0) for r in range(1, 6)] + [
+        (r, 1) for r in range(1, 6)
+    ]
+    # 30 rounds: blocks of rounds 0, 1-4, 5-12 and 13-29 (16 + 1 joined).
+    order = blocks(_job_order(30, 3, walked=True, watched=True), 3)
+    bounds = [(0, 1), (1, 5), (5, 13), (13, 30)]
+    assert order == [(r, f) for a, b in bounds for f in range(3) for r in range(a, b)]
+    # Unwatched: one block, each feature's repeats together.
+    order = blocks(_job_order(4, 2, walked=True, watched=False), 2)
+    assert order == [(r, 0) for r in range(4)] + [(r, 1) for r in range(4)]
 
 
 def test_cross_validated_importance_equals_sklearn_on_each_fold(forest_data):

@@ -30,7 +30,9 @@ class ChunkSchedule:
 
     With `probe`, one job goes first, alone: on a big input a round can take
     many seconds, and a live display can say how long the run has left after
-    one job's time (``widgets/_base.py``). Its time does not size the chunks.
+    one job's time (``widgets/_base.py``). Its time does not size the chunks,
+    and the chunk after it is one job short, so that chunks still end where
+    rounds do.
     """
 
     def __init__(
@@ -53,13 +55,20 @@ class ChunkSchedule:
         self._next = 0
         # The probe is yet to be handed out; its time is yet to be ignored.
         self._probe = self._unrecorded_probe = probe and n_jobs > 1
+        self._probed = self._probe
 
     def take(self):
         """The next chunk, or None when every job has been handed out."""
         if self._next >= self.n_jobs:
             return None
         start = self._next
-        self._next = min(start + (1 if self._probe else self.size), self.n_jobs)
+        if self._probe:
+            stop = 1
+        elif start == 1 and self._probed and self.size > 1:
+            stop = self.size
+        else:
+            stop = start + self.size
+        self._next = min(stop, self.n_jobs)
         self._probe = False
         return start, self._next
 

@@ -22,6 +22,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from joblib import effective_n_jobs
 from scipy import sparse
 from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.ensemble import (
@@ -42,6 +43,7 @@ from sklearn.tree import (
 )
 from sklearn.utils import check_array
 
+from .compat import _openmp_effective_n_threads
 from .pipeline import columnwise_view, final_estimator
 
 _SINGLE_TREES = (
@@ -203,12 +205,30 @@ class TreeModel:
         X = check_array(X, dtype=self.dtype, ensure_all_finite=False, order="C")
         return X if np.isfinite(X).all() else None
 
+    def predict_threads(self, n_workers=1):
+        """Threads for each walk while `n_workers` walks run at once: the
+        threads the model's own predict would use (a forest's ``n_jobs``,
+        histogram gradient boosting's OpenMP threads, one for a single tree or
+        gradient boosting), shared among the workers, at least one each. So
+        the walk is compared with scikit-learn on the cores the model itself
+        takes, and a run's own ``n_jobs`` never oversubscribes them."""
+        kind = type(self.model)
+        if self.forest:
+            own = min(effective_n_jobs(self.model.n_jobs), self.n_trees)
+        elif kind in _HIST_GRADIENT_BOOSTING:
+            own = _openmp_effective_n_threads()
+        else:
+            own = 1
+        return max(1, own // n_workers)
+
     def predict(self, X, copies, methods, donor=None, n_threads=1):
         """The model's `methods` on copies of `X` stacked in order, as
         ``method(batcher.build(copies, donor))`` returns them (see
         ``batching``): in copy ``(rows, columns)``, row ``i`` takes `columns`
         from row ``rows[i]`` of X, or, with a `donor`, from donor row `rows`
         for every row. X and `donor` come from :meth:`as_model_input`.
+        `n_threads` walk disjoint ranges of rows (the walks release the GIL;
+        each row's sums are the same whatever the ranges).
         """
         tree_routing = _routing()
 
@@ -217,7 +237,7 @@ class TreeModel:
         if donor is None:
             raw = self._permuted(tree_routing.route_copies, X, copies, n_threads)
         else:
-            raw = self._donated(tree_routing.route_queries, X, copies, donor)
+            raw = self._donated(tree_routing.route_queries, X, copies, donor, n_threads)
         if self.forest:
             raw /= self.n_trees
         return self._responses(raw, methods)
@@ -258,27 +278,21 @@ class TreeModel:
                 np.asarray(rows)[:, None], list(columns)
             ]
         out = self._empty((n_rows, len(copies), self.n_outputs))
-        bounds = np.linspace(0, n_rows, max(1, min(n_threads, n_rows)) + 1)
-        ranges = list(zip(bounds[:-1].astype(int), bounds[1:].astype(int), strict=True))
 
-        def route(rows):
+        def route(start, stop):
             route_copies(
                 X, values, offset, group_start.astype(np.int64), position,
                 column_groups, column_group_start.astype(np.int64),
-                *self._walk_arguments(), rows[0], rows[1], out,
+                *self._walk_arguments(), start, stop, out,
             )  # fmt: skip
 
-        if len(ranges) == 1:
-            route(ranges[0])
-        else:
-            with ThreadPoolExecutor(len(ranges)) as pool:
-                list(pool.map(route, ranges))
+        _in_row_ranges(n_rows, n_threads, route)
         # Copy-major, in the copies' own order, as the stacked copies are.
         stacked = np.empty((len(copies), n_rows, self.n_outputs))
         stacked[order] = out.transpose(1, 0, 2)
         return stacked.reshape(len(copies) * n_rows, -1)
 
-    def _donated(self, route_queries, X, copies, donor):
+    def _donated(self, route_queries, X, copies, donor, n_threads):
         """Leaf sums of copies whose columns take one donor row's values."""
         n_rows, n_outputs = X.shape[0], self.n_outputs
         stacked = np.empty((len(copies), n_rows, n_outputs))
@@ -290,7 +304,14 @@ class TreeModel:
             values = np.broadcast_to(values, (len(blocks), n_rows, len(columns)))
             # Row-major: a row's copies side by side, as the walk adds to them.
             out = self._empty((n_rows, len(blocks), n_outputs))
-            route_queries(X, columns, values, *self._walk_arguments(), out)
+
+            def route(start, stop, columns=columns, values=values, out=out):
+                route_queries(
+                    X[start:stop], columns, values[:, start:stop],
+                    *self._walk_arguments(), out[start:stop],
+                )  # fmt: skip
+
+            _in_row_ranges(n_rows, n_threads, route)
             stacked[blocks] = out.transpose(1, 0, 2)
         return stacked.reshape(len(copies) * n_rows, n_outputs)
 
@@ -342,6 +363,16 @@ class TreeModel:
         if kind in _GRADIENT_BOOSTING:
             return (decision >= 0).astype(int)
         return (decision > 0).astype(int)
+
+
+def _in_row_ranges(n_rows, n_threads, walk):
+    """``walk(start, stop)`` over `n_threads` disjoint ranges of rows at once."""
+    bounds = np.linspace(0, n_rows, max(1, min(n_threads, n_rows)) + 1).astype(int)
+    if len(bounds) == 2:
+        walk(0, n_rows)
+        return
+    with ThreadPoolExecutor(len(bounds) - 1) as pool:
+        list(pool.map(walk, bounds[:-1], bounds[1:]))
 
 
 def _gradient_boosting(model):

@@ -294,6 +294,11 @@ class PartialDependenceRun:
             columns=columns,
             responses=Responses(self.response_method, self.scale, self.output_columns),
             trees=trees,
+            # Chunks run one at a time here: the walk takes the threads the
+            # model's own predict would; a remote worker's are the backend's.
+            tree_threads=(
+                1 if self.runner.remote or trees is None else trees[0].predict_threads()
+            ),
             treewise=treewise,
             batcher=batcher,
             rows=rows,
@@ -397,6 +402,7 @@ class _PredictedChunks:
     columns: tuple
     responses: Responses
     trees: object  # the tree shortcut (trees, X, donor rows), or None
+    tree_threads: int
     treewise: object  # TreewiseBoosting, or None
     batcher: object
     rows: object  # the rows holding the grid values
@@ -411,7 +417,7 @@ def _predict_chunk(c, start, stop):
     chunk_groups = np.sort(c.order[start:stop])
     points = c.representatives[chunk_groups]
     if c.trees is not None:
-        predict = partial(_predict_trees, c.trees, points, c.columns)
+        predict = partial(_predict_trees, c.trees, points, c.columns, c.tree_threads)
     elif c.treewise is not None:
         predict = partial(c.treewise.respond, points)
     else:
@@ -421,11 +427,11 @@ def _predict_chunk(c, start, stop):
     return values.reshape(len(chunk_groups), c.n_rows, -1)
 
 
-def _predict_trees(shortcut, points, columns, method):
+def _predict_trees(shortcut, points, columns, n_threads, method):
     """``predict(method)`` for the grid `points` through the shortcut."""
     trees, X, rows = shortcut
     copies = [(p, columns) for p in points]
-    return trees.predict(X, copies, [method], donor=rows)[method]
+    return trees.predict(X, copies, [method], donor=rows, n_threads=n_threads)[method]
 
 
 def _caller(model, X):
