@@ -219,9 +219,10 @@ def route_copies(
     n_groups = group_start.shape[0] - 1
     n_copies = offset.shape[0]
     width = leaf_value.shape[1]
-    order = np.empty(n_copies, dtype=np.int64)
+    # Each group's copies stay within its own range of `order`; walks only
+    # reorder them there, so no row needs a fresh order.
+    order = np.arange(n_copies)
     on_path_end = np.empty(n_groups, dtype=np.int64)
-    path = np.empty(max_depth + 1, dtype=np.int64)
     stack = np.empty((max_depth + 2, 3), dtype=np.int64)
     # Rows in blocks whose values and sums stay in a core's cache while every
     # tree walks them (each row still receives the trees in order): 30% off
@@ -230,54 +231,43 @@ def route_copies(
     for block_start in range(row_start, row_stop, block):
         block_stop = min(block_start + block, row_stop)
         for t in range(roots.shape[0]):
+            first = outputs[t]
             for i in range(block_start, block_stop):
-                # The row's own path, and its leaf.
-                depth = 0
-                node = roots[t]
-                while nodes[node, 0] != -1:
-                    path[depth] = node
-                    depth += 1
-                    x = X[i, nodes[node, 2]]
-                    go_left = _goes_left(x, node, nodes, threshold, flags, bitsets)
-                    node = nodes[node, 0] if go_left else nodes[node, 1]
-                path[depth] = node
-                for q in range(n_copies):
-                    order[q] = q
                 for g in range(n_groups):
                     on_path_end[g] = group_start[g + 1]
-                # Down the path: at a node on a group's column, the group's copies
-                # still on the path that go the other way leave it here.
-                for d in range(depth):
-                    node = path[d]
+                # Down the row's own path: at a node on a group's column, the
+                # group's copies still on the path that go the other way leave
+                # it and walk their own subtree. Each copy gets one leaf a
+                # tree, so the order copies reach theirs in changes no sum.
+                node = roots[t]
+                while nodes[node, 0] != -1:
                     f = nodes[node, 2]
-                    stays_left = nodes[node, 0] == path[d + 1]
-                    groups = column_groups[
-                        column_group_start[f] : column_group_start[f + 1]
-                    ]
-                    for g in groups:
+                    go_left = _goes_left(X[i, f], node, nodes, threshold, flags, bitsets)
+                    for at_group in range(column_group_start[f], column_group_start[f + 1]):
+                        g = column_groups[at_group]
                         at = position[g, f]
                         lo, hi = group_start[g], on_path_end[g]
                         keep = lo
                         for j in range(lo, hi):
                             q = order[j]
                             v = values[i, offset[q] + at]
-                            go_left = _goes_left(
+                            stays = _goes_left(
                                 v, node, nodes, threshold, flags, bitsets
-                            )
+                            ) == go_left
                             order[j] = order[keep]
                             order[keep] = q
-                            keep += go_left == stays_left
+                            keep += stays
                         if keep < hi:
-                            other = nodes[node, 1] if stays_left else nodes[node, 0]
+                            other = nodes[node, 1] if go_left else nodes[node, 0]
                             _route_rows(
                                 X, i, g, position, values, offset, order, keep, hi,
                                 other, nodes, threshold, flags, bitsets,
-                                leaf_value, outputs[t], stack, out,
+                                leaf_value, first, stack, out,
                             )  # fmt: skip
                         on_path_end[g] = keep
-                own_leaf = path[depth]
+                    node = nodes[node, 0] if go_left else nodes[node, 1]
                 for g in range(n_groups):
                     for j in range(group_start[g], on_path_end[g]):
                         q = order[j]
                         for k in range(width):
-                            out[i, q, outputs[t] + k] += leaf_value[own_leaf, k]
+                            out[i, q, first + k] += leaf_value[node, k]
