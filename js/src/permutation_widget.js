@@ -134,6 +134,8 @@ function render({ model, el }) {
         repeatsDone,
         repeatsTotal,
         unit: String(chartValue?.unit ?? "repeats"),
+        featuresDone: Number(chartValue?.n_features ?? 0),
+        featuresPending: Number(chartValue?.n_pending ?? 0),
         etaSeconds: Number(model.get("_eta_seconds") ?? -1),
         phase: String(model.get("_phase") ?? ""),
         elapsedSeconds: Number(model.get("_elapsed_seconds") ?? 0),

@@ -114,7 +114,9 @@ def test_run_and_stop_requests_from_the_front_end(diabetes):
     done = w.result.n_repeats_done
     assert 1 <= done < 200
     expected = permutation_importance(model, X, y, n_repeats=200, random_state=0)
-    assert_array_equal(w.result.importances(), expected.importances[:, :done])
+    # Stopped within the first round, the result holds the features done.
+    rows = [list(X.columns).index(f) for f in w.result.feature_names]
+    assert_array_equal(w.result.importances(), expected.importances[rows, :done])
 
 
 def test_fifty_quick_changes_end_in_the_result_of_the_last_settings(diabetes):
@@ -278,3 +280,31 @@ def test_first_tree_run_says_it_is_compiling(monkeypatch):
 
     load_walks()
     assert not walks_needed(forest) and not walks_needed(Ridge().fit(X, y))
+
+
+def test_first_bars_come_before_the_first_round_is_done(diabetes):
+    _, X, y = diabetes
+    # 0.05 s a call: the first round goes in chunks of a few features.
+    model = SlowRegressor(delay=0.05).fit(X, y)
+    seen = []
+    w = PermutationImportanceWidget(model, X, y, n_repeats=2, run=False)
+    w.observe(
+        lambda change: seen.append(
+            (
+                change["new"]["n_pending"],
+                len(change["new"]["scorers"]["r2"]["features"]),
+                w._repeats_done,
+            )
+        ),
+        "_chart",
+    )
+    w.run()
+    assert w.wait(timeout=60) == "done"
+    first_round = [s for s in seen if s[0] > 0]
+    assert first_round, seen
+    for pending, shown, repeats_done in first_round:
+        # Bars for the features done; the status counts repeat 1's features.
+        assert shown + pending == 10 and repeats_done == 0
+    assert seen[-1] == (0, 10, 2)
+    expected = permutation_importance(model, X, y, n_repeats=2, random_state=0)
+    assert_array_equal(w.result.importances("r2"), expected.importances)

@@ -92,22 +92,29 @@ export function topFeatures(result, options, k) {
  * The progress line under the controls.
  *
  * @param {{status: string, repeatsDone: number, repeatsTotal: number,
- *   unit?: string, etaSeconds: number, elapsedSeconds: number,
- *   hasResult: boolean}} state `unit` counts the steps ("repeats", or the
- *   "folds" and "members" of a cross-validated or out-of-bag result).
- * @returns {string} e.g. "12 / 30 repeats · about 4 s left", "done in 3.2 s",
- *   "cancelled at 12 / 30", "error".
+ *   unit?: string, featuresDone?: number, featuresPending?: number,
+ *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean}} state
+ *   `unit` counts the steps ("repeats", or the "folds" and "members" of a
+ *   cross-validated or out-of-bag result); `featuresPending` > 0 while the
+ *   first repeat is shown feature by feature (`featuresDone` of them).
+ * @returns {string} e.g. "12 / 30 repeats · about 4 s left", "repeat 1:
+ *   7 / 30 features", "done in 3.2 s", "cancelled at 12 / 30", "error".
  */
 export function progressText({
   repeatsDone,
   repeatsTotal,
   unit = "repeats",
+  featuresDone = 0,
+  featuresPending = 0,
   ...state
 }) {
-  const fraction = `${repeatsDone} / ${repeatsTotal}`;
+  const fraction =
+    featuresPending > 0
+      ? `repeat 1: ${featuresDone} / ${featuresDone + featuresPending} features`
+      : `${repeatsDone} / ${repeatsTotal}`;
   return statusText({
     ...state,
-    count: `${fraction} ${unit}`,
+    count: featuresPending > 0 ? fraction : `${fraction} ${unit}`,
     stoppedAt: fraction,
   });
 }

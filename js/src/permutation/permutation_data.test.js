@@ -96,4 +96,17 @@ describe("progressText", () => {
       "not run yet",
     );
   });
+  it("counts the first repeat's features while they come", () => {
+    const first = { ...base, repeatsDone: 0, featuresDone: 7, featuresPending: 23 };
+    expect(progressText({ ...first, status: "running" })).toBe(
+      "repeat 1: 7 / 30 features · about 4 s left",
+    );
+    expect(progressText({ ...first, status: "cancelled" })).toBe(
+      "cancelled at repeat 1: 7 / 30 features",
+    );
+    // Once the round is done the repeats are counted again.
+    expect(
+      progressText({ ...first, repeatsDone: 1, featuresPending: 0, status: "running" }),
+    ).toBe("1 / 30 repeats · about 4 s left");
+  });
 });

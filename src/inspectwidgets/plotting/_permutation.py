@@ -126,6 +126,8 @@ class PermutationImportanceDisplay:
         )
         if hidden:
             title += f"\n{hidden} more features not shown"
+        if result.pending_features:
+            title += f"\n{len(result.pending_features)} features not permuted yet"
         ax.set_title(title, fontsize="medium")
         self.ax_ = ax
         self.figure_ = ax.figure

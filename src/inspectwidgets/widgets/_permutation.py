@@ -196,6 +196,9 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             cancel=cancel,
             **self._engine_kwargs,
         )
+        # The first bars before the first round is done: on a big model a
+        # round takes seconds.
+        run.stream_first_round = True
         self._workload = self._describe()  # once the engine checked max_samples
         if self._shared is None:
             return iter(run)
@@ -225,7 +228,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         )
 
     def _show(self, result):
-        self._repeats_done = result.n_repeats_done
+        self._repeats_done = int(result.rounds_done)
         self._repeats_total = result.n_repeats
         self._chart = self._chart_of(result)
         return result
@@ -244,7 +247,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         return {**chart_payload(result, self.max_features), **self._chart_extras}
 
     def _progress_of(self, result):
-        return result.n_repeats_done, result.n_repeats
+        return result.rounds_done, result.n_repeats
 
     # Reactions to settings ----------------------------------------------------
 
@@ -336,5 +339,6 @@ def chart_payload(result, max_features):
         "repeats_done": result.n_repeats_done,
         "n_repeats": result.n_repeats,
         "n_features": len(result.feature_names),
+        "n_pending": len(result.pending_features),
         "scorers": scorers,
     }

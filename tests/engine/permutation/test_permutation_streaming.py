@@ -267,3 +267,69 @@ def test_chunks_double_while_fast_and_stay_at_a_round_while_slow():
         sizes.append(chunk[1] - chunk[0])
         eager.record(9.0)
     assert sizes == [5, 10, 16, 16, 3]
+
+
+def test_a_split_first_round_comes_in_growing_chunks_then_sizes_as_before():
+    from inspectwidgets.inspection._core.chunks import ChunkSchedule
+
+    def chunks(probe_seconds, **kwargs):
+        schedule = ChunkSchedule(
+            n_jobs=40, round_size=10, cap=40, target_seconds=1.0, probe=True, **kwargs
+        )
+        taken = []
+        while (chunk := schedule.take()) is not None:
+            taken.append(chunk)
+            schedule.record(probe_seconds if len(taken) == 1 else 0.01)
+        return taken
+
+    # The probe, then 1, 2, 4, ... jobs up to the round's end; the splits'
+    # times size nothing: the next chunk is a round, then doubles.
+    split = chunks(5.0, split_first_round=True)
+    assert split == [(0, 1), (1, 2), (2, 4), (4, 8), (8, 10), (10, 20), (20, 40)]
+    # A fast probe: as many jobs as take half the target at its pace.
+    assert chunks(0.1, split_first_round=True)[:3] == [(0, 1), (1, 6), (6, 10)]
+    # Unsplit, the chunk after the probe ends where the round does.
+    assert chunks(5.0)[:2] == [(0, 1), (1, 10)]
+
+
+@pytest.mark.parametrize("algorithm", ["tree", "generic"])
+def test_a_first_round_streamed_feature_by_feature(monkeypatch, algorithm):
+    """A run asked for its first round as it comes yields, during that round,
+    snapshots of the features done so far, each never complete, then every
+    round as usual: the same numbers as scikit-learn."""
+    from inspectwidgets.inspection._core.chunks import ChunkSchedule
+    from inspectwidgets.inspection._permutation import importance
+    from inspectwidgets.inspection._permutation.importance import permutation_run
+
+    # Splits of 1, 2, 4, ... jobs whatever the probe's time.
+    monkeypatch.setattr(
+        importance,
+        "ChunkSchedule",
+        functools.partial(ChunkSchedule, target_seconds=1e-9),
+    )
+    X, y = make_classification(300, 12, n_informative=4, random_state=0)
+    forest = RandomForestClassifier(n_estimators=10, random_state=0).fit(X, y)
+    kwargs = dict(n_repeats=1, random_state=0, scoring=["accuracy", "roc_auc"])
+    run = permutation_run(forest, X, y, algorithm=algorithm, **kwargs)
+    run.stream_first_round = True
+    snapshots = list(run)
+    *partial, last = snapshots
+    assert [len(s.feature_names) for s in partial] == [1, 2, 4, 8]
+    names = list(last.feature_names)
+    expected = sklearn_permutation_importance(forest, X, y, **kwargs)
+    for s in partial:
+        # n_repeats=1: one repeat each, yet not complete while some are pending.
+        assert s.n_repeats_done == 1 and not s.complete
+        assert set(s.feature_names).isdisjoint(s.pending_features)
+        assert sorted(s.feature_names + s.pending_features) == sorted(names)
+        assert s.rounds_done == len(s.feature_names) / 12
+        rows = [names.index(f) for f in s.feature_names]
+        for name in kwargs["scoring"]:
+            assert_array_equal(s.importances(name), expected[name].importances[rows])
+    assert last.complete and last.pending_features == ()
+    for name in kwargs["scoring"]:
+        assert_array_equal(last.importances(name), expected[name].importances)
+
+    # Unasked, a run yields whole rounds only.
+    rounds = list(permutation_run(forest, X, y, algorithm=algorithm, **kwargs))
+    assert len(rounds) == 1 and rounds[0].complete

@@ -33,6 +33,11 @@ class ChunkSchedule:
     one job's time (``widgets/_base.py``). Its time does not size the chunks,
     and the chunk after it is one job short, so that chunks still end where
     rounds do.
+
+    With `split_first_round`, the rest of the first round goes in chunks of
+    1, 2, 4, ... jobs (or as many as take about half of `target_seconds` at
+    the probe's pace, if more), for a display that shows the first round's
+    results as they come; later chunks are sized as above.
     """
 
     def __init__(
@@ -43,8 +48,10 @@ class ChunkSchedule:
         target_seconds=TARGET_CHUNK_SECONDS,
         eager=False,
         probe=False,
+        split_first_round=False,
     ):
         self.n_jobs = n_jobs
+        self.round_size = round_size
         self.cap = cap
         self.size = max(1, min(round_size, cap))
         self.target_seconds = target_seconds
@@ -56,6 +63,8 @@ class ChunkSchedule:
         # The probe is yet to be handed out; its time is yet to be ignored.
         self._probe = self._unrecorded_probe = probe and n_jobs > 1
         self._probed = self._probe
+        self._split = 1 if split_first_round else 0  # the next split's size
+        self._probe_seconds = None
 
     def take(self):
         """The next chunk, or None when every job has been handed out."""
@@ -64,6 +73,8 @@ class ChunkSchedule:
         start = self._next
         if self._probe:
             stop = 1
+        elif self._split and start < self.round_size:
+            stop = min(start + self._split_size(), self.round_size)
         elif start == 1 and self._probed and self.size > 1:
             stop = self.size
         else:
@@ -76,6 +87,16 @@ class ChunkSchedule:
         """Report how long the last chunk took."""
         if self._unrecorded_probe:
             self._unrecorded_probe = False
+            self._probe_seconds = seconds
             return
+        if self._split and self._next <= self.round_size:
+            return  # the first round's splits do not size later chunks
         if self.eager or seconds * 2 < self.target_seconds:
             self.size = min(self.size * 2, self.cap)
+
+    def _split_size(self):
+        size = self._split
+        self._split *= 2
+        if self._probe_seconds:
+            size = max(size, int(self.target_seconds / 2 / self._probe_seconds))
+        return min(size, self.cap)

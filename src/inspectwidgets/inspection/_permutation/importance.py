@@ -73,6 +73,10 @@ class PermutationRun:
         # Whether anyone sees the rounds as they come (a one-shot call
         # without a callback does not): see _job_order.
         self.watched = True
+        # Whether the first round is also yielded as its features are done
+        # (a widget's first bars, where a round takes seconds): see
+        # PermutationImportanceResult.pending_features.
+        self.stream_first_round = False
         self.rows, self.permutations = permutation_schedule(
             a.random_state, n_samples, max_samples, n_repeats
         )
@@ -161,8 +165,14 @@ class PermutationRun:
         cap = max(1, int(in_flight // (per_copy * runner.n_workers)))
         # The tree shortcut's cost grows slowly with the repeats a chunk holds:
         # chunks of 1, 2, 4, ... rounds, whatever their time.
+        split = self.stream_first_round and self.watched
         schedule = ChunkSchedule(
-            n_jobs, n_features, cap, eager=trees is not None, probe=True
+            n_jobs,
+            n_features,
+            cap,
+            eager=trees is not None,
+            probe=True,
+            split_first_round=split,
         )
         context = _PermutedChunks(
             plan=self.plan,
@@ -186,6 +196,7 @@ class PermutationRun:
         # round before it are done.
         done = np.zeros(n_jobs, dtype=bool)
         rounds_done = 0
+        first_round_shown = 0
         for start, stop, chunk_scores in runner.run(
             schedule, _score_chunk, context, self._cancelled
         ):
@@ -193,6 +204,13 @@ class PermutationRun:
             for name in names:
                 scores[name][jobs] = chunk_scores[name]
             done[jobs] = True
+            # Job f is feature f's first repeat (see _job_order).
+            first_done = done[:n_features]
+            if split and 0 < first_done.sum() < n_features:
+                if first_done.sum() > first_round_shown:
+                    first_round_shown = first_done.sum()
+                    yield self._first_round_snapshot(scores, first_done)
+                continue
             while (
                 rounds_done < self.n_repeats
                 and done[
@@ -240,6 +258,26 @@ class PermutationRun:
             },
             n_repeats=self.n_repeats,
             multimetric=self.baseline.multimetric,
+        )
+
+    def _first_round_snapshot(self, scores, first_done):
+        """The features whose first repeat is done, the others pending."""
+        done = np.flatnonzero(first_done)
+        n_features = len(self.feature_names)
+        return PermutationImportanceResult(
+            feature_names=tuple(self.feature_names[i] for i in done),
+            feature_columns=tuple(self.feature_columns[i] for i in done),
+            scorer_names=tuple(self.baseline.scores),
+            baseline_scores=dict(self.baseline.scores),
+            permuted_scores={
+                name: s[:n_features][done, np.newaxis].copy()
+                for name, s in scores.items()
+            },
+            n_repeats=self.n_repeats,
+            multimetric=self.baseline.multimetric,
+            pending_features=tuple(
+                self.feature_names[i] for i in np.flatnonzero(~first_done)
+            ),
         )
 
     def empty_result(self):

@@ -13,8 +13,11 @@ class PermutationImportanceResult:
 
     A streamed run yields one of these after each repeat round; each is a
     consistent snapshot (every feature has the same repeats) that later rounds
-    do not modify. Importances are ``baseline_scores[s] - permuted_scores[s]``,
-    kept per scorer so a display can switch scorer without new predictions.
+    do not modify. A run asked to show its first round as it goes (a widget's)
+    also yields, during that round, snapshots of the features done so far,
+    the others listed in `pending_features`. Importances are
+    ``baseline_scores[s] - permuted_scores[s]``, kept per scorer so a display
+    can switch scorer without new predictions.
 
     Attributes
     ----------
@@ -34,6 +37,9 @@ class PermutationImportanceResult:
         Repeats requested.
     multimetric : bool
         Whether scikit-learn would return a dict of Bunches for this scoring.
+    pending_features : tuple of str
+        Labels of the requested features whose first repeat is not done yet,
+        so not in this snapshot; empty once a round is complete.
     """
 
     feature_names: tuple
@@ -43,14 +49,27 @@ class PermutationImportanceResult:
     permuted_scores: dict
     n_repeats: int
     multimetric: bool = False
+    pending_features: tuple = ()
 
     @property
     def n_repeats_done(self):
+        """Repeats every feature of this snapshot has (1 for a first round
+        in progress, whose `pending_features` have none)."""
         return next(iter(self.permuted_scores.values())).shape[1]
 
     @property
+    def rounds_done(self):
+        """Repeat rounds done, counting a first round in progress by the
+        share of its features done: the run's progress is this over
+        `n_repeats`."""
+        if not self.pending_features:
+            return self.n_repeats_done
+        done = len(self.feature_names)
+        return done / (done + len(self.pending_features))
+
+    @property
     def complete(self):
-        return self.n_repeats_done == self.n_repeats
+        return self.n_repeats_done == self.n_repeats and not self.pending_features
 
     def _scorer(self, scorer):
         if scorer is None:
