@@ -242,9 +242,10 @@ def route_copies(
                 node = roots[t]
                 while nodes[node, 0] != -1:
                     f = nodes[node, 2]
-                    go_left = _goes_left(X[i, f], node, nodes, threshold, flags, bitsets)
-                    for at_group in range(column_group_start[f], column_group_start[f + 1]):
-                        g = column_groups[at_group]
+                    x = X[i, f]
+                    go_left = _goes_left(x, node, nodes, threshold, flags, bitsets)
+                    for held in range(column_group_start[f], column_group_start[f + 1]):
+                        g = column_groups[held]
                         at = position[g, f]
                         lo, hi = group_start[g], on_path_end[g]
                         keep = lo
