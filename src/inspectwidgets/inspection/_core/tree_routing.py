@@ -252,9 +252,10 @@ def route_copies(
                         for j in range(lo, hi):
                             q = order[j]
                             v = values[i, offset[q] + at]
-                            stays = _goes_left(
-                                v, node, nodes, threshold, flags, bitsets
-                            ) == go_left
+                            stays = (
+                                _goes_left(v, node, nodes, threshold, flags, bitsets)
+                                == go_left
+                            )
                             order[j] = order[keep]
                             order[keep] = q
                             keep += stays
