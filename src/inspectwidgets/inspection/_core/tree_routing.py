@@ -148,7 +148,9 @@ def route_queries(
                         out[i, q, first + k] += leaf_value[node, k]
 
 
-@njit(nogil=True, cache=True)
+# Inlined into route_copies: a call per detour cost a quarter of the walk's
+# time (a 100-tree forest on 20,000 rows, 8 copies: 1.08 -> 0.71 s).
+@njit(nogil=True, cache=True, inline="always")
 def _route_rows(
     X, i, g, position, values, offset, order, lo, hi, node, nodes, threshold,
     flags, bitsets, leaf_value, first, stack, out,
