@@ -241,9 +241,13 @@ def test_boosting_takes_the_shortcut_bit_for_bit():
             assert_array_equal(got[name].importances, expected[name].importances)
 
 
-def test_auto_predicts_gradient_boosting_and_walks_histogram_boosting(monkeypatch):
-    """GradientBoosting's shallow trees predict copies faster than the walk
-    carries them, so "auto" predicts them; HistGradientBoosting is walked."""
+def test_auto_judges_gradient_boosting_by_its_detours_and_walks_histogram_boosting(
+    monkeypatch,
+):
+    """GradientBoosting is walked where copies mostly stay on their row's
+    path (many features) and predicted where they leave it near the root
+    (one feature, split on at every node): trees.detour_share.
+    HistGradientBoosting is walked."""
     import functools
 
     from sklearn.ensemble import (
@@ -251,11 +255,15 @@ def test_auto_predicts_gradient_boosting_and_walks_histogram_boosting(monkeypatc
         HistGradientBoostingClassifier,
     )
 
-    X, y = make_classification(n_samples=200, n_features=4, random_state=0)
-    for kind, walked in (
-        (GradientBoostingClassifier, False),
-        (HistGradientBoostingClassifier, True),
+    for kind, n_features, walked in (
+        (GradientBoostingClassifier, 30, True),
+        (GradientBoostingClassifier, 1, False),
+        (HistGradientBoostingClassifier, 4, True),
     ):
+        X, y = make_classification(
+            n_samples=200, n_features=n_features, n_informative=1,
+            n_redundant=0, n_clusters_per_class=1, random_state=0,
+        )  # fmt: skip
         model = kind(random_state=0).fit(X, y)
         seen = []
         original = kind.predict
@@ -266,6 +274,11 @@ def test_auto_predicts_gradient_boosting_and_walks_histogram_boosting(monkeypatc
             return original(self, data)
 
         monkeypatch.setattr(kind, "predict", counting)
-        permutation_importance(model, X, y, n_repeats=2, random_state=0)
+        result = permutation_importance(model, X, y, n_repeats=2, random_state=0)
+        monkeypatch.undo()
         # Walked: the baseline and the one-job probe only are predicted.
-        assert (sum(seen) == 2 * len(X)) is walked, kind.__name__
+        assert (sum(seen) == 2 * len(X)) is walked, (kind.__name__, n_features)
+        expected = sklearn_permutation_importance(
+            model, X, y, n_repeats=2, random_state=0
+        )
+        assert_array_equal(result.importances, expected.importances)

@@ -483,32 +483,32 @@ def unsupported(model, X, methods):
 
 def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     """Whether, under ``algorithm="auto"``, predicting stacked copies beats
-    walking them: GradientBoosting*'s shallow trees predict a copy in a few
-    comparisons per tree, less than the walk spends carrying the copies
-    (benchmarks/trees.py, 3 classes, 10,000 rows, 5 repeats: the walk 0.77 of
-    scikit-learn's time, predicting 0.52).
-
-    With the permuted `columns` (one tuple per feature or group) of a single
-    tree or a forest, also where most copies would leave their row's path
-    early: see :func:`detour_share`."""
-    if algorithm != "auto":
+    walking them: with the permuted `columns` (one tuple per feature or
+    group) of a single tree, a forest or gradient boosting, where most copies
+    would leave their row's path early (see :func:`detour_share`)."""
+    if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
-    if kind in _GRADIENT_BOOSTING:
-        return True
-    if columns is None or kind not in _SINGLE_TREES + _FORESTS:
+    if kind in _FORESTS:
+        trees = model.estimators_
+    elif kind in _GRADIENT_BOOSTING:
+        trees = model.estimators_.ravel()
+    elif kind in _SINGLE_TREES:
+        trees = [model]
+    else:
         return False
-    trees = model.estimators_ if kind in _FORESTS else [model]
     share = detour_share([e.tree_ for e in trees], columns)
     return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
 
 
 # What a node costs the walk's detours, in nodes a stacked predict walks
-# (scikit-learn's Cython): 3.0 to 3.9 in three forests of benchmarks/trees.py
+# (scikit-learn's Cython): 1.0 to 1.5 in three forests of benchmarks/trees.py
 # (10,000 rows, 5 repeats; the walk's time over the generic path's against
-# detour_share + 1 / (repeats x features): 0.18 -> 0.56, 0.20 -> 0.69, 0.50
-# -> 2.1). The walk pays below a share of about 0.25.
-DETOUR_COST = 3.5
+# detour_share + 1 / (repeats x features): 0.19 -> 0.28, 0.21 -> 0.22, 0.53
+# -> 0.72). The walk pays below a share of about 0.6. (Gradient boosting's
+# shallow trees, share 0.06, walk in 0.49 of the generic path's time: the
+# row's own path weighs more there, but the walk still pays.)
+DETOUR_COST = 1.5
 
 
 def detour_share(trees, columns):
@@ -588,7 +588,7 @@ def walks_needed(estimator):
     import sys
 
     model = final_estimator(estimator)
-    if type(model) not in _SUPPORTED or predicts_faster(model):
+    if type(model) not in _SUPPORTED:
         return False
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
