@@ -1,6 +1,8 @@
 """Permutation importance through the tree shortcut: scikit-learn's numbers,
 bit for bit, without predicting the permuted copies."""
 
+import warnings
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
@@ -90,6 +92,40 @@ def test_auto_walks_every_chunk_but_the_smallest(monkeypatch):
         forest, X, y, n_repeats=5, random_state=0, algorithm="generic"
     )
     assert sum(seen) == len(X) * (1 + 5 * X.shape[1])
+
+
+def test_the_smallest_chunks_of_a_subsample_are_predicted_from_the_walks_rows(
+    monkeypatch,
+):
+    """With max_samples the rows permuted are a subsample, not X: the probe
+    is stacked from the float32 rows the walk reads, which the forest's own
+    predict makes of them too, so the numbers stay scikit-learn's. Not for a
+    model fitted on named columns (it would warn of an array without them):
+    that probe is walked."""
+    import pandas as pd
+
+    X, y = make_classification(n_samples=400, n_features=30, random_state=0)
+    frame = pd.DataFrame(X, columns=[f"c{j}" for j in range(30)])
+    original = RandomForestClassifier.predict_proba
+    for data, predicted in ((X, True), (frame, False)):
+        forest = RandomForestClassifier(n_estimators=10, max_depth=5, random_state=0)
+        forest.fit(data, y)
+        seen = []
+
+        def counting(self, X, seen=seen):
+            seen.append((len(X), X.dtype if hasattr(X, "dtype") else None))
+            return original(self, X)
+
+        monkeypatch.setattr(RandomForestClassifier, "predict_proba", counting)
+        kwargs = dict(n_repeats=3, random_state=0, max_samples=100)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            result = permutation_importance(forest, data, y, **kwargs)
+        monkeypatch.undo()
+        probes = [s for s in seen if s[0] == 100]
+        assert probes == ([(100, np.float32)] if predicted else []), seen
+        expected = sklearn_permutation_importance(forest, data, y, **kwargs)
+        assert_array_equal(result.importances, expected.importances)
 
 
 def test_streamed_rounds_equal_the_generic_ones(forest_data):

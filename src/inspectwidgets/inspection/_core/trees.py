@@ -205,6 +205,18 @@ class TreeModel:
         X = check_array(X, dtype=self.dtype, ensure_all_finite=False, order="C")
         return X if np.isfinite(X).all() else None
 
+    def predicts_walk_rows(self):
+        """Whether the model's own predict, given rows as
+        :meth:`as_model_input` makes them, predicts what it predicts for the
+        rows they were made of: its own first step makes the same array
+        (float32 for scikit-learn's trees, forests and gradient boosting;
+        float64 for histogram gradient boosting without categorical
+        features, whose encoder would otherwise come first), and it was not
+        fitted on named columns (it would warn of an array without them)."""
+        if hasattr(self.model, "feature_names_in_"):
+            return False
+        return self.finite or self.model._preprocessor is None
+
     def predict_threads(self, n_workers=1):
         """Threads for each walk while `n_workers` walks run at once: the
         threads the model's own predict would use (a forest's ``n_jobs``,

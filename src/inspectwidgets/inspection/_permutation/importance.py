@@ -163,16 +163,19 @@ class PermutationRun:
         in_flight = max(self.max_memory - resident, per_copy * runner.n_workers)
         cap = max(1, int(in_flight // (per_copy * runner.n_workers)))
         # The walk reads tree_rows only; it leaves its smallest chunks to the
-        # model (see _FEWEST_WALKED) where they can be stacked from X itself
-        # within the budget.
-        predicted = _FEWEST_WALKED - 1
-        if trees is not None and (
-            source is not self.X
-            or runner.remote  # the workers get tree_rows, not X as well
-            or predicted * (batcher.bytes_per_copy + per_copy) * runner.n_workers
-            > in_flight
-        ):
-            batcher = None
+        # model (see _FEWEST_WALKED), stacked from X itself, or else from
+        # tree_rows where the model reads them as it reads X (no other copy
+        # is kept for them), within the budget.
+        if trees is not None:
+            if runner.remote:  # the workers get tree_rows only
+                batcher = None
+            elif source is not self.X:
+                predictable = trees.predicts_walk_rows()
+                batcher = make_batcher(tree_rows) if predictable else None
+            if batcher is not None:
+                stacked = (_FEWEST_WALKED - 1) * (batcher.bytes_per_copy + per_copy)
+                if stacked * runner.n_workers > in_flight:
+                    batcher = None
         source = None
         # The tree shortcut's cost grows slowly with the repeats a chunk holds:
         # chunks of 1, 2, 4, ... rounds, whatever their time.
