@@ -177,8 +177,9 @@ class PermutationRun:
                 if stacked * runner.n_workers > in_flight:
                     batcher = None
         source = None
-        # The tree shortcut's cost grows slowly with the repeats a chunk holds:
-        # chunks of 1, 2, 4, ... rounds, whatever their time.
+        # The walk's cost grows slowly with the copies a chunk holds: its
+        # chunks double whatever their time (eager). Split, the first round
+        # comes in small chunks for a display to show as they come.
         split = self.stream_first_round and self.watched
         schedule = ChunkSchedule(
             n_jobs,
@@ -221,9 +222,10 @@ class PermutationRun:
             done[jobs] = True
             # Job f is feature f's first repeat (see _job_order).
             first_done = done[:n_features]
-            if split and 0 < first_done.sum() < n_features:
-                if first_done.sum() > first_round_shown:
-                    first_round_shown = first_done.sum()
+            n_first_done = int(first_done.sum())
+            if split and 0 < n_first_done < n_features:
+                if n_first_done > first_round_shown:
+                    first_round_shown = n_first_done
                     yield self._first_round_snapshot(scores, first_done)
                 continue
             while (
