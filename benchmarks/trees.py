@@ -271,7 +271,7 @@ def timing_table(n_rows, runs, agreement, only=""):
     ]
     rows = []
     for case in CASES:
-        if only.lower() not in case.name.lower():
+        if only.lower() not in f"{case.name} {case.kind}".lower():
             continue
         medians, differences = measure(case, n_rows, runs, agreement)
         settings = ", ".join(f"{k}={v}" for k, v in case.settings)
@@ -337,7 +337,9 @@ def main():
             "--rows", type=int, default=10_000, help="rows inspected (default: 10,000)"
         )
         parser.add_argument(
-            "--case", default="", help="only the cases whose name holds this text"
+            "--case",
+            default="",
+            help="only the cases whose name or job (importance, dependence) hold this",
         )
 
     args, runs = _timing.parse_runs(

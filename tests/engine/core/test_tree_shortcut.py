@@ -128,8 +128,11 @@ def test_permuted_copies_and_groups(data, name):
     assert_same_as_the_model(model, X, copies)
 
 
+@pytest.mark.parametrize("shuffled", [False, True], ids=["increasing", "shuffled"])
 @pytest.mark.parametrize("name", MODELS)
-def test_grid_values_on_and_around_every_threshold(data, name):
+def test_grid_values_on_and_around_every_threshold(data, name, shuffled):
+    """Increasing grid values are bisected at each split, others are
+    partitioned one by one: the same leaves either way."""
     X, y = data
     model = fitted(name, X, y)
     column = 0
@@ -148,6 +151,8 @@ def test_grid_values_on_and_around_every_threshold(data, name):
             ]
         )
     )
+    if shuffled:
+        grid = np.random.default_rng(0).permutation(grid)
     donor = np.repeat(X[:1], len(grid), axis=0)
     donor[:, column] = grid
     copies = [(point, (column,)) for point in range(len(grid))]
@@ -231,3 +236,17 @@ def test_histogram_boosting_missing_values_and_categories():
     assert_same_as_the_model(
         model, X, [(p, (1,)) for p in range(len(donor))], donor=donor
     )
+    # Increasing codes, none missing: still tested as sets, not bisected.
+    known = donor.iloc[:4].sort_values("colour").reset_index(drop=True)
+    assert_same_as_the_model(model, X, [(p, (1,)) for p in range(4)], donor=known)
+
+
+def test_which_grids_the_walk_bisects(data):
+    X, y = data
+    trees = TreeModel.of(fitted("forest regressor", X, y), X, ["predict"])
+    column = np.array([0])
+    increasing = np.array([[-1.0], [0.0], [0.0], [2.0]])
+    assert trees._ascending(column, increasing)
+    assert not trees._ascending(column, increasing[::-1])
+    assert not trees._ascending(column, np.array([[0.0], [np.nan]]))
+    assert not trees._ascending(np.array([0, 1]), np.zeros((2, 2)))

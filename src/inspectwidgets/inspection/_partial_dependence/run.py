@@ -267,13 +267,12 @@ class PartialDependenceRun:
                 donor=rows,
                 obstacle=self._not_brute(),
             )
-        # A copy (none for the tree shortcut), its raw predictions, their
-        # processed values (and, for the shortcut, its leaf sums).
-        per_copy = n_rows * 16 * self.n_raw_outputs
+        # A copy, its raw predictions and their processed values; the tree
+        # shortcut stacks no copy and makes its responses of its leaf sums.
         if trees is None:
-            per_copy += batcher.bytes_per_copy
+            per_copy = n_rows * 16 * self.n_raw_outputs + batcher.bytes_per_copy
         else:
-            per_copy += trees[0].bytes_per_copy(n_rows, len(columns))
+            per_copy = trees[0].bytes_per_copy(n_rows, donated=True)
         # CHUNK_BYTES keeps stacked copies of X small enough for the allocator
         # to recycle; the shortcut stacks none, and each chunk costs it a walk
         # of every row through every tree: it takes all `max_memory` allows.
