@@ -74,9 +74,9 @@ def test_tree_refuses_what_it_cannot_do_exactly():
         partial_dependence(forest, with_nan, [0], method="brute", algorithm="tree")
 
 
-def test_boosting_through_the_walk_when_asked():
-    """Boosting takes the tree-by-tree path under "auto"; the walk, when
-    asked for, gives the same numbers: K-class raw scores and probabilities,
+def test_boosting_walked_or_tree_by_tree():
+    """Boosting walks under "auto" and "tree", and goes tree by tree under
+    "generic": the same numbers: K-class raw scores and probabilities,
     and a regressor's link."""
     from sklearn.ensemble import (
         GradientBoostingClassifier,

@@ -30,15 +30,18 @@ pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 
 
 def assert_identical(estimator, X, features, **kwargs):
-    """Our Bunch equals scikit-learn's exactly (method="brute", kind="both")."""
+    """Our Bunch equals scikit-learn's exactly (method="brute", kind="both"),
+    by the walk where it applies ("auto") and without it ("generic": boosting
+    tree by tree, grid points grouped)."""
     kwargs = {"method": "brute", "kind": "both", **kwargs}
     expected = sklearn_partial_dependence(estimator, X, features, **kwargs)
-    got = partial_dependence(estimator, X, features, **kwargs)
-    for ours, theirs in zip(got.grid_values, expected.grid_values, strict=True):
-        assert_array_equal(ours, theirs)
-    for key in ("average", "individual"):
-        assert got[key].shape == expected[key].shape
-        assert_array_equal(got[key], expected[key], err_msg=key)
+    for algorithm in ("auto", "generic"):
+        got = partial_dependence(estimator, X, features, algorithm=algorithm, **kwargs)
+        for ours, theirs in zip(got.grid_values, expected.grid_values, strict=True):
+            assert_array_equal(ours, theirs)
+        for key in ("average", "individual"):
+            assert got[key].shape == expected[key].shape
+            assert_array_equal(got[key], expected[key], err_msg=f"{algorithm} {key}")
 
 
 class CountingTree(DecisionTreeRegressor):
@@ -296,7 +299,9 @@ def test_tree_by_tree_equals_predicting_every_copy(three_class_data, model, kwar
     X, y = three_class_data
     model = model.fit(X, y)
     kwargs = {"method": "brute", "grid_resolution": 12, **kwargs}
-    fast = partial_dependence(model, X, [0, 2], return_result=True, **kwargs)
+    fast = partial_dependence(
+        model, X, [0, 2], return_result=True, algorithm="generic", **kwargs
+    )
     plain = partial_dependence(opaque(model), X, [0, 2], return_result=True, **kwargs)
     assert_array_equal(fast.average, plain.average)
     if fast.individual is not None:
@@ -352,7 +357,9 @@ def test_each_tree_is_evaluated_on_its_own_cells_only(regression_data, monkeypat
         return predict(self, X, *args, **kwargs)
 
     monkeypatch.setattr(TreePredictor, "predict", counting)
-    result = partial_dependence(model, X, [0, 1], method="brute", grid_resolution=20)
+    result = partial_dependence(
+        model, X, [0, 1], method="brute", grid_resolution=20, algorithm="generic"
+    )
     monkeypatch.undo()
     # Every tree once per cell it has on the grid: far fewer than 400 copies.
     assert len(evaluated) == 20 and sum(evaluated) < 20 * 400 * len(X) / 10

@@ -9,9 +9,11 @@ the rows in the call).
 For a pipeline whose preprocessing maps each column on its own, X is
 transformed once and the transformed columns of the feature are set to the
 transform of the grid values, which is what the pipeline would compute.
-Tree ensembles predict grid points they route alike only once
-(``tree_splits``), and boosting models go tree by tree, each tree on its own
-few cells of the grid (``treewise``); the numbers stay the same, bit for bit.
+Tree models walk each row once through each tree with all of a chunk's grid
+points (``_core.trees``); boosting models the walk cannot take go tree by
+tree, each tree on its own few cells of the grid (``treewise``); tree
+ensembles predict grid points they route alike only once (``tree_splits``).
+The numbers stay the same, bit for bit.
 """
 
 import warnings
@@ -247,25 +249,24 @@ class PartialDependenceRun:
         # Grid points a tree ensemble provably predicts alike are predicted
         # once (see tree_splits).
         groups = GridGroups(grid_point_groups(model, rows, columns), self.shape)
-        # Boosting: each tree on its own few cells (see treewise), faster
-        # than the walk below (HistGB 10,000 rows, 50 points: 0.13 s against
-        # 0.15 s, benchmarks/trees.py), unless the walk is asked for.
-        treewise = None
-        if self.algorithm != "tree":
-            treewise = TreewiseBoosting.of(
-                model, source, rows, columns, groups.n_groups
-            )
         # Tree models: each row walks each tree once with all the chunk's
         # grid points (see _core.trees).
-        trees = None
-        if treewise is None:
-            trees = tree_shortcut(
-                self.algorithm,
-                model,
-                source,
-                self._methods(),
-                donor=rows,
-                obstacle=self._not_brute(),
+        trees = tree_shortcut(
+            self.algorithm,
+            model,
+            source,
+            self._methods(),
+            donor=rows,
+            obstacle=self._not_brute(),
+        )
+        # Boosting the walk cannot take (sparse input, NaN in scikit-learn's
+        # gradient boosting): each tree on its own few cells (see treewise).
+        # The walk is faster where both apply (benchmarks/trees.py, 10,000
+        # rows, 50 points: HistGB 0.06 s against 0.11 s).
+        treewise = None
+        if trees is None:
+            treewise = TreewiseBoosting.of(
+                model, source, rows, columns, groups.n_groups
             )
         # A copy, its raw predictions and their processed values; the tree
         # shortcut stacks no copy and makes its responses of its leaf sums.
