@@ -326,21 +326,26 @@ class TreeModel:
             values = np.broadcast_to(
                 values[:, None, :], (len(blocks), n_rows, len(columns))
             )
-            # Per row and output, the copies side by side: the walk adds a
-            # leaf's value to the (consecutive, when ascending) copies reaching it.
-            out = np.broadcast_to(
-                self.start[:, :, None], (n_rows, n_outputs, len(blocks))
-            ).copy()
+            # The walk's sums, per row and output with the copies side by side
+            # (it adds a leaf's value to the consecutive copies reaching it),
+            # are copied copy-major into `stacked` a block of rows at a time:
+            # only a block's sums are held twice.
+            step = max(1, _SUMS_BLOCK_BYTES // (8 * n_outputs * len(blocks)))
 
-            def route(start, stop, columns=columns, values=values, out=out,
-                      ascending=ascending):  # fmt: skip
-                route_queries(
-                    X[start:stop], columns, values[:, start:stop], ascending,
-                    *self._walk_arguments(), out[start:stop],
-                )  # fmt: skip
+            def route(start, stop, columns=columns, values=values, blocks=blocks,
+                      ascending=ascending, step=step):  # fmt: skip
+                for low in range(start, stop, step):
+                    high = min(low + step, stop)
+                    out = np.broadcast_to(
+                        self.start[:, :, None], (high - low, n_outputs, len(blocks))
+                    ).copy()
+                    route_queries(
+                        X[low:high], columns, values[:, low:high], ascending,
+                        *self._walk_arguments(), out,
+                    )  # fmt: skip
+                    stacked[blocks, low:high] = out.transpose(2, 0, 1)
 
             _in_row_ranges(n_rows, n_threads, route)
-            stacked[blocks] = out.transpose(2, 0, 1)
         return stacked.reshape(len(copies) * n_rows, n_outputs)
 
     def _ascending(self, columns, values):
@@ -405,6 +410,12 @@ class TreeModel:
         if kind in _GRADIENT_BOOSTING:
             return (decision >= 0).astype(int)
         return (decision > 0).astype(int)
+
+
+# A block of grid points' sums a walk fills before they are stacked: large
+# enough that each tree's nodes serve many rows from cache (blocks of 256 KiB
+# made a forest's partial dependence 1.4x slower, 4 MiB ones no slower).
+_SUMS_BLOCK_BYTES = 4 * 2**20
 
 
 def _in_row_ranges(n_rows, n_threads, walk):
@@ -539,6 +550,9 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
         trees = [model]
     else:
         return False
+    # Estimated on up to 16 of the trees, evenly spaced: a forest's trees
+    # are alike, and all of a 100-tree forest's took 78 ms before its walk.
+    trees = list(trees)[:: max(1, len(trees) // 16)]
     share = detour_share([e.tree_ for e in trees], columns)
     return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
 
