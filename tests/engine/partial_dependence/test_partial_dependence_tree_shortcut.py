@@ -94,3 +94,23 @@ def test_boosting_walked_or_tree_by_tree():
     model.fit(X, np.abs(y))
     assert_as_sklearn(model, X, [1], kind="both")
     assert_as_sklearn(model, X, [0, 2], kind="average", grid_resolution=12)
+
+
+def test_rows_walked_in_blocks(monkeypatch):
+    """A chunk is walked and made responses a few rows at a time (here 2 KiB
+    of leaf sums: one row): the same numbers, including averages over
+    probabilities scikit-learn returns in Fortran order."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from inspectwidgets.inspection._partial_dependence import run
+
+    monkeypatch.setattr(run, "WALK_BLOCK_BYTES", 2048)
+    X, y = make_classification(
+        n_samples=150, n_features=5, n_informative=3, n_classes=3, random_state=0
+    )
+    boosting = HistGradientBoostingClassifier(max_iter=8, random_state=0).fit(X, y)
+    forest = RandomForestClassifier(n_estimators=4, random_state=0).fit(X, y % 2)
+    for model in (boosting, forest):
+        assert_as_sklearn(model, X, [0], kind="both")
+        assert_as_sklearn(model, X, [(1, 2)], kind="both", grid_resolution=9)
+        assert_as_sklearn(model, X, [3], kind="average", grid_resolution=30)

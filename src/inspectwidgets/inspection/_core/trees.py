@@ -18,6 +18,7 @@ whatever order its threads finish; we add them in order, as it does with one
 job.
 """
 
+import functools
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -185,18 +186,13 @@ class TreeModel:
         start = np.full((1, n_outputs), 0.0 if kind in _FORESTS else -0.0)
         return cls(model, nodes, n_outputs, dtype=np.float32, start=start, finite=True)
 
-    def bytes_per_copy(self, n_rows, n_columns=1, donated=False):
+    def bytes_per_copy(self, n_rows, n_columns=1):
         """Memory one copy costs the shortcut: the values of its columns (and
         the gathered copy they are written from), its leaf sums (twice, while
         reordered), the responses made of them and the model's link after.
         Measured with tracemalloc: 90 bytes a row for a one-output histogram
         boosting model on float64 rows, scoring included (48 + 16 counted
-        here, 24 by the caller's scoring). Copies taking a `donated` row's
-        values (grid points) hold none of their own, and the responses are
-        made in place: 16 bytes a row and output measured (a forest's
-        probabilities, a 3-class boosting's), 24 counted."""
-        if donated:
-            return n_rows * 24 * self.n_outputs
+        here, 24 by the caller's scoring)."""
         itemsize = np.dtype(self.dtype).itemsize
         return n_rows * (2 * itemsize * n_columns + 48 * self.n_outputs)
 
@@ -326,26 +322,21 @@ class TreeModel:
             values = np.broadcast_to(
                 values[:, None, :], (len(blocks), n_rows, len(columns))
             )
-            # The walk's sums, per row and output with the copies side by side
-            # (it adds a leaf's value to the consecutive copies reaching it),
-            # are copied copy-major into `stacked` a block of rows at a time:
-            # only a block's sums are held twice.
-            step = max(1, _SUMS_BLOCK_BYTES // (8 * n_outputs * len(blocks)))
+            # Per row and output, the copies side by side: the walk adds a
+            # leaf's value to the (consecutive, when ascending) copies reaching it.
+            out = np.broadcast_to(
+                self.start[:, :, None], (n_rows, n_outputs, len(blocks))
+            ).copy()
 
-            def route(start, stop, columns=columns, values=values, blocks=blocks,
-                      ascending=ascending, step=step):  # fmt: skip
-                for low in range(start, stop, step):
-                    high = min(low + step, stop)
-                    out = np.broadcast_to(
-                        self.start[:, :, None], (high - low, n_outputs, len(blocks))
-                    ).copy()
-                    route_queries(
-                        X[low:high], columns, values[:, low:high], ascending,
-                        *self._walk_arguments(), out,
-                    )  # fmt: skip
-                    stacked[blocks, low:high] = out.transpose(2, 0, 1)
+            def route(start, stop, columns=columns, values=values, out=out,
+                      ascending=ascending):  # fmt: skip
+                route_queries(
+                    X[start:stop], columns, values[:, start:stop], ascending,
+                    *self._walk_arguments(), out[start:stop],
+                )  # fmt: skip
 
             _in_row_ranges(n_rows, n_threads, route)
+            stacked[blocks] = out.transpose(2, 0, 1)
         return stacked.reshape(len(copies) * n_rows, n_outputs)
 
     def _ascending(self, columns, values):
@@ -354,13 +345,17 @@ class TreeModel:
         tested by a categorical split."""
         if len(columns) != 1 or np.isnan(values).any():
             return False
-        split = self.nodes[:, 0] != -1
-        test = self.nodes[split, 2]
-        tested = (test & ((1 << FLAGS_SHIFT) - 1)) == columns[0]
         return bool(
             np.all(values[1:, 0] >= values[:-1, 0])
-            and not ((test[tested] >> FLAGS_SHIFT) & CATEGORICAL).any()
+            and columns[0] not in self._categorical_columns
         )
+
+    @functools.cached_property
+    def _categorical_columns(self):
+        """The columns some categorical split tests."""
+        test = self.nodes[self.nodes[:, 0] != -1, 2]
+        categorical = (test >> FLAGS_SHIFT) & CATEGORICAL != 0
+        return set(np.unique(test[categorical] & ((1 << FLAGS_SHIFT) - 1)).tolist())
 
     def _responses(self, raw, methods):
         """What each of `methods` returns, from the leaf sums `raw` of shape
@@ -410,12 +405,6 @@ class TreeModel:
         if kind in _GRADIENT_BOOSTING:
             return (decision >= 0).astype(int)
         return (decision > 0).astype(int)
-
-
-# A block of grid points' sums a walk fills before they are stacked: large
-# enough that each tree's nodes serve many rows from cache (blocks of 256 KiB
-# made a forest's partial dependence 1.4x slower, 4 MiB ones no slower).
-_SUMS_BLOCK_BYTES = 4 * 2**20
 
 
 def _in_row_ranges(n_rows, n_threads, walk):

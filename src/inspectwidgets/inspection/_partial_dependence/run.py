@@ -75,6 +75,11 @@ from .treewise import TreewiseBoosting
 # the allocator from chunk to chunk instead of being mapped and faulted in
 # afresh (measured: 256 MiB chunks were up to 1.7x slower than 32-64 MiB ones).
 CHUNK_BYTES = 64 * 2**20
+# What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
+# sums, their copy-major copy and the responses made of them), so that a chunk
+# holds every grid point's values and little else: 50 grid points over
+# 100,000 rows take one walk instead of four (RF 100 trees: 10.1 -> 3.9 s).
+WALK_BLOCK_BYTES = 8 * 2**20
 # The first chunk holds this fraction of the grid (coarse points first), so a
 # streamed curve shows its outline early; later chunks double while they are
 # fast (see ChunkSchedule).
@@ -268,16 +273,20 @@ class PartialDependenceRun:
             treewise = TreewiseBoosting.of(
                 model, source, rows, columns, groups.n_groups
             )
-        # A copy, its raw predictions and their processed values; the tree
-        # shortcut stacks no copy and makes its responses of its leaf sums.
+        # A copy, its raw predictions and their processed values. The tree
+        # shortcut stacks no copy and walks a chunk in blocks of rows (see
+        # _walk_chunk): a copy holds only its values, beside the blocks'.
+        # (The flattened trees are the model's size, whatever X's: not
+        # counted, as the model is not.) CHUNK_BYTES keeps stacked copies of X
+        # small enough for the allocator to recycle; each chunk costs the
+        # shortcut a walk of every row through every tree: it takes all
+        # `max_memory` allows.
         if trees is None:
             per_copy = n_rows * 16 * self.n_raw_outputs + batcher.bytes_per_copy
+            budget = min(self.max_memory, CHUNK_BYTES)
         else:
-            per_copy = trees[0].bytes_per_copy(n_rows, donated=True)
-        # CHUNK_BYTES keeps stacked copies of X small enough for the allocator
-        # to recycle; the shortcut stacks none, and each chunk costs it a walk
-        # of every row through every tree: it takes all `max_memory` allows.
-        budget = self.max_memory if trees else min(self.max_memory, CHUNK_BYTES)
+            per_copy = n_rows * 8 * self.n_outputs
+            budget = self.max_memory - WALK_BLOCK_BYTES
         cap = max(1, int(budget // per_copy))
         # Streamed: a coarse first chunk, then chunks growing while they are
         # fast. Otherwise nobody watches: full-size chunks from the start.
@@ -417,8 +426,8 @@ def _predict_chunk(c, start, stop):
     chunk_groups = np.sort(c.order[start:stop])
     points = c.representatives[chunk_groups]
     if c.trees is not None:
-        predict = partial(_predict_trees, c.trees, points, c.columns, c.tree_threads)
-    elif c.treewise is not None:
+        return _walk_chunk(c, points)
+    if c.treewise is not None:
         predict = partial(c.treewise.respond, points)
     else:
         stacked = c.batcher.build([(p, c.columns) for p in points], donor=c.rows)
@@ -427,11 +436,41 @@ def _predict_chunk(c, start, stop):
     return values.reshape(len(chunk_groups), c.n_rows, -1)
 
 
-def _predict_trees(shortcut, points, columns, n_threads, method):
-    """``predict(method)`` for the grid `points` through the shortcut."""
-    trees, X, rows = shortcut
-    copies = [(p, columns) for p in points]
-    return trees.predict(X, copies, [method], donor=rows, n_threads=n_threads)[method]
+def _walk_chunk(c, points):
+    """The values of the grid `points` through the tree shortcut, shape
+    (n_points, n_rows, n_outputs): walked and made responses a block of rows
+    at a time (predictions are row by row: the same bits), so that only a
+    block's leaf sums and raw responses are held."""
+    trees, X, rows = c.trees
+    copies = [(p, c.columns) for p in points]
+    # The block's sums, their copy-major copy and the responses: 3 arrays.
+    step = max(1, WALK_BLOCK_BYTES // (3 * 8 * trees.n_outputs * len(points)))
+    values = None
+    for low in range(0, c.n_rows, step):
+        high = min(low + step, c.n_rows)
+
+        def predict(method, low=low, high=high):
+            return trees.predict(
+                X[low:high], copies, [method], donor=rows, n_threads=c.tree_threads
+            )[method]
+
+        block = c.responses(predict)
+        if values is None:
+            values = _empty_like_responses(block, len(points), c.n_rows)
+        values[:, low:high] = block.reshape(len(points), high - low, -1)
+    return values
+
+
+def _empty_like_responses(block, n_points, n_rows):
+    """An array of shape (n_points, n_rows, n_outputs) laid out as the
+    responses `block` of shape (n_points * n_block_rows, n_outputs) are (an
+    output's rows side by side where the model returns Fortran order, as
+    histogram boosting's probabilities): averages over the rows then add them
+    in the order they would over one response, as scikit-learn's do."""
+    n_outputs = block.shape[1]
+    if block.flags.f_contiguous and not block.flags.c_contiguous:
+        return np.empty((n_outputs, n_points, n_rows), block.dtype).transpose(1, 2, 0)
+    return np.empty((n_points, n_rows, n_outputs), block.dtype)
 
 
 def _caller(model, X):
