@@ -165,6 +165,9 @@ class ChunkRunner:
             start, stop, result, seconds = _timed(task, context, *chunk)
             schedule.record(seconds)
             yield start, stop, result
+            # A chunk's values may be large (partial dependence's): not held
+            # here while the next one is computed.
+            del result
 
     def _threads(self, schedule, task, context, cancelled):
         pending = set()
@@ -263,6 +266,7 @@ def _reported(chunks, total, listener):
             done += stop - start
             listener(done, total)
             yield start, stop, result
+            del result
 
 
 def _from_backend(error):
@@ -300,10 +304,16 @@ def _timed(task, context, start, stop):
     return start, stop, result, time.perf_counter() - started
 
 
+def local_joblib_calls():
+    """A context in which a model's own joblib calls (a forest's predict)
+    run on local threads, `n_jobs` as set, whatever backend is active: a
+    remote one counts the whole cluster as their jobs, and a forest then
+    sums its trees in a racy order."""
+    return parallel_config(backend="threading")
+
+
 def _timed_remote(task, shipped, start, stop):
-    # joblib's dask backend runs tasks with itself as the backend, so a
-    # model's own joblib calls (a forest's predict) would count the whole
-    # cluster as their jobs and sum trees in a racy order; on a worker, as in
-    # this process by default, they run on local threads, n_jobs as set.
-    with parallel_config(backend="threading"):
+    # joblib's dask backend runs tasks with itself as the backend; on a
+    # worker, as in this process, a model's own calls stay local.
+    with local_joblib_calls():
         return _timed(task, shipped.context, start, stop)

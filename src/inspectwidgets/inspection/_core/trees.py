@@ -187,14 +187,15 @@ class TreeModel:
         return cls(model, nodes, n_outputs, dtype=np.float32, start=start, finite=True)
 
     def bytes_per_copy(self, n_rows, n_columns=1):
-        """Memory one copy costs the shortcut: the values of its columns (and
-        the gathered copy they are written from), its leaf sums (twice, while
-        reordered), the responses made of them and the model's link after.
-        Measured with tracemalloc: 90 bytes a row for a one-output histogram
-        boosting model on float64 rows, scoring included (48 + 16 counted
-        here, 24 by the caller's scoring)."""
+        """Memory one copy costs the shortcut: the values of its columns, its
+        leaf sums (twice, while reordered copy-major), beside the responses
+        the caller counts. Measured with tracemalloc, scoring included, per
+        row and copy (benchmarks/trees.py's models, 10,000 rows, chunks of
+        about 50 copies): 36 bytes for a forest's classes (counted here 36,
+        by the caller 24), 48 for its probabilities, classes and log-loss
+        (36 and 72), 24 for histogram boosting's (24 and 24)."""
         itemsize = np.dtype(self.dtype).itemsize
-        return n_rows * (2 * itemsize * n_columns + 48 * self.n_outputs)
+        return n_rows * (itemsize * n_columns + 16 * self.n_outputs)
 
     def as_model_input(self, X):
         """X as the trees read it (C order, as the walk reads rows), or None

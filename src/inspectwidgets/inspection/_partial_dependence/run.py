@@ -76,7 +76,8 @@ from .treewise import TreewiseBoosting
 # afresh (measured: 256 MiB chunks were up to 1.7x slower than 32-64 MiB ones).
 CHUNK_BYTES = 64 * 2**20
 # What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
-# sums, their copy-major copy and the responses made of them), so that a chunk
+# sums, their copy-major copy and the responses made of them; at most half of
+# max_memory), so that a chunk
 # holds every grid point's values and little else: 50 grid points over
 # 100,000 rows take one walk instead of four (RF 100 trees: 10.1 -> 3.9 s).
 WALK_BLOCK_BYTES = 8 * 2**20
@@ -283,10 +284,11 @@ class PartialDependenceRun:
         # `max_memory` allows.
         if trees is None:
             per_copy = n_rows * 16 * self.n_raw_outputs + batcher.bytes_per_copy
-            budget = min(self.max_memory, CHUNK_BYTES)
+            budget, block_bytes = min(self.max_memory, CHUNK_BYTES), None
         else:
             per_copy = n_rows * 8 * self.n_outputs
-            budget = self.max_memory - WALK_BLOCK_BYTES
+            block_bytes = min(WALK_BLOCK_BYTES, self.max_memory // 2)
+            budget = self.max_memory - block_bytes
         cap = max(1, int(budget // per_copy))
         # Streamed: a coarse first chunk, then chunks growing while they are
         # fast. Otherwise nobody watches: full-size chunks from the start.
@@ -305,6 +307,7 @@ class PartialDependenceRun:
             trees=trees,
             # Chunks run one at a time here: the walk takes the threads the
             # model's own predict would; a remote worker's are the backend's.
+            walk_block_bytes=block_bytes,
             tree_threads=(
                 1 if self.runner.remote or trees is None else trees[0].predict_threads()
             ),
@@ -330,6 +333,7 @@ class PartialDependenceRun:
                 next_start = stop
                 if snapshots:
                     yield self._snapshot(state, copy=True)
+            values = None  # stored: not held while the next chunk is computed
         if not snapshots and state.n_done:
             yield self._snapshot(state, copy=False)
 
@@ -411,6 +415,7 @@ class _PredictedChunks:
     columns: tuple
     responses: Responses
     trees: object  # the tree shortcut (trees, X, donor rows), or None
+    walk_block_bytes: int  # what a block of the walk's rows may hold, or None
     tree_threads: int
     treewise: object  # TreewiseBoosting, or None
     batcher: object
@@ -444,7 +449,7 @@ def _walk_chunk(c, points):
     trees, X, rows = c.trees
     copies = [(p, c.columns) for p in points]
     # The block's sums, their copy-major copy and the responses: 3 arrays.
-    step = max(1, WALK_BLOCK_BYTES // (3 * 8 * trees.n_outputs * len(points)))
+    step = max(1, c.walk_block_bytes // (3 * 8 * trees.n_outputs * len(points)))
     values = None
     for low in range(0, c.n_rows, step):
         high = min(low + step, c.n_rows)

@@ -9,7 +9,7 @@ from scipy import sparse
 from .._core.batching import make_batcher
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import _safe_indexing
-from .._core.parallel import ChunkRunner
+from .._core.parallel import ChunkRunner, local_joblib_calls
 from .._core.pipeline import columnwise_view
 from .._core.signature import (
     bind_arguments,
@@ -116,9 +116,13 @@ class PermutationRun:
 
     def __iter__(self):
         if self.baseline is None:
-            self.baseline = self.plan.baseline(
-                self.X, self.y, self.sample_weight, self._baseline_block_rows()
-            )
+            # Predicted in this process: under a remote backend (a widget
+            # re-enters the user's), a forest's own joblib calls would take
+            # the cluster's n_jobs and sum its trees in a racy order.
+            with local_joblib_calls():
+                self.baseline = self.plan.baseline(
+                    self.X, self.y, self.sample_weight, self._baseline_block_rows()
+                )
         _check_baseline(self.baseline.scores, len(self.X))
         names = tuple(self.baseline.scores)
         n_features = len(self.feature_names)
