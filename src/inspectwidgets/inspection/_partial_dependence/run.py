@@ -77,9 +77,9 @@ from .treewise import TreewiseBoosting
 CHUNK_BYTES = 64 * 2**20
 # What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
 # sums, their copy-major copy and the responses made of them; at most half of
-# max_memory), so that a chunk
-# holds every grid point's values and little else: 50 grid points over
-# 100,000 rows take one walk instead of four (RF 100 trees: 10.1 -> 3.9 s).
+# max_memory), so that a chunk holds every grid point's values and little
+# else: 50 grid points over 100,000 rows take one walk instead of four (RF 100
+# trees: 10.1 -> 3.9 s).
 WALK_BLOCK_BYTES = 8 * 2**20
 # The first chunk holds this fraction of the grid (coarse points first), so a
 # streamed curve shows its outline early; later chunks double while they are
