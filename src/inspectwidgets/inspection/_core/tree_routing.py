@@ -18,7 +18,7 @@ order, onto the model's starting values, as its predict adds them.
 import numpy as np
 from numba import njit
 
-from .trees import CATEGORICAL, FLAGS_SHIFT, NAN_LEFT
+from .trees import CATEGORICAL, FLAGS_SHIFT, NAN_LEFT, TREE_BLOCK_BYTES
 
 _FEATURE = (1 << FLAGS_SHIFT) - 1
 
@@ -191,11 +191,11 @@ def route_queries(
 @njit(nogil=True, cache=True, inline="always")
 def _route_rows(
     X, i, g, position, values, offset, order, lo, hi, node, nodes, threshold,
-    bitsets, leaf_value, first, stack, out,
+    bitsets, leaf_value, first, stack, on_path, out,
 ):  # fmt: skip
     """Route the copies ``order[lo:hi]`` of row `i`, all of group `g`, from
-    `node` down to their leaves and add the leaf values to ``out[i, copy]``
-    from output `first` on."""
+    `node` down to their leaves, add the leaf values to their sums in
+    ``out[i]`` from output `first` on and mark them off the path."""
     stack[0, 0], stack[0, 1], stack[0, 2] = node, lo, hi
     top = 1
     while top > 0:
@@ -226,15 +226,18 @@ def _route_rows(
                 top += 1
                 node, hi = nodes[node, 0], mid
         for j in range(lo, hi):
-            q = order[j]
-            for k in range(leaf_value.shape[1]):
-                out[i, q, first + k] += leaf_value[node, k]
+            on_path[order[j]] = False
+        for k in range(leaf_value.shape[1]):
+            value = leaf_value[node, k]
+            sums = out[i, first + k]
+            for j in range(lo, hi):
+                sums[order[j]] += value
 
 
 @njit(nogil=True, cache=True)
 def route_copies(
     X, values, offset, group_start, position, column_groups, column_group_start,
-    roots, outputs, nodes, bitsets, leaf_value, max_depth,
+    roots, outputs, nodes, bitsets, leaf_value, max_depth, tree_blocks,
     row_start, row_stop, out,
 ):  # fmt: skip
     """Leaf values of modified copies of X, added tree by tree into `out`.
@@ -251,8 +254,13 @@ def route_copies(
     leave the path end in the row's own leaf. So the work per row and tree is
     one path plus the copies' detours, not one path per copy.
 
+    Trees ``tree_blocks[b]:tree_blocks[b + 1]`` are walked before the next
+    block, so their nodes stay in a core's cache while all the rows walk them
+    (a forest's trees took their nodes from memory again for every block of
+    rows); every copy still receives the trees in order.
+
     Rows ``row_start:row_stop`` only (threads take disjoint ranges); `out` has
-    shape (n_rows, n_copies, n_outputs), initialized as for
+    shape (n_rows, n_outputs, n_copies), initialized as for
     :func:`route_queries`.
     """
     threshold = nodes.view(np.float64)
@@ -264,52 +272,60 @@ def route_copies(
     order = np.arange(n_copies)
     on_path_end = np.empty(n_groups, dtype=np.int64)
     stack = np.empty((max_depth + 2, 3), dtype=np.int64)
-    # Rows in blocks whose values and sums stay in a core's cache while every
-    # tree walks them (each row still receives the trees in order): 30% off
-    # a histogram boosting model's permutation importance.
-    block = max(16, (1 << 19) // (8 * (values.shape[1] + n_copies * width + 1)))
-    for block_start in range(row_start, row_stop, block):
-        block_stop = min(block_start + block, row_stop)
-        for t in range(roots.shape[0]):
-            first = outputs[t]
-            for i in range(block_start, block_stop):
-                for g in range(n_groups):
-                    on_path_end[g] = group_start[g + 1]
-                # Down the row's own path: at a node on a group's column, the
-                # group's copies still on the path that go the other way leave
-                # it and walk their own subtree. Each copy gets one leaf a
-                # tree, so the order copies reach theirs in changes no sum.
-                node = roots[t]
-                while nodes[node, 0] != -1:
-                    f = nodes[node, 2] & _FEATURE
-                    x = X[i, f]
-                    go_left = _goes_left(x, node, nodes, threshold, bitsets)
-                    for held in range(column_group_start[f], column_group_start[f + 1]):
-                        g = column_groups[held]
-                        at = position[g, f]
-                        lo, hi = group_start[g], on_path_end[g]
-                        keep = lo
-                        for j in range(lo, hi):
-                            q = order[j]
-                            v = values[i, offset[q] + at]
-                            stays = (
-                                _goes_left(v, node, nodes, threshold, bitsets)
-                                == go_left
-                            )
-                            order[j] = order[keep]
-                            order[keep] = q
-                            keep += stays
-                        if keep < hi:
-                            other = nodes[node, 1] if go_left else nodes[node, 0]
-                            _route_rows(
-                                X, i, g, position, values, offset, order, keep, hi,
-                                other, nodes, threshold, bitsets,
-                                leaf_value, first, stack, out,
-                            )  # fmt: skip
-                        on_path_end[g] = keep
-                    node = nodes[node, 0] if go_left else nodes[node, 1]
-                for g in range(n_groups):
-                    for j in range(group_start[g], on_path_end[g]):
-                        q = order[j]
-                        for k in range(width):
-                            out[i, q, first + k] += leaf_value[node, k]
+    # Which copies end in the row's own leaf: they get its value together.
+    on_path = np.empty(n_copies, dtype=np.bool_)
+    # Rows in blocks whose values and sums stay in a core's cache while the
+    # block's trees walk them, tree after tree (a tree's branches then repeat
+    # from row to row): 30% off a histogram boosting model's permutation
+    # importance, whose trees all fit in one block.
+    rows = max(16, TREE_BLOCK_BYTES // (8 * (values.shape[1] + n_copies * width + 1)))
+    for b in range(tree_blocks.shape[0] - 1):
+        for block_start in range(row_start, row_stop, rows):
+            block_stop = min(block_start + rows, row_stop)
+            for t in range(tree_blocks[b], tree_blocks[b + 1]):
+                first = outputs[t]
+                for i in range(block_start, block_stop):
+                    for g in range(n_groups):
+                        on_path_end[g] = group_start[g + 1]
+                    on_path[:] = True
+                    # Down the row's own path: at a node on a group's column, the
+                    # group's copies still on the path that go the other way leave
+                    # it and walk their own subtree. Each copy gets one leaf a
+                    # tree, so the order copies reach theirs in changes no sum.
+                    node = roots[t]
+                    while nodes[node, 0] != -1:
+                        f = nodes[node, 2] & _FEATURE
+                        x = X[i, f]
+                        go_left = _goes_left(x, node, nodes, threshold, bitsets)
+                        for held in range(
+                            column_group_start[f], column_group_start[f + 1]
+                        ):
+                            g = column_groups[held]
+                            at = position[g, f]
+                            lo, hi = group_start[g], on_path_end[g]
+                            keep = lo
+                            for j in range(lo, hi):
+                                q = order[j]
+                                v = values[i, offset[q] + at]
+                                stays = (
+                                    _goes_left(v, node, nodes, threshold, bitsets)
+                                    == go_left
+                                )
+                                order[j] = order[keep]
+                                order[keep] = q
+                                keep += stays
+                            if keep < hi:
+                                other = nodes[node, 1] if go_left else nodes[node, 0]
+                                _route_rows(
+                                    X, i, g, position, values, offset, order, keep, hi,
+                                    other, nodes, threshold, bitsets,
+                                    leaf_value, first, stack, on_path, out,
+                                )  # fmt: skip
+                            on_path_end[g] = keep
+                        node = nodes[node, 0] if go_left else nodes[node, 1]
+                    # A select, not a branch: the sums add as one vector.
+                    for k in range(width):
+                        value = leaf_value[node, k]
+                        sums = out[i, first + k]
+                        for q in range(n_copies):
+                            sums[q] = sums[q] + value if on_path[q] else sums[q]

@@ -91,6 +91,11 @@ _CONSTANT_DUMMIES = {
 NAN_LEFT, CATEGORICAL = 1, 2
 FLAGS_SHIFT = 32
 
+# What a permutation walk keeps in a core's cache: a block of trees' nodes
+# and, as much again, a block of rows' values and sums (half of a 512 KiB L2
+# each; see route_copies).
+TREE_BLOCK_BYTES = 1 << 18
+
 
 class _Nodes:
     """Trees gathered node by node into the arrays the walks read."""
@@ -260,9 +265,12 @@ class TreeModel:
             raw /= self.n_trees
         return self._responses(raw, methods)
 
-    def _empty(self, shape):
-        """Leaf sums before the first tree: what the model starts from."""
-        return np.broadcast_to(self.start, shape).copy()
+    def _empty(self, n_rows, n_copies):
+        """Leaf sums before the first tree, per row, output and copy (the
+        copies side by side, as the walks add to them): what the model
+        starts from."""
+        shape = (n_rows, self.n_outputs, n_copies)
+        return np.broadcast_to(self.start[:, :, None], shape).copy()
 
     def _walk_arguments(self):
         return (self.roots, self.outputs, self.nodes, self.bitsets,
@@ -295,20 +303,38 @@ class TreeModel:
             values[:, offset[q] : offset[q] + len(columns)] = X[
                 np.asarray(rows)[:, None], list(columns)
             ]
-        out = self._empty((n_rows, len(copies), self.n_outputs))
+        out = self._empty(n_rows, len(copies))
 
         def route(start, stop):
             route_copies(
                 X, values, offset, group_start.astype(np.int64), position,
                 column_groups, column_group_start.astype(np.int64),
-                *self._walk_arguments(), start, stop, out,
+                *self._walk_arguments(), self._tree_blocks, start, stop, out,
             )  # fmt: skip
 
         _in_row_ranges(n_rows, n_threads, route)
         # Copy-major, in the copies' own order, as the stacked copies are.
         stacked = np.empty((len(copies), n_rows, self.n_outputs))
-        stacked[order] = out.transpose(1, 0, 2)
+        stacked[order] = out.transpose(2, 0, 1)
         return stacked.reshape(len(copies) * n_rows, -1)
+
+    @functools.cached_property
+    def _tree_blocks(self):
+        """Bounds of runs of consecutive trees whose nodes and leaf values
+        fit in TREE_BLOCK_BYTES (at least one tree each), for
+        :func:`route_copies`."""
+        ends = np.append(self.roots[1:], len(self.nodes))
+        node_bytes = (
+            self.nodes.itemsize * 4
+            + self.leaf_value.itemsize * (self.leaf_value.shape[1])
+        )
+        bounds, size = [0], 0
+        for t, tree_bytes in enumerate((ends - self.roots) * node_bytes):
+            if size and size + tree_bytes > TREE_BLOCK_BYTES:
+                bounds.append(t)
+                size = 0
+            size += tree_bytes
+        return np.array([*bounds, self.n_trees], dtype=np.int64)
 
     def _donated(self, route_queries, X, copies, donor, n_threads):
         """Leaf sums of copies whose columns take one donor row's values."""
@@ -325,9 +351,7 @@ class TreeModel:
             )
             # Per row and output, the copies side by side: the walk adds a
             # leaf's value to the (consecutive, when ascending) copies reaching it.
-            out = np.broadcast_to(
-                self.start[:, :, None], (n_rows, n_outputs, len(blocks))
-            ).copy()
+            out = self._empty(n_rows, len(blocks))
 
             def route(start, stop, columns=columns, values=values, out=out,
                       ascending=ascending):  # fmt: skip
@@ -673,5 +697,6 @@ def load_walks():
         route_queries(X, one, grid_point, False, *trees, np.zeros((2, 1, 1)))
         route_copies(
             X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64),
-            one, np.array([0, 1]), *trees, 0, 2, np.zeros((2, 1, 1)),
+            one, np.array([0, 1]), *trees, np.array([0, 1]), 0, 2,
+            np.zeros((2, 1, 1)),
         )  # fmt: skip

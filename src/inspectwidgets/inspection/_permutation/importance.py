@@ -358,8 +358,9 @@ def _job_order(n_repeats, n_features, walked, watched):
     jobs = np.arange(n_repeats * n_features).reshape(n_repeats, n_features)
     if not walked:
         return jobs.ravel()
-    bounds = [0, 1] if watched else [0]
-    size = 4
+    if not watched:
+        return jobs.T.ravel()
+    bounds, size = [0, 1], 4
     while bounds[-1] < n_repeats:
         stop = bounds[-1] + size
         # A remainder smaller than a block joins the last one.
