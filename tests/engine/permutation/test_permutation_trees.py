@@ -83,9 +83,16 @@ def test_auto_walks_every_chunk_but_the_smallest(monkeypatch):
         return original(self, X)
 
     monkeypatch.setattr(RandomForestClassifier, "predict_proba", counting)
+    # Nobody watching, only the baseline is predicted: the chunks are
+    # full-size from the start, all walked.
     permutation_importance(forest, X, y, n_repeats=5, random_state=0)
-    # The baseline, and the one-job probe: a chunk of one or two copies is
-    # cheaper predicted than walked (importance._FEWEST_WALKED).
+    assert seen == [len(X)]
+    seen.clear()
+    # Watched: the baseline, and the one-job probe (a chunk of one or two
+    # copies is cheaper predicted than walked: importance._FEWEST_WALKED).
+    permutation_importance(
+        forest, X, y, n_repeats=5, random_state=0, callback=lambda result: None
+    )
     assert seen == [len(X), len(X)]
     seen.clear()
     permutation_importance(
@@ -120,7 +127,10 @@ def test_the_smallest_chunks_of_a_subsample_are_predicted_from_the_walks_rows(
         kwargs = dict(n_repeats=3, random_state=0, max_samples=100)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            result = permutation_importance(forest, data, y, **kwargs)
+            # Watched: a run without a callback has no probe.
+            result = permutation_importance(
+                forest, data, y, callback=lambda result: None, **kwargs
+            )
         monkeypatch.undo()
         probes = [s for s in seen if s[0] == 100]
         assert probes == ([(100, np.float32)] if predicted else []), seen
@@ -277,6 +287,43 @@ def test_boosting_takes_the_shortcut_bit_for_bit():
             assert_array_equal(got[name].importances, expected[name].importances)
 
 
+def test_rows_walked_in_blocks_give_sklearns_numbers(monkeypatch, forest_data):
+    """A chunk's copies are walked and made responses a few rows at a time
+    (here 2 KiB of buffers): the same numbers, including scores of
+    probabilities histogram boosting returns in Fortran order."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from inspectwidgets.inspection._core import trees
+
+    monkeypatch.setattr(trees, "WALK_BLOCK_BYTES", 2048)
+    walked = []
+    walk = trees._PermutedWalk.__call__
+
+    def recording(self, low, high):
+        walked.append((low, high))
+        return walk(self, low, high)
+
+    monkeypatch.setattr(trees._PermutedWalk, "__call__", recording)
+    forest, X, y = forest_data
+    X3, y3 = make_classification(
+        n_samples=300, n_features=5, n_informative=3, n_classes=3, random_state=0
+    )
+    boosting = HistGradientBoostingClassifier(max_iter=8, random_state=0)
+    scoring = ["accuracy", "neg_log_loss", "balanced_accuracy"]
+    kwargs = dict(n_repeats=3, random_state=0, scoring=scoring, algorithm="tree")
+    for model, data, target in ((forest, X, y), (boosting.fit(X3, y3), X3, y3)):
+        walked.clear()
+        expected = sklearn_permutation_importance(
+            model, data, target, n_repeats=3, random_state=0, scoring=scoring
+        )
+        got = permutation_importance(model, data, target, **kwargs)
+        for name in scoring:
+            assert_array_equal(got[name].importances, expected[name].importances)
+        # Every walk went in blocks, which together cover the rows.
+        assert all(high - low < len(data) for low, high in walked)
+        assert sum(high - low for low, high in walked) % len(data) == 0
+
+
 def test_auto_judges_gradient_boosting_by_its_detours_and_walks_histogram_boosting(
     monkeypatch,
 ):
@@ -312,8 +359,8 @@ def test_auto_judges_gradient_boosting_by_its_detours_and_walks_histogram_boosti
         monkeypatch.setattr(kind, "predict", counting)
         result = permutation_importance(model, X, y, n_repeats=2, random_state=0)
         monkeypatch.undo()
-        # Walked: the baseline and the one-job probe only are predicted.
-        assert (sum(seen) == 2 * len(X)) is walked, (kind.__name__, n_features)
+        # Walked: only the baseline is predicted.
+        assert (sum(seen) == len(X)) is walked, (kind.__name__, n_features)
         expected = sklearn_permutation_importance(
             model, X, y, n_repeats=2, random_state=0
         )

@@ -91,6 +91,19 @@ _CONSTANT_DUMMIES = {
 NAN_LEFT, CATEGORICAL = 1, 2
 FLAGS_SHIFT = 32
 
+# What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
+# sums, their copy-major copy and the responses made of them; at most half of
+# max_memory), so that a chunk holds its copies' responses and little else:
+# partial dependence's 50 grid points over 100,000 rows take one walk instead
+# of four (RF 100 trees: 10.1 -> 3.9 s).
+WALK_BLOCK_BYTES = 8 * 2**20
+
+
+def walk_block_bytes(max_memory):
+    """What a walk's block of rows may hold under `max_memory`."""
+    return min(WALK_BLOCK_BYTES, max_memory // 2)
+
+
 # What a permutation walk keeps in a core's cache: a block of trees' nodes
 # and, as much again, a block of rows' values and sums (half of a 512 KiB L2
 # each; see route_copies).
@@ -244,26 +257,59 @@ class TreeModel:
             own = 1
         return max(1, own // n_workers)
 
-    def predict(self, X, copies, methods, donor=None, n_threads=1):
+    def predict(self, X, copies, methods, donor=None, n_threads=1, block_bytes=None):
         """The model's `methods` on copies of `X` stacked in order, as
         ``method(batcher.build(copies, donor))`` returns them (see
         ``batching``): in copy ``(rows, columns)``, row ``i`` takes `columns`
         from row ``rows[i]`` of X, or, with a `donor`, from donor row `rows`
         for every row. X and `donor` come from :meth:`as_model_input`.
         `n_threads` walk disjoint ranges of rows (the walks release the GIL;
-        each row's sums are the same whatever the ranges).
+        each row's sums are the same whatever the ranges). With `block_bytes`,
+        copies of X's own rows are walked and made responses a block of rows
+        at a time, holding about that many bytes besides the responses
+        (predictions are row by row: the same bits).
         """
         tree_routing = _routing()
 
         if self.column_of is not None:
             copies = [(r, tuple(self.column_of[list(c)])) for r, c in copies]
-        if donor is None:
-            raw = self._permuted(tree_routing.route_copies, X, copies, n_threads)
-        else:
+        if donor is not None:
             raw = self._donated(tree_routing.route_queries, X, copies, donor, n_threads)
+            return self._responses(self._averaged(raw), methods)
+        walk = _PermutedWalk(self, tree_routing.route_copies, X, copies, n_threads)
+        n_rows = len(X)
+        step = n_rows
+        if block_bytes is not None:
+            # The walk's buffers, and the block's responses until copied.
+            widest = max(len(c) for _, c in copies)
+            per_copy = self.bytes_per_copy(1, widest) + 8 * self.n_outputs * len(
+                methods
+            )
+            per_row = per_copy * len(copies)
+            step = max(1, min(n_rows, int(block_bytes // per_row)))
+        if step == n_rows:
+            return self._responses(self._averaged(walk(0, n_rows)), methods)
+        responses = None
+        for low in range(0, n_rows, step):
+            high = min(low + step, n_rows)
+            block = self._responses(self._averaged(walk(low, high)), methods)
+            if responses is None:
+                responses = {
+                    m: _empty_like(r, len(copies) * n_rows) for m, r in block.items()
+                }
+            for method, r in block.items():
+                for b in range(len(copies)):
+                    at = b * n_rows
+                    responses[method][at + low : at + high] = r[
+                        b * (high - low) : (b + 1) * (high - low)
+                    ]
+        return responses
+
+    def _averaged(self, raw):
+        """A forest's leaf sums divided by its trees, as its predict does."""
         if self.forest:
             raw /= self.n_trees
-        return self._responses(raw, methods)
+        return raw
 
     def _empty(self, n_rows, n_copies):
         """Leaf sums before the first tree, per row, output and copy (the
@@ -275,48 +321,6 @@ class TreeModel:
     def _walk_arguments(self):
         return (self.roots, self.outputs, self.nodes, self.bitsets,
                 self.leaf_value, self.max_depth)  # fmt: skip
-
-    def _permuted(self, route_copies, X, copies, n_threads):
-        """Leaf sums of copies whose rows come from X itself: every group's
-        copies in one walk per row and tree (:func:`route_copies`)."""
-        n_rows, n_columns = X.shape
-        groups = {}
-        for b, (_, columns) in enumerate(copies):
-            groups.setdefault(tuple(columns), []).append(b)
-        order = [b for blocks in groups.values() for b in blocks]
-        group_start = np.cumsum([0] + [len(b) for b in groups.values()])
-        position = np.full((len(groups), n_columns), -1, dtype=np.int64)
-        widths = []
-        for g, columns in enumerate(groups):
-            position[g, list(columns)] = np.arange(len(columns))
-            widths += [len(columns)] * len(groups[columns])
-        # Column -> the groups holding it, as compressed rows.
-        holds = position.T >= 0
-        column_groups = np.nonzero(holds)[1].astype(np.int64)
-        column_group_start = np.concatenate([[0], np.cumsum(holds.sum(axis=1))])
-        # Row-major values of every copy's columns: a row's copies lie side by
-        # side in memory, as the walk reads them.
-        offset = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
-        values = np.empty((n_rows, int(np.sum(widths))), dtype=X.dtype)
-        for q, b in enumerate(order):
-            rows, columns = copies[b]
-            values[:, offset[q] : offset[q] + len(columns)] = X[
-                np.asarray(rows)[:, None], list(columns)
-            ]
-        out = self._empty(n_rows, len(copies))
-
-        def route(start, stop):
-            route_copies(
-                X, values, offset, group_start.astype(np.int64), position,
-                column_groups, column_group_start.astype(np.int64),
-                *self._walk_arguments(), self._tree_blocks, start, stop, out,
-            )  # fmt: skip
-
-        _in_row_ranges(n_rows, n_threads, route)
-        # Copy-major, in the copies' own order, as the stacked copies are.
-        stacked = np.empty((len(copies), n_rows, self.n_outputs))
-        stacked[order] = out.transpose(2, 0, 1)
-        return stacked.reshape(len(copies) * n_rows, -1)
 
     @functools.cached_property
     def _tree_blocks(self):
@@ -430,6 +434,72 @@ class TreeModel:
         if kind in _GRADIENT_BOOSTING:
             return (decision >= 0).astype(int)
         return (decision > 0).astype(int)
+
+
+class _PermutedWalk:
+    """Leaf sums of copies whose rows come from X itself, for a range of
+    rows at a time: every group's copies in one walk per row and tree
+    (:func:`route_copies`)."""
+
+    def __init__(self, trees, route_copies, X, copies, n_threads):
+        self.trees, self.route_copies, self.X = trees, route_copies, X
+        self.copies, self.n_threads = copies, n_threads
+        groups = {}
+        for b, (_, columns) in enumerate(copies):
+            groups.setdefault(tuple(columns), []).append(b)
+        self.order = [b for blocks in groups.values() for b in blocks]
+        self.group_start = np.cumsum([0] + [len(b) for b in groups.values()])
+        position = np.full((len(groups), X.shape[1]), -1, dtype=np.int64)
+        widths = []
+        for g, columns in enumerate(groups):
+            position[g, list(columns)] = np.arange(len(columns))
+            widths += [len(columns)] * len(groups[columns])
+        self.position, self.widths = position, widths
+        # Column -> the groups holding it, as compressed rows.
+        holds = position.T >= 0
+        self.column_groups = np.nonzero(holds)[1].astype(np.int64)
+        self.column_group_start = np.concatenate([[0], np.cumsum(holds.sum(axis=1))])
+        self.offset = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
+
+    def __call__(self, low, high):
+        """Copy-major leaf sums of rows ``low:high`` of every copy, in the
+        copies' own order, as the stacked copies are: shape
+        ((high - low) * n_copies, n_outputs)."""
+        trees, copies, n_rows = self.trees, self.copies, high - low
+        X = self.X[low:high]
+        # Row-major values of every copy's columns: a row's copies lie side by
+        # side in memory, as the walk reads them.
+        values = np.empty((n_rows, int(np.sum(self.widths))), dtype=X.dtype)
+        for q, b in enumerate(self.order):
+            rows, columns = copies[b]
+            at = self.offset[q]
+            values[:, at : at + len(columns)] = self.X[
+                np.asarray(rows)[low:high, None], list(columns)
+            ]
+        out = trees._empty(n_rows, len(copies))
+
+        def route(start, stop):
+            self.route_copies(
+                X, values, self.offset, self.group_start.astype(np.int64),
+                self.position, self.column_groups,
+                self.column_group_start.astype(np.int64),
+                *trees._walk_arguments(), trees._tree_blocks, start, stop, out,
+            )  # fmt: skip
+
+        _in_row_ranges(n_rows, self.n_threads, route)
+        stacked = np.empty((len(copies), n_rows, trees.n_outputs))
+        stacked[self.order] = out.transpose(2, 0, 1)
+        return stacked.reshape(len(copies) * n_rows, -1)
+
+
+def _empty_like(response, n):
+    """An empty array of `n` rows laid out as `response` is (Fortran order
+    where the model returns it, as histogram boosting's probabilities), so
+    that sums over it add as they would over the model's own."""
+    order = (
+        "F" if response.flags.f_contiguous and not response.flags.c_contiguous else "C"
+    )
+    return np.empty((n, *response.shape[1:]), response.dtype, order=order)
 
 
 def _in_row_ranges(n_rows, n_threads, walk):

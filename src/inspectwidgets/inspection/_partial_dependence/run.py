@@ -32,7 +32,7 @@ from .._core.compat import _check_sample_weight
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view, final_estimator
 from .._core.predictions import call_model
-from .._core.trees import check_tree_algorithm, tree_shortcut
+from .._core.trees import check_tree_algorithm, tree_shortcut, walk_block_bytes
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -75,12 +75,6 @@ from .treewise import TreewiseBoosting
 # the allocator from chunk to chunk instead of being mapped and faulted in
 # afresh (measured: 256 MiB chunks were up to 1.7x slower than 32-64 MiB ones).
 CHUNK_BYTES = 64 * 2**20
-# What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
-# sums, their copy-major copy and the responses made of them; at most half of
-# max_memory), so that a chunk holds every grid point's values and little
-# else: 50 grid points over 100,000 rows take one walk instead of four (RF 100
-# trees: 10.1 -> 3.9 s).
-WALK_BLOCK_BYTES = 8 * 2**20
 # The first chunk holds this fraction of the grid (coarse points first), so a
 # streamed curve shows its outline early; later chunks double while they are
 # fast (see ChunkSchedule).
@@ -287,7 +281,7 @@ class PartialDependenceRun:
             budget, block_bytes = min(self.max_memory, CHUNK_BYTES), None
         else:
             per_copy = n_rows * 8 * self.n_outputs
-            block_bytes = min(WALK_BLOCK_BYTES, self.max_memory // 2)
+            block_bytes = walk_block_bytes(self.max_memory)
             budget = self.max_memory - block_bytes
         cap = max(1, int(budget // per_copy))
         # Streamed: a coarse first chunk, then chunks growing while they are

@@ -17,7 +17,12 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.trees import check_tree_algorithm, predicts_faster, tree_shortcut
+from .._core.trees import (
+    check_tree_algorithm,
+    predicts_faster,
+    tree_shortcut,
+    walk_block_bytes,
+)
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -148,20 +153,20 @@ class PermutationRun:
             self.n_repeats, n_features, walked=trees is not None, watched=self.watched
         )
         # A copy's outputs, and as much again twice while they are scored
-        # (the vectorized metrics' temporaries: residuals, their squares).
+        # (the vectorized metrics' temporaries: residuals, their squares);
+        # a stacked copy of X, or the walk's buffers, a block of rows at a
+        # time whatever its copies.
         per_copy = 3 * batcher.n_rows * self.baseline.output_bytes_per_row
+        block_bytes = walk_block_bytes(self.max_memory)
         if trees is None:
             per_copy += batcher.bytes_per_copy
-        else:
-            widest = max(len(c) for c in columns)
-            per_copy += trees.bytes_per_copy(batcher.n_rows, widest)
         # What the run holds for its whole length counts against the budget
         # too: the permutations, and the rows the walk reads (float32 for a
-        # forest) or the subsample or transform of X that is stacked; at
-        # least one copy a worker still runs.
+        # forest) and a block a worker, or the subsample or transform of X
+        # that is stacked; at least one copy a worker still runs.
         resident = sum(p.nbytes for p in self.permutations)
         if trees is not None:
-            resident += tree_rows.nbytes
+            resident += tree_rows.nbytes + block_bytes * runner.n_workers
         elif source is not self.X:
             resident += getattr(source, "nbytes", 0)
         in_flight = max(self.max_memory - resident, per_copy * runner.n_workers)
@@ -182,15 +187,19 @@ class PermutationRun:
                     batcher = None
         source = None
         # The walk's cost grows slowly with the copies a chunk holds: its
-        # chunks double whatever their time (eager). Split, the first round
-        # comes in small chunks for a display to show as they come.
+        # chunks double whatever their time (eager), and where nobody watches
+        # they are full-size from the start (each walks every row's path:
+        # 20,000 rows, 150 copies of a forest took three walks, now two).
+        # Split, the first round comes in small chunks for a display to show
+        # as they come.
         split = self.stream_first_round and self.watched
+        full_size = trees is not None and not self.watched
         schedule = ChunkSchedule(
             n_jobs,
-            n_features,
+            cap if full_size else n_features,
             cap,
             eager=trees is not None,
-            probe=True,
+            probe=not full_size,
             split_first_round=split,
         )
         context = _PermutedChunks(
@@ -205,6 +214,7 @@ class PermutationRun:
             columns=columns,
             job_order=job_order,
             walk_from=_FEWEST_WALKED if batcher is not None else 1,
+            walk_block_bytes=block_bytes,
             # A remote worker's threads are the backend's to count.
             n_threads=(
                 1
@@ -328,6 +338,7 @@ class _PermutedChunks:
     columns: list
     job_order: np.ndarray
     walk_from: int  # the fewest copies the walk takes; fewer are predicted
+    walk_block_bytes: int
     n_threads: int
 
 
@@ -382,7 +393,11 @@ def _score_chunk(c, start, stop):
     if c.trees is not None and len(copies) >= c.walk_from:
         # The same predictions, bit for bit, without stacking the copies.
         outputs = c.trees.predict(
-            c.tree_rows, copies, c.plan.response_methods, n_threads=c.n_threads
+            c.tree_rows,
+            copies,
+            c.plan.response_methods,
+            n_threads=c.n_threads,
+            block_bytes=c.walk_block_bytes,
         )
         return c.plan.score_blocks(outputs, len(copies), c.y, c.sample_weight, None)
     stacked = c.batcher.build(copies)
