@@ -207,8 +207,9 @@ class TreeModel:
     def bytes_per_copy(self, n_rows, n_columns=1):
         """Memory one copy costs the shortcut: the values of its columns, its
         leaf sums (twice, while reordered copy-major), beside the responses
-        the caller counts. Measured with tracemalloc, scoring included, per
-        row and copy (benchmarks/trees.py's models, 10,000 rows, chunks of
+        the caller counts (:meth:`predict` with `block_bytes` holds them a
+        block of rows at a time). Measured with tracemalloc, scoring
+        included, per row and copy (benchmarks/trees.py's models, 10,000 rows, chunks of
         about 50 copies): 36 bytes for a forest's classes (counted here 36,
         by the caller 24), 48 for its probabilities, classes and log-loss
         (36 and 72), 24 for histogram boosting's (24 and 24)."""
@@ -282,10 +283,8 @@ class TreeModel:
         if block_bytes is not None:
             # The walk's buffers, and the block's responses until copied.
             widest = max(len(c) for _, c in copies)
-            per_copy = self.bytes_per_copy(1, widest) + 8 * self.n_outputs * len(
-                methods
-            )
-            per_row = per_copy * len(copies)
+            responses = 8 * self.n_outputs * len(methods)
+            per_row = (self.bytes_per_copy(1, widest) + responses) * len(copies)
             step = max(1, min(n_rows, int(block_bytes // per_row)))
         if step == n_rows:
             return self._responses(self._averaged(walk(0, n_rows)), methods)
@@ -328,10 +327,7 @@ class TreeModel:
         fit in TREE_BLOCK_BYTES (at least one tree each), for
         :func:`route_copies`."""
         ends = np.append(self.roots[1:], len(self.nodes))
-        node_bytes = (
-            self.nodes.itemsize * 4
-            + self.leaf_value.itemsize * (self.leaf_value.shape[1])
-        )
+        node_bytes = self.nodes.strides[0] + self.leaf_value.strides[0]
         bounds, size = [0], 0
         for t, tree_bytes in enumerate((ends - self.roots) * node_bytes):
             if size and size + tree_bytes > TREE_BLOCK_BYTES:
@@ -449,6 +445,7 @@ class _PermutedWalk:
             groups.setdefault(tuple(columns), []).append(b)
         self.order = [b for blocks in groups.values() for b in blocks]
         self.group_start = np.cumsum([0] + [len(b) for b in groups.values()])
+        self.group_start = self.group_start.astype(np.int64)
         position = np.full((len(groups), X.shape[1]), -1, dtype=np.int64)
         widths = []
         for g, columns in enumerate(groups):
@@ -458,7 +455,9 @@ class _PermutedWalk:
         # Column -> the groups holding it, as compressed rows.
         holds = position.T >= 0
         self.column_groups = np.nonzero(holds)[1].astype(np.int64)
-        self.column_group_start = np.concatenate([[0], np.cumsum(holds.sum(axis=1))])
+        self.column_group_start = np.concatenate(
+            [[0], np.cumsum(holds.sum(axis=1))]
+        ).astype(np.int64)
         self.offset = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64)
 
     def __call__(self, low, high):
@@ -480,9 +479,8 @@ class _PermutedWalk:
 
         def route(start, stop):
             self.route_copies(
-                X, values, self.offset, self.group_start.astype(np.int64),
-                self.position, self.column_groups,
-                self.column_group_start.astype(np.int64),
+                X, values, self.offset, self.group_start, self.position,
+                self.column_groups, self.column_group_start,
                 *trees._walk_arguments(), trees._tree_blocks, start, stop, out,
             )  # fmt: skip
 
