@@ -148,3 +148,31 @@ def test_a_keyboard_interrupt_inside_a_run_leaves_the_widget_usable():
     finally:
         InterruptingRegressor.interrupt = True
     w.close()
+
+
+def test_wait_sends_the_final_state_from_the_callers_thread(monkeypatch):
+    # A headless executor (nbclient, the docs build) keeps only the messages
+    # sent while the cell that waits runs; the worker's may all have gone out
+    # before it, between two cells.
+    X, y = _data()
+    widget = PermutationImportanceWidget(LinearRegression().fit(X, y), X, y)
+    with widget._lock:  # the run ends without wait()
+        while widget._pending is not None or widget._active:
+            widget._lock.wait()
+    sent = []
+    monkeypatch.setattr(
+        widget,
+        "_send",
+        lambda msg, buffers=None: sent.append((threading.current_thread(), msg)),
+    )
+    assert widget.wait(timeout=30) == "done"
+    (state,) = [
+        msg["state"]
+        for thread, msg in sent
+        if thread is threading.current_thread() and msg["method"] == "update"
+    ]
+    assert state["status"] == "done" and state["progress"] == 1.0
+    assert state["_repeats_done"] == state["_repeats_total"] == 5
+    assert set(state) == set(widget.get_state())  # the whole state
+    assert state["_chart"]["repeats_done"] == 5 and state["_chart"]["n_pending"] == 0
+    widget.close()

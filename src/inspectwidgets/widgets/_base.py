@@ -198,6 +198,12 @@ class ComputationWidget(anywidget.AnyWidget):
     def wait(self, timeout=None):
         """Block until no run is pending or in flight; return the status.
 
+        The whole state is then sent to the front end again, from the
+        caller's cell: the run's updates went out from the worker thread,
+        some perhaps between two cells, where a headless executor (nbclient,
+        the docs build) drops them, and its saved widget state would show
+        the run unfinished.
+
         Raises TimeoutError if `timeout` seconds pass first.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -207,7 +213,8 @@ class ComputationWidget(anywidget.AnyWidget):
                 if remaining is not None and remaining <= 0:
                     raise TimeoutError(f"still {self.status} after {timeout} s")
                 self._lock.wait(remaining)
-        return self.status
+            self.send_state()
+            return self.status
 
     # Worker -----------------------------------------------------------------
 
