@@ -119,10 +119,9 @@ describe("PermutationImportanceWidget front end", () => {
     const s5 = allByTestId("piw-bar").find(
       (b) => b.getAttribute("data-feature") === "s5",
     );
-    const t0 = performance.now();
     select.value = "neg_mean_squared_error";
     select.dispatchEvent(new Event("change", { bubbles: true }));
-    expect(performance.now() - t0).toBeLessThan(50);
+    // Redrawn in the change handler itself, before any frame.
     expect(barFeatures()).toEqual(["s5", "age"]);
     // The surviving feature keeps its bar element.
     expect(
