@@ -28,6 +28,7 @@ from inspectwidgets import (
     partial_dependence,
     permutation_importance,
 )
+from inspectwidgets.inspection._permutation.importance import PermutationRun
 from inspectwidgets.widgets import _workload
 from inspectwidgets.widgets._workload import seeded_rows
 
@@ -213,5 +214,38 @@ def test_time_left_is_known_from_the_first_chunk(regression):
     progress, eta, rounds = seen[0]
     assert rounds == 0 and 0 < progress < 1 and eta >= 0, seen
     expected = permutation_importance(model, X, y, n_repeats=3, random_state=0)
+    assert_array_equal(w.result.importances("r2"), expected.importances)
+    w.close()
+
+
+def test_the_baseline_of_a_big_x_shows_its_progress_and_time_left(
+    regression, monkeypatch
+):
+    """On a million rows the baseline scores every row, for seconds before
+    the first chunk: the status line says so block by block, with the
+    step's time left, then gives way to the chunks' progress."""
+    _, X, y, _ = regression
+    monkeypatch.setattr(PermutationRun, "_baseline_block_rows", lambda self: 500)
+    model = SlowRidge().fit(X, y)
+    w = PermutationImportanceWidget(model, X, y, n_repeats=2, run=False)
+    seen = []
+    w.observe(
+        lambda change: seen.append((w._phase, w._eta_seconds)),
+        names=["_phase", "_eta_seconds"],
+    )
+    w.run()
+    assert w.wait(TIMEOUT) == "done", w.error
+    phases = [phase for phase, _ in seen]
+    text = "baseline score on all 1,500 rows: {}%"
+    assert list(dict.fromkeys(phases)) == [
+        text.format(0),
+        text.format(33),
+        text.format(66),
+        "",
+    ], seen
+    # Time left from the blocks timed so far, once one is.
+    assert all(eta < 0 for phase, eta in seen if phase == text.format(0)), seen
+    assert any(eta > 0 for phase, eta in seen if phase == text.format(66)), seen
+    expected = permutation_importance(model, X, y, n_repeats=2, random_state=0)
     assert_array_equal(w.result.importances("r2"), expected.importances)
     w.close()

@@ -20,7 +20,8 @@ export function formatEta(seconds) {
  *   `count` is the progress while running ("12 / 30 repeats", "45%"),
  *   `stoppedAt` where a cancelled run stopped (default: `count`); a negative
  *   `etaSeconds` means unknown; `phase` (the `_phase` trait) is what a
- *   running computation does before its first result, shown instead.
+ *   running computation does before its first result, shown instead of
+ *   `count`, with its own time left if `etaSeconds` is known.
  * @returns {string} e.g. "12 / 30 repeats · about 4 s left", "done in 3.2 s",
  *   "cancelled at 12 / 30", "error", "ready", "not run yet".
  */
@@ -35,12 +36,12 @@ export function statusText({
 }) {
   switch (status) {
     case "running": {
-      if (phase) return phase;
-      // From the chunks timed so far (the first one on), updated with each.
+      // From the chunks timed so far (the first one on), updated with each;
+      // during a phase, the phase's own time left, if it has one.
       let eta = "";
       if (etaSeconds >= 0.5) eta = `about ${formatEta(etaSeconds)} left`;
       else if (etaSeconds >= 0) eta = "under 1 s left";
-      return [count, eta].filter(Boolean).join(" · ") || "running";
+      return [phase || count, eta].filter(Boolean).join(" · ") || "running";
     }
     case "done":
       return `done in ${formatSeconds(elapsedSeconds)}`;

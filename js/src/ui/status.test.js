@@ -28,6 +28,15 @@ describe("statusText", () => {
     expect(
       statusText({ status: "running", count: "0 / 5 repeats", phase }),
     ).toBe(phase);
+    // A phase with its own time left (the baseline of a big X).
+    expect(
+      statusText({
+        status: "running",
+        count: "0 / 5 repeats",
+        phase: "baseline score on all 1,000,000 rows: 40%",
+        etaSeconds: 3.2,
+      }),
+    ).toBe("baseline score on all 1,000,000 rows: 40% · about 3 s left");
     // Only while running: a finished run says how it ended.
     expect(statusText({ status: "done", elapsedSeconds: 42, phase })).toBe(
       "done in 42 s",

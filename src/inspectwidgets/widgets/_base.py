@@ -28,10 +28,18 @@ import traceback
 import anywidget
 import traitlets
 
-from ..inspection._core.parallel import chunk_progress, remote_config
+from ..inspection._core.parallel import (
+    chunk_progress,
+    remote_config,
+    step_progress,
+)
 from ..inspection._core.trees import load_walks, walks_needed
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
+
+# The phase a running widget shows for a step before its chunks (see
+# report_step); the front end adds the step's time left.
+STEP_TEXT = {"baseline": "baseline score on all {total:,} rows: {percent}%"}
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +89,8 @@ class ComputationWidget(anywidget.AnyWidget):
 
     _phase = traitlets.Unicode("").tag(sync=True)
     """What a running computation is doing before its first result, if
-    anything the progress count does not say (compiling the tree walk)."""
+    anything the progress count does not say (compiling the tree walk; the
+    baseline score of a big X, with its own time left in `_eta_seconds`)."""
 
     _elapsed_seconds = traitlets.Float(0.0).tag(sync=True)
     _eta_seconds = traitlets.Float(-1.0).tag(sync=True)
@@ -258,6 +267,7 @@ class ComputationWidget(anywidget.AnyWidget):
                 with (
                     config() if config else contextlib.nullcontext(),
                     chunk_progress(functools.partial(self._on_chunk, generation)),
+                    step_progress(functools.partial(self._on_step, generation)),
                 ):
                     for snapshot in stream:
                         with self._lock:
@@ -309,6 +319,25 @@ class ComputationWidget(anywidget.AnyWidget):
                 self._elapsed_seconds = elapsed
                 self._eta_seconds = elapsed / done * (total - done)
                 self.progress = done / total
+
+    def _on_step(self, generation, step, done, total):
+        """A step before the chunks (the baseline of a big X): its progress in
+        the phase, and its own time left from its blocks so far."""
+        now = time.perf_counter()
+        with self._lock:
+            if generation != self._generation:
+                return
+            if done == 0:
+                self._step_started_at = now
+            with self.hold_sync():
+                if done >= total:
+                    self._phase, self._eta_seconds = "", -1.0
+                    return
+                self._phase = STEP_TEXT[step].format(
+                    percent=100 * done // total, total=total
+                )
+                elapsed = now - self._step_started_at
+                self._eta_seconds = elapsed / done * (total - done) if done else -1.0
 
     def _update_timing(self, snapshot):
         elapsed = time.perf_counter() - self._started_at

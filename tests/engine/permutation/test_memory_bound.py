@@ -7,6 +7,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.inspection import permutation_importance as sklearn_importance
 
 from inspectwidgets import permutation_importance
+from inspectwidgets.inspection._core.parallel import step_progress
 from inspectwidgets.inspection._permutation.scoring import ScoringPlan
 
 
@@ -22,6 +23,22 @@ def test_a_blocked_baseline_scores_every_row_as_one_call_does():
     blocked = plan.baseline(X, y, None, block_rows=37)  # 14 blocks, one short
     assert blocked.scores == whole.scores
     assert blocked.output_bytes_per_row == whole.output_bytes_per_row
+
+
+def test_a_blocked_baseline_reports_its_rows_as_they_are_scored():
+    # A widget shows this step's progress: on a million rows it takes seconds.
+    forest, X, y = _forest()
+    plan = ScoringPlan(forest, "accuracy")
+    steps = []
+    with step_progress(lambda *step: steps.append(step)):
+        plan.baseline(X, y, None, block_rows=200)
+        plan.baseline(X, y, None)  # one block: nothing to report
+    assert steps == [
+        ("baseline", 0, 500),
+        ("baseline", 200, 500),
+        ("baseline", 400, 500),
+        ("baseline", 500, 500),
+    ]
 
 
 def test_a_tight_budget_gives_scikit_learns_numbers():

@@ -93,6 +93,28 @@ def chunk_progress(listener):
         _progress.listener = previous
 
 
+@contextlib.contextmanager
+def step_progress(listener):
+    """Call ``listener(step, done, total)`` as a step a run takes on this
+    thread before its chunks advances (see :func:`report_step`): on a big X,
+    permutation importance's baseline scores every row, in blocks, for
+    seconds before the first chunk."""
+    previous = getattr(_progress, "step_listener", None)
+    _progress.step_listener = listener
+    try:
+        yield
+    finally:
+        _progress.step_listener = previous
+
+
+def report_step(step, done, total):
+    """Tell this thread's :func:`step_progress` listener, if any, that `done`
+    of `total` units of `step` are done (0 when it starts)."""
+    listener = getattr(_progress, "step_listener", None)
+    if listener is not None:
+        listener(step, done, total)
+
+
 class ChunkRunner:
     """Runs an engine's chunks where joblib's configuration says.
 

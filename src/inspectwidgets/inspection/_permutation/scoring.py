@@ -27,6 +27,7 @@ from .._core.compat import (
     _Scorer,
     _scorer_accepts_sample_weight,
 )
+from .._core.parallel import report_step
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .vectorized_metrics import VECTORIZED
@@ -363,10 +364,14 @@ class ScoringPlan:
         if block_rows is None or n_rows <= block_rows:
             outputs = self.predict(X)
         else:
-            blocks = [
-                self.predict(_safe_indexing(X, slice(start, start + block_rows)))
-                for start in range(0, n_rows, block_rows)
-            ]
+            # Told block by block: on a million rows this takes seconds.
+            blocks = []
+            for start in range(0, n_rows, block_rows):
+                report_step("baseline", start, n_rows)
+                blocks.append(
+                    self.predict(_safe_indexing(X, slice(start, start + block_rows)))
+                )
+            report_step("baseline", n_rows, n_rows)
             outputs = {
                 method: np.concatenate([block[method] for block in blocks])
                 for method in blocks[0]
