@@ -357,10 +357,10 @@ def _job_order(n_repeats, n_features, walked, watched):
     ``j // n_features`` of feature ``j % n_features``).
 
     Predicted copies go round by round (a round: every feature at one
-    repeat). The tree walk shares each row's path among a chunk's copies of
-    one feature (a 100-tree forest on 10,000 rows: 47 ms a copy alone, 24 ms
-    five at a time, 14 ms fifteen at a time), so it takes the rounds in
-    blocks, feature by feature within a block: a feature's repeats walk
+    repeat). The tree walk shares each row's detours among a chunk's copies
+    of one feature (a 100-tree forest on 10,000 rows: about 28 ms for a
+    feature's first copy, 8 ms for each further one), so it takes the rounds
+    in blocks, feature by feature within a block: a feature's repeats walk
     together. Watched, the first round comes alone (the first bars) and
     blocks grow from 4 rounds by doubling, so the display still moves;
     otherwise one block holds every round. Whatever the order, every round
