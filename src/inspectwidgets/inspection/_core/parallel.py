@@ -79,32 +79,31 @@ def _backend_lock(backend):
 
 
 @contextlib.contextmanager
+def _listening(kind, listener):
+    """`listener` hears this thread's progress of `kind` within the block."""
+    previous = getattr(_progress, kind, None)
+    setattr(_progress, kind, listener)
+    try:
+        yield
+    finally:
+        setattr(_progress, kind, previous)
+
+
 def chunk_progress(listener):
     """Call ``listener(done, total)`` after every chunk a ChunkRunner
     iterated on this thread completes: the jobs of its schedule done so far,
     and all of them. The engines yield results at their own pace (a
     permutation round, a grid point's group); a widget hears the first chunk
     before that, and times the run from it."""
-    previous = getattr(_progress, "listener", None)
-    _progress.listener = listener
-    try:
-        yield
-    finally:
-        _progress.listener = previous
+    return _listening("listener", listener)
 
 
-@contextlib.contextmanager
 def step_progress(listener):
     """Call ``listener(step, done, total)`` as a step a run takes on this
     thread before its chunks advances (see :func:`report_step`): on a big X,
     permutation importance's baseline scores every row, in blocks, for
     seconds before the first chunk."""
-    previous = getattr(_progress, "step_listener", None)
-    _progress.step_listener = listener
-    try:
-        yield
-    finally:
-        _progress.step_listener = previous
+    return _listening("step_listener", listener)
 
 
 def report_step(step, done, total):
