@@ -292,6 +292,28 @@ def test_a_split_first_round_comes_in_growing_chunks_then_sizes_as_before():
     assert chunks(5.0)[:2] == [(0, 1), (1, 10)]
 
 
+def test_blocks_go_in_equal_shares_as_few_as_the_cap_and_workers_allow():
+    from inspectwidgets.inspection._core.chunks import ChunkSchedule
+
+    def chunks(**kwargs):
+        schedule = ChunkSchedule(
+            n_jobs=40, round_size=10, cap=16, probe=True, block_ends=[10, 40], **kwargs
+        )
+        taken = []
+        while (chunk := schedule.take()) is not None:
+            taken.append(chunk)
+            schedule.record(9.0 if len(taken) % 2 else 0.001)  # times size nothing
+        return taken
+
+    # The probe, the rest of its block, then 30 jobs over a cap of 16: two
+    # shares of 15, never a chunk across a block's end.
+    assert chunks() == [(0, 1), (1, 10), (10, 25), (25, 40)]
+    # Three workers: at least three shares of each block.
+    assert chunks(shares=3) == [
+        (0, 1), (1, 4), (4, 7), (7, 10), (10, 20), (20, 30), (30, 40),
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize("algorithm", ["tree", "generic"])
 def test_a_first_round_streamed_feature_by_feature(monkeypatch, algorithm):
     """A run asked for its first round as it comes yields, during that round,
@@ -301,7 +323,7 @@ def test_a_first_round_streamed_feature_by_feature(monkeypatch, algorithm):
     from inspectwidgets.inspection._permutation import importance
     from inspectwidgets.inspection._permutation.importance import permutation_run
 
-    # Splits of 1, 2, 4, ... jobs whatever the probe's time.
+    # Predicted, splits of 1, 2, 4, ... jobs whatever the probe's time.
     monkeypatch.setattr(
         importance,
         "ChunkSchedule",
@@ -314,7 +336,9 @@ def test_a_first_round_streamed_feature_by_feature(monkeypatch, algorithm):
     run.stream_first_round = True
     snapshots = list(run)
     *partial, last = snapshots
-    assert [len(s.feature_names) for s in partial] == [1, 2, 4, 8]
+    # The walk takes the rest of the round after the probe, in one chunk.
+    expected_sizes = [1] if algorithm == "tree" else [1, 2, 4, 8]
+    assert [len(s.feature_names) for s in partial] == expected_sizes
     names = list(last.feature_names)
     expected = sklearn_permutation_importance(forest, X, y, **kwargs)
     for s in partial:

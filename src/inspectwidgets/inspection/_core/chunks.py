@@ -38,6 +38,16 @@ class ChunkSchedule:
     1, 2, 4, ... jobs (or as many as take about half of `target_seconds` at
     the probe's pace, if more), for a display that shows the first round's
     results as they come; later chunks are sized as above.
+
+    With `block_ends` (the positions in the job order where blocks of jobs
+    end, the last one `n_jobs`), every chunk after the probe and the splits
+    stays within one block and takes an equal share of it: as few shares as
+    `cap` allows, and at least `shares` (one per worker). For jobs whose
+    results only show when their whole block is done (the tree walk's
+    blocks of rounds), where a chunk costs a fixed part whatever its size (a
+    walk follows every row's path): a 100-tree forest's block of 120 copies
+    on 20,000 rows took 4.9 s as chunks of 30, 60 and 30, 4.2 s as two of
+    60.
     """
 
     def __init__(
@@ -49,6 +59,8 @@ class ChunkSchedule:
         eager=False,
         probe=False,
         split_first_round=False,
+        block_ends=None,
+        shares=1,
     ):
         self.n_jobs = n_jobs
         self.round_size = round_size
@@ -65,6 +77,9 @@ class ChunkSchedule:
         self._probed = self._probe
         self._split = 1 if split_first_round else 0  # the next split's size
         self._probe_seconds = None
+        self.block_ends = None if block_ends is None else list(block_ends)
+        self.shares = shares
+        self._block = None  # the block being cut: (its end, its share)
 
     def take(self):
         """The next chunk, or None when every job has been handed out."""
@@ -75,6 +90,8 @@ class ChunkSchedule:
             stop = 1
         elif self._split and start < self.round_size:
             stop = min(start + self._split_size(), self.round_size)
+        elif self.block_ends is not None:
+            stop = self._share_of_block(start)
         elif start == 1 and self._probed and self.size > 1:
             stop = self.size
         else:
@@ -93,6 +110,14 @@ class ChunkSchedule:
             return  # the first round's splits do not size later chunks
         if self.eager or seconds * 2 < self.target_seconds:
             self.size = min(self.size * 2, self.cap)
+
+    def _share_of_block(self, start):
+        """The end of the chunk from `start`: a share of its block."""
+        end = next(e for e in self.block_ends if e > start)
+        if self._block is None or self._block[0] != end:
+            n_shares = max(-(-(end - start) // self.cap), self.shares)
+            self._block = end, -(-(end - start) // n_shares)
+        return min(start + self._block[1], end)
 
     def _split_size(self):
         size = self._split
