@@ -104,6 +104,17 @@ def walk_block_bytes(max_memory):
     return min(WALK_BLOCK_BYTES, max_memory // 2)
 
 
+def row_blocks(n_rows, row_bytes, block_bytes):
+    """Ranges ``(low, high)`` of rows walked at once, each holding about
+    `block_bytes` at `row_bytes` a row (at least a row each; one range for
+    all rows without `block_bytes`): predictions are row by row, so the
+    blocks give the same bits as one walk."""
+    step = max(1, n_rows)
+    if block_bytes is not None:
+        step = max(1, min(n_rows, int(block_bytes // row_bytes)))
+    return [(low, min(low + step, n_rows)) for low in range(0, n_rows, step)]
+
+
 # What a permutation walk keeps in a core's cache: a block of trees' nodes
 # and, as much again, a block of rows' values and sums (half of a 512 KiB L2
 # each; see route_copies).
@@ -279,18 +290,15 @@ class TreeModel:
             return self._responses(self._averaged(raw), methods)
         walk = _PermutedWalk(self, tree_routing.route_copies, X, copies, n_threads)
         n_rows = len(X)
-        step = n_rows
-        if block_bytes is not None:
-            # The walk's buffers, and the block's responses until copied.
-            widest = max(len(c) for _, c in copies)
-            responses = 8 * self.n_outputs * len(methods)
-            per_row = (self.bytes_per_copy(1, widest) + responses) * len(copies)
-            step = max(1, min(n_rows, int(block_bytes // per_row)))
-        if step == n_rows:
+        # The walk's buffers, and the block's responses until copied.
+        widest = max(len(c) for _, c in copies)
+        responses = 8 * self.n_outputs * len(methods)
+        per_row = (self.bytes_per_copy(1, widest) + responses) * len(copies)
+        blocks = row_blocks(n_rows, per_row, block_bytes)
+        if len(blocks) <= 1:
             return self._responses(self._averaged(walk(0, n_rows)), methods)
         responses = None
-        for low in range(0, n_rows, step):
-            high = min(low + step, n_rows)
+        for low, high in blocks:
             block = self._responses(self._averaged(walk(low, high)), methods)
             if responses is None:
                 responses = {

@@ -32,7 +32,12 @@ from .._core.compat import _check_sample_weight
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view, final_estimator
 from .._core.predictions import call_model
-from .._core.trees import check_tree_algorithm, tree_shortcut, walk_block_bytes
+from .._core.trees import (
+    check_tree_algorithm,
+    row_blocks,
+    tree_shortcut,
+    walk_block_bytes,
+)
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -443,10 +448,11 @@ def _walk_chunk(c, points):
     trees, X, rows = c.trees
     copies = [(p, c.columns) for p in points]
     # The block's sums, their copy-major copy and the responses: 3 arrays.
-    step = max(1, c.walk_block_bytes // (3 * 8 * trees.n_outputs * len(points)))
+    # Blocked here, not by TreeModel.predict: the responses are taken from
+    # the model's outputs (a class, log-odds) a block at a time too.
+    row_bytes = 3 * 8 * trees.n_outputs * len(points)
     values = None
-    for low in range(0, c.n_rows, step):
-        high = min(low + step, c.n_rows)
+    for low, high in row_blocks(c.n_rows, row_bytes, c.walk_block_bytes):
 
         def predict(method, low=low, high=high):
             return trees.predict(
