@@ -241,12 +241,12 @@ def test_histogram_boosting_missing_values_and_categories():
     assert_same_as_the_model(model, X, [(p, (1,)) for p in range(4)], donor=known)
 
 
-def test_which_grids_the_walk_bisects(data):
+def test_which_grids_walk_all_rows_at_once(data):
     X, y = data
     trees = TreeModel.of(fitted("forest regressor", X, y), X, ["predict"])
     column = np.array([0])
     increasing = np.array([[-1.0], [0.0], [0.0], [2.0]])
-    assert trees._ascending(column, increasing)
-    assert not trees._ascending(column, increasing[::-1])
-    assert not trees._ascending(column, np.array([[0.0], [np.nan]]))
-    assert not trees._ascending(np.array([0, 1]), np.zeros((2, 2)))
+    assert trees._is_grid(column, increasing)
+    assert not trees._is_grid(column, increasing[::-1])
+    assert not trees._is_grid(column, np.array([[0.0], [np.nan]]))
+    assert not trees._is_grid(np.array([0, 1]), np.zeros((2, 2)))

@@ -286,7 +286,7 @@ class TreeModel:
         if self.column_of is not None:
             copies = [(r, tuple(self.column_of[list(c)])) for r, c in copies]
         if donor is not None:
-            raw = self._donated(tree_routing.route_queries, X, copies, donor, n_threads)
+            raw = self._donated(tree_routing, X, copies, donor, n_threads)
             return self._responses(self._averaged(raw), methods)
         walk = _PermutedWalk(self, tree_routing.route_copies, X, copies, n_threads)
         n_rows = len(X)
@@ -344,7 +344,7 @@ class TreeModel:
             size += tree_bytes
         return np.array([*bounds, self.n_trees], dtype=np.int64)
 
-    def _donated(self, route_queries, X, copies, donor, n_threads):
+    def _donated(self, routing, X, copies, donor, n_threads):
         """Leaf sums of copies whose columns take one donor row's values."""
         n_rows, n_outputs = X.shape[0], self.n_outputs
         stacked = np.empty((len(copies), n_rows, n_outputs))
@@ -353,29 +353,37 @@ class TreeModel:
             rows = np.asarray([copies[b][0] for b in blocks])
             columns = np.asarray(columns, dtype=np.int64)
             values = donor[np.ix_(rows, columns)]
-            ascending = self._ascending(columns, values)
-            values = np.broadcast_to(
-                values[:, None, :], (len(blocks), n_rows, len(columns))
-            )
-            # Per row and output, the copies side by side: the walk adds a
-            # leaf's value to the (consecutive, when ascending) copies reaching it.
+            # Per row and output, the copies side by side: the walks add a
+            # leaf's value to the copies reaching it.
             out = self._empty(n_rows, len(blocks))
+            if self._is_grid(columns, values):
+                grid = np.ascontiguousarray(values[:, 0])
 
-            def route(start, stop, columns=columns, values=values, out=out,
-                      ascending=ascending):  # fmt: skip
-                route_queries(
-                    X[start:stop], columns, values[:, start:stop], ascending,
-                    *self._walk_arguments(), out[start:stop],
-                )  # fmt: skip
+                def route(start, stop, column=columns[0], grid=grid, out=out):
+                    routing.route_grid(
+                        np.ascontiguousarray(X[start:stop].T), grid, column,
+                        *self._walk_arguments(), out[start:stop],
+                    )  # fmt: skip
+
+            else:
+                values = np.broadcast_to(
+                    values[:, None, :], (len(blocks), n_rows, len(columns))
+                )
+
+                def route(start, stop, columns=columns, values=values, out=out):
+                    routing.route_queries(
+                        X[start:stop], columns, values[:, start:stop],
+                        *self._walk_arguments(), out[start:stop],
+                    )  # fmt: skip
 
             _in_row_ranges(n_rows, n_threads, route)
             stacked[blocks] = out.transpose(2, 0, 1)
         return stacked.reshape(len(copies) * n_rows, n_outputs)
 
-    def _ascending(self, columns, values):
-        """Whether the walk may bisect the grid `values` of `columns` (see
-        :func:`route_queries`): one column, increasing, none missing, never
-        tested by a categorical split."""
+    def _is_grid(self, columns, values):
+        """Whether :func:`route_grid` may walk the values `values` of
+        `columns`: one column, increasing, none missing, never tested by a
+        categorical split."""
         if len(columns) != 1 or np.isnan(values).any():
             return False
         return bool(
@@ -739,11 +747,12 @@ def walks_needed(estimator):
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
     routing = sys.modules.get(f"{__package__}.tree_routing")
-    walks = [getattr(routing, name, None) for name in ("route_copies", "route_queries")]
+    walks = [getattr(routing, name, None) for name in _WALKS]
     return not all(walk is not None and walk.signatures for walk in walks)
 
 
 _ROUTING_LOCK = threading.Lock()
+_WALKS = ("route_copies", "route_queries", "route_grid")
 
 
 def _routing():
@@ -770,7 +779,10 @@ def load_walks():
     for dtype in (np.float32, np.float64):
         X = np.zeros((2, 1), dtype=dtype)  # two rows: a real broadcast
         grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
-        route_queries(X, one, grid_point, False, *trees, np.zeros((2, 1, 1)))
+        route_queries(X, one, grid_point, *trees, np.zeros((2, 1, 1)))
+        routing.route_grid(
+            np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, *trees, np.zeros((2, 1, 1))
+        )
         route_copies(
             X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64),
             one, np.array([0, 1]), *trees, np.array([0, 1]), 0, 2,

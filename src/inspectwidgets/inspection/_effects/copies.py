@@ -86,11 +86,11 @@ class CopyPredictor:
 
     def _per_row_trees(self, start, stop, donor_rows):
         """`per_row` through the tree shortcut: the rows sharing their donor
-        rows (a bin, a cell, a category) walk the trees together, each with
-        all its copies from the root (``route_queries``, as partial
-        dependence's grid points): 2.4x faster than one walk of copies whose
-        values differ by row (100 trees, 10,000 rows, 2 copies: 0.35 s
-        against 0.84 s)."""
+        rows (a bin, a cell, a category) walk the trees together with their
+        copies, as partial dependence's grid points do (``TreeModel.predict``
+        with a donor): 2.4x faster than one walk of copies whose values
+        differ by row (100 trees, 10,000 rows, 2 copies: 0.35 s against
+        0.84 s, row by row from the root, before ``route_grid``)."""
         trees, X_in, donor_in = self.trees
         keys = np.stack(donor_rows, axis=1)
         groups, inverse = np.unique(keys, axis=0, return_inverse=True)
