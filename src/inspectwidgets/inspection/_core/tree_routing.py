@@ -68,6 +68,13 @@ def _partition(values, i, c, order, lo, hi, node, nodes, threshold, bitsets):
     return mid
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _push(stack, top, node, lo, hi, low_point, high_point):
+    """Put a part pending for :func:`route_grid` at `top` of its stack."""
+    stack[top, 0], stack[top, 1], stack[top, 2] = node, lo, hi
+    stack[top, 3], stack[top, 4] = low_point, high_point
+
+
 # Three walks: route_grid for a grid of values of one column, the same for
 # every row (partial dependence's grid points), taking all rows down each
 # tree at once; route_queries for other copies whose values are the same for
@@ -78,7 +85,7 @@ def _partition(values, i, c, order, lo, hi, node, nodes, threshold, bitsets):
 # (0.38 s against 0.59 s per 100 grid points).
 @njit(nogil=True, cache=True)
 def route_grid(
-    Xt, grid, column, roots, outputs, nodes, bitsets, leaf_value, max_depth, out,
+    X, grid, column, roots, outputs, nodes, bitsets, leaf_value, max_depth, out,
 ):  # fmt: skip
     """Every grid point's leaf values for every row, added tree by tree into
     `out`: the rows go down each tree together, split by the tree's own test
@@ -87,13 +94,13 @@ def route_grid(
     of its threshold (a bisection). So a node's arrays are read once per
     tree and rows, not once per row, and the rows' tests stream: a
     forest's partial dependence 1.5x, extra trees' 2.5x faster than walking
-    the rows one by one (benchmarks/trees.py's models, 10,000 rows).
+    the rows one by one (benchmarks/trees.py's models, 10,000 rows; reading
+    X transposed was no faster).
 
     Parameters
     ----------
-    Xt : float32 or float64 array of shape (n_columns, n_rows)
-        The rows the copies are made of, transposed: a column's values side
-        by side, as the partitions read them.
+    X : float32 or float64 array of shape (n_rows, n_columns)
+        The rows the copies are made of.
     grid : array of shape (n_points,)
         The values `column` takes, increasing, none missing, in X's dtype;
         no categorical split tests `column`.
@@ -107,7 +114,7 @@ def route_grid(
         side here.
     """
     threshold = nodes.view(np.float64)
-    n_rows = Xt.shape[1]
+    n_rows = X.shape[0]
     width = leaf_value.shape[1]
     rows = np.empty(n_rows, dtype=np.int64)
     # Pending parts: node, rows lo:hi (of `rows`), grid points lo:hi.
@@ -115,8 +122,7 @@ def route_grid(
     for t in range(roots.shape[0]):
         for r in range(n_rows):
             rows[r] = r
-        stack[0, 0], stack[0, 1], stack[0, 2] = roots[t], 0, n_rows
-        stack[0, 3], stack[0, 4] = 0, grid.shape[0]
+        _push(stack, 0, roots[t], 0, n_rows, 0, grid.shape[0])
         top = 1
         while top > 0:
             top -= 1
@@ -140,20 +146,14 @@ def route_grid(
                     else:
                         # Both sides take every row: the left one reorders
                         # them within lo:hi only, so the set stays the same.
-                        stack[top, 0], stack[top, 1], stack[top, 2] = (
-                            nodes[node, 1],
-                            lo,
-                            hi,
-                        )
-                        stack[top, 3], stack[top, 4] = a, high_point
+                        _push(stack, top, nodes[node, 1], lo, hi, a, high_point)
                         top += 1
                         node, high_point = nodes[node, 0], a
                     continue
-                values = Xt[f]
                 mid = lo
                 for j in range(lo, hi):
                     r = rows[j]
-                    go_left = _goes_left(values[r], node, nodes, threshold, bitsets)
+                    go_left = _goes_left(X[r, f], node, nodes, threshold, bitsets)
                     # Branch-free (Lomuto), as in _partition.
                     rows[j] = rows[mid]
                     rows[mid] = r
@@ -163,12 +163,7 @@ def route_grid(
                 elif mid == hi:
                     node = nodes[node, 0]
                 else:
-                    stack[top, 0], stack[top, 1], stack[top, 2] = (
-                        nodes[node, 1],
-                        mid,
-                        hi,
-                    )
-                    stack[top, 3], stack[top, 4] = low_point, high_point
+                    _push(stack, top, nodes[node, 1], mid, hi, low_point, high_point)
                     top += 1
                     node, hi = nodes[node, 0], mid
             first = outputs[t]
