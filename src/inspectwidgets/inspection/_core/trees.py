@@ -361,8 +361,8 @@ class TreeModel:
 
                 def route(start, stop, column=columns[0], grid=grid, out=out):
                     routing.route_grid(
-                        X[start:stop], grid, column, *self._walk_arguments(),
-                        out[start:stop],
+                        np.ascontiguousarray(X[start:stop].T), grid, column,
+                        *self._walk_arguments(), out[start:stop],
                     )  # fmt: skip
 
             else:
@@ -780,7 +780,9 @@ def load_walks():
         X = np.zeros((2, 1), dtype=dtype)  # two rows: a real broadcast
         grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
         route_queries(X, one, grid_point, *trees, np.zeros((2, 1, 1)))
-        routing.route_grid(X, X[:1, 0].copy(), 0, *trees, np.zeros((2, 1, 1)))
+        routing.route_grid(
+            np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, *trees, np.zeros((2, 1, 1))
+        )
         route_copies(
             X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64),
             one, np.array([0, 1]), *trees, np.array([0, 1]), 0, 2,

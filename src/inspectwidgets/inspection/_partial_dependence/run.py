@@ -447,10 +447,11 @@ def _walk_chunk(c, points):
     block's leaf sums and raw responses are held."""
     trees, X, rows = c.trees
     copies = [(p, c.columns) for p in points]
-    # The block's sums, their copy-major copy and the responses: 3 arrays.
-    # Blocked here, not by TreeModel.predict: the responses are taken from
-    # the model's outputs (a class, log-odds) a block at a time too.
-    row_bytes = 3 * 8 * trees.n_outputs * len(points)
+    # The block's sums, their copy-major copy and the responses: 3 arrays;
+    # and its rows, transposed for route_grid. Blocked here, not by
+    # TreeModel.predict: the responses are taken from the model's outputs (a
+    # class, log-odds) a block at a time too.
+    row_bytes = 3 * 8 * trees.n_outputs * len(points) + X.itemsize * X.shape[1]
     values = None
     for low, high in row_blocks(c.n_rows, row_bytes, c.walk_block_bytes):
 
