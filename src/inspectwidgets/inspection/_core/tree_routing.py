@@ -13,7 +13,7 @@ each tree together (:func:`route_grid`).
 Exactness: X and the queries are what the model's own predict walks (float32
 for scikit-learn's trees, forests and gradient boosting, float64 for
 histogram gradient boosting), compared as its Cython compares them (see
-:func:`_goes_left`); leaf values are added tree after tree, in the model's
+:func:`_sends_left`); leaf values are added tree after tree, in the model's
 order, onto the model's starting values, as its predict adds them.
 """
 
@@ -26,18 +26,29 @@ _FEATURE = (1 << FLAGS_SHIFT) - 1
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _goes_left(value, node, nodes, threshold, bitsets):
-    """The model's rule at `node`: NaN by the node's learned direction;
-    otherwise ``value <= threshold`` in float64 (a float32 value widened, as
-    scikit-learn's trees compare; `threshold` is the node array seen as
-    float64: column 3); or, at a categorical split of a histogram gradient
-    boosting model, its predictor's test: the category's bit in the node's
-    left set, else in the feature's known set (right), else missing."""
-    flag = nodes[node, 2] >> FLAGS_SHIFT
+def _test(node, nodes, threshold):
+    """The test at split `node`: its flags and its threshold (`threshold` is
+    the node array seen as float64: column 3). A loop partitioning many
+    values reads them once, before it: its stores might alias the node
+    arrays, so the compiler would read them again for every value (extra
+    trees' partial dependence on 100,000 rows: 4.4 -> 3.3 s in the walk)."""
+    return nodes[node, 2] >> FLAGS_SHIFT, threshold[node, 3]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _sends_left(value, flag, limit, node, nodes, bitsets):
+    """The model's rule at `node`, whose test :func:`_test` read: ``value <=
+    limit`` in float64 (a float32 value widened, as scikit-learn's trees
+    compare), NaN by the node's learned direction; or, at a categorical split
+    of a histogram gradient boosting model, its predictor's test: the
+    category's bit in the node's left set, else in the feature's known set
+    (right), else missing."""
+    if flag == 0:  # most nodes: NaN compares false, so goes right
+        return value <= limit
     if np.isnan(value):
         return flag & NAN_LEFT != 0
     if flag & CATEGORICAL == 0:
-        return value <= threshold[node, 3]
+        return value <= limit
     if value < 0:
         return flag & NAN_LEFT != 0
     # Its Cython casts the value to uint8: categories are ordinal codes below
@@ -53,14 +64,22 @@ def _goes_left(value, node, nodes, threshold, bitsets):
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _goes_left(value, node, nodes, threshold, bitsets):
+    """Whether `node` sends one `value` left (:func:`_sends_left`)."""
+    flag, limit = _test(node, nodes, threshold)
+    return _sends_left(value, flag, limit, node, nodes, bitsets)
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _partition(values, i, c, order, lo, hi, node, nodes, threshold, bitsets):
     """Reorder ``order[lo:hi]`` so the queries `node` sends left come
     first; return where the others start."""
+    flag, limit = _test(node, nodes, threshold)
     mid = lo
     for j in range(lo, hi):
         q = order[j]
         v = values[q, i, c]
-        go_left = _goes_left(v, node, nodes, threshold, bitsets)
+        go_left = _sends_left(v, flag, limit, node, nodes, bitsets)
         # Branch-free (Lomuto): the sides are unpredictable.
         order[j] = order[mid]
         order[mid] = q
@@ -152,10 +171,11 @@ def route_grid(
                         node, high_point = nodes[node, 0], a
                     continue
                 values = Xt[f]
+                flag, limit = _test(node, nodes, threshold)
                 mid = lo
                 for j in range(lo, hi):
                     r = rows[j]
-                    go_left = _goes_left(values[r], node, nodes, threshold, bitsets)
+                    go_left = _sends_left(values[r], flag, limit, node, nodes, bitsets)
                     # Branch-free (Lomuto), as in _partition.
                     rows[j] = rows[mid]
                     rows[mid] = r
@@ -290,11 +310,12 @@ def _route_rows(
                 go_left = _goes_left(x, node, nodes, threshold, bitsets)
                 node = nodes[node, 0] if go_left else nodes[node, 1]
                 continue
+            flag, limit = _test(node, nodes, threshold)
             mid = lo
             for j in range(lo, hi):
                 q = order[j]
                 v = values[i, offset[q] + at]
-                go_left = _goes_left(v, node, nodes, threshold, bitsets)
+                go_left = _sends_left(v, flag, limit, node, nodes, bitsets)
                 order[j] = order[mid]
                 order[mid] = q
                 mid += go_left
@@ -376,8 +397,9 @@ def route_copies(
                     node = roots[t]
                     while nodes[node, 0] != -1:
                         f = nodes[node, 2] & _FEATURE
+                        flag, limit = _test(node, nodes, threshold)
                         x = X[i, f]
-                        go_left = _goes_left(x, node, nodes, threshold, bitsets)
+                        go_left = _sends_left(x, flag, limit, node, nodes, bitsets)
                         for held in range(
                             column_group_start[f], column_group_start[f + 1]
                         ):
@@ -389,7 +411,7 @@ def route_copies(
                                 q = order[j]
                                 v = values[i, offset[q] + at]
                                 stays = (
-                                    _goes_left(v, node, nodes, threshold, bitsets)
+                                    _sends_left(v, flag, limit, node, nodes, bitsets)
                                     == go_left
                                 )
                                 order[j] = order[keep]
