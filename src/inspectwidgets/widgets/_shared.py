@@ -26,10 +26,6 @@ from dataclasses import replace
 from ..inspection._permutation.scoring import ScoringPlan
 
 
-def _scorer_names(plan):
-    return tuple(s.name or "score" for s in plan.scorers)
-
-
 class SharedPermutations:
     """Complete permutation-importance results and baselines, by inputs."""
 
@@ -43,7 +39,7 @@ class SharedPermutations:
         `scoring` (as the engine takes it), computed once per rows and
         scorers."""
         plan = ScoringPlan(estimator, scoring)
-        key = (rows, _scorer_names(plan))
+        key = (rows, plan.names)
         with self._lock:
             kept = self._baselines.get(key)
         if kept is None:
@@ -65,7 +61,7 @@ class SharedPermutations:
         return self._shared_stream(rows, run, (rows, *settings))
 
     def _shared_stream(self, rows, run, key):
-        names = _scorer_names(run.plan)
+        names = run.plan.names
         with self._lock:
             for result in self._results.get(key, ()):
                 kept = result.select(run.feature_columns, names, run.feature_names)

@@ -1,6 +1,7 @@
 """Permutation importance through the tree shortcut: scikit-learn's numbers,
 bit for bit, without predicting the permuted copies."""
 
+import time
 import warnings
 
 import numpy as np
@@ -11,6 +12,7 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import ExtraTreesRegressor, RandomForestClassifier
 from sklearn.inspection import permutation_importance as sklearn_permutation_importance
 from sklearn.linear_model import Ridge
+from sklearn.metrics import check_scoring
 
 from inspectwidgets import cross_val_permutation_importance, permutation_importance
 
@@ -83,17 +85,25 @@ def test_auto_walks_every_chunk_but_the_smallest(monkeypatch):
         return original(self, X)
 
     monkeypatch.setattr(RandomForestClassifier, "predict_proba", counting)
-    # Nobody watching, only the baseline is predicted: the chunks are
-    # full-size from the start, all walked.
+    # Nobody watching: the chunks are full-size from the start, all walked,
+    # X itself with the first; the model sees X's first row only (its own
+    # checks of the columns).
     permutation_importance(forest, X, y, n_repeats=5, random_state=0)
-    assert seen == [len(X)]
+    assert seen == [1]
     seen.clear()
-    # Watched: the baseline, and the one-job probe (a chunk of one or two
-    # copies is cheaper predicted than walked: importance._FEWEST_WALKED).
+    # Watched: the one-job probe comes first, walked with X itself.
     permutation_importance(
         forest, X, y, n_repeats=5, random_state=0, callback=lambda result: None
     )
-    assert seen == [len(X), len(X)]
+    assert seen == [1]
+    seen.clear()
+    # X predicted elsewhere: the probe alone is cheaper predicted than walked
+    # (importance._FEWEST_WALKED).
+    permutation_importance(
+        forest, X, y, n_repeats=5, random_state=0, max_samples=0.99,
+        callback=lambda result: None,
+    )  # fmt: skip
+    assert seen == [len(X), int(0.99 * len(X))]
     seen.clear()
     permutation_importance(
         forest, X, y, n_repeats=5, random_state=0, algorithm="generic"
@@ -359,9 +369,81 @@ def test_auto_judges_gradient_boosting_by_its_detours_and_walks_histogram_boosti
         monkeypatch.setattr(kind, "predict", counting)
         result = permutation_importance(model, X, y, n_repeats=2, random_state=0)
         monkeypatch.undo()
-        # Walked: only the baseline is predicted.
-        assert (sum(seen) == len(X)) is walked, (kind.__name__, n_features)
+        # Walked: the model sees X's first row only (X rides the walk).
+        assert (seen == [1]) is walked, (kind.__name__, n_features)
         expected = sklearn_permutation_importance(
             model, X, y, n_repeats=2, random_state=0
         )
         assert_array_equal(result.importances, expected.importances)
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+@pytest.mark.parametrize("watched", [False, True])
+def test_x_rides_the_first_walk_and_scores_as_scikit_learn(
+    forest_data, monkeypatch, n_jobs, watched
+):
+    """X's own predictions come from the first chunk's walk: the baseline
+    is scikit-learn's, exactly, even when that chunk comes in last."""
+    from inspectwidgets.inspection._permutation import importance
+
+    forest, X, y = forest_data
+    weight = np.linspace(1, 2, len(y))
+    original = importance._score_chunk
+
+    def first_chunk_last(c, start, stop):
+        if start == 0 and n_jobs == 2:
+            time.sleep(0.5)  # the other worker's chunks come in first
+        return original(c, start, stop)
+
+    monkeypatch.setattr(importance, "_score_chunk", first_chunk_last)
+    streamed = []
+    got = permutation_importance(
+        forest, X, y, sample_weight=weight, scoring=SCORERS, n_repeats=6,
+        random_state=0, n_jobs=n_jobs, return_result=True,
+        callback=streamed.append if watched else None,
+    )  # fmt: skip
+    for name in SCORERS:
+        scorer = check_scoring(forest, scoring=name)
+        assert got.baseline_scores[name] == scorer(forest, X, y, sample_weight=weight)
+    expected = sklearn_permutation_importance(
+        forest, X, y, sample_weight=weight, scoring=SCORERS, n_repeats=6,
+        random_state=0,
+    )  # fmt: skip
+    for name in SCORERS:
+        assert_array_equal(
+            got.to_sklearn()[name].importances, expected[name].importances
+        )
+    # Every result shown holds that baseline.
+    assert all(r.baseline_scores == got.baseline_scores for r in streamed)
+    assert len(streamed) >= 6 if watched else not streamed
+
+
+def test_the_models_own_checks_still_judge_x(forest_data):
+    """Where X rides the walk, the model still checks X's columns (on its
+    first row): their number, and their names for a model fitted on a frame."""
+    pd = pytest.importorskip("pandas")
+    forest, X, y = forest_data
+    with pytest.raises(ValueError, match="X has 5 features, but RandomForest"):
+        permutation_importance(forest, X[:, :5], y, random_state=0)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+    named = clone(forest).fit(frame, y)
+    renamed = frame.rename(columns={"x0": "other"})
+    with pytest.raises(ValueError, match="feature names should match"):
+        permutation_importance(named, renamed, y, random_state=0)
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        got = permutation_importance(named, X, y, n_repeats=2, random_state=0)
+    expected = sklearn_permutation_importance(named, X, y, n_repeats=2, random_state=0)
+    assert_array_equal(got.importances, expected.importances)
+
+
+def test_a_run_cancelled_before_the_walk_still_scores_x(forest_data):
+    import threading
+
+    forest, X, y = forest_data
+    cancel = threading.Event()
+    cancel.set()
+    got = permutation_importance(
+        forest, X, y, n_repeats=3, random_state=0, cancel=cancel, return_result=True
+    )
+    assert got.n_repeats_done == 0
+    assert got.baseline_scores == {"score": forest.score(X, y)}

@@ -235,6 +235,12 @@ class ScoringPlan:
     def all_replayable(self):
         return all(s.replayable for s in self.scorers)
 
+    @property
+    def names(self):
+        """The scores' names, as :class:`Baseline` keys them (a custom
+        scorer returning a dict names its own)."""
+        return tuple(s.name or "score" for s in self.scorers)
+
     def _kwargs(self, planned, sample_weight):
         if sample_weight is not None and planned.pass_sample_weight:
             return {"sample_weight": sample_weight}
@@ -376,6 +382,13 @@ class ScoringPlan:
                 method: np.concatenate([block[method] for block in blocks])
                 for method in blocks[0]
             }
+        return self.baseline_of(outputs, X, y, sample_weight)
+
+    def baseline_of(self, outputs, X, y, sample_weight):
+        """The :class:`Baseline` of `outputs`, the model's predictions of X
+        (by :meth:`predict`, or bit for bit the same), scored as
+        scikit-learn scores them. X's rows are counted; a custom scorer
+        would see X itself."""
         scores, returned_dict = self._score_blocks(
             outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
