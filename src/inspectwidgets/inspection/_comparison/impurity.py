@@ -188,7 +188,8 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
     the trees (10.43), the square root is taken, and the result is scaled so
     that the most relevant feature is 100. For a K-class gradient boosting
     model, class k's importance uses only class k's trees (10.45) and the
-    overall importance is the average over classes (10.46).
+    overall importance is the square root of the mean over classes of the
+    squared class importances (10.46: I²_l = (1/K) Σ_k I²_lk).
 
     Parameters
     ----------
@@ -204,8 +205,10 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
         importances : ndarray of shape (n_features,)
             Scaled so the largest is 100.
         per_class : ndarray of shape (n_classes, n_features)
-            With ``per_class=True``: each class's importances, each row scaled
-            so its largest is 100.
+            With ``per_class=True``: each class's importances I_lk, each row
+            scaled so its largest is 100. Rows scaled alike would give
+            `importances` as the root mean square of their columns; scaled
+            each to 100 they compare features within a class, not classes.
         classes : ndarray
             With ``per_class=True``: the class of each row of `per_class`.
         feature_names : ndarray of str
@@ -263,13 +266,15 @@ def relative_importance(estimator, *, per_class=False, feature_names=None):
         )
     # Improvements are >= 0; a feature whose splits all leave pure nodes sums
     # to a rounding error (about -1e-16), whose square root would be NaN.
-    per_group = np.sqrt(np.maximum(squared, 0.0))
+    squared = np.maximum(squared, 0.0)
     result = Bunch(
-        importances=scale_to_100(per_group.mean(axis=0)),
+        # ESL (10.46): the classes' squared importances are averaged, then the
+        # root taken (not the mean of the roots).
+        importances=scale_to_100(np.sqrt(squared.mean(axis=0))),
         feature_names=np.asarray(names, dtype=object),
     )
     if per_class:
-        result.per_class = np.array([scale_to_100(row) for row in per_group])
+        result.per_class = np.array([scale_to_100(np.sqrt(row)) for row in squared])
         result.classes = estimator.classes_ if is_classifier(estimator) else None
     return result
 
