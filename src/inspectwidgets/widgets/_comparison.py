@@ -20,7 +20,7 @@ from ..inspection._comparison.comparison import (
 )
 from ..inspection._permutation.importance import permutation_run
 from ..inspection._permutation.scoring import builtin_score_name
-from ._base import ComputationWidget
+from ._base import ComputationWidget, new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array
@@ -329,12 +329,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
 
     def figure(self):
         """A matplotlib Figure of the measures view."""
-        from matplotlib.figure import Figure
-
         from ..plotting import ImportanceComparisonDisplay
 
         frame = self.to_frame()
-        figure = Figure(figsize=(7, 1.4 + 0.35 * len(frame)), layout="constrained")
+        figure = new_figure((7, 1.4 + 0.35 * len(frame)))
         ImportanceComparisonDisplay(frame).plot(ax=figure.subplots())
         return figure
 

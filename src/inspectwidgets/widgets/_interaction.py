@@ -27,7 +27,7 @@ from ..inspection import (
 )
 from ..inspection._core.validation import check_fitted, check_X, column_names
 from ..inspection._effects import pair_matrix, select_output
-from ._base import ComputationWidget
+from ._base import ComputationWidget, new_figure
 from ._effect_payloads import curve_payload, effects_payload
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._serialization import binary_array
@@ -326,13 +326,11 @@ class InteractionWidget(ComputationWidget):
 
     def figure(self):
         """A matplotlib Figure of the H² bars and pair heatmap."""
-        from matplotlib.figure import Figure
-
         from ..plotting import InteractionStrengthDisplay
 
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
-        figure = Figure(figsize=(10, 4), layout="constrained")
+        figure = new_figure((10, 4))
         InteractionStrengthDisplay(self.result).plot(
             axes=figure.subplots(1, 2), target=self.target or None
         )

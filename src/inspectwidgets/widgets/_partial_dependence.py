@@ -13,7 +13,7 @@ from ..inspection import (
     split_grid,
 )
 from ..inspection._core.validation import check_fitted, check_X, column_names
-from ._base import ComputationWidget
+from ._base import ComputationWidget, new_figure
 from ._effect_payloads import curve_payload, effects_payload
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._workload import (
@@ -501,13 +501,11 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
 
     def figure(self):
         """A matplotlib Figure of the current curve or surface."""
-        from matplotlib.figure import Figure
-
         from ..plotting import AccumulatedLocalEffectsDisplay, PartialDependenceDisplay
 
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
-        figure = Figure(figsize=(6.4, 4.8), layout="constrained")
+        figure = new_figure((6.4, 4.8))
         ax = figure.subplots()
         # The trait holds the class label as a string ("" for regressors),
         # which the Displays' `target` accepts.

@@ -9,7 +9,7 @@ from sklearn.metrics import check_scoring
 from ..inspection._core.validation import check_fitted, check_X, resolve_features
 from ..inspection._permutation.importance import permutation_run
 from ..inspection._permutation.scoring import builtin_score_name
-from ._base import ComputationWidget
+from ._base import ComputationWidget, new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array
@@ -290,14 +290,12 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         The figure is not registered with pyplot, so returning it from a cell
         shows it once.
         """
-        from matplotlib.figure import Figure
-
         from ..plotting import PermutationImportanceDisplay
         from ..plotting._permutation import chart_size
 
         result = self._require_result()
         n_bars = min(self.max_features, len(result.feature_names))
-        figure = Figure(figsize=chart_size(n_bars), layout="constrained")
+        figure = new_figure(chart_size(n_bars))
         PermutationImportanceDisplay(result).plot(
             ax=figure.subplots(),
             kind="box" if self.kind == "box" else "bar",
