@@ -48,7 +48,7 @@ def _mime_types(outputs):
 def test_every_widget_figure_draws_in_a_fresh_kernel():
     names = ["permutation", "partial dependence", "comparison", "interaction"]
     outputs = _outputs([SETUP] + [f"widgets[{name!r}].figure()" for name in names])
-    for name, cell in zip(names, outputs[1:]):
+    for name, cell in zip(names, outputs[1:], strict=True):
         assert "image/png" in _mime_types(cell), name
 
 
