@@ -1,7 +1,7 @@
 // Front end of ImportanceComparisonWidget (anywidget ESM module).
 //
 // Draws what the traits hold: the controls read and write the public traits
-// (`scoring`, `n_repeats`, `sort_by`, `threshold`, `view`), the status block
+// (`scoring`, `n_repeats`, `sort_by`, `correlation_threshold`, `view`), the status block
 // follows the status traits, and one of three views draws the payloads:
 // "measures"
 // (`_measures`), "classes" (`_per_class`) and "correlation" (`_correlation`
@@ -62,7 +62,7 @@ const LIVE_TRAITS = [
   "_per_class",
   "_correlation",
   "_groups",
-  "threshold",
+  "correlation_threshold",
   "sort_by",
 ];
 
@@ -134,7 +134,7 @@ function render({ model, el }) {
     classes: createClassesView({ tooltip }),
     correlation: createCorrelationView({
       tooltip,
-      onThreshold: (threshold) => binding.save({ threshold }),
+      onThreshold: (value) => binding.save({ correlation_threshold: value }),
     }),
   };
   output.append(empty, ...Object.values(panels).map((p) => p.node));
@@ -223,7 +223,7 @@ function render({ model, el }) {
       drawn = panels.correlation.update({
         correlation: decode(correlationResult, "_correlation", problems),
         groups: decode(groupsResult, "_groups", problems),
-        threshold: Number(model.get("threshold")) || 0,
+        correlationThreshold: Number(model.get("correlation_threshold")) || 0,
       });
     }
 

@@ -23,7 +23,7 @@ function makeModel(overrides = {}) {
     scoring: "r2",
     n_repeats: 10,
     sort_by: "permutation_test",
-    threshold: 0.6,
+    correlation_threshold: 0.4,
     view: "measures",
     ...DONE_RUN_TRAITS,
     _elapsed_seconds: 3.21,
@@ -450,39 +450,39 @@ describe("ImportanceComparisonWidget front end: correlation view", () => {
     );
     const slider = byTestId("icw-threshold");
     expect(slider.type).toBe("range");
-    expect(Number(slider.max)).toBeCloseTo(1.2, 6);
-    expect(Number(slider.step)).toBeCloseTo(0.012, 6);
-    expect(Number(slider.value)).toBeCloseTo(0.6, 1);
-    expect(byTestId("icw-threshold-value").textContent).toBe("0.6");
+    expect(Number(slider.max)).toBe(1);
+    expect(Number(slider.step)).toBeCloseTo(0.01, 6);
+    expect(Number(slider.value)).toBeCloseTo(0.4, 6);
+    expect(byTestId("icw-threshold-value").textContent).toBe("0.4");
     expect(
       allByTestId("icw-group-bar").map((b) => b.getAttribute("data-group")),
     ).toEqual(["s5 + bp", "bmi + age"]);
     expect(byTestId("icw-groups-caption").textContent).toBe(
-      "threshold 0.6 · 4 of 10 repeats · baseline r2 = 0.452",
+      "|ρ| ≥ 0.4 · 4 of 10 repeats · baseline r2 = 0.452",
     );
   });
 
-  it("the slider previews the cut while moving and writes threshold on release", () => {
+  it("the slider previews the cut while moving and writes correlation_threshold on release", () => {
     const model = mount(makeModel({ view: "correlation" }));
     const slider = byTestId("icw-threshold");
-    slider.value = "0.3";
+    slider.value = "0.7";
     slider.dispatchEvent(new Event("input", { bubbles: true }));
-    // Preview: s5 + bp joined at 0.2, bmi and age apart; nothing sent yet.
+    // Preview: s5 + bp (|ρ| 0.9) joined, bmi and age (0.6) apart; nothing sent yet.
     expect(model.saves).toHaveLength(0);
     expect(el.querySelectorAll("rect.icw-cluster")).toHaveLength(1);
-    expect(byTestId("icw-threshold-value").textContent).toBe("0.3");
+    expect(byTestId("icw-threshold-value").textContent).toBe("0.7");
     const line = el.querySelector("line.icw-threshold-line");
     const yPreview = Number(line.getAttribute("y1"));
-    // The group bars are for 0.6: dimmed while the slider shows 0.3.
+    // The group bars are for 0.4: dimmed while the slider shows 0.7.
     expect(
       el.querySelector(".icw-corr-groups").classList.contains("icw-outdated"),
     ).toBe(true);
     slider.dispatchEvent(new Event("change", { bubbles: true }));
     expect(model.saves).toHaveLength(1);
-    expect(model.get("threshold")).toBeCloseTo(0.3, 6);
+    expect(model.get("correlation_threshold")).toBeCloseTo(0.7, 6);
     flushFrames();
     expect(Number(line.getAttribute("y1"))).toBeCloseTo(yPreview, 6);
-    // Python recomputes the groups for the new threshold, live.
+    // Python recomputes the groups for the new |ρ|, live.
     const pack = payloadPacker();
     const bars = new Map(
       allByTestId("icw-group-bar").map((b) => [
@@ -491,7 +491,7 @@ describe("ImportanceComparisonWidget front end: correlation view", () => {
       ]),
     );
     model.set("_groups", {
-      ...groupsPayload(pack, { threshold: 0.3, repeatsDone: 1 }),
+      ...groupsPayload(pack, { correlationThreshold: 0.7, repeatsDone: 1 }),
       groups: [
         { label: "s5 + bp", members: ["s5", "bp"] },
         { label: "bmi", members: ["bmi"] },
@@ -518,11 +518,11 @@ describe("ImportanceComparisonWidget front end: correlation view", () => {
     );
   });
 
-  it("follows the threshold trait when Python changes it", () => {
+  it("follows the correlation_threshold trait when Python changes it", () => {
     const model = mount(makeModel({ view: "correlation" }));
-    model.set("threshold", 1.5);
+    model.set("correlation_threshold", 0);
     flushFrames();
-    expect(byTestId("icw-threshold-value").textContent).toBe("1.5");
+    expect(byTestId("icw-threshold-value").textContent).toBe("0");
     expect(el.querySelectorAll("rect.icw-cluster")).toHaveLength(1);
     expect(byTestId("icw-cluster-count").textContent).toBe(
       "1 group, 1 with several features",

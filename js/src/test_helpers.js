@@ -247,8 +247,9 @@ export function perClassPayload(
 }
 
 /**
- * `_correlation` of 4 features: leaves s5 (1) and bp (2) merge at 0.2, bmi
- * (0) and age (3) at 0.5, the two pairs at 1.2; leaf order [1, 2, 0, 3].
+ * `_correlation` of 4 features, complete linkage on 1 - |ρ|: leaves s5 (1)
+ * and bp (2) merge at 0.1 (|ρ| 0.9), bmi (0) and age (3) at 0.4 (|ρ| 0.6),
+ * the two pairs at 1 (|ρ| 0); leaf order [1, 2, 0, 3].
  */
 export function correlationPayload(pack, { features } = {}) {
   const names = features ?? ["bmi", "s5", "bp", "age"];
@@ -262,16 +263,19 @@ export function correlationPayload(pack, { features } = {}) {
   return {
     features: leafOrder.map((i) => names[i]),
     matrix: pack(rho.flat(), [4, 4]),
-    linkage: pack([1, 2, 0.2, 2, 0, 3, 0.5, 2, 4, 5, 1.2, 4], [3, 4]),
+    linkage: pack([1, 2, 0.1, 2, 0, 3, 0.4, 2, 4, 5, 1, 4], [3, 4]),
     leaf_order: leafOrder,
-    max_distance: 1.2,
+    max_distance: 1.0,
   };
 }
 
-/** `_groups` at `threshold` 0.6 (two pairs), `repeatsDone` of 10. */
-export function groupsPayload(pack, { repeatsDone = 4, threshold = 0.6 } = {}) {
+/** `_groups` at `correlation_threshold` 0.4 (two pairs), `repeatsDone` of 10. */
+export function groupsPayload(
+  pack,
+  { repeatsDone = 4, correlationThreshold = 0.4 } = {},
+) {
   return {
-    threshold,
+    correlation_threshold: correlationThreshold,
     groups: [
       { label: "s5 + bp", members: ["s5", "bp"] },
       { label: "bmi + age", members: ["bmi", "age"] },

@@ -113,12 +113,12 @@ def test_measures_and_correlation_threshold_reach_python(open_notebook):
     bars_before = root.get_by_test_id("icw-group-bar").count()
     assert bars_before > 0
     slider = root.get_by_test_id("icw-threshold")
-    slider.fill("0.3")
+    slider.fill("0.95")  # stricter than the default 0.8: fewer features grouped
     slider.dispatch_event("change")
     # The slider snaps to its step; Python must get what it shows.
     shown = round(float(slider.input_value()), 3)
-    assert abs(shown - 0.3) < 0.05
-    nb.eventually_prints("print(round(w.threshold, 3))", str(shown))
+    assert abs(shown - 0.95) < 0.05
+    nb.eventually_prints("print(round(w.correlation_threshold, 3))", str(shown))
     expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
     nb.eventually_prints(f"print(len(w.result.groups) > {bars_before})", "True")
     expect(root.get_by_test_id("icw-group-bar")).not_to_have_count(bars_before)

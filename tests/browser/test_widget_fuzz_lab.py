@@ -462,7 +462,7 @@ r = w.result
 print(json.dumps({
     "status": status, "error": w.error, "scoring": w.scoring,
     "n_repeats": w.n_repeats, "sort_by": w.sort_by, "view": w.view,
-    "threshold": w.threshold,
+    "correlation_threshold": w.correlation_threshold,
     "order": None if r is None else [str(f) for f in r.frame.index],
     "n_groups": None if r is None or r.groups is None else len(r.groups),
     "n_cells": len(w._per_class["classes"]) * len(w._per_class["features"]),
@@ -494,7 +494,7 @@ def test_comparison_widget_fuzz(open_notebook, seed):
         shown = root.get_by_test_id("icw-threshold-value")
         expect(shown, context).not_to_have_text("")
         assert float(shown.text_content()) == pytest.approx(
-            state["threshold"], abs=0.01
+            state["correlation_threshold"], abs=0.01
         ), context
     if state["status"] == "done":
         settle_charts(root)

@@ -152,13 +152,15 @@ def test_comparison_widget_survives_200_random_changes():
     for _ in range(N_CHANGES):
         if _run_or_stop(w, rng):
             continue
-        change = rng.choice(["n_repeats", "random_state", "threshold", "scoring"])
+        change = rng.choice(
+            ["n_repeats", "random_state", "correlation_threshold", "scoring"]
+        )
         if change == "n_repeats":
             w.n_repeats = rng.randint(1, 3)
         elif change == "random_state":
             w.random_state = rng.randint(0, 1000)
-        elif change == "threshold":
-            w.threshold = rng.uniform(0, 1.5)
+        elif change == "correlation_threshold":
+            w.correlation_threshold = rng.uniform(0, 1)
         else:
             w.scoring = rng.choice(["r2", "neg_mean_absolute_error"])
     _settle(w)

@@ -99,7 +99,7 @@ def test_threshold_regroups_without_recomputing_the_measures(cancer):
     w.wait(timeout=60)
     frame = w.to_frame()
     n_groups = len(w._groups["groups"])
-    w.threshold = 0.3
+    w.correlation_threshold = 0.95  # stricter: fewer features grouped
     assert w.wait(timeout=60) == "done"
     assert w.to_frame() is not None
     assert_frame_equal(w.to_frame(), frame)
@@ -212,7 +212,7 @@ def test_an_array_without_column_names_is_compared_and_grouped():
     y = (X[:, 0] + X[:, 2] > 0).astype(int)
     model = RandomForestClassifier(n_estimators=5, random_state=0).fit(X[:50], y[:50])
     w = ImportanceComparisonWidget(
-        model, X[:50], y[:50], X[50:], y[50:], n_repeats=2, threshold=0.5
+        model, X[:50], y[:50], X[50:], y[50:], n_repeats=2, correlation_threshold=0.5
     )
     assert w.wait(timeout=60) == "done"
     assert w.result.groups == {"0 + 1": [0, 1], "2": [2]}

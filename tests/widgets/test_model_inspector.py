@@ -310,24 +310,23 @@ def test_no_computation_started_twice_for_the_same_inputs(regression, engine_cal
     inspector.view = "comparison"
     settle(inspector)
     # Comparison: its test measure is Importance's result (a second run on
-    # the same inputs would repeat a digest); its train measure and its
-    # groups ("a + b + d", "c") are new. (The training rows' baseline rides
-    # the forest's walk: not predicted.)
-    assert kinds(engine_calls) == [
-        "baseline",
-        "permutation",
-        "permutation",
-        "permutation",
-    ]
+    # the same inputs would repeat a digest); its train measure is new. The
+    # four independent features form no group (|rho| < 0.8), so the grouped
+    # measure is the test measure again, not recomputed. (The training rows'
+    # baseline rides the forest's walk: not predicted.)
+    assert kinds(engine_calls) == ["baseline", "permutation", "permutation"]
     assert len(set(engine_calls)) == len(engine_calls)
+    assert all(
+        len(m) == 1 for m in inspector.views["comparison"].result.groups.values()
+    )
     inspector.view = "importance"
     inspector.importance_on = "train"
     settle(inspector)  # the Comparison's train measure, kept
-    assert len(engine_calls) == 4
+    assert len(engine_calls) == 3
     for option in ["cv", "oob", "test", "cv", "oob", "train"]:
         inspector.importance_on = option
         settle(inspector)
-    assert kinds(engine_calls)[4:] == ["cv", "oob"]
+    assert kinds(engine_calls)[3:] == ["cv", "oob"]
     assert len(set(engine_calls)) == len(engine_calls)
     # Shared numbers are the engine's for each view's own inputs.
     model, X_train, y_train, X_test, y_test = regression
@@ -359,8 +358,9 @@ def test_subsampled_comparison_shares_nothing_with_importance(regression, engine
     inspector.importance_on = "train"
     settle(inspector)
     permutations = [c for c in engine_calls if c[0] == "permutation"]
-    # Comparison: test, train, groups; Importance: held-out and training.
-    assert len(permutations) == 5
+    # Comparison: test, train (its groups are single features, |rho| < 0.8:
+    # the test measure's run); Importance: held-out and training.
+    assert len(permutations) == 4
     assert len(set(engine_calls)) == len(engine_calls)
     inspector.close()
 
@@ -401,9 +401,10 @@ def test_repeats_are_the_inspectors_and_every_permutation_view_follows(
     comparison = inspector.views["comparison"]
     assert comparison.n_repeats == 4
     assert comparison.result.grouped.n_repeats == 4
-    # Importance with 3, then 4 repeats; Comparison's train measure and
-    # groups: its test measure is the Importance result for 4 repeats.
-    assert kinds(engine_calls).count("permutation") == 4
+    # Importance with 3, then 4 repeats; Comparison's train measure: its test
+    # measure (and its groups, single features) is the Importance result for
+    # 4 repeats.
+    assert kinds(engine_calls).count("permutation") == 3
     assert len(set(engine_calls)) == len(engine_calls)
     inspector.close()
 

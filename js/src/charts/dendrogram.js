@@ -1,6 +1,6 @@
 // A dendrogram drawn from a SciPy linkage matrix, leaves along the bottom
 // (aligned with the columns of a heatmap below it), merge height upwards, and
-// a dashed line at the current cut threshold.
+// a dashed line where the tree is cut.
 //
 // Geometry only: each linkage row [a, b, height, size] merges clusters a and
 // b (leaves are 0..n-1, the cluster made by row k is n + k) at `height`; a
@@ -15,7 +15,6 @@ import { select } from "d3-selection";
 import "./dendrogram.css";
 
 import { themeAxis } from "./chart_base.js";
-import { formatNumber } from "./format.js";
 
 const MARGIN = { top: 10, bottom: 4 };
 /** Height of the dendrogram's drawing area, in px. */
@@ -161,7 +160,11 @@ export function linkPath(link, x, y) {
  * @property {number} cell px per leaf.
  * @property {number} width of the svg.
  * @property {number} maxDistance top of the height axis.
- * @property {number} threshold where the dashed line is drawn.
+ * @property {number} cut the height where the dashed line is drawn; merges
+ *   at or below it are highlighted.
+ * @property {string} cutLabel the line's label.
+ * @property {(height: number) => string} [tickFormat] the height axis' tick
+ *   labels (heights as numbers by default).
  */
 export function createDendrogram(
   container,
@@ -184,7 +187,17 @@ export function createDendrogram(
   let destroyed = false;
 
   return {
-    update({ linkage, leafOrder, left, cell, width, maxDistance, threshold }) {
+    update({
+      linkage,
+      leafOrder,
+      left,
+      cell,
+      width,
+      maxDistance,
+      cut,
+      cutLabel,
+      tickFormat = null,
+    }) {
       if (destroyed) return;
       const layout = dendrogramLayout(linkage, leafOrder);
       const top = Math.max(maxDistance, layout.maxHeight) || 1;
@@ -201,14 +214,14 @@ export function createDendrogram(
         .data(layout.links, (d) => d.id)
         .join("path")
         .attr("class", "icw-link")
-        .classed("icw-link-joined", (d) => d.height <= threshold)
+        .classed("icw-link-joined", (d) => d.height <= cut)
         .attr("data-node", (d) => d.id)
         .attr("d", (d) => linkPath(d, x, y));
       axisG
         .attr("transform", `translate(${left - 4},0)`)
-        .call(axisLeft(y).ticks(4).tickSizeOuter(0));
+        .call(axisLeft(y).ticks(4).tickFormat(tickFormat).tickSizeOuter(0));
       themeAxis(axisG);
-      const yt = y(Math.min(threshold, top));
+      const yt = y(Math.min(cut, top));
       line
         .attr("x1", left)
         .attr("x2", x(layout.n))
@@ -217,7 +230,7 @@ export function createDendrogram(
       lineLabel
         .attr("x", x(layout.n))
         .attr("y", yt - 3)
-        .text(`threshold ${formatNumber(threshold)}`);
+        .text(cutLabel);
     },
     destroy() {
       if (destroyed) return;

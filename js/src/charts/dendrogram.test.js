@@ -72,7 +72,7 @@ describe("createDendrogram", () => {
   });
   afterEach(() => container.remove());
 
-  it("draws each merge as a π-shaped path at its height, and the threshold", () => {
+  it("draws each merge as a π-shaped path at its height, and the cut", () => {
     const chart = createDendrogram(container);
     chart.update({
       linkage: LINKAGE,
@@ -81,7 +81,9 @@ describe("createDendrogram", () => {
       cell: 20,
       width: 180,
       maxDistance: 0.9,
-      threshold: 0.45,
+      cut: 0.45,
+      cutLabel: "|ρ| ≥ 0.55",
+      tickFormat: (height) => (1 - height).toFixed(1),
     });
     const svg = container.querySelector('[data-testid="icw-dendrogram"]');
     expect(svg).not.toBeNull();
@@ -99,7 +101,7 @@ describe("createDendrogram", () => {
     expect([bx, by, cx]).toEqual([110, bottom, 140]);
     expect(top).toBeCloseTo(10, 3); // float32 0.9 is the top of the axis
     expect(cy).toBeCloseTo(y(0.3), 3);
-    // Merges at or below the threshold are highlighted.
+    // Merges at or below the cut are highlighted.
     expect(paths.map((p) => p.classList.contains("icw-link-joined"))).toEqual([
       true,
       false,
@@ -109,8 +111,11 @@ describe("createDendrogram", () => {
     expect(Number(line.getAttribute("x1"))).toBe(100);
     expect(Number(line.getAttribute("x2"))).toBe(160);
     expect(svg.querySelector(".icw-threshold-label").textContent).toBe(
-      "threshold 0.45",
+      "|ρ| ≥ 0.55",
     );
+    // Ticks in the caller's units.
+    const ticks = [...svg.querySelectorAll(".tick text")].map((t) => t.textContent);
+    expect(ticks[0]).toBe("1.0");
     chart.destroy();
     expect(container.childNodes).toHaveLength(0);
   });

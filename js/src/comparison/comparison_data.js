@@ -278,7 +278,7 @@ export function correlationResult(value) {
  * The `_groups` trait, decoded.
  *
  * @param {object} value `{}` before the first grouped result.
- * @returns {{threshold: number, labels: string[], members: string[][],
+ * @returns {{correlationThreshold: number, labels: string[], members: string[][],
  *   mean: ArrayBufferView, std: ArrayBufferView, repeatsDone: number,
  *   nRepeats: number, scorer: string, baseline: number} | null}
  */
@@ -287,7 +287,7 @@ export function groupsResult(value) {
   const groups = Array.isArray(value.groups) ? value.groups : [];
   const g = groups.length;
   return {
-    threshold: finiteOr(value.threshold, NaN),
+    correlationThreshold: finiteOr(value.correlation_threshold, NaN),
     labels: groups.map((group) => String(group.label)),
     members: groups.map((group) => names(group.members)),
     mean: decodeShaped(value.mean, [g], "_groups.mean"),

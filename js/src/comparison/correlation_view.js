@@ -1,12 +1,14 @@
 // The "Correlation" view: the Spearman correlation matrix in dendrogram leaf
-// order with the dendrogram above it, a threshold slider that cuts the tree
+// order with the dendrogram above it, a |ρ| slider that cuts the tree
 // (dashed line on the dendrogram, clusters boxed on the heatmap), and next to
 // it the grouped permutation importance of the clusters, live as repeats
 // arrive.
 //
-// Moving the slider previews the cut at once (drawing only: the clusters are
-// read off the tree); releasing it calls `onThreshold`, which writes the
-// `threshold` trait so Python recomputes the grouped importance.
+// The tree is Python's complete linkage on 1 - |ρ|, so cutting it at height
+// 1 - t leaves groups whose every pair has |ρ| >= t; the axis is labelled in
+// |ρ|. Moving the slider previews the cut at once (drawing only: the clusters
+// are read off the tree); releasing it calls `onThreshold`, which writes the
+// `correlation_threshold` trait so Python recomputes the grouped importance.
 
 import { scaleDiverging } from "d3-scale";
 import { interpolateRdBu } from "d3-scale-chromatic";
@@ -40,7 +42,7 @@ const correlationColor = scaleDiverging((t) => interpolateRdBu(1 - t))
  * @typedef {object} CorrelationState
  * @property {ReturnType<typeof import("./comparison_data.js").correlationResult>} correlation
  * @property {ReturnType<typeof import("./comparison_data.js").groupsResult>} groups
- * @property {number} threshold the trait's value.
+ * @property {number} correlationThreshold the trait's value, a |ρ|.
  */
 export function createCorrelationView({ tooltip, onThreshold }) {
   const dom = listenerBag();
@@ -52,7 +54,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       min: 0,
       max: 1,
       step: 0.01,
-      "aria-label": "Threshold",
+      "aria-label": "Correlation threshold, |Spearman ρ|",
     },
   });
   const sliderValue = h("output", {
@@ -66,8 +68,11 @@ export function createCorrelationView({ tooltip, onThreshold }) {
   const controls = h("div", { className: "icw-threshold-row" }, [
     h("label", { className: "iw-field" }, [
       h("span", {
-        text: "Group features closer than",
-        attrs: { title: "Linkage distance at which features are grouped" },
+        text: "Group features with |ρ| ≥",
+        attrs: {
+          title:
+            "Features are grouped when every pair's |Spearman ρ| is at least this",
+        },
       }),
       slider,
     ]),
@@ -152,7 +157,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     sliderValue.textContent = formatNumber(threshold);
     if (!correlation) return 0;
     const { features, matrix: values, linkage, leafOrder } = correlation;
-    const clusters = cutTree(linkage, leafOrder, threshold);
+    const clusters = cutTree(linkage, leafOrder, 1 - threshold);
     const grouped = clusters.filter((c) => c.end > c.start).length;
     clusterCount.textContent = `${clusters.length} ${clusters.length === 1 ? "group" : "groups"}, ${grouped} with several features`;
     const layout = heatmap.update({
@@ -173,13 +178,15 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       cell: layout.cell,
       width: layout.width,
       maxDistance: correlation.maxDistance,
-      threshold,
+      cut: 1 - threshold,
+      cutLabel: `|ρ| ≥ ${formatNumber(threshold)}`,
+      tickFormat: (height) => formatNumber(1 - height),
     });
     return features.length;
   }
 
   function drawGroups() {
-    const { groups, threshold } = state;
+    const { groups, correlationThreshold: threshold } = state;
     const has = groups !== null && groups.labels.length > 0;
     groupsChartHost.hidden = !has;
     groupsEmpty.hidden = has;
@@ -187,14 +194,14 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     // The bars belong to the groups' threshold; dimmed until Python has
     // recomputed them for the one shown.
     const current =
-      has && sameThreshold(groups.threshold, preview ?? threshold);
+      has && sameThreshold(groups.correlationThreshold, preview ?? threshold);
     groupsPanel.classList.toggle("icw-outdated", has && !current);
     if (!has) {
       groupsCaption.textContent = "";
       return;
     }
     const parts = [
-      `threshold ${formatNumber(groups.threshold)}`,
+      `|ρ| ≥ ${formatNumber(groups.correlationThreshold)}`,
       `${groups.repeatsDone} of ${groups.nRepeats} repeats`,
     ];
     if (groups.scorer && Number.isFinite(groups.baseline))
@@ -219,12 +226,8 @@ export function createCorrelationView({ tooltip, onThreshold }) {
   }
 
   function syncSlider() {
-    const max = state.correlation?.maxDistance ?? 0;
-    const top = max > 0 ? max : 1;
-    slider.max = String(top);
-    slider.step = String(top / 100);
     slider.disabled = !state.correlation;
-    if (preview === null) slider.value = String(state.threshold);
+    if (preview === null) slider.value = String(state.correlationThreshold);
   }
 
   dom.on(slider, "input", () => {
@@ -237,7 +240,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     if (!state) return;
     const value = Number(slider.value);
     preview = null;
-    if (Number.isFinite(value) && value >= 0) onThreshold(value);
+    if (Number.isFinite(value) && value >= 0 && value <= 1) onThreshold(value);
   });
 
   return {
@@ -250,7 +253,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       controls.hidden = !has;
       syncSlider();
       drawnWidth = matrix.clientWidth;
-      const drawn = drawMatrix(preview ?? next.threshold);
+      const drawn = drawMatrix(preview ?? next.correlationThreshold);
       drawGroups();
       return drawn;
     },

@@ -6,7 +6,12 @@ import numpy as np
 import traitlets
 from sklearn.utils import Bunch
 
-from ..inspection._comparison.clustering import groups_at, numeric_clusters
+from ..inspection import DEFAULT_CORRELATION_THRESHOLD
+from ..inspection._comparison.clustering import (
+    check_correlation_threshold,
+    groups_at,
+    numeric_clusters,
+)
 from ..inspection._comparison.comparison import (
     FLAG_EVIDENCE,
     SORT_COLUMNS,
@@ -52,10 +57,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     whose interval (mean ± 2 std) includes 0 are drawn hollow, "within noise",
     and the tooltip gives each measure in its own units. Per-class view: ESL
     relative importance of each class of a K-class gradient boosting model.
-    Correlation view: features clustered on Spearman correlation; moving the
-    threshold regroups them and reruns grouped permutation importance on the
-    test data, live. Permutation importance on the test data streams first,
-    then on the training data.
+    Correlation view: features grouped when every pair's ``|Spearman ρ|``
+    reaches `correlation_threshold`; moving it regroups them and reruns
+    grouped permutation importance on the test data, live. Permutation
+    importance on the test data streams first, then on the training data.
 
     Parameters
     ----------
@@ -67,8 +72,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     n_repeats : int, default=30
         As in :func:`~inspectwidgets.compare_importances`, whose default it
         shares (enough repeats for the intervals behind the flags).
-    threshold : float, default=1.0
-        Linkage distance at which correlated features are grouped.
+    correlation_threshold : float in [0, 1], default=0.8
+        The ``|Spearman ρ|`` every pair of a group reaches
+        (:func:`~inspectwidgets.cluster_features`; the default is
+        ``DEFAULT_CORRELATION_THRESHOLD``).
     random_state : int, default=0
     n_jobs : int, default=None
     view : {"measures", "classes", "correlation"}, default="measures"
@@ -102,8 +109,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     n_repeats = traitlets.Int(30, min=1).tag(sync=True)
     """Permutations per feature (and per group)."""
 
-    threshold = traitlets.Float(1.0, min=0.0).tag(sync=True)
-    """Linkage distance at which features are grouped."""
+    correlation_threshold = traitlets.Float(
+        DEFAULT_CORRELATION_THRESHOLD, min=0.0, max=1.0
+    ).tag(sync=True)
+    """The ``|Spearman ρ|`` every pair of features in a group reaches."""
 
     random_state = traitlets.Int(0, min=0, max=2**32 - 1).tag(sync=True)
     """Seed of the permutations."""
@@ -139,7 +148,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         *,
         scoring=None,
         n_repeats=30,
-        threshold=1.0,
+        correlation_threshold=DEFAULT_CORRELATION_THRESHOLD,
         random_state=0,
         n_jobs=None,
         view="measures",
@@ -166,7 +175,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         super().__init__(
             scoring=scoring,
             n_repeats=n_repeats,
-            threshold=threshold,
+            correlation_threshold=check_correlation_threshold(correlation_threshold),
             random_state=random_state,
             view=view,
             sort_by=sort_by,
@@ -273,7 +282,9 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         else:
             self._test, self._train = self._cache.test, self._cache.train
             groups = self._current_groups()
-            self._groups = _groups_payload(self.threshold, step.result, groups)
+            self._groups = _groups_payload(
+                self.correlation_threshold, step.result, groups
+            )
             return Bunch(frame=self._frame(), groups=groups, grouped=step.result)
 
     def _progress_of(self, step):
@@ -282,7 +293,9 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
 
     # Reactions to settings ----------------------------------------------------
 
-    @traitlets.observe("scoring", "n_repeats", "random_state", "threshold", "max_rows")
+    @traitlets.observe(
+        "scoring", "n_repeats", "random_state", "correlation_threshold", "max_rows"
+    )
     def _on_settings(self, change):
         if self._ready:
             self.run()
@@ -317,9 +330,12 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         )
 
     def _current_groups(self):
-        """Clusters of the numeric features at `threshold`, plus every other
-        column on its own (each column on its own without clusters)."""
-        return groups_at(self._clusters, self._data["test"][0], self.threshold)
+        """Clusters of the numeric features at `correlation_threshold`, plus
+        every other column on its own (each column on its own without
+        clusters)."""
+        return groups_at(
+            self._clusters, self._data["test"][0], self.correlation_threshold
+        )
 
     def to_frame(self):
         """The comparison table (as :func:`compare_importances` returns it)."""
@@ -417,16 +433,17 @@ def _correlation_payload(clusters):
         "matrix": binary_array(clusters.correlation[np.ix_(order, order)]),
         "linkage": binary_array(clusters.linkage),
         "leaf_order": [int(i) for i in order],
-        "max_distance": float(clusters.linkage[:, 2].max()),
+        # The height axis runs over every |ρ|, 1 (bottom) to 0 (top).
+        "max_distance": 1.0,
     }
 
 
-def _groups_payload(threshold, result, groups):
+def _groups_payload(correlation_threshold, result, groups):
     order, _ = result.top()
     importances = result.importances()[order]
     done = importances.shape[1]
     return {
-        "threshold": float(threshold),
+        "correlation_threshold": float(correlation_threshold),
         "groups": [
             {
                 "label": result.feature_names[i],

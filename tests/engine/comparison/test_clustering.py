@@ -14,21 +14,49 @@ from inspectwidgets import cluster_features, permutation_importance
 from inspectwidgets.inspection._comparison.clustering import groups_at, numeric_clusters
 
 
-def test_matches_the_scikit_learn_example():
-    X, _ = load_breast_cancer(return_X_y=True, as_frame=True)
-    result = cluster_features(X, threshold=1)
-    # The example's own code.
+def _spearman(X):
+    """The |Spearman rho| matrix as scikit-learn's multicollinear example
+    computes it (scipy's spearmanr, symmetrized, unit diagonal)."""
     corr = spearmanr(X).correlation
     corr = (corr + corr.T) / 2
     np.fill_diagonal(corr, 1)
-    linkage = hierarchy.ward(squareform(1 - np.abs(corr)))
-    labels = hierarchy.fcluster(linkage, 1, criterion="distance")
-    assert_allclose(result.linkage, linkage)
-    assert (result.labels == labels).all()
-    assert len(result.groups) == len(set(labels))
-    assert sorted(c for cols in result.groups.values() for c in cols) == sorted(
-        X.columns
+    return np.abs(corr)
+
+
+@pytest.mark.parametrize("correlation_threshold", [0.5, 0.8, 0.95])
+def test_every_pair_in_a_group_reaches_the_threshold(correlation_threshold):
+    X, _ = load_breast_cancer(return_X_y=True, as_frame=True)
+    result = cluster_features(X, correlation_threshold=correlation_threshold)
+    rho = _spearman(X)
+    assert_allclose(
+        result.linkage, hierarchy.complete(squareform(1 - rho, checks=False))
     )
+    position = {name: i for i, name in enumerate(X.columns)}
+    grouped = []
+    for members in result.groups.values():
+        index = [position[m] for m in members]
+        assert rho[np.ix_(index, index)].min() >= correlation_threshold - 1e-12
+        grouped += members
+    assert sorted(grouped) == sorted(X.columns)
+    # Some groups form at each of these thresholds, and they differ.
+    assert len(result.groups) < X.shape[1]
+    assert len(result.groups) == len(set(result.labels))
+
+
+def test_uncorrelated_features_are_never_grouped():
+    # The default grouped features with rho near 0: Ward linkage cut at 1.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(4000, 5)), columns=list("abcde"))
+    X["a_twin"] = X["a"] + rng.normal(scale=0.1, size=4000)
+    assert _spearman(X)[np.triu_indices(5, 1)].max() < 0.05
+    ward = hierarchy.fcluster(
+        hierarchy.ward(squareform(1 - _spearman(X), checks=False)),
+        1,
+        criterion="distance",
+    )
+    assert len(set(ward[:5])) < 5  # what the old default did
+    result = cluster_features(X)
+    assert [m for m in result.groups.values() if len(m) > 1] == [["a", "a_twin"]]
 
 
 def test_groups_plug_into_permutation_importance():
@@ -57,7 +85,10 @@ def test_groups_plug_into_permutation_importance():
 def test_errors():
     X = np.random.default_rng(0).normal(size=(20, 3))
     with pytest.raises(ValueError, match="not both"):
-        cluster_features(X, threshold=1, n_clusters=2)
+        cluster_features(X, correlation_threshold=0.8, n_clusters=2)
+    for bad in (1.5, -0.1, "0.8", np.nan):
+        with pytest.raises(ValueError, match="between 0 and 1; got"):
+            cluster_features(X, correlation_threshold=bad)
     with pytest.raises(ValueError, match="n_clusters must be between 1 and the 3"):
         cluster_features(X, n_clusters=5)
     with pytest.raises(ValueError, match="at least 2 features"):
@@ -68,7 +99,7 @@ def test_fewer_than_two_numeric_columns_leave_each_column_alone():
     X = pd.DataFrame({"size": [1.0, 2.0, 3.0], "colour": ["red", "blue", "red"]})
     clusters = numeric_clusters(X)
     assert clusters is None
-    assert groups_at(clusters, X, threshold=0.5) == {
+    assert groups_at(clusters, X, correlation_threshold=0.5) == {
         "size": ["size"],
         "colour": ["colour"],
     }
@@ -80,5 +111,7 @@ def test_groups_at_clusters_the_numeric_columns_and_keeps_the_others():
     X, _ = load_breast_cancer(return_X_y=True, as_frame=True)
     X = X.iloc[:, :6].assign(colour="red")
     clusters = numeric_clusters(X)
-    expected = cluster_features(X.drop(columns="colour"), threshold=0.5).groups
+    expected = cluster_features(
+        X.drop(columns="colour"), correlation_threshold=0.5
+    ).groups
     assert groups_at(clusters, X, 0.5) == {**expected, "colour": ["colour"]}

@@ -6,29 +6,35 @@ from scipy.spatial.distance import squareform
 from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
+from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .._core.validation import check_X, column_names
 
 
-def cluster_features(X, *, threshold=None, n_clusters=None):
-    """Cluster features on Spearman rank correlation, as in scikit-learn's
-    multicollinear-features example.
+def cluster_features(X, *, correlation_threshold=None, n_clusters=None):
+    """Group features whose Spearman rank correlations are all strong.
 
-    Features are joined by Ward linkage on the distance ``1 - |ρ|``; cutting the
-    tree at `threshold` (or into `n_clusters`) gives groups of features that
-    move together. Permuting one feature of such a group leaves its partners
-    to carry the signal, so its permutation importance looks small; pass
-    ``result.groups`` as ``features=`` to permutation importance to permute each
-    group at once.
+    Features are joined by complete linkage on the distance ``1 - |ρ|``: two
+    groups merge at the largest distance between their members, so cutting
+    the tree at ``1 - correlation_threshold`` gives groups in which **every**
+    pair has ``|ρ| >= correlation_threshold``, and no feature is grouped with
+    one it is less correlated with. (scikit-learn's multicollinear-features
+    example cuts a Ward linkage instead, whose heights are not in units of ρ:
+    at its cut of 1 it groups features with ρ near 0.) Permuting one feature
+    of such a group leaves its partners to carry the signal, so its
+    permutation importance looks small; pass ``result.groups`` as
+    ``features=`` to permutation importance to permute each group at once.
 
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
         Numeric features.
-    threshold : float, default=None
-        Linkage distance at which to cut (``fcluster(..., criterion="distance")``).
+    correlation_threshold : float in [0, 1], default=None
+        The ``|Spearman ρ|`` every pair in a group reaches. None:
+        ``DEFAULT_CORRELATION_THRESHOLD`` (0.8), unless `n_clusters` is given.
     n_clusters : int, default=None
-        Number of groups wanted (``criterion="maxclust"``). Give at most one of
-        `threshold` and `n_clusters`; with neither, `threshold` is 1.
+        Number of groups wanted (``fcluster(..., criterion="maxclust")`` on the
+        same tree). Give at most one of `correlation_threshold` and
+        `n_clusters`.
 
     Returns
     -------
@@ -39,7 +45,8 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
         labels : ndarray of shape (n_features,)
             Cluster number of each feature, from 1.
         linkage : ndarray of shape (n_features - 1, 4)
-            SciPy linkage matrix, for a dendrogram.
+            SciPy's complete linkage matrix, for a dendrogram: a merge's
+            height is ``1 - |ρ|`` of its least correlated pair.
         correlation : ndarray of shape (n_features, n_features)
             Spearman correlations over the rows without missing values (0 where
             a feature is constant).
@@ -51,17 +58,17 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
     >>> from sklearn.datasets import load_diabetes
     >>> from inspectwidgets import cluster_features
     >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
-    >>> clusters = cluster_features(X, n_clusters=3)
-    >>> clusters.groups
-    {'age + bmi + bp (+2)': ['age', 'bmi', 'bp', 's5', 's6'],
-     'sex + s3 + s4': ['sex', 's3', 's4'], 's1 + s2': ['s1', 's2']}
+    >>> clusters = cluster_features(X, correlation_threshold=0.7)
+    >>> [members for members in clusters.groups.values() if len(members) > 1]
+    [['s1', 's2'], ['s3', 's4']]
     >>> clusters.labels.shape, clusters.linkage.shape
     ((10,), (9, 4))
     """
-    if threshold is not None and n_clusters is not None:
+    if correlation_threshold is not None and n_clusters is not None:
         raise ValueError(
-            "Give threshold or n_clusters, not both; "
-            f"got threshold={threshold!r} and n_clusters={n_clusters!r}."
+            "Give correlation_threshold or n_clusters, not both; got "
+            f"correlation_threshold={correlation_threshold!r} and "
+            f"n_clusters={n_clusters!r}."
         )
     X = check_X(X)
     names = column_names(X)
@@ -72,8 +79,8 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
             f"n_clusters must be between 1 and the {X.shape[1]} features; "
             f"got {n_clusters}."
         )
-    if threshold is not None and not threshold >= 0:
-        raise ValueError(f"threshold must be >= 0; got {threshold!r}.")
+    if correlation_threshold is not None:
+        check_correlation_threshold(correlation_threshold)
     try:
         values = np.asarray(X, dtype=float)
     except ValueError as error:
@@ -91,13 +98,11 @@ def cluster_features(X, *, threshold=None, n_clusters=None):
     correlation = (correlation + correlation.T) / 2
     np.fill_diagonal(correlation, 1.0)
     distance = 1 - np.abs(correlation)
-    linkage = hierarchy.ward(squareform(distance, checks=False))
+    linkage = hierarchy.complete(squareform(distance, checks=False))
     if n_clusters is not None:
         labels = hierarchy.fcluster(linkage, n_clusters, criterion="maxclust")
     else:
-        labels = hierarchy.fcluster(
-            linkage, 1.0 if threshold is None else threshold, criterion="distance"
-        )
+        labels = _cut(linkage, correlation_threshold)
     columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
     groups = groups_of(labels, columns)
     return Bunch(
@@ -126,9 +131,9 @@ def numeric_clusters(X):
     return cluster_features(numeric)
 
 
-def groups_at(clusters, X, threshold):
+def groups_at(clusters, X, correlation_threshold):
     """Every column of X in one group: the numeric ones as `clusters` (from
-    :func:`numeric_clusters`) cut at linkage distance `threshold`, every other
+    :func:`numeric_clusters`) cut at `correlation_threshold`, every other
     column on its own; each column on its own when `clusters` is None."""
     columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
     if clusters is None:
@@ -137,12 +142,31 @@ def groups_at(clusters, X, threshold):
     clustered = {str(name) for name in clusters.feature_names}
     names = column_names(X)
     numeric = [c for c, n in zip(columns, names, strict=True) if n in clustered]
-    groups = groups_of(
-        hierarchy.fcluster(clusters.linkage, threshold, criterion="distance"),
-        numeric,
-    )
+    groups = groups_of(_cut(clusters.linkage, correlation_threshold), numeric)
     groups.update({str(c): [c] for c in columns if c not in numeric})
     return groups
+
+
+def check_correlation_threshold(value):
+    """`value` as a float in [0, 1], or a ValueError naming it."""
+    if not isinstance(value, (int, float, np.integer, np.floating)) or not (
+        0 <= value <= 1
+    ):
+        raise ValueError(
+            "correlation_threshold is the |Spearman rho| at which features are "
+            f"grouped, a number between 0 and 1; got {value!r}."
+        )
+    return float(value)
+
+
+def _cut(linkage, correlation_threshold):
+    """Cluster numbers of a complete linkage on ``1 - |ρ|`` cut so that every
+    pair in a cluster has ``|ρ| >= correlation_threshold``."""
+    if correlation_threshold is None:
+        correlation_threshold = DEFAULT_CORRELATION_THRESHOLD
+    return hierarchy.fcluster(
+        linkage, 1.0 - correlation_threshold, criterion="distance"
+    )
 
 
 def groups_of(labels, columns):

@@ -1,6 +1,6 @@
 """Partial dependence and ICE: scikit-learn's numbers, batched and streamed."""
 
-from .feature_summary import DEFAULT_CORRELATION_THRESHOLD
+from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
 from .grid import grid_rows
 from .params import (

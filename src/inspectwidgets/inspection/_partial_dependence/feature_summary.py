@@ -18,10 +18,6 @@ MAX_BINS = 50
 # Rows used by the correlation check; more only sharpen an estimate of |rho|
 # that is compared against a threshold. Evenly spaced rows are taken beyond.
 MAX_CORRELATION_ROWS = 10_000
-# The |Spearman rho| at which the widgets and Displays warn. The functions,
-# drop-ins for scikit-learn's, check nothing unless asked (scikit-learn warns
-# of nothing).
-DEFAULT_CORRELATION_THRESHOLD = 0.8
 
 
 def _as_float(data):
