@@ -134,7 +134,7 @@ export const MSE = {
 
 // The flags as the Python engine words them (comparison.py).
 export const NEGATIVE =
-  "negative test importance: permuting it improved the held-out score in every plausible repeat (its whole interval is below 0), so the model's use of it hurts on new data";
+  "negative test importance: permuting it improved the held-out score in every plausible repeat (its whole interval is below 0). The repeats vary the shuffles, not the held-out rows: check other rows (cross-validated importance) before concluding that the model's use of it hurts on new data";
 export const OVERFIT =
   "train importance far above test: the model relies on it much more on its training data than on new data (overfitting)";
 export const INFLATED_MDI =

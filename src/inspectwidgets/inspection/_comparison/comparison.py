@@ -17,8 +17,9 @@ from .impurity import (
 # Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
     "negative test importance: permuting it improved the held-out score in "
-    "every plausible repeat (its whole interval is below 0), so the model's "
-    "use of it hurts on new data"
+    "every plausible repeat (its whole interval is below 0). The repeats vary "
+    "the shuffles, not the held-out rows: check other rows (cross-validated "
+    "importance) before concluding that the model's use of it hurts on new data"
 )
 OVERFIT = (
     "train importance far above test: the model relies on it much more on its "

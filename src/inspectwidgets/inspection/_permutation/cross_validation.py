@@ -160,7 +160,8 @@ def cross_val_permutation_importance(
             Mean and standard deviation of `importances` across folds.
         ci_low, ci_high : ndarray of shape (n_features,)
             ``importances_mean -/+ 1.96 * importances_std``: the range holding
-            about 95 % of fold importances if they are normally distributed.
+            about 95 % of fold importances if they are normally distributed. A
+            spread of the folds, not a confidence interval of the mean.
         fold_importances : ndarray of shape (n_splits, n_features, n_repeats)
             Every fold's raw importances.
         baseline_scores : ndarray of shape (n_splits,)
