@@ -124,6 +124,8 @@ class PermutationImportanceDisplay:
             f"Permutation importance ({result.n_repeats_done} of "
             f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
         )
+        if kind == "bar":
+            title += "\nbars: ± std over the repeats' shuffles of these rows"
         if hidden:
             title += f"\n{hidden} more features not shown"
         if result.pending_features:

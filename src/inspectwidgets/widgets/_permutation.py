@@ -239,7 +239,9 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     _chart_extras = {
         "unit": "repeats",
         "spread": 1.0,
-        "spread_label": "std",
+        # The repeats reshuffle the same rows: their spread says nothing of
+        # how the importance would move on another held-out sample.
+        "spread_label": "std over the repeats' shuffles, not over held-out samples",
         "baseline_note": "",
     }
 
