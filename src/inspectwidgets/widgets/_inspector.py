@@ -563,9 +563,13 @@ class ModelInspector(anywidget.AnyWidget):
         shown = self._children.get(self._tab())
         return with_png(bundle, self.figure if shown and shown.result else None)
 
-    def save_html(self, path, *, title="Model review"):
+    def save_html(self, path, *, title="Model review", overwrite=True):
         """Write the review as one standalone HTML file (no kernel, no
-        network): see :func:`inspectwidgets.widgets._standalone.save_html`."""
+        network), safe to send: written whole or not at all, with errors'
+        messages but no traceback nor local path. `overwrite` (default True,
+        as ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or
+        a symbolic link there is refused. See
+        :func:`inspectwidgets.widgets._standalone.save_html`."""
         from ._standalone import save_html
 
-        return save_html(self, path, title=title)
+        return save_html(self, path, title=title, overwrite=overwrite)
