@@ -25,7 +25,7 @@ from ..inspection import (
     iter_accumulated_local_effects,
     iter_partial_dependence,
 )
-from ..inspection._core.validation import check_fitted, check_X, column_names
+from ..inspection._core.validation import check_fitted, check_X, column_names, quoted
 from ..inspection._effects import pair_matrix, select_output
 from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
@@ -211,7 +211,7 @@ class InteractionWidget(ComputationWidget):
             )
         if self._target_options and self.target not in self._target_options:
             raise ValueError(
-                f"target: {self.target!r} is not a class shown here; "
+                f"target: {quoted(self.target)} is not a class shown here; "
                 f"choose from {self._target_options}."
             )
         surface = self._surface_stream(cancel) if self.pair else None

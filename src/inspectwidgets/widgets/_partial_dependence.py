@@ -12,7 +12,7 @@ from ..inspection import (
     iter_partial_dependence,
     split_grid,
 )
-from ..inspection._core.validation import check_fitted, check_X, column_names
+from ..inspection._core.validation import check_fitted, check_X, column_names, quoted
 from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
 from ._options import STATIC, categorical_names, feature_names, target_options
@@ -290,7 +290,7 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
             )
         if self._target_options and self.target not in self._target_options:
             raise ValueError(
-                f"target: {self.target!r} is not a class shown here; "
+                f"target: {quoted(self.target)} is not a class shown here; "
                 f"choose from {self._target_options}."
             )
         unknown = [f for f in self.features if f not in self._names]
