@@ -49,6 +49,7 @@ from ..inspection._core.validation import (
     check_X,
     check_y,
     column_names,
+    quoted_names,
 )
 from ._base import with_png
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
@@ -427,8 +428,8 @@ class ModelInspector(anywidget.AnyWidget):
         unknown = [f for f in features if f not in self._names]
         if unknown:
             raise traitlets.TraitError(
-                f"selected_features: {unknown} not among X's columns; choose "
-                f"from {self._names[:12]}{' …' if len(self._names) > 12 else ''}."
+                f"selected_features: {quoted_names(unknown)} not among X's "
+                f"columns; choose from {quoted_names(self._names)}."
             )
         if len(features) > 2:
             raise traitlets.TraitError(

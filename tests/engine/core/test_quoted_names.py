@@ -1,12 +1,15 @@
-"""Error messages quote names (columns, classes, scorers) shortened to about
-80 characters, with control characters escaped: a 10,000-character column
-name, or one holding a right-to-left override, is not echoed as is."""
+"""Error messages of the engine and the widgets quote names (columns,
+classes, scorers) shortened to about 80 characters, with control characters
+escaped: a 10,000-character column name, or one holding a right-to-left
+override, is not echoed as is."""
 
 import numpy as np
 import pandas as pd
 import pytest
+import traitlets
 from sklearn.linear_model import LinearRegression, LogisticRegression
 
+import inspectwidgets as iw
 from inspectwidgets import partial_dependence, permutation_importance
 from inspectwidgets.inspection._core.validation import NAME_SHOWN, quoted
 
@@ -65,3 +68,27 @@ def test_class_names_are_quoted_shortened():
     message = str(raised.value)
     assert LONG[: NAME_SHOWN + 1] not in message, message[:200]
     assert message.count("\u2026") == 2  # the class asked for, and the known one
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda m, X, y: iw.PartialDependenceWidget(
+            m, X, features=[LONG + "?"], run=False
+        ),
+        lambda m, X, y: iw.PermutationImportanceWidget(
+            m, X, y, features=[LONG + "?"], run=False
+        ),
+        lambda m, X, y: iw.InteractionWidget(m, X, pair=[LONG, LONG + "?"], run=False),
+        lambda m, X, y: iw.ModelInspector(
+            m, X, y, selected_features=[LONG + "?"], run=False
+        ),
+    ],
+    ids=["pd widget", "permutation widget", "interaction widget", "inspector"],
+)
+def test_widget_errors_quote_long_names_shortened(data, make):
+    with pytest.raises((ValueError, traitlets.TraitError)) as raised:
+        make(*data).close()
+    message = str(raised.value)
+    assert LONG[: NAME_SHOWN + 1] not in message, message[:200]
+    assert "\u2026" in message

@@ -278,15 +278,15 @@ def _column_index(X, column, argument, names=None):
     if not hasattr(X, "columns") and names is not None and column in names:
         return list(names).index(column)
     if hasattr(X, "columns"):
-        hint = f"X's columns are {_preview(list(X.columns))}."
+        hint = f"X's columns are {quoted_names(list(X.columns))}."
     elif names is not None:
-        hint = f"feature_names are {_preview(list(names))}."
+        hint = f"feature_names are {quoted_names(list(names))}."
     else:
         hint = "X is an array without column names; select columns by index."
     raise ValueError(f"{argument}: unknown feature {quoted(column)}. {hint}")
 
 
-def _preview(names, limit=12):
+def quoted_names(names, limit=12):
     shown = ", ".join(quoted(n) for n in names[:limit])
     return (
         f"[{shown}, ...] ({len(names)} in all)" if len(names) > limit else f"[{shown}]"
@@ -351,7 +351,7 @@ def resolve_features(X, features):
         if len(set(positions)) != len(positions):
             repeated = sorted({names[p] for p in positions if positions.count(p) > 1})
             raise ValueError(
-                f"{argument} names column(s) {_preview(repeated)} more than once; "
+                f"{argument} names column(s) {quoted_names(repeated)} more than once; "
                 "list each column of a group once."
             )
         if isinstance(label, numbers.Integral) and not isinstance(label, bool):
@@ -360,5 +360,7 @@ def resolve_features(X, features):
         columns.append(tuple(positions))
     if len(set(labels)) != len(labels):
         repeated = sorted({label for label in labels if labels.count(label) > 1})
-        raise ValueError(f"features contains duplicate labels: {_preview(repeated)}.")
+        raise ValueError(
+            f"features contains duplicate labels: {quoted_names(repeated)}."
+        )
     return labels, columns

@@ -21,12 +21,12 @@ from .._core.compat import (
     _safe_indexing,
 )
 from .._core.validation import (
-    _preview,
     check_fitted,
     check_not_empty,
     check_X,
     column_position,
     quoted,
+    quoted_names,
 )
 from .grid import custom_axis
 
@@ -174,7 +174,7 @@ def _feature_position(X, spec, i, names):
             raise ValueError(
                 "Some column names are not columns of the dataframe: "
                 f"{{{quoted(spec)}}} (features[{i}]). X's columns are "
-                f"{_preview(list(X.columns))}."
+                f"{quoted_names(list(X.columns))}."
             )
         return column_position(X, spec, f"features[{i}]")
     return column_position(X, spec, f"features[{i}]", names)
@@ -348,7 +348,7 @@ def resolve_classes(estimator, classes, response_method):
     if missing:
         raise ValueError(
             f"classes: {quoted(missing)} not among the classes of "
-            f"{type(estimator).__name__}: {_preview(known)}."
+            f"{type(estimator).__name__}: {quoted_names(known)}."
         )
     columns = [known.index(c) for c in wanted]
     if len(set(columns)) != len(columns):
