@@ -365,6 +365,19 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
       "0",
     );
 
+    // A NaN grid point (a column with missing values): no contours, no throw.
+    const pack = payloadPacker();
+    model.set("_curve", {
+      ...twoWayCurve(pack),
+      grid_y: pack([0, 0.5, 1, 1.5, NaN]),
+    });
+    flushFrames();
+    expect(el.querySelector(".pdw-contours").getAttribute("data-levels")).toBe(
+      "0",
+    );
+    model.set("_curve", twoWayCurve(payloadPacker(), { done: 2 }));
+    flushFrames();
+
     // Hover names both features and the cell's value.
     const overlay = el.querySelector(".pdw-overlay");
     const event = new Event("pointermove", { bubbles: true });
