@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import sys
+import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -179,6 +180,14 @@ def test_saved_page_carries_the_message_not_the_traceback(kind, tmp_path):
     for place in {str(Path.home()), os.getcwd(), str(tmp_path), sys.prefix}:
         assert place not in text, place
     widget.close()
+
+
+def test_local_folders_become_placeholders():
+    home, tmp = str(Path.home()), tempfile.gettempdir()
+    text = _standalone._without_local_paths(
+        f"read {home}/a.csv, then {tmp}/b in {home}. Not {home}fs/c."
+    )
+    assert text == f"read ~/a.csv, then <tmp>/b in ~. Not {home}fs/c."
 
 
 # Writing ------------------------------------------------------------------

@@ -159,20 +159,22 @@ def _plain_text(text):
 
 
 # Where a message may name the author's machine, longest first; each becomes
-# a placeholder. "/" and other one-character paths are not worth replacing.
+# a placeholder (the first named wins where two are one folder). "/" and other
+# one-character paths are not worth replacing.
 def _local_prefixes():
     places = {
         str(Path.home()): "~",
-        os.getcwd(): "<cwd>",
         tempfile.gettempdir(): "<tmp>",
         sys.prefix: "<python>",
         sys.base_prefix: "<python>",
     }
+    with contextlib.suppress(OSError):  # a working folder deleted meanwhile
+        places[os.getcwd()] = "<cwd>"
     found = {}
     for place, placeholder in places.items():
         for spelling in {place, os.path.realpath(place)}:
             if len(spelling) > 1:
-                found[spelling.rstrip(os.sep)] = placeholder
+                found.setdefault(spelling.rstrip(os.sep), placeholder)
     return sorted(found.items(), key=lambda item: -len(item[0]))
 
 
@@ -180,7 +182,9 @@ def _without_local_paths(text):
     """`text` with the home, working, temporary and Python folders replaced
     by ``~``, ``<cwd>``, ``<tmp>`` and ``<python>``."""
     for place, placeholder in _local_prefixes():
-        text = text.replace(place, placeholder)
+        # The whole folder name only: "/home/al" is not replaced in "/home/alice".
+        pattern = re.escape(place) + r"(?![\w-])"
+        text = re.sub(pattern, placeholder, text)  # placeholders hold no "\\"
     return text
 
 
