@@ -125,6 +125,8 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
     loads each bundle once for the site."""
     from myst_nb.sphinx_ import NbMetadataCollector
 
+    from inspectwidgets.widgets._standalone import script_json, shareable_state
+
     entry = NbMetadataCollector.get_js_files(app.env, pagename).get("ipywidgets_state")
     if entry is None:
         return
@@ -132,7 +134,8 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
     state = json.loads(kwargs["body"])
     bundles = {path.read_text(): path.stem for path in BUNDLES.glob("*.js")}
     for model in state["state"].values():
-        widget = model["state"]
+        # What save_html keeps from a widget's state is what the site shows.
+        widget = model["state"] = shareable_state(model["state"])
         # nbclient keeps every buffer it was sent, by path; one whose parent
         # a later update removed is stale (and would break put_buffers).
         model["buffers"] = [
@@ -151,7 +154,8 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
         widget.pop("_css", None)
         # As in save_html's pages: the front end runs without a kernel.
         widget["_standalone"] = True
-    kwargs["body"] = json.dumps(state).replace("</", "<\\/")
+    # The one escaping of state put into a page, save_html's.
+    kwargs["body"] = script_json(state)
 
 
 def _copy_mathjax(app, exception):

@@ -8,7 +8,9 @@
 // that bundle's `render({model, el})` with save_html's model, fed from the
 // state; changes made in the page (scorer, view, sort order) stay in the page.
 // The model shim is save_html's (MODEL_JS in
-// src/inspectwidgets/widgets/_standalone.py), written beside this file.
+// src/inspectwidgets/widgets/_standalone.py), written beside this file; the
+// bundles' URLs come from iw_bundles.js, which accepts only this site's names.
+import { bundleUrl } from "./iw_bundles.js";
 import { createModel, putBuffers } from "./iw_model.js";
 
 const STATE = "application/vnd.jupyter.widget-state+json";
@@ -17,11 +19,13 @@ const VIEW = "application/vnd.jupyter.widget-view+json";
 const modules = new Map();
 function load(name) {
   if (!modules.has(name)) {
+    // Throws (the view then says it could not be drawn) before any request.
+    const script = bundleUrl(name, ".js", import.meta.url);
     const css = document.createElement("link");
     css.rel = "stylesheet";
-    css.href = new URL(`${name}.css`, import.meta.url).href;
+    css.href = bundleUrl(name, ".css", import.meta.url);
     document.head.append(css);
-    modules.set(name, import(new URL(`${name}.js`, import.meta.url).href));
+    modules.set(name, import(script));
   }
   return modules.get(name);
 }

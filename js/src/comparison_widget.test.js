@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { isolate } from "./charts/format.js";
 import widget from "./comparison_widget.js";
 import {
   FakeModel,
@@ -198,7 +199,7 @@ describe("ImportanceComparisonWidget front end: measures view", () => {
       "high MDI but test permutation importance indistinguishable from zero",
       "negative test importance",
     ]);
-    expect(items[2].textContent).toMatch(/hurts on new data \(age\)$/);
+    expect(items[2].textContent).toMatch(/hurts on new data \(\u2068age\u2069\)$/);
     expect(byTestId("icw-measures-caption").textContent).toBe(
       "scorer r2 · permutation: 5 of 10 repeats · baseline train 0.91, test 0.452 · sorted by Permutation (test)",
     );
@@ -410,7 +411,7 @@ describe("ImportanceComparisonWidget front end: per-class view", () => {
     cell.dispatchEvent(new Event("pointermove", { bubbles: true }));
     expect(
       [...byTestId("icw-tooltip").children].map((d) => d.textContent),
-    ).toEqual(["bmi", "class versicolor: 100 of 100"]);
+    ).toEqual(["bmi", `class ${isolate("versicolor")}: 100 of 100`]);
     // Measures rows are gone from view (only the shown view is drawn).
     expect(el.querySelector(".icw-view-measures").hidden).toBe(true);
     model.set("view", "measures");

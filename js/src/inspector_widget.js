@@ -11,6 +11,7 @@
 
 import "./ui/theme.css";
 
+import { isolate } from "./charts/format.js";
 import comparisonWidget from "./comparison_widget.js";
 import { createHeader } from "./inspector/header.js";
 import { subModel } from "./inspector/sub_model.js";
@@ -243,7 +244,7 @@ function render({ model, el }) {
       hosts[key].hidden = !shown.includes(key);
     }
     const selected = binding.list("selected_features");
-    selection.textContent = selected.length ? `Selected: ${selected.join(" × ")}` : "";
+    selection.textContent = selected.length ? `Selected: ${selected.map(isolate).join(" × ")}` : "";
     clear.hidden = selected.length === 0;
     effectsTitle.textContent = effectsTitleText(
       selected,

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { isolate } from "./charts/format.js";
 import { headerLines } from "./inspector/header.js";
 import widget, {
   effectsTitleText,
@@ -77,9 +78,9 @@ function makeModel(overrides = {}) {
 describe("headerLines and statusLine", () => {
   it("say the model, the data and the subsample", () => {
     const lines = headerLines(HEADER);
-    expect(lines.title).toBe("Pipeline · regression");
+    expect(lines.title).toBe(`${isolate("Pipeline")} · regression`);
     expect(lines.model).toBe(
-      "pipeline: prep: ColumnTransformer → rf: RandomForestRegressor",
+      `pipeline: ${isolate("prep: ColumnTransformer")} → ${isolate("rf: RandomForestRegressor")}`,
     );
     expect(lines.data).toContain("20,000 rows × 4 features");
     expect(lines.rows).toContain("5,000 of 20,000 rows");
@@ -126,7 +127,9 @@ describe("ModelInspector front end", () => {
     const el = attachedElement();
     const cleanup = widget.render({ model, el });
     frames.flush();
-    expect(queryTestId(el, "mi-title").textContent).toBe("Pipeline · regression");
+    expect(queryTestId(el, "mi-title").textContent).toBe(
+      `${isolate("Pipeline")} · regression`,
+    );
     expect(queryAllTestId(el, "mi-score")).toHaveLength(1);
     expect(queryTestId(el, "mi-warning").hidden).toBe(false);
     expect(queryTestId(el, "mi-view-comparison").disabled).toBe(true);
@@ -144,7 +147,7 @@ describe("ModelInspector front end", () => {
     frames.flush();
     expect(root.dataset.rendered).toBe("importance effects");
     expect(queryTestId(el, "mi-panel-effects").hidden).toBe(false);
-    expect(queryTestId(el, "mi-selection").textContent).toBe(`Selected: ${feature}`);
+    expect(queryTestId(el, "mi-selection").textContent).toBe(`Selected: ${isolate(feature)}`);
     expect(queryTestId(el, "mi-effects-title").textContent).toBe(`Effects of ${feature}`);
     // A child's own control goes to Python as a message to that view.
     click(queryTestId(el, "piw-kind-box"));

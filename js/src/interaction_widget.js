@@ -14,7 +14,7 @@ import { interpolateViridis } from "d3-scale-chromatic";
 
 import { observeResize } from "./charts/chart_base.js";
 import { createColorLegend } from "./charts/color_legend.js";
-import { formatNumber } from "./charts/format.js";
+import { formatNumber, isolate } from "./charts/format.js";
 import { createHeatmap } from "./charts/heatmap.js";
 import {
   describeCell,
@@ -214,7 +214,7 @@ function render({ model, el }) {
     }
     pairCaption.textContent =
       pair.length === 2
-        ? `${pair[0]} × ${pair[1]}: ${curve ? curve.yLabel : "computing…"}`
+        ? `${isolate(pair[0])} × ${isolate(pair[1])}: ${curve ? curve.yLabel : "computing…"}`
         : "";
     status.update({
       status: state,

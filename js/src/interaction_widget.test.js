@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { isolate } from "./charts/format.js";
 import widget from "./interaction_widget.js";
 import {
   DONE_RUN_TRAITS,
@@ -101,7 +102,7 @@ describe("InteractionWidget", () => {
     expect(selected.getAttribute("data-row")).toBe("age");
     expect(selected.getAttribute("data-col")).toBe("bmi");
     expect(queryTestId(el, "iaw-pair-caption").textContent).toBe(
-      "age × bmi: prediction",
+      `${isolate("age")} × ${isolate("bmi")}: prediction`,
     );
     expect(queryTestId(el, "iaw-root").getAttribute("data-surface")).toBe(
       "age × bmi",

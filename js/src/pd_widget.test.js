@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { formatNumber } from "./charts/format.js";
+import { formatNumber, isolate } from "./charts/format.js";
 import { paintIce } from "./pd/pd_canvas.js";
 import widget from "./pd_widget.js";
 import {
@@ -162,7 +162,7 @@ describe("PartialDependenceWidget: 1-way numeric", () => {
     const tip = byTestId("pdw-tooltip");
     expect(tip.style.display).not.toBe("none");
     const lines = [...tip.children].map((d) => d.textContent);
-    expect(lines[0]).toBe("age = 9.5");
+    expect(lines[0]).toBe(`${isolate("age")} = 9.5`);
     expect(lines[1]).toBe(
       `prediction: ${formatNumber(Math.fround(Math.sin(9.5)))}`,
     );
@@ -365,6 +365,19 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
       "0",
     );
 
+    // A NaN grid point (a column with missing values): no contours, no throw.
+    const pack = payloadPacker();
+    model.set("_curve", {
+      ...twoWayCurve(pack),
+      grid_y: pack([0, 0.5, 1, 1.5, NaN]),
+    });
+    flushFrames();
+    expect(el.querySelector(".pdw-contours").getAttribute("data-levels")).toBe(
+      "0",
+    );
+    model.set("_curve", twoWayCurve(payloadPacker(), { done: 2 }));
+    flushFrames();
+
     // Hover names both features and the cell's value.
     const overlay = el.querySelector(".pdw-overlay");
     const event = new Event("pointermove", { bubbles: true });
@@ -379,7 +392,11 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
     const lines = [...byTestId("pdw-tooltip").children].map(
       (d) => d.textContent,
     );
-    expect(lines).toEqual(["age = −2", "bmi = 0", "prediction: 0"]);
+    expect(lines).toEqual([
+      `${isolate("age")} = ${isolate("−2")}`,
+      `${isolate("bmi")} = ${isolate("0")}`,
+      "prediction: 0",
+    ]);
   });
 
   it("switches chart when the result changes from 1-way to 2-way", () => {

@@ -49,6 +49,12 @@ CELL_TIMEOUT = 60_000  # ms
 TIMINGS = {}
 
 
+def isolated(name):
+    """`name` as the front end writes it inside a longer text: between the
+    bidi isolates U+2068 and U+2069 (isolate() in js/src/charts/format.js)."""
+    return f"\u2068{name}\u2069"
+
+
 def _missing(reason):
     """Skip on a developer's machine; fail in CI, where the suite must run."""
     if os.environ.get("CI"):

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import isolated
 
 try:
     from playwright.sync_api import expect
@@ -175,7 +176,7 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     page = nb.page
     root = page.get_by_test_id("mi-root")
     expect(page.get_by_test_id("mi-title")).to_have_text(
-        "Pipeline · binary classification"
+        f"{isolated('Pipeline')} · binary classification"
     )
     expect(page.get_by_test_id("mi-model")).to_contain_text("columntransformer")
     expect(page.get_by_test_id("mi-score")).to_have_count(2)
@@ -189,7 +190,9 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     other = "noise" if top != "noise" else "age"
     # At the bar's centre (its error bar lies on top, inside the same row).
     _bar(page, other).click(force=True)
-    expect(page.get_by_test_id("mi-selection")).to_have_text(f"Selected: {other}")
+    expect(page.get_by_test_id("mi-selection")).to_have_text(
+        f"Selected: {isolated(other)}"
+    )
     nb.eventually_prints(
         "e = mi.views['effects']; print(e.status, list(e.result.feature_names))",
         f"done ['{other}']",
@@ -207,7 +210,9 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     region = rows.and_(page.locator('[data-feature="region"]'))
     region.focus()
     page.keyboard.press("Enter")
-    expect(page.get_by_test_id("mi-selection")).to_have_text("Selected: region")
+    expect(page.get_by_test_id("mi-selection")).to_have_text(
+        f"Selected: {isolated('region')}"
+    )
     nb.eventually_prints("print(mi.views['effects'].status)", "done", timeout=60)
 
     # Tabs back and forth start nothing new.
@@ -271,14 +276,18 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     expect(saved.locator("body")).to_have_attribute("data-rendered", "true")
     bars = saved.locator('[data-testid="mi-panel-importance"] [data-testid="piw-bar"]')
     expect(bars).to_have_count(4)
-    expect(saved.get_by_test_id("mi-selection")).to_have_text("Selected: region")
+    expect(saved.get_by_test_id("mi-selection")).to_have_text(
+        f"Selected: {isolated('region')}"
+    )
     # Controls that live in JS: displayed scorer, tooltip, selection, tab.
     saved.get_by_test_id("piw-scorer").select_option("roc_auc")
     expect(saved.get_by_test_id("piw-baseline")).to_contain_text("roc_auc")
     _bar(saved, "age").hover()
     expect(saved.get_by_test_id("piw-tooltip")).to_be_visible()
     _bar(saved, "age").click(force=True)
-    expect(saved.get_by_test_id("mi-selection")).to_have_text("Selected: age")
+    expect(saved.get_by_test_id("mi-selection")).to_have_text(
+        f"Selected: {isolated('age')}"
+    )
     expect(_bar(saved, "age")).to_have_class("piw-bar iw-selected")
     expect(saved.get_by_test_id("mi-effects-title")).to_have_text(
         "Effects of region (age needs a kernel to compute)"

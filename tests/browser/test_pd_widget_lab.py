@@ -10,6 +10,7 @@ import re
 import statistics
 
 import pytest
+from conftest import isolated
 
 try:
     from playwright.sync_api import expect
@@ -385,7 +386,7 @@ def test_categorical_feature_marks_and_counts(open_notebook):
     nb.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     tooltip = root.get_by_test_id("pdw-tooltip")
     expect(tooltip).to_be_visible()
-    expect(tooltip).to_contain_text("color = red")
+    expect(tooltip).to_contain_text(f"{isolated('color')} = {isolated('red')}")
     expect(tooltip).to_contain_text(f"rows: {counts['red']}")
 
     nb.screenshot(cell, "pd_categorical.png")

@@ -660,9 +660,7 @@ def test_save_html_embeds_state_and_buffers(regression, tmp_path):
             r'<script type="application/json" id="widget-state">(.*?)</script>',
             text,
             re.S,
-        )
-        .group(1)
-        .replace("<\\/", "</")
+        ).group(1)
     )
     state = payload["state"]
     assert state["selected_features"] == ["a"]

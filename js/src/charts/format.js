@@ -1,4 +1,4 @@
-// Number formatting shared by the charts, tables and tooltips.
+// Number and name formatting shared by the charts, tables and tooltips.
 import { format } from "d3-format";
 
 /** Smallest magnitude written in decimal notation; below it, scientific. */
@@ -77,4 +77,19 @@ export function formatSeconds(seconds) {
   const minutes = Math.floor(rounded / 60);
   const rest = rounded % 60;
   return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}
+
+/**
+ * `name` (a column, category or class from the data) set apart for the
+ * bidirectional algorithm, to be put inside a longer text: between U+2068
+ * FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, as `<bdi>` does.
+ * A right-to-left override (U+202E) or isolate it holds then ends with it,
+ * and cannot reverse what follows ("= 0.5", "× other"). Text nodes holding a
+ * name alone are isolated by CSS instead (ui/theme.css).
+ *
+ * @param {unknown} name
+ * @returns {string}
+ */
+export function isolate(name) {
+  return `\u2068${name}\u2069`;
 }

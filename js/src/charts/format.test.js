@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { columnFormat, formatNumber, formatSeconds } from "./format.js";
+import { columnFormat, formatNumber, formatSeconds, isolate } from "./format.js";
 
 describe("helpers", () => {
   it("formatNumber and formatSeconds are short and readable", () => {
@@ -39,5 +39,16 @@ describe("helpers", () => {
     expect([8.74e-5, 1.2e-6, 0].map(tiny)).toEqual(["8.74e-5", "1.2e-6", "0"]);
     const none = columnFormat(null);
     expect([NaN, Infinity, 0.5].map(none)).toEqual(["n/a", "n/a", "0.5"]);
+  });
+});
+
+describe("isolate", () => {
+  it("sets a name apart with FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE", () => {
+    expect(isolate("age")).toBe("\u2068age\u2069");
+    expect(isolate(3)).toBe("\u20683\u2069");
+    // An override inside ends at the isolate's end (the browser lays it
+    // out: tests/browser/test_shared_review.py checks the order drawn).
+    const text = `${isolate("\u202eevil")} = 1`;
+    expect(text.indexOf("\u2069")).toBeLessThan(text.indexOf(" = 1"));
   });
 });

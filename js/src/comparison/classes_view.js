@@ -6,7 +6,7 @@ import { interpolateBlues } from "d3-scale-chromatic";
 
 import { observeResize } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
-import { columnFormat } from "../charts/format.js";
+import { columnFormat, isolate } from "../charts/format.js";
 import { createHeatmap } from "../charts/heatmap.js";
 import { h } from "../ui/dom.js";
 
@@ -66,7 +66,7 @@ export function createClassesView({ tooltip }) {
       maxCell: 32,
       describe: (i, j, value) => [
         ["iw-tooltip-title", result.features[j]],
-        ["", `class ${result.classes[i]}: ${format(value)} of 100`],
+        ["", `class ${isolate(result.classes[i])}: ${format(value)} of 100`],
       ],
     });
   }

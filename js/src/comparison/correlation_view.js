@@ -16,7 +16,7 @@ import { interpolateRdBu } from "d3-scale-chromatic";
 import { observeResize } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
 import { createDendrogram, cutTree } from "../charts/dendrogram.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 import { createHeatmap } from "../charts/heatmap.js";
 import { createImportanceChart } from "../charts/importance_chart.js";
 import { h, listenerBag } from "../ui/dom.js";
@@ -167,7 +167,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       color: correlationColor,
       boxes: clusters,
       describe: (i, j, value) => [
-        ["iw-tooltip-title", `${features[i]} × ${features[j]}`],
+        ["iw-tooltip-title", `${isolate(features[i])} × ${isolate(features[j])}`],
         ["", `Spearman ρ = ${formatNumber(value)}`],
       ],
     });

@@ -5,7 +5,7 @@
 // under each flag, the intervals it rests on.
 
 import { createDotPlot } from "../charts/dot_plot.js";
-import { columnFormat, formatNumber } from "../charts/format.js";
+import { columnFormat, formatNumber, isolate } from "../charts/format.js";
 import { h } from "../ui/dom.js";
 import { flagIntervals, flagSummary, splitNotes } from "./comparison_data.js";
 
@@ -105,7 +105,7 @@ export function createMeasuresView({ tooltip }) {
             flag.explanation ? `: ${flag.explanation}` : "",
             h("span", {
               className: "icw-note-features",
-              text: ` (${flag.features.join(", ")})`,
+              text: ` (${flag.features.map(isolate).join(", ")})`,
             }),
           ]),
         ),

@@ -2,7 +2,7 @@
 // score of each scorer beside the dummy baseline's, the warning when the
 // model barely beats it, and the rows Effects and Comparison use.
 
-import { columnFormat } from "../charts/format.js";
+import { columnFormat, isolate } from "../charts/format.js";
 import { h } from "../ui/dom.js";
 
 const count = (n) => Number(n ?? 0).toLocaleString("en-US");
@@ -16,11 +16,11 @@ const count = (n) => Number(n ?? 0).toLocaleString("en-US");
 export function headerLines(header) {
   const model = header.model ?? { type: "?", steps: [] };
   const steps = model.steps?.length
-    ? `pipeline: ${model.steps.join(" → ")}`
+    ? `pipeline: ${model.steps.map(isolate).join(" → ")}`
     : "";
   const shown = header.n_rows_views ?? header.n_rows;
   return {
-    title: `${model.type} · ${header.task ?? ""}`,
+    title: `${isolate(model.type)} · ${header.task ?? ""}`,
     model: steps,
     data: `${count(header.n_rows)} rows × ${count(header.n_features)} features (held out) · random_state ${header.random_state}`,
     rows:

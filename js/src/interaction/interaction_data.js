@@ -7,7 +7,7 @@
 // not computed) and each feature's H² against all others.
 
 import { decodeArray } from "../codecs.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 
 /**
  * @param {object} value the trait.
@@ -52,10 +52,10 @@ const h2Text = (v) => (Number.isFinite(v) ? formatNumber(v) : "not defined");
  * @returns {[string, string][]}
  */
 export function describeCell(h2, i, j) {
-  const [a, b] = [h2.features[i], h2.features[j]];
+  const [a, b] = [isolate(h2.features[i]), isolate(h2.features[j])];
   if (i === j)
     return [
-      ["iw-tooltip-title", a],
+      ["iw-tooltip-title", h2.features[i]],
       ["", `H² against all other features: ${h2Text(h2.oneVsRest[i])}`],
     ];
   const value = h2.matrix[i * h2.features.length + j];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { isolate } from "../charts/format.js";
 import { payloadPacker } from "../test_helpers.js";
 import { describeCell, h2Result, selectedCell } from "./interaction_data.js";
 
@@ -40,16 +41,18 @@ describe("describeCell and selectedCell", () => {
 
   it("words a pair, the diagonal and a pair not computed", () => {
     expect(describeCell(h2, 0, 1)).toEqual([
-      ["iw-tooltip-title", "x0 × x1: H² = 0.9"],
-      ["", "x0 against all others: 0.4"],
-      ["", "x1 against all others: 0.35"],
+      ["iw-tooltip-title", `${isolate("x0")} × ${isolate("x1")}: H² = 0.9`],
+      ["", `${isolate("x0")} against all others: 0.4`],
+      ["", `${isolate("x1")} against all others: 0.35`],
       ["", "click to draw the pair"],
     ]);
     expect(describeCell(h2, 2, 2)[1][1]).toBe(
       "H² against all other features: 0.02",
     );
     const missing = describeCell(h2, 1, 2);
-    expect(missing[0][1]).toBe("x1 × x2: H² = not defined");
+    expect(missing[0][1]).toBe(
+      `${isolate("x1")} × ${isolate("x2")}: H² = not defined`,
+    );
     expect(missing).toHaveLength(3);
   });
 

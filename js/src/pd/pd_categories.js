@@ -7,7 +7,7 @@ import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
 
 import { CHAR_WIDTH, themeAxis, truncate } from "../charts/chart_base.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 import {
   canvasColor,
   ICE_FALLBACK_COLOR,
@@ -150,7 +150,7 @@ export function createPdCategories(container, { tooltip }) {
       .attr("y", box.top)
       .attr("height", box.bottom - box.top);
     const lines = [
-      ["iw-tooltip-title", `${curve.feature} = ${labels[j]}`],
+      ["iw-tooltip-title", `${isolate(curve.feature)} = ${isolate(labels[j])}`],
       ...curveValueLines(curve, j),
     ];
     const dist = curve.distribution;

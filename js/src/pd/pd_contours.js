@@ -29,7 +29,8 @@ function contourPath(polygons, nx, ny, toX, toY) {
 /**
  * The contour lines of `curve` at round values inside `extent`, as an svg
  * path in the pixels of `gx` and `gy`; none ("") unless both axes are numeric
- * with at least 2 values, the grid is complete and the values vary.
+ * with at least 2 values, all finite, the grid is complete and the values
+ * vary.
  *
  * @param {import("./pd_data.js").Curve2d} curve
  * @param {[number, number] | null} extent of the computed values.
@@ -50,6 +51,10 @@ export function heatContours(curve, extent, gx, gy) {
     gridDone === ga &&
     ga >= 2 &&
     gb >= 2 &&
+    // A column with missing values and fewer distinct values than the grid
+    // has NaN as a grid point (as in scikit-learn): no place on the axis.
+    xAxis.values.every(Number.isFinite) &&
+    yAxis.values.every(Number.isFinite) &&
     extent &&
     extent[0] < extent[1]
   ) {

@@ -12,7 +12,7 @@ import { scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 
 import { themeAxis } from "../charts/chart_base.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 import {
   canvasColor,
   ICE_FALLBACK_COLOR,
@@ -193,7 +193,7 @@ export function createPdCurve(container, { tooltip }) {
       focus.style("display", null).attr("cx", px).attr("cy", y(avg));
     else focus.style("display", "none");
     const lines = [
-      ["iw-tooltip-title", `${curve.feature} = ${formatNumber(grid[j])}`],
+      ["iw-tooltip-title", `${isolate(curve.feature)} = ${formatNumber(grid[j])}`],
       ...curveValueLines(curve, j),
     ];
     tooltip.fill(lines);

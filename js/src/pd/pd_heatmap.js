@@ -23,7 +23,7 @@ import {
   truncate,
 } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { heatContours } from "./pd_contours.js";
 import { finiteExtent } from "./pd_data.js";
@@ -239,8 +239,8 @@ export function createPdHeatmap(container, { tooltip }) {
     const gb = curve.y.values.length;
     const v = i < curve.gridDone ? curve.average[i * gb + j] : NaN;
     tooltip.fill([
-      ["iw-tooltip-title", `${curve.features[0]} = ${gx.describe(i)}`],
-      ["iw-tooltip-title", `${curve.features[1]} = ${gy.describe(j)}`],
+      ["iw-tooltip-title", `${isolate(curve.features[0])} = ${isolate(gx.describe(i))}`],
+      ["iw-tooltip-title", `${isolate(curve.features[1])} = ${isolate(gy.describe(j))}`],
       [
         "",
         Number.isFinite(v)

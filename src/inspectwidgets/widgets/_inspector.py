@@ -49,6 +49,7 @@ from ..inspection._core.validation import (
     check_X,
     check_y,
     column_names,
+    quoted_names,
 )
 from ._base import with_png
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
@@ -427,8 +428,8 @@ class ModelInspector(anywidget.AnyWidget):
         unknown = [f for f in features if f not in self._names]
         if unknown:
             raise traitlets.TraitError(
-                f"selected_features: {unknown} not among X's columns; choose "
-                f"from {self._names[:12]}{' …' if len(self._names) > 12 else ''}."
+                f"selected_features: {quoted_names(unknown)} not among X's "
+                f"columns; choose from {quoted_names(self._names)}."
             )
         if len(features) > 2:
             raise traitlets.TraitError(
@@ -563,9 +564,13 @@ class ModelInspector(anywidget.AnyWidget):
         shown = self._children.get(self._tab())
         return with_png(bundle, self.figure if shown and shown.result else None)
 
-    def save_html(self, path, *, title="Model review"):
+    def save_html(self, path, *, title="Model review", overwrite=True):
         """Write the review as one standalone HTML file (no kernel, no
-        network): see :func:`inspectwidgets.widgets._standalone.save_html`."""
+        network), safe to send: written whole or not at all, with errors'
+        messages but no traceback nor local path. `overwrite` (default True,
+        as ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or
+        a symbolic link there is refused. See
+        :func:`inspectwidgets.widgets._standalone.save_html`."""
         from ._standalone import save_html
 
-        return save_html(self, path, title=title)
+        return save_html(self, path, title=title, overwrite=overwrite)

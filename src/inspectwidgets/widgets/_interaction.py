@@ -25,7 +25,13 @@ from ..inspection import (
     iter_accumulated_local_effects,
     iter_partial_dependence,
 )
-from ..inspection._core.validation import check_fitted, check_X, column_names
+from ..inspection._core.validation import (
+    check_fitted,
+    check_X,
+    column_names,
+    quoted,
+    quoted_names,
+)
 from ..inspection._effects import pair_matrix, select_output
 from ._base import ComputationWidget, new_figure
 from ._effect_payloads import curve_payload, effects_payload
@@ -181,8 +187,8 @@ class InteractionWidget(ComputationWidget):
         unknown = [f for f in names if f not in self._names]
         if unknown:
             raise ValueError(
-                f"{argument}: {unknown} not among X's columns; choose from "
-                f"{self._names}."
+                f"{argument}: {quoted_names(unknown)} not among X's columns; "
+                f"choose from {quoted_names(self._names)}."
             )
         return [self._names.index(f) for f in names]
 
@@ -207,12 +213,13 @@ class InteractionWidget(ComputationWidget):
         features = self._columns(self.features, "features")
         if len(features) < 2:
             raise ValueError(
-                f"features: H² needs at least two features; got {list(self.features)}."
+                f"features: H² needs at least two features; got "
+                f"{quoted_names(list(self.features))}."
             )
         if self._target_options and self.target not in self._target_options:
             raise ValueError(
-                f"target: {self.target!r} is not a class shown here; "
-                f"choose from {self._target_options}."
+                f"target: {quoted(self.target)} is not a class shown here; "
+                f"choose from {quoted_names(self._target_options)}."
             )
         surface = self._surface_stream(cancel) if self.pair else None
         key = self._h2_key()
@@ -227,7 +234,8 @@ class InteractionWidget(ComputationWidget):
     def _surface_stream(self, cancel):
         if len(self.pair) != 2 or self.pair[0] == self.pair[1]:
             raise ValueError(
-                f"pair: pick two different features; got {list(self.pair)}."
+                "pair: pick two different features; got "
+                f"{quoted_names(list(self.pair))}."
             )
         columns = self._columns(self.pair, "pair")
         if self.kind == "ale":

@@ -12,7 +12,13 @@ from ..inspection import (
     iter_partial_dependence,
     split_grid,
 )
-from ..inspection._core.validation import check_fitted, check_X, column_names
+from ..inspection._core.validation import (
+    check_fitted,
+    check_X,
+    column_names,
+    quoted,
+    quoted_names,
+)
 from ._base import ComputationWidget, new_figure
 from ._effect_payloads import curve_payload, effects_payload
 from ._options import STATIC, categorical_names, feature_names, target_options
@@ -263,8 +269,8 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
             if len(self.features) != 1:
                 raise ValueError(
                     "kind: 'average_and_ale' overlays two curves of one feature; "
-                    f"got features={list(self.features)}. Pick one feature, or "
-                    "kind='ale' for a pair's second-order effect."
+                    f"got features={quoted_names(list(self.features))}. Pick one "
+                    "feature, or kind='ale' for a pair's second-order effect."
                 )
             return [("ale", common), ("pd", (*common, "at ALE edges"))]
         two_way = len(self.features) == 2
@@ -286,17 +292,18 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         if not 1 <= len(self.features) <= 2:
             raise ValueError(
                 f"features: pick one feature (a curve) or two (a surface); "
-                f"got {list(self.features)}."
+                f"got {quoted_names(list(self.features))}."
             )
         if self._target_options and self.target not in self._target_options:
             raise ValueError(
-                f"target: {self.target!r} is not a class shown here; "
-                f"choose from {self._target_options}."
+                f"target: {quoted(self.target)} is not a class shown here; "
+                f"choose from {quoted_names(self._target_options)}."
             )
         unknown = [f for f in self.features if f not in self._names]
         if unknown:
             raise ValueError(
-                f"features: {unknown} not among X's columns; choose from {self._names}."
+                f"features: {quoted_names(unknown)} not among X's columns; "
+                f"choose from {quoted_names(self._names)}."
             )
 
     def _subsample(self, max_rows):

@@ -6,7 +6,12 @@ import numpy as np
 import traitlets
 from sklearn.metrics import check_scoring
 
-from ..inspection._core.validation import check_fitted, check_X, resolve_features
+from ..inspection._core.validation import (
+    check_fitted,
+    check_X,
+    quoted_names,
+    resolve_features,
+)
 from ..inspection._permutation.importance import permutation_run
 from ..inspection._permutation.scoring import builtin_score_name
 from ._base import ComputationWidget, new_figure
@@ -180,7 +185,8 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         unknown = [f for f in self.features if f not in self._columns]
         if unknown:
             raise ValueError(
-                f"features: unknown {unknown}; choose from {list(self._columns)}."
+                f"features: unknown {quoted_names(unknown)}; choose from "
+                f"{quoted_names(list(self._columns))}."
             )
 
     def _stream(self, cancel):

@@ -11,14 +11,27 @@ exactly as the comm delivers them, so the front end decodes them with the
 same code. Changes made in the
 page (the displayed scorer, the tab, sort order, selection) stay in the page;
 what needs Python (a rerun) does nothing.
+
+A saved page is meant to be mailed, so it holds whatever strings the data
+holds without breaking (`script_json`), carries no traceback nor local path
+(`shareable_state`), and is written whole or not at all (`_write_atomically`).
 """
 
 import base64
+import contextlib
 import html
 import json
+import os
+import re
+import secrets
+import stat
+import sys
+import tempfile
 from pathlib import Path
 
 from ipywidgets.widgets.widget import _remove_buffers
+
+from .. import __version__
 
 # Traits the page carries otherwise (the module and CSS inlined once) or that
 # mean nothing without a kernel.
@@ -29,6 +42,7 @@ _PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="inspectwidgets {version}">
 <title>{title}</title>
 <style>
 body {{ margin: 16px; background: #fff; }}
@@ -105,9 +119,96 @@ document.body.dataset.rendered = "true";
 """
 
 
-def _script_json(value):
-    """JSON safe inside a <script> element: no "</" can close it."""
-    return json.dumps(value).replace("</", "<\\/")
+# What HTML or JavaScript would read in a JSON text, and its JSON escape. JSON
+# has "<", ">" and "&" only inside strings, where the escape means the same.
+_SCRIPT_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
+
+
+def script_json(value):
+    """`value` as JSON text that can sit inside any ``<script>`` element.
+
+    Escaping only ``</`` is not enough: in a script element, ``<!--<script>``
+    switches the HTML parser into a state where the rest of the page is
+    swallowed. Here no ``<``, ``>`` or ``&`` is left (each becomes its JSON
+    escape, ``\\u003c`` and so on), nor U+2028/U+2029 (line ends to older
+    JavaScript), so nothing in the data can end the element or change how it
+    is parsed, and ``JSON.parse`` of the element's text gives `value` back.
+    The text is ASCII: every other non-ASCII character is escaped too, so a
+    lone surrogate (which no UTF-8 file can hold, e.g. a column name decoded
+    with ``surrogateescape``) survives as its escape, ``\\udcff``, and comes
+    back unchanged through ``json.loads``; a browser shows it as U+FFFD.
+
+    The one escaping of state put into a page: used by `standalone_html` and
+    by the documentation site's gallery (docs/conf.py).
+    """
+    text = json.dumps(value, ensure_ascii=True)
+    return _SCRIPT_UNSAFE.sub(lambda match: _SCRIPT_ESCAPES[match.group()], text)
+
+
+def _plain_text(text):
+    """`text` for an HTML text node of a UTF-8 file: escaped, with lone
+    surrogates and NUL (which UTF-8 cannot hold, or HTML drops) as U+FFFD."""
+    return html.escape(re.sub("[\ud800-\udfff\x00]", "\ufffd", str(text)))
+
+
+# Where a message may name the author's machine, longest first; each becomes
+# a placeholder (the first named wins where two are one folder). "/" and other
+# one-character paths are not worth replacing.
+def _local_prefixes():
+    places = {
+        str(Path.home()): "~",
+        tempfile.gettempdir(): "<tmp>",
+        sys.prefix: "<python>",
+        sys.base_prefix: "<python>",
+    }
+    with contextlib.suppress(OSError):  # a working folder deleted meanwhile
+        places[os.getcwd()] = "<cwd>"
+    found = {}
+    for place, placeholder in places.items():
+        for spelling in {place, os.path.realpath(place)}:
+            if len(spelling) > 1:
+                found.setdefault(spelling.rstrip(os.sep), placeholder)
+    return sorted(found.items(), key=lambda item: -len(item[0]))
+
+
+def _without_local_paths(text):
+    """`text` with the home, working, temporary and Python folders replaced
+    by ``~``, ``<cwd>``, ``<tmp>`` and ``<python>``."""
+    for place, placeholder in _local_prefixes():
+        # The whole folder name only: "/home/al" is not replaced in "/home/alice".
+        pattern = re.escape(place) + r"(?![\w-])"
+        text = re.sub(pattern, placeholder, text)  # placeholders hold no "\\"
+    return text
+
+
+# Synced traits that stay on the author's machine: the traceback (with its
+# absolute paths and user name) behind the live widget's "details".
+_NOT_SHARED = ("error_details",)
+
+
+def shareable_state(node):
+    """A copy of widget state `node` fit to send: no `_NOT_SHARED` trait and
+    no local path in an ``error``, at any depth (ModelInspector holds its
+    views' states inside its own)."""
+    if isinstance(node, dict):
+        shared = {}
+        for key, value in node.items():
+            if key in _NOT_SHARED and isinstance(value, str):
+                value = ""
+            elif key == "error" and isinstance(value, str):
+                value = _without_local_paths(value)
+            shared[key] = shareable_state(value)
+        return shared
+    if isinstance(node, list | tuple):
+        return [shareable_state(value) for value in node]
+    return node
 
 
 def _source(value):
@@ -121,11 +222,13 @@ def _source(value):
 
 def standalone_html(widget, *, title="Widget"):
     """The HTML page of `widget` (an anywidget) with its current state."""
-    state = {
-        name: value
-        for name, value in widget.get_state().items()
-        if name not in _NOT_EMBEDDED
-    }
+    state = shareable_state(
+        {
+            name: value
+            for name, value in widget.get_state().items()
+            if name not in _NOT_EMBEDDED
+        }
+    )
     # Tells the front end it runs without a kernel (what needs one can say so).
     state["_standalone"] = True
     state, paths, buffers = _remove_buffers(state)
@@ -136,20 +239,129 @@ def standalone_html(widget, *, title="Widget"):
     }
     css = _source(widget._css).replace("</style", "<\\/style")
     return _PAGE.format(
-        title=html.escape(title),
+        version=__version__,
+        title=_plain_text(title),
         css=css,
-        state=_script_json(payload),
-        module=_script_json(_source(widget._esm)),
+        state=script_json(payload),
+        module=script_json(_source(widget._esm)),
         loader=MODEL_JS.strip() + "\n" + _LOADER.strip(),
     )
 
 
-def save_html(widget, path, *, title="Widget"):
+def save_html(widget, path, *, title="Widget", overwrite=True):
     """Write `widget` as one standalone HTML file at `path`; return the path.
 
     The page needs no kernel and no network: its charts draw from the
-    embedded state and the controls that live in the front end work.
+    embedded state and the controls that live in the front end work. It
+    carries each error's message but not its traceback, and names no folder
+    of this machine (see "Sharing" in docs/reliability.md).
+
+    Parameters
+    ----------
+    widget : anywidget.AnyWidget
+    path : str or os.PathLike
+        The file to write. Its folder must exist.
+    title : str, default="Widget"
+        The page's title.
+    overwrite : bool, default=True
+        Replace a file already at `path`, as ``DataFrame.to_csv`` and
+        ``Figure.savefig`` do: a notebook run again saves its review again.
+        With False, a file at `path` raises FileExistsError.
+
+    Returns
+    -------
+    path : pathlib.Path
+
+    Raises
+    ------
+    IsADirectoryError
+        If `path` is a folder.
+    FileExistsError
+        If `path` is a symbolic link (its target is never written through,
+        nor the link replaced: pass the target's path, or remove the link),
+        or if a file is there and `overwrite` is False.
+    OSError
+        If the page cannot be written (no space, no permission); the file
+        at `path`, if any, is then unchanged and no temporary file is left.
+
+    Notes
+    -----
+    The page is written to a temporary file in the same folder, then renamed
+    over `path` (``os.replace``, atomic): a reader, or a failure mid-write,
+    never sees half a page, and a failure keeps the earlier file.
     """
     path = Path(path)
-    path.write_text(standalone_html(widget, title=title), encoding="utf-8")
+    if path.is_symlink():
+        raise FileExistsError(
+            f"{path} is a symbolic link (to {os.readlink(path)}); save_html "
+            "neither writes through a link nor replaces it. Pass the target's "
+            "path, or remove the link first."
+        )
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a folder; pass the path of a file.")
+    if not overwrite and path.exists():
+        raise FileExistsError(
+            f"{path} exists; pass overwrite=True to replace it, or another path."
+        )
+    # Encoded first: nothing is touched if the page cannot be.
+    data = standalone_html(widget, title=title).encode("utf-8")
+    _write_atomically(path, data, overwrite=overwrite)
     return path
+
+
+def _write_atomically(path, data, *, overwrite):
+    """Write `data` to a temporary file beside `path`, then rename it to
+    `path`; on any failure the temporary file is removed and `path` is left
+    as it was. The rename replaces a link at `path` itself, never its target
+    (save_html refuses links before this, but one may appear meanwhile)."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        # 0o666 less the umask, as for a file open() creates; an existing
+        # file's permissions are kept.
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:
+        raise _save_error(path, exc) from exc
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        if overwrite:
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
+            os.replace(temporary, path)
+        else:
+            _create(temporary, path)
+    except FileExistsError as exc:
+        raise FileExistsError(
+            f"{path} exists; pass overwrite=True to replace it, or another path."
+        ) from exc
+    except OSError as exc:
+        raise _save_error(path, exc) from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+
+
+def _create(temporary, path):
+    """Rename `temporary` to `path` unless a file is there: a hard link
+    fails if `path` exists, even one created meanwhile."""
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        raise
+    except OSError:  # a folder without hard links (FAT, some network shares)
+        if os.path.lexists(path):
+            raise FileExistsError(path) from None
+        os.replace(temporary, path)
+
+
+def _save_error(path, exc):
+    """An OSError of `exc`'s kind (OSError picks the subclass from the
+    errno) saying what failed and what is left."""
+    before = "the file there is unchanged" if path.exists() else "nothing was written"
+    message = (
+        f"could not save the page to {path} ({exc.strerror or exc}); {before} "
+        "and no temporary file is left"
+    )
+    return OSError(exc.errno, message) if exc.errno else OSError(message)

@@ -16,7 +16,26 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from .compat import SKLEARN_PARAMETER_CONSTRAINTS, validate_parameter_constraints
+from .compat import (
+    SKLEARN_PARAMETER_CONSTRAINTS,
+    InvalidParameterError,
+    validate_parameter_constraints,
+)
+
+# Characters of a name (a column, a class, a scorer) an error message quotes:
+# a 10,000-character column name is not echoed whole.
+NAME_SHOWN = 80
+
+
+def quoted(value, limit=NAME_SHOWN):
+    """``repr(value)`` for an error message, cut to `limit` characters with an
+    ellipsis (and, for a string, its length). repr escapes the characters a
+    terminal would act on (NUL, bidi controls such as U+202E)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value):,} characters)" if isinstance(value, str) else ""
+    return f"{text[:limit]}\u2026{size}"
 
 
 def check_sklearn_params(function, arguments):
@@ -28,9 +47,19 @@ def check_sklearn_params(function, arguments):
     is skipped under ``sklearn.set_config(skip_parameter_validation=True)``."""
     if get_config().get("skip_parameter_validation", False):
         return
-    validate_parameter_constraints(
-        SKLEARN_PARAMETER_CONSTRAINTS[function], arguments, caller_name=function
-    )
+    try:
+        validate_parameter_constraints(
+            SKLEARN_PARAMETER_CONSTRAINTS[function], arguments, caller_name=function
+        )
+    except InvalidParameterError as exc:
+        # scikit-learn's words, with a long string value shortened.
+        message = str(exc)
+        for value in arguments.values():
+            if isinstance(value, str) and len(value) > NAME_SHOWN:
+                message = message.replace(repr(value), quoted(value))
+        if message == str(exc):
+            raise
+        raise InvalidParameterError(message) from None
 
 
 def check_random_state_argument(random_state, caller):
@@ -242,23 +271,23 @@ def _column_index(X, column, argument, names=None):
         position = X.columns.get_loc(column)
         if not isinstance(position, numbers.Integral):  # a slice or a mask
             raise ValueError(
-                f"{argument}: X has more than one column named {column!r}; "
+                f"{argument}: X has more than one column named {quoted(column)}; "
                 "give X's columns unique names, or select by position."
             )
         return position
     if not hasattr(X, "columns") and names is not None and column in names:
         return list(names).index(column)
     if hasattr(X, "columns"):
-        hint = f"X's columns are {_preview(list(X.columns))}."
+        hint = f"X's columns are {quoted_names(list(X.columns))}."
     elif names is not None:
-        hint = f"feature_names are {_preview(list(names))}."
+        hint = f"feature_names are {quoted_names(list(names))}."
     else:
         hint = "X is an array without column names; select columns by index."
-    raise ValueError(f"{argument}: unknown feature {column!r}. {hint}")
+    raise ValueError(f"{argument}: unknown feature {quoted(column)}. {hint}")
 
 
-def _preview(names, limit=12):
-    shown = ", ".join(repr(n) for n in names[:limit])
+def quoted_names(names, limit=12):
+    shown = ", ".join(quoted(n) for n in names[:limit])
     return (
         f"[{shown}, ...] ({len(names)} in all)" if len(names) > limit else f"[{shown}]"
     )
@@ -314,7 +343,7 @@ def resolve_features(X, features):
         )
     labels, columns = [], []
     for label, spec in items:
-        argument = f"features[{label!r}]"
+        argument = f"features[{quoted(label)}]"
         spec = list(spec) if isinstance(spec, (list, tuple, np.ndarray)) else [spec]
         if not spec:
             raise ValueError(f"{argument}: a group needs at least one column.")
@@ -322,7 +351,7 @@ def resolve_features(X, features):
         if len(set(positions)) != len(positions):
             repeated = sorted({names[p] for p in positions if positions.count(p) > 1})
             raise ValueError(
-                f"{argument} names column(s) {repeated} more than once; "
+                f"{argument} names column(s) {quoted_names(repeated)} more than once; "
                 "list each column of a group once."
             )
         if isinstance(label, numbers.Integral) and not isinstance(label, bool):
@@ -330,5 +359,8 @@ def resolve_features(X, features):
         labels.append(str(label))
         columns.append(tuple(positions))
     if len(set(labels)) != len(labels):
-        raise ValueError(f"features contains duplicate labels: {labels}.")
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
+        raise ValueError(
+            f"features contains duplicate labels: {quoted_names(repeated)}."
+        )
     return labels, columns

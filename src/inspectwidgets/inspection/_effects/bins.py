@@ -17,6 +17,8 @@ suggest (section 5.3) and Molnar's iml package does.
 import numpy as np
 import pandas as pd
 
+from .._core.validation import quoted
+
 
 def quantile_edges(values, n_bins):
     """Unique quantiles of `values` at ``linspace(0, 1, n_bins + 1)``."""
@@ -37,7 +39,7 @@ def numeric_column(X, position, name):
         # The edges are quantiles between the values: an integer column would
         # store them rounded, and the model would see other edges.
         raise ValueError(
-            f"features: column {name!r} holds {column.dtype} data; ALE's bin "
+            f"features: column {quoted(name)} holds {column.dtype} data; ALE's bin "
             "edges are quantiles that it would round. Convert it with "
             ".astype(float), or list it in categorical_features."
         )
@@ -45,12 +47,12 @@ def numeric_column(X, position, name):
         values = np.asarray(column, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(
-            f"features: column {name!r} is not numeric; pass it in "
+            f"features: column {quoted(name)} is not numeric; pass it in "
             "categorical_features for a categorical ALE."
         ) from None
     if np.isnan(values).any():
         raise ValueError(
-            f"X: column {name!r} holds {int(np.isnan(values).sum())} missing "
+            f"X: column {quoted(name)} holds {int(np.isnan(values).sum())} missing "
             "value(s); ALE bins need every value. Impute or drop those rows."
         )
     return values
@@ -65,14 +67,14 @@ def category_order(X, position, names, categorical):
     column = pd.Series(np.asarray(_column(X, position), dtype=object))
     if column.isna().any():
         raise ValueError(
-            f"X: column {names[position]!r} holds missing values; give them a "
+            f"X: column {quoted(names[position])} holds missing values; give them a "
             "category of their own or drop those rows."
         )
     codes, categories = pd.factorize(column, sort=True)
     k = len(categories)
     if k < 2:
         raise ValueError(
-            f"features: column {names[position]!r} has a single category; ALE "
+            f"features: column {quoted(names[position])} has a single category; ALE "
             "needs at least two."
         )
     distance = np.zeros((k, k))

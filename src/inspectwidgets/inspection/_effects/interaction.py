@@ -22,6 +22,7 @@ from .._core.validation import (
     check_max_memory,
     check_random_state_argument,
     column_position,
+    quoted,
 )
 from .._partial_dependence import (
     Responses,
@@ -261,7 +262,8 @@ def _positions(X, features, argument, names):
     ]
     if not positions or len(set(positions)) != len(positions):
         raise ValueError(
-            f"{argument} must list distinct columns, at least one; got {features!r}."
+            f"{argument} must list distinct columns, at least one; "
+            f"got {quoted(features)}."
         )
     return positions
 
@@ -279,10 +281,12 @@ def _pairs(X, pairs, chosen, names):
     resolved = []
     for i, pair in enumerate(pairs):
         if isinstance(pair, str) or np.ndim(pair) != 1 or len(pair) != 2:
-            raise ValueError(f"pairs[{i}] must be a pair of columns; got {pair!r}.")
+            raise ValueError(
+                f"pairs[{i}] must be a pair of columns; got {quoted(pair)}."
+            )
         a, b = (column_position(X, c, f"pairs[{i}]", names) for c in pair)
         if a == b:
-            raise ValueError(f"pairs[{i}] names the same column twice: {pair!r}.")
+            raise ValueError(f"pairs[{i}] names the same column twice: {quoted(pair)}.")
         resolved.append((a, b))
     return resolved
 
@@ -310,7 +314,7 @@ def select_output(frame, target):
         matches = [o for o in outputs if o == target or str(o) == str(target)]
         if not matches:
             raise ValueError(
-                f"target must be one of {outputs} (or its str); got {target!r}."
+                f"target must be one of {outputs} (or its str); got {quoted(target)}."
             )
         chosen = matches[0]
     return frame[frame["output"] == chosen]

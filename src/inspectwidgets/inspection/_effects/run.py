@@ -33,6 +33,7 @@ from .._core.validation import (
     check_cancel,
     check_max_memory,
     check_sample_weight,
+    quoted,
 )
 from .._partial_dependence import (
     Responses,
@@ -150,7 +151,7 @@ class AccumulatedLocalEffectsRun:
             z = quantile_edges(values, n_bins)
             if len(z) < 2:
                 raise ValueError(
-                    f"features: column {names[p]!r} takes a single value in X "
+                    f"features: column {quoted(names[p])} takes a single value in X "
                     f"({self.n_rows} row(s)); ALE needs at least two."
                 )
             edges.append(z)

@@ -18,6 +18,7 @@ from scipy import sparse
 from scipy.stats.mstats import mquantiles
 
 from .._core.compat import _safe_indexing
+from .._core.validation import quoted
 
 
 def feature_column(X, position):
@@ -78,7 +79,7 @@ def custom_axis(values, name, index):
         values = list(values)
     except TypeError:
         raise TypeError(
-            f"custom_values[{name!r}] must be a 1-D array-like of grid values; "
+            f"custom_values[{quoted(name)}] must be a 1-D array-like of grid values; "
             f"got {type(values).__name__}."
         ) from None
     dtype = object if any(isinstance(v, str) for v in values) else None
@@ -86,11 +87,11 @@ def custom_axis(values, name, index):
     if axis.ndim != 1:
         raise ValueError(
             "The custom grid for some features is not a one-dimensional array. "
-            f"Feature {index}: {axis.ndim} dimensions (custom_values[{name!r}] "
+            f"Feature {index}: {axis.ndim} dimensions (custom_values[{quoted(name)}] "
             f"has shape {axis.shape})."
         )
     if axis.size == 0:
-        raise ValueError(f"custom_values[{name!r}] is empty; give grid values.")
+        raise ValueError(f"custom_values[{quoted(name)}] is empty; give grid values.")
     return axis
 
 
@@ -127,7 +128,7 @@ def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, c
             uniques = np.unique(data)
         except TypeError as exc:
             raise ValueError(
-                f"The column #{i} contains mixed data types ({name!r}: e.g. NaN "
+                f"The column #{i} contains mixed data types ({quoted(name)}: e.g. NaN "
                 "among strings), so its unique values cannot be sorted to build "
                 "the grid. Fill or drop the missing values, or pass custom_values."
             ) from exc
@@ -139,7 +140,7 @@ def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, c
             raise ValueError(
                 "percentiles are too close to each other, unable to build the "
                 f"grid: percentiles={tuple(percentiles)!r} give the same value "
-                f"({low:.6g}) for feature {name!r}. Please choose percentiles "
+                f"({low:.6g}) for feature {quoted(name)}. Please choose percentiles "
                 "that are further apart."
             )
         values.append(np.linspace(low, high, num=grid_resolution, endpoint=True))
@@ -212,9 +213,9 @@ def grid_rows(X, positions, grid, values, names):
                     column.iloc[j, 0] = value
                 except (TypeError, ValueError) as exc:
                     raise type(exc)(
-                        f"features: column {names[position]!r} of dtype "
+                        f"features: column {quoted(names[position])} of dtype "
                         f"{X.dtypes.iloc[position]} cannot hold the grid value "
-                        f"{value!r}: {exc}"
+                        f"{quoted(value)}: {exc}"
                     ) from exc
         rows.isetitem(position, column.iloc[:, 0].array.take(index[i]))
     return rows

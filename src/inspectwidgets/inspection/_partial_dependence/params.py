@@ -21,11 +21,12 @@ from .._core.compat import (
     _safe_indexing,
 )
 from .._core.validation import (
-    _preview,
     check_fitted,
     check_not_empty,
     check_X,
     column_position,
+    quoted,
+    quoted_names,
 )
 from .grid import custom_axis
 
@@ -149,7 +150,7 @@ def resolve_pd_features(X, features, names):
         repeated = sorted({str(names[p]) for p in positions if positions.count(p) > 1})
         raise ValueError(
             f"features names the same column more than once ({repeated}) in "
-            f"{features!r}; a 2-way partial dependence needs two different "
+            f"{quoted(features)}; a 2-way partial dependence needs two different "
             "features."
         )
     return positions, specs
@@ -172,8 +173,8 @@ def _feature_position(X, spec, i, names):
         if not _is_index(spec) and not (_hashable(spec) and spec in X.columns):
             raise ValueError(
                 "Some column names are not columns of the dataframe: "
-                f"{{{spec!r}}} (features[{i}]). X's columns are "
-                f"{_preview(list(X.columns))}."
+                f"{{{quoted(spec)}}} (features[{i}]). X's columns are "
+                f"{quoted_names(list(X.columns))}."
             )
         return column_position(X, spec, f"features[{i}]")
     return column_position(X, spec, f"features[{i}]", names)
@@ -246,7 +247,7 @@ def check_not_integer(X, positions, specs, is_categorical):
         data = _safe_indexing(X, position, axis=1)
         if not categorical and data.dtype.kind in "iu":
             raise ValueError(
-                f"The column {spec!r} contains integer data. Partial dependence "
+                f"The column {quoted(spec)} contains integer data. Partial dependence "
                 "plots are not supported for integer data: this can lead to "
                 "implicit rounding with NumPy arrays or even errors with newer "
                 "pandas versions. Please convert numerical features to floating "
@@ -346,17 +347,17 @@ def resolve_classes(estimator, classes, response_method):
     missing = [c for c in wanted if c not in known]
     if missing:
         raise ValueError(
-            f"classes: {missing!r} not among the classes of "
-            f"{type(estimator).__name__}: {known!r}."
+            f"classes: {quoted(missing)} not among the classes of "
+            f"{type(estimator).__name__}: {quoted_names(known)}."
         )
     columns = [known.index(c) for c in wanted]
     if len(set(columns)) != len(columns):
-        raise ValueError(f"classes names a class more than once: {wanted!r}.")
+        raise ValueError(f"classes names a class more than once: {quoted(wanted)}.")
     if len(labels) == 2 and response_method != "predict_proba":
         if columns != [1]:
             raise ValueError(
                 f"classes: the {response_method} of a binary classifier only "
-                f"gives values for the positive class {known[1]!r}; ask for it "
+                f"gives values for the positive class {quoted(known[1])}; ask for it "
                 "alone, or use response_method='predict_proba' with "
                 "method='brute'."
             )

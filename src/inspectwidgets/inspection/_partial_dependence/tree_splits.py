@@ -23,6 +23,7 @@ from sklearn.tree import BaseDecisionTree
 
 from .._core.compat import BaseForest, BaseGradientBoosting, BaseHistGradientBoosting
 from .._core.pipeline import columnwise_view
+from .._core.validation import quoted
 from .grid import grid_rows
 from .params import (
     check_pd_estimator,
@@ -226,12 +227,14 @@ def split_grid(estimator, X, feature, *, bounds=None, feature_names=None):
     values = column_values(X, position)
     if values is None:
         raise ValueError(
-            f"feature: column {names[position]!r} is not numeric; a categorical "
+            f"feature: column {quoted(names[position])} is not numeric; a categorical "
             "feature's grid (its categories) is exact already."
         )
     finite = values[np.isfinite(values)]
     if finite.size == 0:
-        raise ValueError(f"feature: column {names[position]!r} has no finite value.")
+        raise ValueError(
+            f"feature: column {quoted(names[position])} has no finite value."
+        )
     model, column, passthrough = estimator, position, None
     view = columnwise_view(estimator, X.shape[1])
     if view is not None:
@@ -243,7 +246,7 @@ def split_grid(estimator, X, feature, *, bounds=None, feature_names=None):
         raise ValueError(
             "estimator: split_grid reads the thresholds of a decision tree, "
             "forest or gradient boosting model with numeric splits, fitted on "
-            f"X's own values of {names[position]!r}; got "
+            f"X's own values of {quoted(names[position])}; got "
             f"{type(estimator).__name__}."
         )
     thresholds, dtype = splits
@@ -291,7 +294,7 @@ def _check_passed_through(view, X, position, column, grid, names):
     seen = seen[:, [column]].toarray() if sparse.issparse(seen) else seen[:, [column]]
     if not np.array_equal(np.asarray(seen, dtype=np.float64).ravel(), grid):
         raise ValueError(
-            f"estimator: the pipeline transforms {names[position]!r} before the "
+            f"estimator: the pipeline transforms {quoted(names[position])} before the "
             "trees, so their thresholds are not values of X; split_grid needs "
             "the feature passed through unchanged."
         )

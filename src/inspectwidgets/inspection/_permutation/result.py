@@ -6,6 +6,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._core.validation import quoted
+
 
 @dataclass(frozen=True)
 class PermutationImportanceResult:
@@ -81,7 +83,7 @@ class PermutationImportanceResult:
             return self.scorer_names[0]
         if scorer not in self.permuted_scores:
             raise ValueError(
-                f"scorer: {scorer!r} is not in this result; "
+                f"scorer: {quoted(scorer)} is not in this result; "
                 f"choose from {list(self.scorer_names)}."
             )
         return scorer

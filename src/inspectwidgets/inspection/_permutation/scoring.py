@@ -30,6 +30,7 @@ from .._core.compat import (
 from .._core.parallel import report_step
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
+from .._core.validation import quoted
 from .vectorized_metrics import VECTORIZED
 
 PREDICTION_METHODS = (
@@ -61,7 +62,7 @@ class ReplayEstimator:
             return getattr(self._estimator, name)
         if not hasattr(self._estimator, name):
             raise AttributeError(
-                f"{type(self._estimator).__name__} has no method {name!r}"
+                f"{type(self._estimator).__name__} has no method {quoted(name)}"
             )
 
         def method(X):
@@ -136,7 +137,7 @@ def _check_scorer_names(scoring):
             close = difflib.get_close_matches(name, valid, n=4, cutoff=0.5)
             hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
             raise ValueError(
-                f"scoring: {name!r} is not a known scorer name.{hint} "
+                f"scoring: {quoted(name)} is not a known scorer name.{hint} "
                 "See sklearn.metrics.get_scorer_names() for all valid names."
             )
 
@@ -152,14 +153,14 @@ def _check_scorer_fits(estimator, name, scorer):
         methods = scorer._response_method
         methods = [methods] if isinstance(methods, str) else list(methods)
         raise ValueError(
-            f"scoring: {label!r} needs the estimator's "
+            f"scoring: {quoted(label)} needs the estimator's "
             f"{' or '.join(methods)}, which {type(estimator).__name__} does not "
             "have. Choose a scorer that fits this estimator."
         ) from None
     module = getattr(scorer._score_func, "__module__", "") or ""
     if is_regressor(estimator) and module.startswith(_CLASSIFICATION_MODULES):
         raise ValueError(
-            f"scoring: {label!r} is a classification metric but "
+            f"scoring: {quoted(label)} is a classification metric but "
             f"{type(estimator).__name__} is a regressor. Use a regression scorer "
             "such as 'r2' or 'neg_mean_squared_error'."
         )
