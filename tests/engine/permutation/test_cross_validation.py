@@ -61,3 +61,22 @@ def test_parallel_folds_and_groups(mixed_pipeline):
     # sizes: a logistic regression's rounding may differ.
     assert_blas_close(sequential.fold_importances, parallel.fold_importances)
     assert list(sequential.feature_names) == list(X.columns)
+
+
+def test_iris_folds_agree_on_petals_not_on_which_petal():
+    # The example in docs/permutation_importance.md: every refit relies on the
+    # petal measurements and neither sepal one; which petal leads changes
+    # between refits (the two are correlated, Spearman rho 0.94).
+    from sklearn.datasets import load_iris
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    forest = RandomForestClassifier(n_estimators=50, random_state=0)
+    r = cross_val_permutation_importance(
+        forest, X, y, cv=5, n_repeats=10, random_state=0
+    )
+    sepal, petal = r.importances[:2], r.importances[2:]
+    assert (petal.min(axis=0) > sepal.max(axis=0)).all()
+    assert (sepal.max(axis=1) <= 0.02).all()
+    length_first = petal[0] > petal[1]
+    assert length_first.any() and not length_first.all()
