@@ -519,6 +519,30 @@ describe("ImportanceComparisonWidget front end: correlation view", () => {
     );
   });
 
+  it("redraws the cut at the trait's |ρ| when the matrix is resized", () => {
+    const observers = [];
+    vi.stubGlobal(
+      "ResizeObserver",
+      class {
+        constructor(callback) {
+          observers.push(callback);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    mount(makeModel({ view: "correlation" }));
+    const line = el.querySelector("line.icw-threshold-line");
+    const before = Number(line.getAttribute("y1"));
+    Object.defineProperty(el.querySelector(".icw-corr-matrix"), "clientWidth", {
+      value: 640,
+      configurable: true,
+    });
+    for (const callback of observers) callback();
+    expect(Number(line.getAttribute("y1"))).toBe(before);
+    expect(el.querySelector(".icw-threshold-label").textContent).toBe("|ρ| ≥ 0.4");
+  });
+
   it("follows the correlation_threshold trait when Python changes it", () => {
     const model = mount(makeModel({ view: "correlation" }));
     model.set("correlation_threshold", 0);

@@ -148,7 +148,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
   const stopObserving = observeResize(matrix, () => {
     if (state !== null && matrix.clientWidth !== drawnWidth) {
       drawnWidth = matrix.clientWidth;
-      drawMatrix(preview ?? state.threshold);
+      drawMatrix(preview ?? state.correlationThreshold);
     }
   });
 
