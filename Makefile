@@ -12,8 +12,8 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to run as root unless told to (CI runs as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: venv demo lint format test test-js test-py test-blas-kernels test-wheel \
-	test-oldest bench js clean docs doctest
+.PHONY: venv demo lint format test test-fast test-js test-py test-blas-kernels \
+	test-wheel test-oldest bench js clean docs doctest
 
 venv: $(STAMP)
 
@@ -63,6 +63,12 @@ docs: venv
 	$(PY) -m sphinx -b html -W --keep-going -q -d build/docs/doctrees docs $(DOCS_HTML)
 	$(PY) docs/check_links.py $(DOCS_HTML)
 	@echo "open $(DOCS_HTML)/index.html"
+
+# The inner loop: every pytest test but the `slow` groups (browser, notebooks,
+# scale, drop-in; marked by folder in tests/conftest.py). Not part of `test`,
+# which runs them all.
+test-fast: venv
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(PYTEST_ARGS)
 
 # The Examples sections of the public docstrings, run as doctests.
 doctest: venv
