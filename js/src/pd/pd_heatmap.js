@@ -26,7 +26,7 @@ import { createColorLegend } from "../charts/color_legend.js";
 import { formatNumber } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { heatContours } from "./pd_contours.js";
-import { finiteExtent } from "./pd_data.js";
+import { drawableSurface, finiteExtent } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import { axisGeometry, heatColor } from "./pd_heat_scales.js";
 
@@ -34,6 +34,34 @@ const MARGIN = { top: 8, right: 12, bottom: 40, left: 72 };
 const MARGIN_SIZE = 40; // depth of the distribution strips
 const GAP = 4;
 const MAX_PLOT = 440;
+
+/**
+ * The note under a surface with grid values that are not numbers: which
+ * feature's, and whether anything could be drawn ("" when nothing is
+ * missing).
+ *
+ * @param {import("./pd_data.js").Curve2d} curve
+ * @param {[number, number]} dropped grid values left out of each axis.
+ * @returns {string}
+ */
+export function surfaceNote(curve, dropped) {
+  const axes = [curve.x, curve.y];
+  const empty = curve.features.filter(
+    (_, k) => dropped[k] > 0 && dropped[k] === axes[k].values.length,
+  );
+  if (empty.length > 0)
+    return `Nothing to draw: the grid of ${empty.join(" and ")} holds no number (the column's missing values?).`;
+  const parts = curve.features
+    .map((name, k) =>
+      dropped[k] > 0
+        ? `${dropped[k]} of ${axes[k].values.length} grid values of ${name}`
+        : "",
+    )
+    .filter(Boolean);
+  return parts.length > 0
+    ? `Not drawn: ${parts.join(" and ")}, which are not numbers.`
+    : "";
+}
 
 /**
  * Create the chart inside `container`.
@@ -81,6 +109,11 @@ export function createPdHeatmap(container, { tooltip }) {
   const legend = createColorLegend(legendHost.node(), {
     testid: "pdw-legend",
   });
+  // What could not be drawn (grid values that are not numbers), in words.
+  const note = wrapper
+    .append("p")
+    .attr("class", "iw-note pdw-surface-note")
+    .attr("data-testid", "pdw-surface-note");
 
   let curve = null;
   let geometry = null;
@@ -264,7 +297,18 @@ export function createPdHeatmap(container, { tooltip }) {
   return {
     update(next) {
       if (destroyed) return { cells: 0, contours: 0 };
-      curve = next;
+      const drawable = drawableSurface(next);
+      note.text(surfaceNote(next, drawable.dropped));
+      note.style("display", note.text() ? null : "none");
+      curve = drawable.curve;
+      root.style("display", curve ? null : "none");
+      svg.attr("data-cells", curve ? null : 0);
+      if (!curve) {
+        legendHost.style("display", "none");
+        hide();
+        geometry = null;
+        return { cells: 0, contours: 0 };
+      }
       return draw();
     },
     destroy() {
