@@ -189,4 +189,69 @@ describe("InteractionWidget", () => {
       );
     });
   });
+
+  describe("an error in the view", () => {
+    it("of a chart's update is shown and logged; the status still says done", () => {
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      const broken = contextSpy();
+      broken.fillRect = () => {
+        throw new Error("canvas lost");
+      };
+      HTMLCanvasElement.prototype.getContext.mockImplementation(() => broken);
+      const pack = payloadPacker();
+      expect(() =>
+        mount({ pair: ["age", "bmi"], _curve: twoWayCurve(pack) }),
+      ).not.toThrow();
+      const box = queryTestId(el, "iaw-view-error");
+      expect(box.hidden).toBe(false);
+      expect(box.textContent).toContain(
+        "Could not show the pair's surface: canvas lost",
+      );
+      expect(errors).toHaveBeenCalledWith(
+        "inspectwidgets: could not show the pair's surface",
+        expect.any(Error),
+      );
+      expect(queryAllTestId(el, "iaw-cell")).toHaveLength(9);
+      expect(queryTestId(el, "iaw-progress").textContent).toMatch(/^done/);
+      expect(queryTestId(el, "iaw-progress").closest("[hidden]")).toBeNull();
+    });
+
+    it("of the redraw replaces the frozen progress line, until a redraw works", () => {
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      const model = mount({ status: "running", progress: 0.94, _eta_seconds: 0.3 });
+      const progress = queryTestId(el, "iaw-progress");
+      expect(progress.textContent).toBe("94% · under 1 s left");
+      // A value the redraw cannot read (Number(Symbol) throws).
+      expect(() => {
+        model.set("_eta_seconds", Symbol("eta"));
+        model.set("status", "done");
+        flush();
+      }).not.toThrow();
+      expect(progress.closest("[hidden]")).not.toBeNull();
+      expect(queryTestId(el, "iaw-view-error").textContent).toContain(
+        "Could not show the widget: Cannot convert a Symbol value to a number",
+      );
+      expect(errors).toHaveBeenCalledOnce();
+      model.set("_eta_seconds", -1);
+      flush();
+      expect(progress.closest("[hidden]")).toBeNull();
+      expect(progress.textContent).toMatch(/^done/);
+      expect(queryTestId(el, "iaw-view-error").hidden).toBe(true);
+    });
+
+    it("of a model listener is shown and stops no other listener", () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const model = mount();
+      const unreadable = { toString: () => { throw new Error("odd class"); } };
+      expect(() => model.set("_target_options", [unreadable])).not.toThrow();
+      expect(queryTestId(el, "iaw-view-error").textContent).toContain(
+        "Could not show the change of kind, scale, target, _target_options: odd class",
+      );
+      model.set("status", "running"); // later changes still draw
+      flush();
+      expect(queryTestId(el, "iaw-root").getAttribute("data-status")).toBe(
+        "running",
+      );
+    });
+  });
 });

@@ -25,6 +25,7 @@ import {
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
+import { createViewGuard, guardRender } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
@@ -97,7 +98,8 @@ function chartKind(curve) {
 
 function render({ model, el }) {
   const dom = listenerBag();
-  const binding = bindModel(model);
+  const guard = createViewGuard("pdw");
+  const binding = bindModel(model, { guard });
   const context = { model, binding, dom };
 
   // ---- DOM ----------------------------------------------------------------
@@ -177,10 +179,12 @@ function render({ model, el }) {
       ]),
     ]),
     status.bar,
+    guard.node,
     status.error,
     status.staleNote,
     output,
   );
+  guard.attach({ root, statusBar: status.bar });
   el.append(root);
 
   /** @type {{kind: string, chart: {update: Function, destroy: Function}} | null} */
@@ -270,14 +274,19 @@ function render({ model, el }) {
       curve ? curve.mode : features().length === 2 ? "2d" : "1d",
     );
 
-    const wanted = curve ? chartKind(curve) : null;
-    if (current && current.kind !== wanted) {
-      current.chart.destroy();
-      current = null;
-    }
-    if (curve && !current)
-      current = { kind: wanted, chart: CHARTS[wanted](chartHost, { tooltip }) };
-    current?.chart.update(curve);
+    guard.run("the chart", () => {
+      const wanted = curve ? chartKind(curve) : null;
+      if (current && current.kind !== wanted) {
+        current.chart.destroy();
+        current = null;
+      }
+      if (curve && !current)
+        current = {
+          kind: wanted,
+          chart: CHARTS[wanted](chartHost, { tooltip }),
+        };
+      current?.chart.update(curve);
+    });
 
     const correlated = curve?.correlated ?? [];
     const key = JSON.stringify([correlated, curve?.effect, curve?.mode]);
@@ -330,7 +339,9 @@ function render({ model, el }) {
         : "No result yet: press Run.";
   }
 
-  const live = frameScheduler(drawLive);
+  const live = frameScheduler(
+    guard.wrap("the widget", drawLive, { updatesStatus: true }),
+  );
 
   /** The banner's buttons: each switches `kind` (clicks go through `dom`,
    * removed with the widget). */
@@ -385,7 +396,7 @@ function render({ model, el }) {
 
   syncFeatures();
   syncSettings();
-  drawLive();
+  live.now();
 
   return () => {
     binding.removeAll();
@@ -399,4 +410,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: guardRender(render) };

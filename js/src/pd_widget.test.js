@@ -17,6 +17,7 @@ import {
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
+  checkRedrawGuard,
 } from "./test_helpers.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
@@ -638,5 +639,30 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     expect(el.querySelector(".iw-tooltip")).toBeNull();
     model.set("_curve", {});
     expect(frames.size).toBe(0);
+  });
+});
+
+describe("an error in the view", () => {
+  it("is shown and logged, and never freezes the progress line", () => {
+    const model = mount(makeModel());
+    flushFrames();
+    checkRedrawGuard(model, el, "pdw", flushFrames);
+  });
+
+  it("of a chart's update is shown and logged; the status still says done", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    ctx.stroke = () => {
+      throw new Error("canvas lost");
+    };
+    expect(() => mount(makeModel())).not.toThrow();
+    expect(byTestId("pdw-view-error").textContent).toContain(
+      "Could not show the chart: canvas lost",
+    );
+    expect(errors).toHaveBeenCalledWith(
+      "inspectwidgets: could not show the chart",
+      expect.any(Error),
+    );
+    expect(byTestId("pdw-progress").textContent).toBe("done in 1.5 s");
+    expect(byTestId("pdw-progress").closest("[hidden]")).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import {
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
+  checkRedrawGuard,
 } from "./test_helpers.js";
 
 function makeModel(overrides = {}) {
@@ -568,5 +569,13 @@ describe("PermutationImportanceWidget front end", () => {
     expect(other.querySelectorAll('[data-testid="piw-bar"]')).toHaveLength(2);
     c2();
     expect(model.listenerCount()).toBe(0);
+  });
+});
+
+describe("an error in the view", () => {
+  it("is shown and logged, and never freezes the progress line", () => {
+    const model = mount(makeModel());
+    flushFrames();
+    checkRedrawGuard(model, el, "piw", flushFrames);
   });
 });
