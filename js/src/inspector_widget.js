@@ -145,9 +145,7 @@ function render({ model, el }) {
   const guard = createViewGuard("mi");
   const binding = bindModel(model, { guard });
 
-  const header = createHeader({
-    onMaxRows: (n) => binding.save({ max_rows: n }),
-  });
+  const header = createHeader({ model, binding, dom });
   const tabs = segmentedSwitch(
     TABS.map((key) => [key, VIEWS[key].label]),
     "mi-view",
@@ -255,7 +253,7 @@ function render({ model, el }) {
       Boolean(model.get("_standalone")),
     );
     effectsHint.hidden = selected.length > 0;
-    header.update(model.get("_header"), model.get("max_rows"));
+    header.update(model.get("_header"));
     const line = statusLine(
       shown
         .filter((key) => rendered.has(key))

@@ -16,6 +16,7 @@ import {
   makeChart,
   queryAllTestId,
   queryTestId,
+  pressEnter,
   stubAnimationFrames,
 } from "./test_helpers.js";
 
@@ -160,6 +161,9 @@ describe("ModelInspector front end", () => {
     expect(model.get("max_rows")).toBe(2000);
     change(maxRows, "0"); // refused in the page
     expect(model.get("max_rows")).toBe(2000);
+    maxRows.value = "3000"; // Enter commits too
+    expect(pressEnter(maxRows).defaultPrevented).toBe(true);
+    expect(model.get("max_rows")).toBe(3000);
 
     // Options Python did not make are disabled, saying why.
     const train = queryTestId(el, "mi-importance-on-train");

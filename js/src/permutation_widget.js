@@ -24,6 +24,7 @@ import {
 } from "./permutation/permutation_data.js";
 import { createSelection } from "./permutation/selection.js";
 import { h, listenerBag } from "./ui/dom.js";
+import { commitOnEnter } from "./ui/controls.js";
 import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { createViewGuard, guardRender } from "./ui/guard.js";
@@ -176,7 +177,8 @@ function render({ model, el }) {
   );
   dom.on(controls.all, "click", selection.selectShown);
   dom.on(controls.none, "click", selection.unselectShown);
-  dom.on(controls.top, "click", () => {
+  // "Top k": the button, or Enter in the k field.
+  const selectTop = () => {
     const k = readTopK(controls.topK);
     let result = null;
     try {
@@ -188,7 +190,9 @@ function render({ model, el }) {
       result = null; // malformed result: fall back to the option order
     }
     selection.selectFeatures(topFeatures(result, list("_feature_options"), k));
-  });
+  };
+  dom.on(controls.top, "click", selectTop);
+  commitOnEnter(controls.topK, selectTop, dom);
   dom.on(controls.scorer, "change", () =>
     save({ scorer: controls.scorer.value }),
   );

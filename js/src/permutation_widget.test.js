@@ -13,6 +13,7 @@ import {
   queryTestId,
   stubAnimationFrames,
   checkRedrawGuard,
+  pressEnter,
 } from "./test_helpers.js";
 
 function makeModel(overrides = {}) {
@@ -175,6 +176,36 @@ describe("PermutationImportanceWidget front end", () => {
     expect(model.saves).toHaveLength(1);
     model.set("n_repeats", 3);
     expect(input.value).toBe("3");
+  });
+
+  it("Enter in the repeats input writes n_repeats, once, and stops there", () => {
+    const model = mount(makeModel());
+    const input = byTestId("piw-repeats");
+    const outside = vi.fn(); // JupyterLab's shortcuts listen on the document
+    document.addEventListener("keydown", outside);
+    input.focus();
+    input.value = "12";
+    const event = pressEnter(input);
+    document.removeEventListener("keydown", outside);
+    expect(model.get("n_repeats")).toBe(12);
+    expect(model.saves).toHaveLength(1);
+    expect(event.defaultPrevented).toBe(true);
+    expect(outside).not.toHaveBeenCalled();
+    // Leaving the field afterwards sends nothing new.
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.saves).toHaveLength(1);
+    input.value = "0";
+    pressEnter(input);
+    expect(input.value).toBe("12");
+    expect(model.saves).toHaveLength(1);
+  });
+
+  it("Enter in the k field picks the top k, as the Top button does", () => {
+    const model = mount(makeModel({ features: ["age"] }));
+    byTestId("piw-top-k").value = "2";
+    pressEnter(byTestId("piw-top-k"));
+    click(byTestId("piw-apply"));
+    expect(model.get("features")).toEqual(["bmi", "s5"]);
   });
 
   it("the repeats input refuses whole numbers JSON cannot carry exactly", () => {

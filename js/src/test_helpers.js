@@ -508,6 +508,20 @@ export const change = (node, value) => {
   node.dispatchEvent(new Event("change", { bubbles: true }));
 };
 
+/**
+ * Press Enter in `node` (a keydown that bubbles, as a keyboard sends it);
+ * returns the event, to see whether the widget took it.
+ */
+export const pressEnter = (node) => {
+  const event = new KeyboardEvent("keydown", {
+    key: "Enter",
+    bubbles: true,
+    cancelable: true,
+  });
+  node.dispatchEvent(event);
+  return event;
+};
+
 /** The run-state traits of a widget whose run finished without error. */
 export const DONE_RUN_TRAITS = Object.freeze({
   status: "done",
