@@ -43,6 +43,32 @@ const KINDS = [
 // Kinds a 2-way surface can draw: its average partial dependence, or the
 // second-order ALE.
 const TWO_WAY_KINDS = new Set(["average", "ale"]);
+// The 1-way partial dependence kinds: for a pair Python computes the average.
+const PD_KINDS = new Set(["average", "individual", "both"]);
+
+/**
+ * The kind dropdown's options and value: what the engine computes for `kind`
+ * and the number of features. For a pair, the partial dependence kinds draw
+ * the average surface; the overlay of PD and ALE has no pair form (Python
+ * turns it into "ale" when a second feature is picked, and refuses it when
+ * asked for with two), so it shows as a disabled option saying why.
+ *
+ * @param {string} kind the `kind` trait.
+ * @param {boolean} twoWay
+ * @returns {{options: [string, string][], value: string, disabled: string[]}}
+ */
+export function kindChoices(kind, twoWay) {
+  if (!twoWay) return { options: KINDS, value: kind, disabled: [] };
+  const options = KINDS.filter(([k]) => TWO_WAY_KINDS.has(k));
+  if (PD_KINDS.has(kind)) return { options, value: "average", disabled: [] };
+  if (TWO_WAY_KINDS.has(kind)) return { options, value: kind, disabled: [] };
+  const label = KINDS.find(([k]) => k === kind)?.[1] ?? kind;
+  return {
+    options: [...options, [kind, `${label} (one feature only)`]],
+    value: kind,
+    disabled: [kind],
+  };
+}
 const SCALES = [
   ["probability", "probability"],
   ["log_odds", "log-odds"],
@@ -212,11 +238,10 @@ function render({ model, el }) {
   function syncSettings() {
     const twoWay = features().length === 2;
     const value = String(model.get("kind") ?? "average");
-    fillSelect(
-      kind.select,
-      twoWay ? KINDS.filter(([k]) => TWO_WAY_KINDS.has(k)) : KINDS,
-      twoWay && value !== "ale" ? "average" : value,
-    );
+    const choices = kindChoices(value, twoWay);
+    fillSelect(kind.select, choices.options, choices.value);
+    for (const option of kind.select.options)
+      option.disabled = choices.disabled.includes(option.value);
     // ICE curves and centering at the first grid value describe 1-way
     // partial dependence only.
     const pdCurve = !twoWay && !value.includes("ale");

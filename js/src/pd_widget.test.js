@@ -666,3 +666,39 @@ describe("an error in the view", () => {
     expect(byTestId("pdw-progress").closest("[hidden]")).toBeNull();
   });
 });
+
+describe("PartialDependenceWidget: the kind dropdown shows what is computed", () => {
+  const shown = () => {
+    const select = byTestId("pdw-kind");
+    return [select.value, select.selectedOptions[0].textContent];
+  };
+
+  it("for a pair: the average for PD kinds, ALE for ALE, the overlay disabled", () => {
+    const model = mount(
+      makeModel({ features: ["age", "bmi"], kind: "both", _curve: {} }),
+    );
+    expect(shown()).toEqual(["average", "average (PDP)"]);
+    model.set("kind", "ale");
+    expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
+    // Asked for from Python with two features: an error there, and said here.
+    model.set("kind", "average_and_ale");
+    expect(shown()).toEqual(["average_and_ale", "PD and ALE (one feature only)"]);
+    expect(byTestId("pdw-kind").selectedOptions[0].disabled).toBe(true);
+    expect(
+      [...byTestId("pdw-kind").options].filter((o) => !o.disabled).map((o) => o.value),
+    ).toEqual(["average", "ale"]);
+  });
+
+  it("a second feature picked under PD and ALE: never shown as the average", () => {
+    const model = mount(makeModel({ kind: "average_and_ale" }));
+    expect(shown()).toEqual(["average_and_ale", "PD and ALE"]);
+    change(byTestId("pdw-feature2"), "bmi");
+    expect(model.saves.at(-1).features).toEqual(["age", "bmi"]);
+    expect(shown()[0]).not.toBe("average");
+    model.set("kind", "ale"); // what Python answers (tests/widgets/test_ale_widget.py)
+    expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
+    change(byTestId("pdw-feature2"), "");
+    expect(model.saves.at(-1).features).toEqual(["age"]);
+    expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
+  });
+});
