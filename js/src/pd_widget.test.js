@@ -702,3 +702,44 @@ describe("PartialDependenceWidget: the kind dropdown shows what is computed", ()
     expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
   });
 });
+
+describe("PartialDependenceWidget: long category labels", () => {
+  const LABELS = [
+    "month-to-month contract",
+    "one year contract",
+    "two year contract with a very long name",
+  ];
+  /** The tick labels of the axis in `g`: [shown text, title or null]. */
+  const ticks = (g) =>
+    [...g.querySelectorAll(".tick text")].map((t) => [
+      t.childNodes[0].textContent,
+      t.querySelector("title")?.textContent ?? null,
+    ]);
+
+  it("are cut on the axis and keep their full text on hover (1-way)", () => {
+    // A narrow chart: bands of a few characters.
+    vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(260);
+    mount(makeModel({ _curve: categoricalCurve(payloadPacker(), { labels: LABELS }) }));
+    const axis = el.querySelector(".pdw-x-axis");
+    const shown = ticks(axis);
+    expect(shown.map(([, title]) => title)).toEqual(
+      shown.map(([text], k) => (text === LABELS[k] ? null : LABELS[k])),
+    );
+    const cut = shown.filter(([text]) => text.endsWith("…"));
+    expect(cut.length).toBeGreaterThan(0);
+    for (const [text, title] of cut) expect(title.startsWith(text.slice(0, -1))).toBe(true);
+  });
+
+  it("on a surface's categorical axis too (2-way)", () => {
+    const pack = payloadPacker();
+    const curve = twoWayCurve(pack, { gb: 3, categoricalY: true });
+    curve.grid_y_labels = LABELS;
+    curve.distribution_y.labels = LABELS;
+    mount(makeModel({ features: ["age", "contract"], _curve: curve }));
+    const yAxis = [...byTestId("pdw-heatmap").querySelectorAll(".iw-axis")].find(
+      (g) => g.textContent.includes("…"),
+    );
+    expect(ticks(yAxis).map(([, title]) => title)).toEqual(LABELS);
+    expect(yAxis.querySelector("img")).toBeNull();
+  });
+});

@@ -20,7 +20,7 @@ import {
   CHAR_WIDTH,
   measureWidth,
   themeAxis,
-  truncate,
+  truncateTicks,
 } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
 import { formatNumber } from "../charts/format.js";
@@ -212,22 +212,22 @@ export function createPdHeatmap(container, { tooltip }) {
 
     // Axes and titles.
     const bottomAxis = axisBottom(gx.scale);
-    if (xAxis.categorical) {
-      const chars = Math.max(2, Math.floor(gx.scale.step() / CHAR_WIDTH));
-      bottomAxis.tickFormat((t) => truncate(t, chars));
-    } else
+    if (!xAxis.categorical)
       bottomAxis
         .ticks(Math.max(2, Math.floor(plotW / 80)))
         .tickFormat(formatNumber);
     xAxisG.attr("transform", `translate(0,${top + plotH})`).call(bottomAxis);
+    if (xAxis.categorical)
+      truncateTicks(
+        xAxisG,
+        Math.max(2, Math.floor(gx.scale.step() / CHAR_WIDTH)),
+      );
     themeAxis(xAxisG);
     const leftAxis = axisLeft(gy.scale);
-    if (yAxis.categorical)
-      leftAxis.tickFormat((t) =>
-        truncate(t, Math.floor((MARGIN.left - 12) / CHAR_WIDTH)),
-      );
-    else leftAxis.ticks(6).tickFormat(formatNumber);
+    if (!yAxis.categorical) leftAxis.ticks(6).tickFormat(formatNumber);
     yAxisG.attr("transform", `translate(${left},0)`).call(leftAxis);
+    if (yAxis.categorical)
+      truncateTicks(yAxisG, Math.floor((MARGIN.left - 12) / CHAR_WIDTH));
     themeAxis(yAxisG);
     xTitle
       .attr("x", left + plotW / 2)
