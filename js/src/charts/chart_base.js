@@ -150,9 +150,20 @@ export function defaultDuration() {
   return reduce ? 0 : TRANSITION_MS;
 }
 
-/** The container's width, or `DEFAULT_WIDTH` before it has a layout. */
+// Each container's last width with a layout (see measureWidth).
+const lastWidths = new WeakMap();
+
+/**
+ * The container's width; while it has no layout (width 0: hidden, detached,
+ * or JupyterLab relaying out the page, as when the theme changes), the width
+ * it had last, and `fallback` before it ever had one. A redraw at that moment
+ * used to draw at `fallback` (640 px) and keep it in a narrower output: no
+ * resize followed, so the chart's right side and axis title stayed cut off.
+ */
 export function measureWidth(container, fallback = DEFAULT_WIDTH) {
-  return container.clientWidth > 0 ? container.clientWidth : fallback;
+  const width = container.clientWidth;
+  if (width > 0) lastWidths.set(container, width);
+  return width > 0 ? width : (lastWidths.get(container) ?? fallback);
 }
 
 /**

@@ -31,6 +31,10 @@ import { drawDistribution } from "./pd_distribution.js";
 import { axisGeometry, heatColor } from "./pd_heat_scales.js";
 
 const MARGIN = { top: 8, right: 12, bottom: 40, left: 72 };
+// Extra left margin for category labels on the y axis, and the room the
+// rotated axis title takes at the left edge (labels must end before it).
+const CATEGORY_LABELS = 48;
+const Y_TITLE_ROOM = 24;
 const MARGIN_SIZE = 40; // depth of the distribution strips
 const GAP = 4;
 const MAX_PLOT = 440;
@@ -124,15 +128,15 @@ export function createPdHeatmap(container, { tooltip }) {
     const { x: xAxis, y: yAxis, average, gridDone } = curve;
     const gb = yAxis.values.length;
     const available = measureWidth(container);
+    const left = MARGIN.left + (yAxis.categorical ? CATEGORY_LABELS : 0);
     const plotW = Math.max(
       120,
       Math.min(
         MAX_PLOT,
-        available - MARGIN.left - MARGIN.right - MARGIN_SIZE - GAP,
+        available - left - MARGIN.right - MARGIN_SIZE - GAP,
       ),
     );
     const plotH = Math.round(Math.min(plotW, 360));
-    const left = MARGIN.left;
     const top = MARGIN.top + MARGIN_SIZE + GAP;
     const width = left + plotW + GAP + MARGIN_SIZE + MARGIN.right;
     const height = top + plotH + MARGIN.bottom;
@@ -227,7 +231,7 @@ export function createPdHeatmap(container, { tooltip }) {
     if (!yAxis.categorical) leftAxis.ticks(6).tickFormat(formatNumber);
     yAxisG.attr("transform", `translate(${left},0)`).call(leftAxis);
     if (yAxis.categorical)
-      truncateTicks(yAxisG, Math.floor((MARGIN.left - 12) / CHAR_WIDTH));
+      truncateTicks(yAxisG, Math.floor((left - 9 - Y_TITLE_ROOM) / CHAR_WIDTH));
     themeAxis(yAxisG);
     xTitle
       .attr("x", left + plotW / 2)
