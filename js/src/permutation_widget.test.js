@@ -198,6 +198,15 @@ describe("PermutationImportanceWidget front end", () => {
     pressEnter(input);
     expect(input.value).toBe("12");
     expect(model.saves).toHaveLength(1);
+    // The field shows what was sent, in whole digits, focused or not.
+    input.value = "1e3";
+    pressEnter(input);
+    expect(model.get("n_repeats")).toBe(1000);
+    expect(input.value).toBe("1000");
+    input.value = "1e3";
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(input.value).toBe("1000");
+    expect(model.saves).toHaveLength(2);
   });
 
   it("Enter in the k field picks the top k, as the Top button does", () => {

@@ -60,8 +60,12 @@ export function integerInput(
   };
   const commit = () => {
     const n = Number(input.value);
-    if (!Number.isSafeInteger(n) || n < min) input.value = current();
-    else if (n !== model.get(trait)) binding.save({ [trait]: n });
+    if (!Number.isSafeInteger(n) || n < min) {
+      input.value = current();
+      return;
+    }
+    if (n !== model.get(trait)) binding.save({ [trait]: n });
+    input.value = String(n); // what was sent: "1e9" reads 1000000000
   };
   dom.on(input, "change", commit);
   commitOnEnter(input, commit, dom);
