@@ -37,6 +37,7 @@ import {
 import { h, listenerBag } from "./ui/dom.js";
 import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
+import { createViewGuard, guardRender } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
@@ -73,7 +74,8 @@ function shownView(view) {
 
 function render({ model, el }) {
   const dom = listenerBag();
-  const binding = bindModel(model);
+  const guard = createViewGuard("icw");
+  const binding = bindModel(model, { guard });
   const context = { model, binding, dom };
 
   // ---- DOM ----------------------------------------------------------------
@@ -124,10 +126,12 @@ function render({ model, el }) {
       h("div", { className: "iw-buttons" }, [run, stop]),
     ]),
     status.bar,
+    guard.node,
     status.error,
     status.staleNote,
     output,
   );
+  guard.attach({ root, statusBar: status.bar });
 
   const panels = {
     measures: createMeasuresView({ tooltip }),
@@ -198,6 +202,23 @@ function render({ model, el }) {
     }
   }
 
+  /** Draw the shown view's panel; returns what it drew (0: nothing). */
+  function drawPanel(view, problems) {
+    if (view === "measures") {
+      const sortBy = String(model.get("sort_by") ?? "");
+      return panels.measures.update(
+        decode((v) => sortedBy(measuresResult(v), sortBy), "_measures", problems),
+      );
+    }
+    if (view === "classes")
+      return panels.classes.update(decode(perClassResult, "_per_class", problems));
+    return panels.correlation.update({
+      correlation: decode(correlationResult, "_correlation", problems),
+      groups: decode(groupsResult, "_groups", problems),
+      correlationThreshold: Number(model.get("correlation_threshold")) || 0,
+    });
+  }
+
   function drawLive() {
     const state = String(model.get("status") ?? "idle");
     const view = shownView(model.get("view"));
@@ -207,25 +228,9 @@ function render({ model, el }) {
     syncViewSwitch();
 
     const problems = [];
-    let drawn = 0;
     for (const [name, panel] of Object.entries(panels))
       panel.node.hidden = name !== view;
-    if (view === "measures") {
-      const sortBy = String(model.get("sort_by") ?? "");
-      drawn = panels.measures.update(
-        decode((v) => sortedBy(measuresResult(v), sortBy), "_measures", problems),
-      );
-    } else if (view === "classes") {
-      drawn = panels.classes.update(
-        decode(perClassResult, "_per_class", problems),
-      );
-    } else {
-      drawn = panels.correlation.update({
-        correlation: decode(correlationResult, "_correlation", problems),
-        groups: decode(groupsResult, "_groups", problems),
-        correlationThreshold: Number(model.get("correlation_threshold")) || 0,
-      });
-    }
+    const drawn = guard.run("the chart", () => drawPanel(view, problems)) ?? 0;
 
     const hasResult = !isEmpty(model.get("_measures"));
     // After a failed run the last result stays up, dimmed and captioned.
@@ -255,7 +260,9 @@ function render({ model, el }) {
     picked.mark();
   }
 
-  const live = frameScheduler(drawLive);
+  const live = frameScheduler(
+    guard.wrap("the widget", drawLive, { updatesStatus: true }),
+  );
 
   // ---- Listeners -----------------------------------------------------------
 
@@ -281,7 +288,7 @@ function render({ model, el }) {
 
   syncScoring();
   syncSort();
-  drawLive();
+  live.now();
 
   return () => {
     binding.removeAll();
@@ -293,4 +300,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: guardRender(render) };

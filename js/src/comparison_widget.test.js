@@ -16,6 +16,7 @@ import {
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
+  checkRedrawGuard,
 } from "./test_helpers.js";
 
 function makeModel(overrides = {}) {
@@ -593,5 +594,13 @@ describe("ImportanceComparisonWidget front end: lifecycle", () => {
     expect(other.querySelectorAll('[data-testid="icw-cell"]')).toHaveLength(16);
     c2();
     expect(model.listenerCount()).toBe(0);
+  });
+});
+
+describe("an error in the view", () => {
+  it("is shown and logged, and never freezes the progress line", () => {
+    const model = mount(makeModel());
+    flushFrames();
+    checkRedrawGuard(model, el, "icw", flushFrames);
   });
 });

@@ -20,6 +20,7 @@ import permutationWidget from "./permutation_widget.js";
 import { segmentedSwitch } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
+import { createViewGuard, guardRender } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { statusText } from "./ui/status.js";
 import "./inspector_widget.css";
@@ -142,11 +143,10 @@ function childStatus(proxy) {
 
 function render({ model, el }) {
   const dom = listenerBag();
-  const binding = bindModel(model);
+  const guard = createViewGuard("mi");
+  const binding = bindModel(model, { guard });
 
-  const header = createHeader({
-    onMaxRows: (n) => binding.save({ max_rows: n }),
-  });
+  const header = createHeader({ model, binding, dom });
   const tabs = segmentedSwitch(
     TABS.map((key) => [key, VIEWS[key].label]),
     "mi-view",
@@ -182,6 +182,7 @@ function render({ model, el }) {
   const root = h("div", { className: "inspectwidgets iw-inspector", testid: "mi-root" }, [
     header.node,
     status,
+    guard.node,
     h("div", { className: "mi-tabs" }, [tabs.node, rows.node, selection, clear]),
     hosts.importance,
     hosts.importance_train,
@@ -193,6 +194,7 @@ function render({ model, el }) {
     hosts.effects,
   ]);
   const effectsTitle = root.querySelector(".mi-effects-title");
+  guard.attach({ root, statusBar: status });
   el.append(root);
 
   /** Rendered views: key -> {proxy, cleanup}. */
@@ -252,7 +254,7 @@ function render({ model, el }) {
       Boolean(model.get("_standalone")),
     );
     effectsHint.hidden = selected.length > 0;
-    header.update(model.get("_header"), model.get("max_rows"));
+    header.update(model.get("_header"));
     const line = statusLine(
       shown
         .filter((key) => rendered.has(key))
@@ -263,7 +265,9 @@ function render({ model, el }) {
     root.setAttribute("data-shown", shown.join(" "));
     root.setAttribute("data-rendered", [...rendered.keys()].join(" "));
   }
-  const live = frameScheduler(draw);
+  const live = frameScheduler(
+    guard.wrap("the inspector", draw, { updatesStatus: true }),
+  );
 
   for (const [key, button] of tabs.buttons) {
     dom.on(button, "click", () => {
@@ -292,7 +296,7 @@ function render({ model, el }) {
     Object.values(VIEWS).map((v) => v.trait),
     live.schedule,
   );
-  draw();
+  live.now();
 
   return () => {
     live.cancel();
@@ -307,4 +311,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: guardRender(render) };

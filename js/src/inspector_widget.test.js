@@ -17,6 +17,7 @@ import {
   makeChart,
   queryAllTestId,
   queryTestId,
+  pressEnter,
   stubAnimationFrames,
 } from "./test_helpers.js";
 
@@ -163,6 +164,9 @@ describe("ModelInspector front end", () => {
     expect(model.get("max_rows")).toBe(2000);
     change(maxRows, "0"); // refused in the page
     expect(model.get("max_rows")).toBe(2000);
+    maxRows.value = "3000"; // Enter commits too
+    expect(pressEnter(maxRows).defaultPrevented).toBe(true);
+    expect(model.get("max_rows")).toBe(3000);
 
     // Options Python did not make are disabled, saying why.
     const train = queryTestId(el, "mi-importance-on-train");
@@ -267,5 +271,34 @@ describe("importance on training rows, cross-validated or out-of-bag", () => {
     expect(queryAllTestId(panel, "piw-bar")).toHaveLength(R2.features.length);
     cleanup();
     expect(model.listenerCount()).toBe(0);
+  });
+});
+
+describe("ModelInspector: an error in the view", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    document.body.replaceChildren();
+  });
+
+  it("is shown and logged in place of the status line, and clears", () => {
+    const frames = stubAnimationFrames();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const model = makeModel();
+    model.send = vi.fn();
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const unreadable = { toString: () => { throw new Error("odd name"); } };
+    expect(() => model.set("selected_features", [unreadable])).not.toThrow();
+    const box = queryTestId(el, "mi-view-error");
+    expect(box.hidden).toBe(false);
+    expect(box.textContent).toContain("Could not show the inspector: odd name");
+    expect(queryTestId(el, "mi-status").hidden).toBe(true);
+    expect(errors).toHaveBeenCalled();
+    model.set("selected_features", []);
+    expect(box.hidden).toBe(true);
+    expect(queryTestId(el, "mi-status").hidden).toBe(false);
+    cleanup();
   });
 });

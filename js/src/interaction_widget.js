@@ -31,6 +31,7 @@ import {
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
+import { createViewGuard, guardRender } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createTooltip } from "./ui/tooltip.js";
@@ -82,7 +83,8 @@ function selectField(testid, label, options) {
 
 function render({ model, el }) {
   const dom = listenerBag();
-  const binding = bindModel(model);
+  const guard = createViewGuard("iaw");
+  const binding = bindModel(model, { guard });
   const context = { model, binding, dom };
 
   const root = h("div", {
@@ -135,10 +137,12 @@ function render({ model, el }) {
       h("div", { className: "iw-buttons" }, [run, stop]),
     ]),
     status.bar,
+    guard.node,
     status.error,
     status.staleNote,
     output,
   );
+  guard.attach({ root, statusBar: status.bar });
   el.append(root);
 
   const legend = createColorLegend(legendHost, { testid: "iaw-legend" });
@@ -190,15 +194,17 @@ function render({ model, el }) {
     root.setAttribute("data-surface", curve ? curve.features.join(" × ") : "");
     stop.disabled = state !== "running";
     if (h2) {
-      heatmap.update({
-        rows: h2.features,
-        cols: h2.features,
-        values: h2.matrix,
-        color: cellColor,
-        describe: (i, j) => describeCell(h2, i, j),
-        selected: selectedCell(h2, pair),
-        maxCell: 56,
-      });
+      guard.run("the H² heatmap", () =>
+        heatmap.update({
+          rows: h2.features,
+          cols: h2.features,
+          values: h2.matrix,
+          color: cellColor,
+          describe: (i, j) => describeCell(h2, i, j),
+          selected: selectedCell(h2, pair),
+          maxCell: 56,
+        }),
+      );
     }
     caption.textContent = h2
       ? `H² of the pairs among the ${h2.features.length} features that interact most (on ${formatNumber(h2.nSamples)} rows); click a cell to draw the pair`
@@ -206,8 +212,10 @@ function render({ model, el }) {
         ? "Computing H²…"
         : "No result yet: press Run.";
     if (curve && curve.mode === "2d") {
-      surface ??= createPdHeatmap(surfaceHost, { tooltip });
-      surface.update(curve);
+      guard.run("the pair's surface", () => {
+        surface ??= createPdHeatmap(surfaceHost, { tooltip });
+        surface.update(curve);
+      });
     } else if (surface) {
       surface.destroy();
       surface = null;
@@ -234,7 +242,9 @@ function render({ model, el }) {
     });
   }
 
-  const live = frameScheduler(drawLive);
+  const live = frameScheduler(
+    guard.wrap("the widget", drawLive, { updatesStatus: true }),
+  );
   saveOnChange(kind.select, "kind", context);
   saveOnChange(target.select, "target", context);
   saveOnChange(scale.select, "scale", context);
@@ -244,7 +254,7 @@ function render({ model, el }) {
   binding.on(["kind", "scale", "target", "_target_options"], syncSettings);
   binding.on(LIVE_TRAITS, live.schedule);
   syncSettings();
-  drawLive();
+  live.now();
 
   return () => {
     binding.removeAll();
@@ -259,4 +269,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: guardRender(render) };

@@ -122,4 +122,137 @@ describe("InteractionWidget", () => {
     expect(model.listenerCount()).toBe(0);
     expect(el.children).toHaveLength(0);
   });
+
+  describe("on a churn-like table (string categories, NaN in numeric columns)", () => {
+    // The traits InteractionWidget sent for a Pipeline(OrdinalEncoder,
+    // HistGradientBoostingClassifier) on 4,000 rows with 3-8 % NaN: H² is
+    // finite, but the pair's 2-way grid of `total_charges` (8 % NaN) is
+    // NaN throughout, while Python says done.
+    const FEATURES = ["tenure", "monthly_charges", "total_charges", "contract"];
+    function churnTraits(pack, gridY) {
+      const curve = twoWayCurve(pack, { ga: 20, gb: gridY.length });
+      return {
+        features: FEATURES,
+        n_top: 4,
+        pair: ["tenure", "total_charges"],
+        target: "stay",
+        _feature_options: FEATURES,
+        _categorical: ["contract"],
+        _target_options: ["churn", "stay"],
+        _h2: {
+          features: FEATURES,
+          matrix: pack(
+            [NaN, 0.05, 0.09, 0.01, 0.05, NaN, 0.15, 0.02, 0.09, 0.15, NaN,
+              0.01, 0.01, 0.02, 0.01, NaN],
+            [4, 4],
+          ),
+          one_vs_rest: pack([0.15, 0.1, 0.1, 0.07]),
+          n_samples: 200,
+        },
+        _curve: {
+          ...curve,
+          features: ["tenure", "total_charges"],
+          grid_y: pack(gridY),
+          y_label: "probability of class stay",
+        },
+      };
+    }
+
+    it("draws H² and says why the pair's surface cannot be drawn", () => {
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      const pack = payloadPacker();
+      expect(() =>
+        mount(churnTraits(pack, Array.from({ length: 20 }, () => NaN))),
+      ).not.toThrow();
+      expect(queryAllTestId(el, "iaw-cell")).toHaveLength(16);
+      expect(queryTestId(el, "iaw-progress").textContent).toMatch(/^done/);
+      expect(queryTestId(el, "pdw-surface-note").textContent).toBe(
+        "Nothing to draw: the grid of total_charges holds no number (the column's missing values?).",
+      );
+      expect(queryTestId(el, "pdw-heatmap").getAttribute("data-cells")).toBe(
+        "0",
+      );
+      expect(queryTestId(el, "iaw-error").hidden).toBe(true);
+      expect(errors).not.toHaveBeenCalled();
+    });
+
+    it("draws the numbers of a grid that holds a few NaN, and counts the rest", () => {
+      const pack = payloadPacker();
+      const gridY = Array.from({ length: 20 }, (_, j) => (j === 19 ? NaN : j));
+      mount(churnTraits(pack, gridY));
+      const svg = queryTestId(el, "pdw-heatmap");
+      expect(svg.getAttribute("data-cells")).toBe(String(20 * 19));
+      expect(queryTestId(el, "pdw-surface-note").textContent).toBe(
+        "Not drawn: 1 of 20 grid values of total_charges, which are not numbers.",
+      );
+      expect(svg.querySelector(".pdw-contours").getAttribute("d")).not.toMatch(
+        /NaN|undefined/,
+      );
+    });
+  });
+
+  describe("an error in the view", () => {
+    it("of a chart's update is shown and logged; the status still says done", () => {
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      const broken = contextSpy();
+      broken.fillRect = () => {
+        throw new Error("canvas lost");
+      };
+      HTMLCanvasElement.prototype.getContext.mockImplementation(() => broken);
+      const pack = payloadPacker();
+      expect(() =>
+        mount({ pair: ["age", "bmi"], _curve: twoWayCurve(pack) }),
+      ).not.toThrow();
+      const box = queryTestId(el, "iaw-view-error");
+      expect(box.hidden).toBe(false);
+      expect(box.textContent).toContain(
+        "Could not show the pair's surface: canvas lost",
+      );
+      expect(errors).toHaveBeenCalledWith(
+        "inspectwidgets: could not show the pair's surface",
+        expect.any(Error),
+      );
+      expect(queryAllTestId(el, "iaw-cell")).toHaveLength(9);
+      expect(queryTestId(el, "iaw-progress").textContent).toMatch(/^done/);
+      expect(queryTestId(el, "iaw-progress").closest("[hidden]")).toBeNull();
+    });
+
+    it("of the redraw replaces the frozen progress line, until a redraw works", () => {
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      const model = mount({ status: "running", progress: 0.94, _eta_seconds: 0.3 });
+      const progress = queryTestId(el, "iaw-progress");
+      expect(progress.textContent).toBe("94% · under 1 s left");
+      // A value the redraw cannot read (Number(Symbol) throws).
+      expect(() => {
+        model.set("_eta_seconds", Symbol("eta"));
+        model.set("status", "done");
+        flush();
+      }).not.toThrow();
+      expect(progress.closest("[hidden]")).not.toBeNull();
+      expect(queryTestId(el, "iaw-view-error").textContent).toContain(
+        "Could not show the widget: Cannot convert a Symbol value to a number",
+      );
+      expect(errors).toHaveBeenCalledOnce();
+      model.set("_eta_seconds", -1);
+      flush();
+      expect(progress.closest("[hidden]")).toBeNull();
+      expect(progress.textContent).toMatch(/^done/);
+      expect(queryTestId(el, "iaw-view-error").hidden).toBe(true);
+    });
+
+    it("of a model listener is shown and stops no other listener", () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const model = mount();
+      const unreadable = { toString: () => { throw new Error("odd class"); } };
+      expect(() => model.set("_target_options", [unreadable])).not.toThrow();
+      expect(queryTestId(el, "iaw-view-error").textContent).toContain(
+        "Could not show the change of kind, scale, target, _target_options: odd class",
+      );
+      model.set("status", "running"); // later changes still draw
+      flush();
+      expect(queryTestId(el, "iaw-root").getAttribute("data-status")).toBe(
+        "running",
+      );
+    });
+  });
 });

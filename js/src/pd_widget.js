@@ -25,6 +25,7 @@ import {
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
+import { createViewGuard, guardRender } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
@@ -42,6 +43,32 @@ const KINDS = [
 // Kinds a 2-way surface can draw: its average partial dependence, or the
 // second-order ALE.
 const TWO_WAY_KINDS = new Set(["average", "ale"]);
+// The 1-way partial dependence kinds: for a pair Python computes the average.
+const PD_KINDS = new Set(["average", "individual", "both"]);
+
+/**
+ * The kind dropdown's options and value: what the engine computes for `kind`
+ * and the number of features. For a pair, the partial dependence kinds draw
+ * the average surface; the overlay of PD and ALE has no pair form (Python
+ * turns it into "ale" when a second feature is picked, and refuses it when
+ * asked for with two), so it shows as a disabled option saying why.
+ *
+ * @param {string} kind the `kind` trait.
+ * @param {boolean} twoWay
+ * @returns {{options: [string, string][], value: string, disabled: string[]}}
+ */
+export function kindChoices(kind, twoWay) {
+  if (!twoWay) return { options: KINDS, value: kind, disabled: [] };
+  const options = KINDS.filter(([k]) => TWO_WAY_KINDS.has(k));
+  if (PD_KINDS.has(kind)) return { options, value: "average", disabled: [] };
+  if (TWO_WAY_KINDS.has(kind)) return { options, value: kind, disabled: [] };
+  const label = KINDS.find(([k]) => k === kind)?.[1] ?? kind;
+  return {
+    options: [...options, [kind, `${label} (one feature only)`]],
+    value: kind,
+    disabled: [kind],
+  };
+}
 const SCALES = [
   ["probability", "probability"],
   ["log_odds", "log-odds"],
@@ -97,7 +124,8 @@ function chartKind(curve) {
 
 function render({ model, el }) {
   const dom = listenerBag();
-  const binding = bindModel(model);
+  const guard = createViewGuard("pdw");
+  const binding = bindModel(model, { guard });
   const context = { model, binding, dom };
 
   // ---- DOM ----------------------------------------------------------------
@@ -177,10 +205,12 @@ function render({ model, el }) {
       ]),
     ]),
     status.bar,
+    guard.node,
     status.error,
     status.staleNote,
     output,
   );
+  guard.attach({ root, statusBar: status.bar });
   el.append(root);
 
   /** @type {{kind: string, chart: {update: Function, destroy: Function}} | null} */
@@ -208,11 +238,10 @@ function render({ model, el }) {
   function syncSettings() {
     const twoWay = features().length === 2;
     const value = String(model.get("kind") ?? "average");
-    fillSelect(
-      kind.select,
-      twoWay ? KINDS.filter(([k]) => TWO_WAY_KINDS.has(k)) : KINDS,
-      twoWay && value !== "ale" ? "average" : value,
-    );
+    const choices = kindChoices(value, twoWay);
+    fillSelect(kind.select, choices.options, choices.value);
+    for (const option of kind.select.options)
+      option.disabled = choices.disabled.includes(option.value);
     // ICE curves and centering at the first grid value describe 1-way
     // partial dependence only.
     const pdCurve = !twoWay && !value.includes("ale");
@@ -270,14 +299,19 @@ function render({ model, el }) {
       curve ? curve.mode : features().length === 2 ? "2d" : "1d",
     );
 
-    const wanted = curve ? chartKind(curve) : null;
-    if (current && current.kind !== wanted) {
-      current.chart.destroy();
-      current = null;
-    }
-    if (curve && !current)
-      current = { kind: wanted, chart: CHARTS[wanted](chartHost, { tooltip }) };
-    current?.chart.update(curve);
+    guard.run("the chart", () => {
+      const wanted = curve ? chartKind(curve) : null;
+      if (current && current.kind !== wanted) {
+        current.chart.destroy();
+        current = null;
+      }
+      if (curve && !current)
+        current = {
+          kind: wanted,
+          chart: CHARTS[wanted](chartHost, { tooltip }),
+        };
+      current?.chart.update(curve);
+    });
 
     const correlated = curve?.correlated ?? [];
     const key = JSON.stringify([correlated, curve?.effect, curve?.mode]);
@@ -330,7 +364,9 @@ function render({ model, el }) {
         : "No result yet: press Run.";
   }
 
-  const live = frameScheduler(drawLive);
+  const live = frameScheduler(
+    guard.wrap("the widget", drawLive, { updatesStatus: true }),
+  );
 
   /** The banner's buttons: each switches `kind` (clicks go through `dom`,
    * removed with the widget). */
@@ -385,7 +421,7 @@ function render({ model, el }) {
 
   syncFeatures();
   syncSettings();
-  drawLive();
+  live.now();
 
   return () => {
     binding.removeAll();
@@ -399,4 +435,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: guardRender(render) };

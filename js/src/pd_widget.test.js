@@ -17,6 +17,7 @@ import {
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
+  checkRedrawGuard,
 } from "./test_helpers.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
@@ -365,16 +366,17 @@ describe("PartialDependenceWidget: categorical and 2-way", () => {
       "0",
     );
 
-    // A NaN grid point (a column with missing values): no contours, no throw.
+    // A NaN grid point (a column with missing values): the surface of the
+    // grid values that are numbers, its contours placed, nothing thrown.
     const pack = payloadPacker();
     model.set("_curve", {
       ...twoWayCurve(pack),
       grid_y: pack([0, 0.5, 1, 1.5, NaN]),
     });
     flushFrames();
-    expect(el.querySelector(".pdw-contours").getAttribute("data-levels")).toBe(
-      "0",
-    );
+    const contourPaths = el.querySelector(".pdw-contours");
+    expect(Number(contourPaths.getAttribute("data-levels"))).toBeGreaterThan(0);
+    expect(contourPaths.getAttribute("d") ?? "").not.toMatch(/NaN/);
     model.set("_curve", twoWayCurve(payloadPacker(), { done: 2 }));
     flushFrames();
 
@@ -655,5 +657,107 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     expect(el.querySelector(".iw-tooltip")).toBeNull();
     model.set("_curve", {});
     expect(frames.size).toBe(0);
+  });
+});
+
+describe("an error in the view", () => {
+  it("is shown and logged, and never freezes the progress line", () => {
+    const model = mount(makeModel());
+    flushFrames();
+    checkRedrawGuard(model, el, "pdw", flushFrames);
+  });
+
+  it("of a chart's update is shown and logged; the status still says done", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    ctx.stroke = () => {
+      throw new Error("canvas lost");
+    };
+    expect(() => mount(makeModel())).not.toThrow();
+    expect(byTestId("pdw-view-error").textContent).toContain(
+      "Could not show the chart: canvas lost",
+    );
+    expect(errors).toHaveBeenCalledWith(
+      "inspectwidgets: could not show the chart",
+      expect.any(Error),
+    );
+    expect(byTestId("pdw-progress").textContent).toBe("done in 1.5 s");
+    expect(byTestId("pdw-progress").closest("[hidden]")).toBeNull();
+  });
+});
+
+describe("PartialDependenceWidget: the kind dropdown shows what is computed", () => {
+  const shown = () => {
+    const select = byTestId("pdw-kind");
+    return [select.value, select.selectedOptions[0].textContent];
+  };
+
+  it("for a pair: the average for PD kinds, ALE for ALE, the overlay disabled", () => {
+    const model = mount(
+      makeModel({ features: ["age", "bmi"], kind: "both", _curve: {} }),
+    );
+    expect(shown()).toEqual(["average", "average (PDP)"]);
+    model.set("kind", "ale");
+    expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
+    // Asked for from Python with two features: an error there, and said here.
+    model.set("kind", "average_and_ale");
+    expect(shown()).toEqual(["average_and_ale", "PD and ALE (one feature only)"]);
+    expect(byTestId("pdw-kind").selectedOptions[0].disabled).toBe(true);
+    expect(
+      [...byTestId("pdw-kind").options].filter((o) => !o.disabled).map((o) => o.value),
+    ).toEqual(["average", "ale"]);
+  });
+
+  it("a second feature picked under PD and ALE: never shown as the average", () => {
+    const model = mount(makeModel({ kind: "average_and_ale" }));
+    expect(shown()).toEqual(["average_and_ale", "PD and ALE"]);
+    change(byTestId("pdw-feature2"), "bmi");
+    expect(model.saves.at(-1).features).toEqual(["age", "bmi"]);
+    expect(shown()[0]).not.toBe("average");
+    model.set("kind", "ale"); // what Python answers (tests/widgets/test_ale_widget.py)
+    expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
+    change(byTestId("pdw-feature2"), "");
+    expect(model.saves.at(-1).features).toEqual(["age"]);
+    expect(shown()).toEqual(["ale", "accumulated local effects (ALE)"]);
+  });
+});
+
+describe("PartialDependenceWidget: long category labels", () => {
+  const LABELS = [
+    "month-to-month contract",
+    "one year contract",
+    "two year contract with a very long name",
+  ];
+  /** The tick labels of the axis in `g`: [shown text, title or null]. */
+  const ticks = (g) =>
+    [...g.querySelectorAll(".tick text")].map((t) => [
+      t.childNodes[0].textContent,
+      t.querySelector("title")?.textContent ?? null,
+    ]);
+
+  it("are cut on the axis and keep their full text on hover (1-way)", () => {
+    // A narrow chart: bands of a few characters.
+    vi.spyOn(HTMLElement.prototype, "clientWidth", "get").mockReturnValue(260);
+    mount(makeModel({ _curve: categoricalCurve(payloadPacker(), { labels: LABELS }) }));
+    const axis = el.querySelector(".pdw-x-axis");
+    const shown = ticks(axis);
+    expect(shown.map(([, title]) => title)).toEqual(
+      shown.map(([text], k) => (text === LABELS[k] ? null : LABELS[k])),
+    );
+    const cut = shown.filter(([text]) => text.endsWith("…"));
+    expect(cut.length).toBeGreaterThan(0);
+    for (const [text, title] of cut) expect(title.startsWith(text.slice(0, -1))).toBe(true);
+  });
+
+  it("on a surface's categorical axis too (2-way)", () => {
+    const pack = payloadPacker();
+    const curve = twoWayCurve(pack, { gb: 3, categoricalY: true });
+    curve.grid_y_labels = LABELS;
+    curve.distribution_y.labels = LABELS;
+    mount(makeModel({ features: ["age", "contract"], _curve: curve }));
+    const yAxis = [...byTestId("pdw-heatmap").querySelectorAll(".iw-axis")].find(
+      (g) => g.textContent.includes("…"),
+    );
+    expect(ticks(yAxis).map(([, title]) => title)).toEqual(LABELS);
+    expect(yAxis.querySelector("img")).toBeNull();
   });
 });

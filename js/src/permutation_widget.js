@@ -24,8 +24,10 @@ import {
 } from "./permutation/permutation_data.js";
 import { createSelection } from "./permutation/selection.js";
 import { h, listenerBag } from "./ui/dom.js";
+import { commitOnEnter } from "./ui/controls.js";
 import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
+import { createViewGuard, guardRender } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
@@ -49,7 +51,7 @@ const LIVE_TRAITS = [
  * Build the DOM. Returns the root and the parts the widget updates; the
  * repeats input is bound to the model through `context`.
  */
-function buildDom(context) {
+function buildDom(context, guard) {
   const root = h("div", {
     className: "inspectwidgets inspectwidgets-permutation",
     testid: "piw-root",
@@ -61,19 +63,22 @@ function buildDom(context) {
   root.append(
     controls.node,
     status.bar,
+    guard.node,
     status.error,
     status.staleNote,
     output.node,
   );
+  guard.attach({ root, statusBar: status.bar });
   return { root, controls, status, output };
 }
 
 function render({ model, el }) {
   const dom = listenerBag();
-  const binding = bindModel(model);
+  const guard = createViewGuard("piw");
+  const binding = bindModel(model, { guard });
   const onModel = binding.on;
   const { save, list } = binding;
-  const ui = buildDom({ model, binding, dom });
+  const ui = buildDom({ model, binding, dom }, guard);
   const { controls } = ui;
   el.append(ui.root);
 
@@ -145,19 +150,23 @@ function render({ model, el }) {
       details: String(model.get("error_details") ?? ""),
       stale,
     });
-    ui.output.update({
-      result,
-      scorer,
-      kind: model.get("kind"),
-      status,
-      stale,
-      hasResult,
-      maxFeatures: model.get("max_features"),
-    });
+    guard.run("the chart", () =>
+      ui.output.update({
+        result,
+        scorer,
+        kind: model.get("kind"),
+        status,
+        stale,
+        hasResult,
+        maxFeatures: model.get("max_features"),
+      }),
+    );
     picked.mark();
   }
 
-  const live = frameScheduler(drawLive);
+  const live = frameScheduler(
+    guard.wrap("the widget", drawLive, { updatesStatus: true }),
+  );
   const scheduleLive = live.schedule;
   const drawNow = live.now;
 
@@ -168,7 +177,8 @@ function render({ model, el }) {
   );
   dom.on(controls.all, "click", selection.selectShown);
   dom.on(controls.none, "click", selection.unselectShown);
-  dom.on(controls.top, "click", () => {
+  // "Top k": the button, or Enter in the k field.
+  const selectTop = () => {
     const k = readTopK(controls.topK);
     let result = null;
     try {
@@ -180,7 +190,9 @@ function render({ model, el }) {
       result = null; // malformed result: fall back to the option order
     }
     selection.selectFeatures(topFeatures(result, list("_feature_options"), k));
-  });
+  };
+  dom.on(controls.top, "click", selectTop);
+  commitOnEnter(controls.topK, selectTop, dom);
   dom.on(controls.scorer, "change", () =>
     save({ scorer: controls.scorer.value }),
   );
@@ -223,7 +235,7 @@ function render({ model, el }) {
   selection.syncScorerOptions();
   syncScorer();
   syncKind();
-  drawLive();
+  drawNow();
 
   return () => {
     binding.removeAll();
@@ -235,4 +247,4 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+export default { render: guardRender(render) };

@@ -12,6 +12,8 @@ import {
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
+  checkRedrawGuard,
+  pressEnter,
 } from "./test_helpers.js";
 
 function makeModel(overrides = {}) {
@@ -174,6 +176,45 @@ describe("PermutationImportanceWidget front end", () => {
     expect(model.saves).toHaveLength(1);
     model.set("n_repeats", 3);
     expect(input.value).toBe("3");
+  });
+
+  it("Enter in the repeats input writes n_repeats, once, and stops there", () => {
+    const model = mount(makeModel());
+    const input = byTestId("piw-repeats");
+    const outside = vi.fn(); // JupyterLab's shortcuts listen on the document
+    document.addEventListener("keydown", outside);
+    input.focus();
+    input.value = "12";
+    const event = pressEnter(input);
+    document.removeEventListener("keydown", outside);
+    expect(model.get("n_repeats")).toBe(12);
+    expect(model.saves).toHaveLength(1);
+    expect(event.defaultPrevented).toBe(true);
+    expect(outside).not.toHaveBeenCalled();
+    // Leaving the field afterwards sends nothing new.
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.saves).toHaveLength(1);
+    input.value = "0";
+    pressEnter(input);
+    expect(input.value).toBe("12");
+    expect(model.saves).toHaveLength(1);
+    // The field shows what was sent, in whole digits, focused or not.
+    input.value = "1e3";
+    pressEnter(input);
+    expect(model.get("n_repeats")).toBe(1000);
+    expect(input.value).toBe("1000");
+    input.value = "1e3";
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(input.value).toBe("1000");
+    expect(model.saves).toHaveLength(2);
+  });
+
+  it("Enter in the k field picks the top k, as the Top button does", () => {
+    const model = mount(makeModel({ features: ["age"] }));
+    byTestId("piw-top-k").value = "2";
+    pressEnter(byTestId("piw-top-k"));
+    click(byTestId("piw-apply"));
+    expect(model.get("features")).toEqual(["bmi", "s5"]);
   });
 
   it("the repeats input refuses whole numbers JSON cannot carry exactly", () => {
@@ -568,5 +609,13 @@ describe("PermutationImportanceWidget front end", () => {
     expect(other.querySelectorAll('[data-testid="piw-bar"]')).toHaveLength(2);
     c2();
     expect(model.listenerCount()).toBe(0);
+  });
+});
+
+describe("an error in the view", () => {
+  it("is shown and logged, and never freezes the progress line", () => {
+    const model = mount(makeModel());
+    flushFrames();
+    checkRedrawGuard(model, el, "piw", flushFrames);
   });
 });

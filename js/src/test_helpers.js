@@ -2,7 +2,7 @@
 // binary payloads as ipywidgets delivers them; animation frames under the
 // test's control and a fresh element to render into.
 
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 
 /** Like a Backbone model: `set` fires "change:<name>" synchronously. */
 export class FakeModel {
@@ -512,6 +512,20 @@ export const change = (node, value) => {
   node.dispatchEvent(new Event("change", { bubbles: true }));
 };
 
+/**
+ * Press Enter in `node` (a keydown that bubbles, as a keyboard sends it);
+ * returns the event, to see whether the widget took it.
+ */
+export const pressEnter = (node) => {
+  const event = new KeyboardEvent("keydown", {
+    key: "Enter",
+    bubbles: true,
+    cancelable: true,
+  });
+  node.dispatchEvent(event);
+  return event;
+};
+
 /** The run-state traits of a widget whose run finished without error. */
 export const DONE_RUN_TRAITS = Object.freeze({
   status: "done",
@@ -521,3 +535,31 @@ export const DONE_RUN_TRAITS = Object.freeze({
   _run_requests: 0,
   _stop_requests: 0,
 });
+
+/**
+ * Check a rendered widget's guard (ui/guard.js): a redraw that throws (here
+ * on an `_eta_seconds` that no number can be made of) escapes nowhere, shows
+ * `<prefix>-view-error` with the error and hides the stale progress line; the
+ * next good redraw brings the line back and clears the message.
+ */
+export function checkRedrawGuard(model, el, prefix, flush) {
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  const progress = queryTestId(el, `${prefix}-progress`);
+  const box = queryTestId(el, `${prefix}-view-error`);
+  expect(box.hidden).toBe(true);
+  expect(() => {
+    model.set("_eta_seconds", Symbol("eta"));
+    flush();
+  }).not.toThrow();
+  expect(box.hidden).toBe(false);
+  expect(box.textContent).toContain(
+    "Cannot convert a Symbol value to a number",
+  );
+  expect(progress.closest("[hidden]")).not.toBeNull();
+  expect(errors).toHaveBeenCalled();
+  model.set("_eta_seconds", -1);
+  flush();
+  expect(box.hidden).toBe(true);
+  expect(progress.closest("[hidden]")).toBeNull();
+  errors.mockRestore();
+}

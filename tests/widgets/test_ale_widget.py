@@ -194,6 +194,31 @@ def test_bad_settings_are_refused_naming_them_and_leave_the_widget_usable(diabet
         PartialDependenceWidget(model, X, kind="pdp")
 
 
+def test_a_second_feature_under_the_overlay_draws_the_pairs_ale(diabetes, streams):
+    """The page offers PD and ALE for one feature only: picking a second one
+    while it is shown switches `kind` to the pair's ALE (one run, no error),
+    so the kind dropdown shows what is computed."""
+    model, X = diabetes
+    w = PartialDependenceWidget(
+        model, X, features="bmi", kind="average_and_ale", grid_resolution=5
+    )
+    assert w.wait(timeout=WAIT) == "done", w.error
+    changes = []
+    w.observe(lambda change: changes.append(change["new"]), names=["kind"])
+    n_streams = len(streams)
+    w.features = ["bmi", "bp"]  # as the page's second dropdown sends it
+    assert w.wait(timeout=WAIT) == "done", w.error
+    assert (w.kind, w.error, changes) == ("ale", "", ["ale"])
+    assert streams[n_streams:] == ["ale"]
+    assert w._curve["features"] == ["bmi", "bp"]
+    assert w._curve["y_label"].startswith("second-order")
+    expected = accumulated_local_effects(model, X, ["bmi", "bp"], grid_resolution=5)
+    assert_allclose(decode(w._curve["average"]), expected.centered[0], rtol=1e-5)
+    w.features = ["bmi"]  # back to one feature: its ALE, as the trait says
+    assert w.wait(timeout=WAIT) == "done", w.error
+    assert w.kind == "ale" and w._curve["features"] == ["bmi"]
+
+
 def test_categorical_pair_is_refused_clearly_and_x_is_untouched():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"c": rng.choice(["a", "b", "c"], 200), "x": rng.normal(size=200)})

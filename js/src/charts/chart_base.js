@@ -5,6 +5,7 @@
 
 import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
+import { select } from "d3-selection";
 
 /** Height of one feature row, in px. */
 export const ROW_HEIGHT = 22;
@@ -30,6 +31,22 @@ const MAX_LABEL_FRACTION = 0.4;
 export function truncate(name, maxChars) {
   if (name.length <= maxChars) return name;
   return `${name.slice(0, Math.max(1, maxChars - 1))}…`;
+}
+
+/**
+ * Shorten the tick labels of an axis just drawn to `maxChars` characters
+ * ("month-to…"); a shortened label keeps its full text in an svg `<title>`,
+ * shown on hover. Call it after the axis: d3-axis rewrites the labels.
+ *
+ * @param {import("d3-selection").Selection} axisG the axis's group.
+ * @param {number} maxChars
+ */
+export function truncateTicks(axisG, maxChars) {
+  axisG.selectAll(".tick text").each(function (label) {
+    const full = String(label);
+    const text = select(this).text(truncate(full, maxChars));
+    if (full.length > maxChars) text.append("title").text(full);
+  });
 }
 
 /** Words of `text`, each cut into pieces of at most `maxChars` characters. */
@@ -133,9 +150,20 @@ export function defaultDuration() {
   return reduce ? 0 : TRANSITION_MS;
 }
 
-/** The container's width, or `DEFAULT_WIDTH` before it has a layout. */
+// Each container's last width with a layout (see measureWidth).
+const lastWidths = new WeakMap();
+
+/**
+ * The container's width; while it has no layout (width 0: hidden, detached,
+ * or JupyterLab relaying out the page, as when the theme changes), the width
+ * it had last, and `fallback` before it ever had one. A redraw at that moment
+ * used to draw at `fallback` (640 px) and keep it in a narrower output: no
+ * resize followed, so the chart's right side and axis title stayed cut off.
+ */
 export function measureWidth(container, fallback = DEFAULT_WIDTH) {
-  return container.clientWidth > 0 ? container.clientWidth : fallback;
+  const width = container.clientWidth;
+  if (width > 0) lastWidths.set(container, width);
+  return width > 0 ? width : (lastWidths.get(container) ?? fallback);
 }
 
 /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 
-import { truncate, wrapLabel } from "./chart_base.js";
+import {
+  DEFAULT_WIDTH,
+  measureWidth,
+  truncate,
+  wrapLabel,
+} from "./chart_base.js";
 
 describe("wrapLabel", () => {
   it("keeps text that fits on one line", () => {
@@ -45,5 +50,20 @@ describe("helpers", () => {
   it("truncate keeps short names and shortens long ones", () => {
     expect(truncate("age", 10)).toBe("age");
     expect(truncate("abcdefghij", 5)).toBe("abcd…");
+  });
+});
+
+describe("measureWidth", () => {
+  it("keeps a container's last width while it has no layout", () => {
+    const container = document.createElement("div");
+    let width = 0;
+    Object.defineProperty(container, "clientWidth", { get: () => width });
+    expect(measureWidth(container)).toBe(DEFAULT_WIDTH); // never laid out
+    width = 368;
+    expect(measureWidth(container)).toBe(368);
+    width = 0; // hidden for a moment (a theme change in JupyterLab)
+    expect(measureWidth(container)).toBe(368);
+    width = 500;
+    expect(measureWidth(container, 10)).toBe(500);
   });
 });

@@ -7,15 +7,13 @@ import { select } from "d3-selection";
 
 import "./color_legend.css";
 
+import { uniqueId } from "../ui/ids.js";
 import { themeAxis } from "./chart_base.js";
 
 const WIDTH = 180;
 const BAR_HEIGHT = 10;
 const MARGIN = { top: 16, right: 12, bottom: 20, left: 12 };
 const STOPS = 11;
-
-// Gradient ids must be unique in the page (several widgets, several legends).
-let nextId = 0;
 
 /**
  * Create a legend inside `container`.
@@ -27,8 +25,8 @@ let nextId = 0;
  *   destroy: () => void}}
  */
 export function createColorLegend(container, { testid } = {}) {
-  nextId += 1;
-  const id = `iw-legend-gradient-${nextId}`;
+  // Unique in the page: several widgets, several legends (ui/ids.js).
+  const id = uniqueId("iw-legend-gradient");
   const svg = select(container)
     .append("svg")
     .attr("class", "iw-chart-svg iw-color-legend")

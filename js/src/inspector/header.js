@@ -3,6 +3,7 @@
 // model barely beats it, and the rows Effects and Comparison use.
 
 import { columnFormat, isolate } from "../charts/format.js";
+import { integerInput } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 
 const count = (n) => Number(n ?? 0).toLocaleString("en-US");
@@ -31,10 +32,11 @@ export function headerLines(header) {
 }
 
 /**
- * @param {{onMaxRows: (n: number) => void}} options
- * @returns {{node: HTMLElement, update: (header: object, maxRows: number) => void}}
+ * @param {Parameters<typeof integerInput>[2]} context the inspector's model:
+ *   the rows field is bound to its `max_rows` trait.
+ * @returns {{node: HTMLElement, update: (header: object) => void}}
  */
-export function createHeader({ onMaxRows }) {
+export function createHeader(context) {
   const title = h("div", { className: "mi-title", testid: "mi-title" });
   const model = h("div", { className: "mi-line", testid: "mi-model" });
   const data = h("div", { className: "mi-line", testid: "mi-data" });
@@ -46,20 +48,14 @@ export function createHeader({ onMaxRows }) {
     attrs: { role: "note" },
   });
   const rows = h("span", { testid: "mi-rows" });
-  const maxRows = h("input", {
-    testid: "mi-max-rows",
-    attrs: { type: "number", min: 1, step: 1, "aria-label": "Rows at most" },
-  });
-  maxRows.addEventListener("change", () => {
-    const n = Number(maxRows.value);
-    if (Number.isSafeInteger(n) && n >= 1) onMaxRows(n);
-  });
+  const maxRows = integerInput(
+    "mi-max-rows",
+    { trait: "max_rows", label: "rows at most", min: 1 },
+    context,
+  );
   const rowsLine = h("div", { className: "mi-line mi-rows" }, [
     rows,
-    h("label", { className: "iw-field" }, [
-      h("span", { text: "rows at most" }),
-      maxRows,
-    ]),
+    maxRows.field,
   ]);
   const node = h("div", { className: "mi-header", testid: "mi-header" }, [
     title,
@@ -73,7 +69,7 @@ export function createHeader({ onMaxRows }) {
 
   return {
     node,
-    update(header, max) {
+    update(header) {
       if (!header || !header.model) return;
       const lines = headerLines(header);
       title.textContent = lines.title;
@@ -81,7 +77,6 @@ export function createHeader({ onMaxRows }) {
       model.hidden = lines.model === "";
       data.textContent = lines.data;
       rows.textContent = lines.rows;
-      if (document.activeElement !== maxRows) maxRows.value = String(max);
       const scores = header.scores ?? [];
       const format = columnFormat(
         scores.flatMap((s) => [s.model, s.dummy ?? NaN]),

@@ -6,7 +6,11 @@
 import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
 
-import { CHAR_WIDTH, themeAxis, truncate } from "../charts/chart_base.js";
+import {
+  CHAR_WIDTH,
+  themeAxis,
+  truncateTicks,
+} from "../charts/chart_base.js";
 import { formatNumber, isolate } from "../charts/format.js";
 import {
   canvasColor,
@@ -120,11 +124,8 @@ export function createPdCategories(container, { tooltip }) {
     frame.rare.selectAll("*").remove();
 
     const maxChars = Math.max(2, Math.floor(x.step() / CHAR_WIDTH));
-    frame.xAxis.call(
-      axisBottom(x)
-        .tickSizeOuter(0)
-        .tickFormat((label) => truncate(label, maxChars)),
-    );
+    frame.xAxis.call(axisBottom(x).tickSizeOuter(0));
+    truncateTicks(frame.xAxis, maxChars);
     themeAxis(frame.xAxis);
     frame.svg.attr("data-settled", "true");
     geometry = { x, box };

@@ -21,7 +21,11 @@ function contourPath(polygons, nx, ny, toX, toY) {
         if (onBorder(ring[k - 1]) || onBorder(ring[k])) continue;
         const [x0, y0] = ring[k - 1];
         const [x1, y1] = ring[k];
-        path += `M${toX(x0).toFixed(1)},${toY(y0).toFixed(1)}L${toX(x1).toFixed(1)},${toY(y1).toFixed(1)}`;
+        const ends = [toX(x0), toY(y0), toX(x1), toY(y1)];
+        // A grid value that is not a number has no pixel: no segment there.
+        if (!ends.every(Number.isFinite)) continue;
+        const [a, b, c, d] = ends.map((v) => v.toFixed(1));
+        path += `M${a},${b}L${c},${d}`;
       }
   return path;
 }

@@ -281,3 +281,54 @@ export function correlations(value) {
     message: String(c.message ?? ""),
   }));
 }
+
+/** Indices of the finite values of a numeric axis (every index of a
+ * categorical one, whose positions are 0..k-1). */
+function finiteIndices(axis) {
+  const kept = [];
+  for (let k = 0; k < axis.values.length; k += 1)
+    if (axis.categorical || Number.isFinite(axis.values[k])) kept.push(k);
+  return kept;
+}
+
+/**
+ * The part of a 2-way surface that can be drawn: the grid values that are
+ * numbers (a column holding missing values can give the engine a grid of
+ * NaN), with their rows and columns of `average`.
+ *
+ * @param {Curve2d} curve
+ * @returns {{curve: Curve2d | null, dropped: [number, number]}} `curve` is
+ *   null when an axis has no finite grid value (nothing to draw), else the
+ *   curve itself when nothing is dropped; `dropped` counts the grid values
+ *   left out of each axis.
+ */
+export function drawableSurface(curve) {
+  const keepX = finiteIndices(curve.x);
+  const keepY = finiteIndices(curve.y);
+  const ga = curve.x.values.length;
+  const gb = curve.y.values.length;
+  const dropped = [ga - keepX.length, gb - keepY.length];
+  if (keepX.length === 0 || keepY.length === 0) return { curve: null, dropped };
+  if (dropped[0] === 0 && dropped[1] === 0) return { curve, dropped };
+  const pick = (axis, keep) => ({
+    ...axis,
+    values: Float32Array.from(keep, (k) => axis.values[k]),
+    labels: axis.categorical ? keep.map((k) => axis.labels[k]) : [],
+  });
+  const average = new Float32Array(keepX.length * keepY.length);
+  keepX.forEach((i, a) =>
+    keepY.forEach((j, b) => {
+      average[a * keepY.length + b] = curve.average[i * gb + j];
+    }),
+  );
+  return {
+    curve: {
+      ...curve,
+      x: pick(curve.x, keepX),
+      y: pick(curve.y, keepY),
+      average,
+      gridDone: keepX.filter((i) => i < curve.gridDone).length,
+    },
+    dropped,
+  };
+}

@@ -4,6 +4,7 @@ import {
   columnRange,
   curveResult,
   distributionResult,
+  drawableSurface,
   finiteExtent,
   gridCount,
   isEmptyCurve,
@@ -116,5 +117,37 @@ describe("correlations", () => {
       correlations([{ feature: "a", partner: 3, rho: "0.9", message: "m" }]),
     ).toEqual([{ feature: "a", partner: "3", rho: 0.9, message: "m" }]);
     expect(() => correlations("warning text")).toThrow(/must be a list/);
+  });
+});
+
+describe("drawableSurface", () => {
+  it("keeps the grid values that are numbers, with their cells", () => {
+    const pack = payloadPacker();
+    // average[i, j] = x_i * y_j over x = -2..1 and y = c0..c2 (categorical);
+    // x's second value is NaN and only the first 3 rows are computed.
+    const curve = curveResult({
+      ...twoWayCurve(pack, { ga: 4, gb: 3, done: 3, categoricalY: true }),
+      grid: pack([-2, NaN, 0, 1]),
+    });
+    const { curve: shown, dropped } = drawableSurface(curve);
+    expect(dropped).toEqual([1, 0]);
+    expect([...shown.x.values]).toEqual([-2, 0, 1]);
+    expect(shown.y.labels).toEqual(["c0", "c1", "c2"]);
+    expect(shown.gridDone).toBe(2); // rows 0 and 2 of the first 3
+    expect([...shown.average.subarray(0, 6)]).toEqual([
+      -0, -1, -2, 0, 0, 0,
+    ]);
+    expect(Number.isNaN(shown.average[6])).toBe(true);
+  });
+
+  it("gives nothing to draw when an axis holds no number, the curve itself when all do", () => {
+    const pack = payloadPacker();
+    const whole = curveResult(twoWayCurve(pack));
+    expect(drawableSurface(whole)).toEqual({ curve: whole, dropped: [0, 0] });
+    const empty = curveResult({
+      ...twoWayCurve(pack, { gb: 2 }),
+      grid_y: pack([NaN, NaN]),
+    });
+    expect(drawableSurface(empty)).toEqual({ curve: null, dropped: [0, 2] });
   });
 });

@@ -16,6 +16,7 @@ import {
   wrapLabel,
 } from "../charts/chart_base.js";
 import { formatNumber } from "../charts/format.js";
+import { uniqueId } from "../ui/ids.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { columnRange, finiteExtent } from "./pd_data.js";
 
@@ -29,8 +30,6 @@ const MAX_WIDTH = 760;
 const Y_TITLE_X = 14;
 const Y_TITLE_LINE = 15;
 const Y_TITLE_MAX_LINES = 3;
-
-let nextClipId = 0;
 
 const EFFECT_NAMES = {
   pd: "Partial dependence on",
@@ -57,8 +56,7 @@ export function paddedDomain(extent) {
  * @param {{svgTestid: string}} options
  */
 export function createOneWayFrame(container, { svgTestid }) {
-  nextClipId += 1;
-  const clipId = `pdw-clip-${nextClipId}`;
+  const clipId = uniqueId("pdw-clip"); // unique in the page (ui/ids.js)
   const root = select(container).append("div").attr("class", "pdw-chart");
   const canvas = root
     .append("canvas")

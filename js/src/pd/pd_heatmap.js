@@ -20,20 +20,52 @@ import {
   CHAR_WIDTH,
   measureWidth,
   themeAxis,
-  truncate,
+  truncateTicks,
 } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
 import { formatNumber, isolate } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { heatContours } from "./pd_contours.js";
-import { finiteExtent } from "./pd_data.js";
+import { drawableSurface, finiteExtent } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import { axisGeometry, heatColor } from "./pd_heat_scales.js";
 
 const MARGIN = { top: 8, right: 12, bottom: 40, left: 72 };
+// Extra left margin for category labels on the y axis, and the room the
+// rotated axis title takes at the left edge (labels must end before it).
+const CATEGORY_LABELS = 48;
+const Y_TITLE_ROOM = 24;
 const MARGIN_SIZE = 40; // depth of the distribution strips
 const GAP = 4;
 const MAX_PLOT = 440;
+
+/**
+ * The note under a surface with grid values that are not numbers: which
+ * feature's, and whether anything could be drawn ("" when nothing is
+ * missing).
+ *
+ * @param {import("./pd_data.js").Curve2d} curve
+ * @param {[number, number]} dropped grid values left out of each axis.
+ * @returns {string}
+ */
+export function surfaceNote(curve, dropped) {
+  const axes = [curve.x, curve.y];
+  const empty = curve.features.filter(
+    (_, k) => dropped[k] > 0 && dropped[k] === axes[k].values.length,
+  );
+  if (empty.length > 0)
+    return `Nothing to draw: the grid of ${empty.join(" and ")} holds no number (the column's missing values?).`;
+  const parts = curve.features
+    .map((name, k) =>
+      dropped[k] > 0
+        ? `${dropped[k]} of ${axes[k].values.length} grid values of ${name}`
+        : "",
+    )
+    .filter(Boolean);
+  return parts.length > 0
+    ? `Not drawn: ${parts.join(" and ")}, which are not numbers.`
+    : "";
+}
 
 /**
  * Create the chart inside `container`.
@@ -81,6 +113,11 @@ export function createPdHeatmap(container, { tooltip }) {
   const legend = createColorLegend(legendHost.node(), {
     testid: "pdw-legend",
   });
+  // What could not be drawn (grid values that are not numbers), in words.
+  const note = wrapper
+    .append("p")
+    .attr("class", "iw-note pdw-surface-note")
+    .attr("data-testid", "pdw-surface-note");
 
   let curve = null;
   let geometry = null;
@@ -91,15 +128,15 @@ export function createPdHeatmap(container, { tooltip }) {
     const { x: xAxis, y: yAxis, average, gridDone } = curve;
     const gb = yAxis.values.length;
     const available = measureWidth(container);
+    const left = MARGIN.left + (yAxis.categorical ? CATEGORY_LABELS : 0);
     const plotW = Math.max(
       120,
       Math.min(
         MAX_PLOT,
-        available - MARGIN.left - MARGIN.right - MARGIN_SIZE - GAP,
+        available - left - MARGIN.right - MARGIN_SIZE - GAP,
       ),
     );
     const plotH = Math.round(Math.min(plotW, 360));
-    const left = MARGIN.left;
     const top = MARGIN.top + MARGIN_SIZE + GAP;
     const width = left + plotW + GAP + MARGIN_SIZE + MARGIN.right;
     const height = top + plotH + MARGIN.bottom;
@@ -179,22 +216,22 @@ export function createPdHeatmap(container, { tooltip }) {
 
     // Axes and titles.
     const bottomAxis = axisBottom(gx.scale);
-    if (xAxis.categorical) {
-      const chars = Math.max(2, Math.floor(gx.scale.step() / CHAR_WIDTH));
-      bottomAxis.tickFormat((t) => truncate(t, chars));
-    } else
+    if (!xAxis.categorical)
       bottomAxis
         .ticks(Math.max(2, Math.floor(plotW / 80)))
         .tickFormat(formatNumber);
     xAxisG.attr("transform", `translate(0,${top + plotH})`).call(bottomAxis);
+    if (xAxis.categorical)
+      truncateTicks(
+        xAxisG,
+        Math.max(2, Math.floor(gx.scale.step() / CHAR_WIDTH)),
+      );
     themeAxis(xAxisG);
     const leftAxis = axisLeft(gy.scale);
-    if (yAxis.categorical)
-      leftAxis.tickFormat((t) =>
-        truncate(t, Math.floor((MARGIN.left - 12) / CHAR_WIDTH)),
-      );
-    else leftAxis.ticks(6).tickFormat(formatNumber);
+    if (!yAxis.categorical) leftAxis.ticks(6).tickFormat(formatNumber);
     yAxisG.attr("transform", `translate(${left},0)`).call(leftAxis);
+    if (yAxis.categorical)
+      truncateTicks(yAxisG, Math.floor((left - 9 - Y_TITLE_ROOM) / CHAR_WIDTH));
     themeAxis(yAxisG);
     xTitle
       .attr("x", left + plotW / 2)
@@ -264,7 +301,18 @@ export function createPdHeatmap(container, { tooltip }) {
   return {
     update(next) {
       if (destroyed) return { cells: 0, contours: 0 };
-      curve = next;
+      const drawable = drawableSurface(next);
+      note.text(surfaceNote(next, drawable.dropped));
+      note.style("display", note.text() ? null : "none");
+      curve = drawable.curve;
+      root.style("display", curve ? null : "none");
+      svg.attr("data-cells", curve ? null : 0);
+      if (!curve) {
+        legendHost.style("display", "none");
+        hide();
+        geometry = null;
+        return { cells: 0, contours: 0 };
+      }
       return draw();
     },
     destroy() {

@@ -5,8 +5,28 @@
 import { h } from "./dom.js";
 
 /**
+ * Call `commit` when Enter is pressed in `input`. Enter's keydown stops
+ * there: in JupyterLab it would otherwise reach the notebook's shortcuts, and
+ * a number field outside a form commits nothing on Enter by itself, so the
+ * value only went to Python when the field was left.
+ *
+ * @param {HTMLInputElement} input
+ * @param {() => void} commit
+ * @param {ReturnType<typeof import("./dom.js").listenerBag>} dom
+ */
+export function commitOnEnter(input, commit, dom) {
+  dom.on(input, "keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    event.preventDefault();
+    event.stopPropagation();
+    commit();
+  });
+}
+
+/**
  * A number input bound to an integer trait: it shows the trait (unless the
- * user is typing in it) and writes whole numbers >= `min` on change; other
+ * user is typing in it) and writes whole numbers >= `min` on change and on
+ * Enter (`commitOnEnter`); other
  * values are replaced by the trait's. Whole numbers above 2^53 - 1 are
  * refused too: they reach Python rounded (99999999999999999999 as
  * 10**20) or, from 1e21 on, as floats that the Int trait refuses while the
@@ -38,11 +58,17 @@ export function integerInput(
     if (document.activeElement !== input || input.value === "")
       input.value = current();
   };
-  dom.on(input, "change", () => {
+  const commit = () => {
     const n = Number(input.value);
-    if (Number.isSafeInteger(n) && n >= min) binding.save({ [trait]: n });
-    else input.value = current();
-  });
+    if (!Number.isSafeInteger(n) || n < min) {
+      input.value = current();
+      return;
+    }
+    if (n !== model.get(trait)) binding.save({ [trait]: n });
+    input.value = String(n); // what was sent: "1e9" reads 1000000000
+  };
+  dom.on(input, "change", commit);
+  commitOnEnter(input, commit, dom);
   binding.on(trait, sync);
   sync();
   return { input, field, sync };

@@ -4,12 +4,15 @@
 /**
  * @param {{get: Function, set: Function, on: Function, off: Function,
  *   save_changes: Function}} model the anywidget model.
+ * @param {{guard?: ReturnType<typeof import("./guard.js").createViewGuard>}}
+ *   [options] with a guard, every listener runs through it: an error is
+ *   shown in the widget instead of stopping the model's other listeners.
  * @returns {{on: (names: string | string[], fn: () => void) => void,
  *   save: (values: Record<string, unknown>) => void,
  *   increment: (name: string) => void, list: (name: string) => string[],
  *   removeAll: () => void}}
  */
-export function bindModel(model) {
+export function bindModel(model, { guard = null } = {}) {
   const listeners = [];
   const save = (values) => {
     for (const [name, value] of Object.entries(values)) model.set(name, value);
@@ -18,9 +21,13 @@ export function bindModel(model) {
   return {
     /** Call `fn` on "change:<name>" for each of `names`. */
     on(names, fn) {
-      for (const name of [names].flat()) {
-        model.on(`change:${name}`, fn);
-        listeners.push([`change:${name}`, fn]);
+      const list = [names].flat();
+      const listener = guard
+        ? guard.wrap(`the change of ${list.join(", ")}`, fn)
+        : fn;
+      for (const name of list) {
+        model.on(`change:${name}`, listener);
+        listeners.push([`change:${name}`, listener]);
       }
     },
     /** Set every trait of `values`, then send them to Python together. */

@@ -87,6 +87,9 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         (:meth:`AccumulatedLocalEffectsResult.center`). For an additive model
         on independent features the two then coincide; where they part, PD
         has averaged over combinations of values the data does not hold.
+        Choosing a second feature while the kind is "average_and_ale" sets
+        it to "ale", the pair's second-order effect (asking for the overlay
+        of two features is an error).
     centered : bool, default=False
         Anchor every partial dependence curve at 0 at the first grid value
         (ALE is always centred on the data; see `kind`).
@@ -468,8 +471,19 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
 
     @traitlets.observe(*_RERUN_ON)
     def _on_settings(self, change):
-        if self._ready:
-            self._refresh()
+        if not self._ready:
+            return
+        if (
+            change["name"] == "features"
+            and len(self.features) == 2
+            and self.kind == "average_and_ale"
+        ):
+            # A second feature picked while the one-feature overlay is shown:
+            # the pair's ALE (its second-order effect) rather than an error
+            # about a kind the page no longer offers. Setting `kind` reruns.
+            self.kind = "ale"
+            return
+        self._refresh()
 
     @traitlets.observe("max_rows")
     def _on_max_rows(self, change):
