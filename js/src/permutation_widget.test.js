@@ -449,7 +449,8 @@ describe("PermutationImportanceWidget front end", () => {
     const negativeBoxes = () => el.querySelectorAll(".piw-box.piw-negative");
     expect(el.querySelectorAll(".piw-bar.piw-negative")).toHaveLength(1);
     expect(note.hidden).toBe(false);
-    expect(note.textContent).toMatch(/^Negative: permuting the feature/);
+    expect(note.textContent).toMatch(/^Negative: shuffling the feature/);
+    expect(note.textContent).not.toMatch(/does not rely/);
 
     model.set("kind", "box");
     expect(allByTestId("piw-box")).toHaveLength(3);

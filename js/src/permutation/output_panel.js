@@ -10,10 +10,14 @@ import { fillTable } from "./results_table.js";
 
 // The negative-value notes, each shown only when something is drawn in the
 // negative colour in the kind of chart it describes.
+// What a negative value shows is only that shuffling helped on these rows:
+// no evidence that the model needs the feature. It does not show that the
+// model ignores it (a noise feature it splits on can come out negative on
+// one held-out sample and positive on others).
 const NEGATIVE_NOTE =
-  "Negative: permuting the feature improved the score — the model does not rely on it; the value is noise.";
+  "Negative: shuffling the feature improved the score on these rows — no evidence that the model needs it; small negative values are usually noise.";
 const NEGATIVE_BOX_NOTE =
-  "Median below 0: permuting the feature improved the score in at least half of the repeats — the model does not rely on it.";
+  "Median below 0: shuffling the feature improved the score in at least half of the repeats — no evidence that the model needs it.";
 
 /**
  * Create the output panel (not yet in the page: place its `node`).
