@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 from sklearn import get_config
+from sklearn.base import is_regressor
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
@@ -167,6 +168,49 @@ def check_y(y, n_samples, name="y"):
                 f"Drop those rows from X and {name} first."
             )
     return y
+
+
+def check_columns(estimator, X, name="X"):
+    """Refuse a DataFrame `X` lacking columns the estimator was fitted on
+    (scikit-learn's ``feature_names_in_``), naming them, before any model
+    call fails on it deep inside a pipeline."""
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if fitted is None or not hasattr(X, "columns"):
+        return X
+    present = set(X.columns)
+    absent = [str(c) for c in fitted if c not in present]
+    if absent:
+        raise ValueError(
+            f"{name} lacks the column(s) {_preview(absent)} that "
+            f"{type(estimator).__name__} was fitted on; pass {name} with every "
+            "column of the training set."
+        )
+    return X
+
+
+def check_target(estimator, y, name="y"):
+    """Refuse targets a regressor cannot score against (strings, categories),
+    naming their dtype and some of their values, before a scorer fails on
+    them with "could not convert string to float"."""
+    if y is None or not is_regressor(estimator):
+        return y
+    dtype = getattr(y, "dtype", None)
+    values = np.asarray(y)
+    if dtype is None:
+        dtype = values.dtype
+    if values.dtype.kind in "biuf":
+        return y
+    try:
+        np.asarray(values, dtype=float)
+        return y
+    except (TypeError, ValueError):
+        pass
+    examples = list(dict.fromkeys(values.ravel().tolist()))[:3]
+    raise ValueError(
+        f"{name} holds {dtype} values such as {', '.join(map(repr, examples))}, "
+        f"but {type(estimator).__name__} is a regressor, which is scored against "
+        f"numbers; use a classifier, or encode {name} as numbers."
+    )
 
 
 def check_sample_weight(sample_weight, n_samples):

@@ -19,7 +19,9 @@ import pandas as pd
 
 
 def quantile_edges(values, n_bins):
-    """Unique quantiles of `values` at ``linspace(0, 1, n_bins + 1)``."""
+    """Unique quantiles of `values` at ``linspace(0, 1, n_bins + 1)``,
+    missing values (NaN) left out."""
+    values = values[~np.isnan(values)]
     return np.unique(np.quantile(values, np.linspace(0, 1, n_bins + 1)))
 
 
@@ -31,29 +33,39 @@ def bin_index(values, edges):
 
 
 def numeric_column(X, position, name):
-    """Column `position` of X as float64; NaN is refused (no bin holds it)."""
+    """Column `position` of X as float64, NaN where a value is missing
+    (integer, nullable and bool columns included: their edges are quantiles
+    between the values, set in a float copy of the column; see
+    `float_features`)."""
     column = X.iloc[:, position] if hasattr(X, "iloc") else X[:, position]
-    if getattr(column.dtype, "kind", "O") in "iub":
-        # The edges are quantiles between the values: an integer column would
-        # store them rounded, and the model would see other edges.
-        raise ValueError(
-            f"features: column {name!r} holds {column.dtype} data; ALE's bin "
-            "edges are quantiles that it would round. Convert it with "
-            ".astype(float), or list it in categorical_features."
-        )
     try:
-        values = np.asarray(column, dtype=np.float64)
+        if hasattr(column, "to_numpy"):
+            return column.to_numpy(dtype=np.float64, na_value=np.nan)
+        return np.asarray(column, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(
             f"features: column {name!r} is not numeric; pass it in "
             "categorical_features for a categorical ALE."
         ) from None
-    if np.isnan(values).any():
-        raise ValueError(
-            f"X: column {name!r} holds {int(np.isnan(values).sum())} missing "
-            "value(s); ALE bins need every value. Impute or drop those rows."
-        )
-    return values
+
+
+def float_features(X, positions, values):
+    """X with the columns at `positions` replaced by their float `values`
+    where they are not float64 already (integers, nullable and bool
+    columns): the bin edges, quantiles between the values, are then set in
+    the copies unrounded. X itself is left as it is (a new frame or array)."""
+    if hasattr(X, "iloc"):
+        changed = [p for p in positions if X.dtypes.iloc[p] != np.float64]
+        if not changed:
+            return X
+        X = X.copy(deep=False)
+        for p, v in zip(positions, values, strict=True):
+            if p in changed:
+                X.isetitem(p, v)
+        return X
+    if X.dtype.kind in "iub":
+        return X.astype(np.float64)
+    return X
 
 
 def category_order(X, position, names, categorical):
@@ -65,8 +77,9 @@ def category_order(X, position, names, categorical):
     column = pd.Series(np.asarray(_column(X, position), dtype=object))
     if column.isna().any():
         raise ValueError(
-            f"X: column {names[position]!r} holds missing values; give them a "
-            "category of their own or drop those rows."
+            f"X: column {names[position]!r} holds {int(column.isna().sum())} "
+            "missing value(s), which a categorical ALE cannot order among the "
+            "categories; give them a category of their own, or drop those rows."
         )
     codes, categories = pd.factorize(column, sort=True)
     k = len(categories)
