@@ -24,6 +24,7 @@ from sklearn.utils.extmath import cartesian
 
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
+from .._core.dtypes import float_features
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
@@ -58,7 +59,6 @@ from .accumulate import (
 from .bins import (
     bin_index,
     category_order,
-    float_features,
     numeric_column,
     quantile_edges,
 )
@@ -175,7 +175,7 @@ class AccumulatedLocalEffectsRun:
         self.edges, self.index = edges, index
         self.n_missing = int((~self.observed).sum())
         # Integer, nullable and bool features as floats, in a new X.
-        X = self.X = float_features(X, list(numeric), list(numeric.values()))
+        X = self.X = float_features(X, list(numeric))
         grid = cartesian(edges)
         self.donor = grid_rows(X, positions, grid, edges, names)
 
