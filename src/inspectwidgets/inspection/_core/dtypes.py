@@ -21,8 +21,9 @@ def float_column(X, position):
 
 
 def is_integer_like(X, position):
-    """Whether column `position` holds integers or bools (nullable included)."""
-    dtype = X.dtypes.iloc[position] if hasattr(X, "iloc") else X.dtype
+    """Whether column `position` holds integers or bools (nullable included);
+    False for what is no frame or array (a list: the functions convert it)."""
+    dtype = X.dtypes.iloc[position] if hasattr(X, "iloc") else getattr(X, "dtype", None)
     return getattr(dtype, "kind", "O") in "iub"
 
 
@@ -34,7 +35,7 @@ def float_features(X, positions):
     if not changed:
         return X
     if not hasattr(X, "iloc"):
-        return X.astype(np.float64)
+        return X.astype(np.float64)  # an integer or bool ndarray
     X = X.copy(deep=False)
     for p in changed:
         X.isetitem(p, float_column(X, p))

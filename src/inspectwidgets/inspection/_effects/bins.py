@@ -17,6 +17,8 @@ suggest (section 5.3) and Molnar's iml package does.
 import numpy as np
 import pandas as pd
 
+from .._core.dtypes import float_column
+
 
 def quantile_edges(values, n_bins):
     """Unique quantiles of `values` at ``linspace(0, 1, n_bins + 1)``,
@@ -36,36 +38,14 @@ def numeric_column(X, position, name):
     """Column `position` of X as float64, NaN where a value is missing
     (integer, nullable and bool columns included: their edges are quantiles
     between the values, set in a float copy of the column; see
-    `float_features`)."""
-    column = X.iloc[:, position] if hasattr(X, "iloc") else X[:, position]
+    ``_core.dtypes``)."""
     try:
-        if hasattr(column, "to_numpy"):
-            return column.to_numpy(dtype=np.float64, na_value=np.nan)
-        return np.asarray(column, dtype=np.float64)
+        return float_column(X, position)
     except (TypeError, ValueError):
         raise ValueError(
             f"features: column {name!r} is not numeric; pass it in "
             "categorical_features for a categorical ALE."
         ) from None
-
-
-def float_features(X, positions, values):
-    """X with the columns at `positions` replaced by their float `values`
-    where they are not float64 already (integers, nullable and bool
-    columns): the bin edges, quantiles between the values, are then set in
-    the copies unrounded. X itself is left as it is (a new frame or array)."""
-    if hasattr(X, "iloc"):
-        changed = [p for p in positions if X.dtypes.iloc[p] != np.float64]
-        if not changed:
-            return X
-        X = X.copy(deep=False)
-        for p, v in zip(positions, values, strict=True):
-            if p in changed:
-                X.isetitem(p, v)
-        return X
-    if X.dtype.kind in "iub":
-        return X.astype(np.float64)
-    return X
 
 
 def category_order(X, position, names, categorical):
@@ -119,6 +99,8 @@ def _kolmogorov_smirnov(codes, k, values):
     """Largest gap between the empirical distribution functions of `values`
     within every two categories, shape (k, k)."""
     points = np.unique(values[~np.isnan(values)])
+    if points.size == 0:  # a column of missing values only: no evidence
+        return np.zeros((k, k))
     cdfs = np.empty((k, len(points)))
     for c in range(k):
         within = np.sort(values[(codes == c) & ~np.isnan(values)])

@@ -203,6 +203,14 @@ def _axis(data, i, name, categorical, percentiles, grid_resolution):
         ) from exc
     if categorical or uniques.shape[0] < grid_resolution:
         return uniques
+    if uniques.dtype.kind in "OSU" and not _all_numbers(uniques):
+        # scikit-learn fails in mquantiles ("can't multiply sequence by
+        # non-int of type 'float'"); say which column, and the fix.
+        raise ValueError(
+            f"features: column {name!r} holds strings, which have no "
+            "percentiles to spread a numeric grid between; list it in "
+            "categorical_features."
+        )
     low, high = mquantiles(data, prob=percentiles, axis=0)
     if np.allclose(low, high):
         raise ValueError(
@@ -212,6 +220,10 @@ def _axis(data, i, name, categorical, percentiles, grid_resolution):
             "that are further apart."
         )
     return np.linspace(low, high, num=grid_resolution, endpoint=True)
+
+
+def _all_numbers(values):
+    return all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
 
 
 def _append(axis, value):
