@@ -164,3 +164,14 @@ def test_missing_keyword_is_checked(churn):
     model, X = churn
     with pytest.raises(ValueError, match="missing must be one of.*got 'drop'"):
         partial_dependence(model, X, ["score"], missing="drop")
+
+
+def test_mixed_types_without_missing_values_are_named_not_blamed_on_nan():
+    X = pd.DataFrame({"code": np.array([1, "x", 2.5, "y"], dtype=object)})
+    model = LogisticRegression().fit(np.arange(4.0)[:, None], [0, 1, 0, 1])
+    with pytest.raises(
+        ValueError,
+        match=r"The column #0 contains mixed data types: column 'code' holds "
+        r"values of types that cannot be sorted together",
+    ):
+        partial_dependence(model, X, ["code"], categorical_features=["code"])

@@ -172,7 +172,9 @@ def grid_axes(
                 )
             kept = data[~mask]
             data = kept.to_numpy() if hasattr(kept, "to_numpy") else kept
-        axis = _axis(data, i, name, categorical, percentiles, grid_resolution)
+        axis = _axis(
+            data, i, name, categorical, percentiles, grid_resolution, n_missing > 0
+        )
         if observed:
             axis = _append(axis, missing_value(feature_column(X, column), mask))
         elif n_missing and axis.dtype.kind == "f" and np.isnan(axis).all():
@@ -187,19 +189,26 @@ def grid_axes(
     return values, has_missing
 
 
-def _axis(data, i, name, categorical, percentiles, grid_resolution):
+def _axis(data, i, name, categorical, percentiles, grid_resolution, has_missing):
     """scikit-learn's grid values of one column: its unique values, or evenly
     spaced values between two percentiles."""
     try:
         uniques = np.unique(data)
     except TypeError as exc:
         # scikit-learn's first words (its tests match them); the column's name.
+        if has_missing:
+            raise ValueError(
+                f"The column #{i} contains mixed data types: column {name!r} "
+                "holds missing values among strings, which cannot be sorted into "
+                "a grid; pass missing='observed' for a grid of the observed "
+                "categories with the missing value as its own last point, fill "
+                "the missing values, or pass custom_values."
+            ) from exc
         raise ValueError(
             f"The column #{i} contains mixed data types: column {name!r} holds "
-            "missing values among strings, which cannot be sorted into a grid; "
-            "pass missing='observed' for a grid of the observed categories with "
-            "the missing value as its own last point, fill the missing values, "
-            "or pass custom_values."
+            "values of types that cannot be sorted together into a grid (such "
+            "as numbers and strings); convert it to one type, or pass "
+            "custom_values."
         ) from exc
     if categorical or uniques.shape[0] < grid_resolution:
         return uniques

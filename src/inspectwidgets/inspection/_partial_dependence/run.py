@@ -186,13 +186,13 @@ class PartialDependenceRun:
         )  # fmt: skip
         self.missing_note = ""
         if any(has_missing):
-            self._check_missing_point(a.method, grid_values, has_missing, names)
+            self._check_missing_point(a.method, has_missing)
             self.missing_note = self._missing_refused(grid_values, has_missing, names)
         self.grid_values, self.missing = grid_values, tuple(has_missing)
         self.grid = cartesian(self.grid_values)
         self.shape = tuple(len(v) for v in self.grid_values)
 
-    def _check_missing_point(self, method, grid_values, has_missing, names):
+    def _check_missing_point(self, method, has_missing):
         """The missing point is predicted: scikit-learn's recursion sends a
         missing value down the right branch of every split, not where the
         model learned to send it. "auto" then resolves to "brute"."""
@@ -212,9 +212,10 @@ class PartialDependenceRun:
         )
 
     def _missing_refused(self, grid_values, has_missing, names):
-        """Drop the missing points the model cannot predict, trying one row:
-        a model that refuses missing input (most scikit-learn models without
-        an imputer) raises on it. Returns why, or "" when the model took it."""
+        """Drop every missing point (in place) if the model refuses a missing
+        value in one trial row, X's first with a feature missing: most
+        scikit-learn models without native support or an imputer raise on
+        it. Returns why, or "" when the model took each."""
         for i, has in enumerate(has_missing):
             if not has:
                 continue
