@@ -108,3 +108,21 @@ def test_a_model_refusing_missing_values_gets_a_note_not_a_point(table):
         "LinearRegression does not take a missing 'charges'" in (curve["missing_note"])
     )
     assert np.isfinite(decode_binary_array(curve["average"])).all()
+
+
+def test_a_surface_leaves_the_missing_points_out(table):
+    model, X = table
+    kwargs = dict(grid_resolution=5, random_state=0)
+    curve = _done(
+        PartialDependenceWidget(model, X, features=["charges", "tenure"], **kwargs)
+    )
+    grid, grid_y = (decode_binary_array(curve[k]) for k in ("grid", "grid_y"))
+    average = decode_binary_array(curve["average"])
+    assert np.isfinite(grid).all() and np.isfinite(grid_y).all()
+    assert average.shape == (len(grid), len(grid_y)) == (5, 5)
+    engine = partial_dependence(
+        model, X.astype({"tenure": float}), ["charges", "tenure"], method="brute",
+        missing="observed", return_result=True, **kwargs,
+    )  # fmt: skip
+    assert engine.missing == (True, False)
+    assert_array_equal(average, engine.average[0, :-1, :].astype("f4"))
