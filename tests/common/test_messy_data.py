@@ -10,6 +10,8 @@ import pandas as pd
 import pytest
 from messy import messy_pipeline, messy_table
 from numpy.testing import assert_array_equal
+from sklearn.base import clone
+from sklearn.ensemble import RandomForestRegressor
 from sklearn.inspection import permutation_importance as sklearn_permutation_importance
 
 import inspectwidgets as iw
@@ -95,3 +97,41 @@ def test_inspector_effects_draw_the_missing_point(messy):
     finally:
         inspector.close()
     pd.testing.assert_frame_equal(X, before)
+
+
+@pytest.fixture(scope="module")
+def forest():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(80, 4)), columns=list("abcd"))
+    model = RandomForestRegressor(n_estimators=5, random_state=0)
+    return model.fit(X, X["a"] + X["b"] * X["c"]), X
+
+
+CALLS = {
+    "permutation": lambda m, X: iw.permutation_importance(m, X, np.zeros(len(X))),
+    "pd": lambda m, X: iw.partial_dependence(m, X, [0], kind="both"),
+    "ale": lambda m, X: iw.accumulated_local_effects(m, X, 0),
+    "h2": lambda m, X: iw.interaction_strength(m, X, [0, 1]),
+}
+
+
+@pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
+def test_columns_in_another_order_than_in_fit_are_refused(forest, call):
+    """The tree shortcut reads columns by position without predicting: it
+    gave a partial dependence of the wrong column where scikit-learn's
+    predict refuses the order."""
+    model, X = forest
+    with pytest.raises(ValueError, match=r"X's columns \['d', 'c', 'b', 'a'\] are "
+                       r"not those RandomForestRegressor was fitted on, in their "
+                       r"order"):  # fmt: skip
+        call(model, X[list("dcba")])
+
+
+@pytest.mark.parametrize("call", CALLS.values(), ids=CALLS.keys())
+def test_an_array_with_fewer_columns_than_in_fit_is_refused(forest, call):
+    """It crashed the interpreter (the tree walk read past X's last column)."""
+    model, X = forest
+    model = clone(model).fit(X.to_numpy(), X["a"])
+    with pytest.raises(ValueError, match="X has 3 features, but RandomForestRegressor "
+                       "is expecting 4 features as input; pass X"):  # fmt: skip
+        call(model, X.to_numpy()[:, :3])

@@ -191,9 +191,7 @@ class ModelInspector(anywidget.AnyWidget):
                 f"y_train={'None' if y_train is None else 'data'}."
             )
         if X_train is not None:
-            X_train = check_columns(
-                estimator, check_not_empty(check_X(X_train)), "X_train"
-            )
+            X_train = check_not_empty(check_X(X_train))
             y_train = check_target(
                 estimator,
                 check_y(y_train, X_train.shape[0], name="y_train"),
@@ -204,6 +202,7 @@ class ModelInspector(anywidget.AnyWidget):
                     f"X_train has {X_train.shape[1]} columns but X has "
                     f"{X.shape[1]}; pass the same features."
                 )
+            check_columns(estimator, X_train, "X_train")
         check_n_repeats(n_repeats)
         check_random_state_argument(random_state, "ModelInspector")
         if random_state is None or isinstance(random_state, np.random.RandomState):

@@ -171,21 +171,62 @@ def check_y(y, n_samples, name="y"):
 
 
 def check_columns(estimator, X, name="X"):
-    """Refuse a DataFrame `X` lacking columns the estimator was fitted on
-    (scikit-learn's ``feature_names_in_``), naming them, before any model
-    call fails on it deep inside a pipeline."""
+    """Refuse an `X` whose columns are not those the estimator was fitted on,
+    naming them, before a model call fails on them deep inside a pipeline, or
+    the tree shortcut, which reads columns by position without predicting,
+    walks the wrong ones (or past X's last).
+
+    A DataFrame must hold every column of ``feature_names_in_``; in the same
+    order unless the estimator (or its pipeline's first step) is a
+    ColumnTransformer, which selects columns by name (scikit-learn's own
+    rules). Otherwise X must have ``n_features_in_`` columns.
+    """
+    model = type(estimator).__name__
     fitted = getattr(estimator, "feature_names_in_", None)
-    if fitted is None or not hasattr(X, "columns"):
+    if fitted is not None and hasattr(X, "columns"):
+        by_name = _selects_by_name(estimator)
+        # scikit-learn's words first where the model would say them itself.
+        words = "" if by_name else SKLEARN_NAMES_MISMATCH
+        present = set(X.columns)
+        absent = [str(c) for c in fitted if c not in present]
+        if absent:
+            raise ValueError(
+                f"{words}{name} lacks the column(s) {_preview(absent)} that "
+                f"{model} was fitted on; pass {name} with every column of the "
+                "training set."
+            )
+        if not by_name and list(X.columns) != list(fitted):
+            raise ValueError(
+                f"{words}{name}'s columns {_preview(list(X.columns))} are not "
+                f"those {model} was fitted on, in their order "
+                f"({_preview(list(fitted))}); pass {name}[list("
+                "estimator.feature_names_in_)]."
+            )
         return X
-    present = set(X.columns)
-    absent = [str(c) for c in fitted if c not in present]
-    if absent:
+    n_fitted = getattr(estimator, "n_features_in_", None)
+    if isinstance(n_fitted, numbers.Integral) and X.shape[1] != n_fitted:
         raise ValueError(
-            f"{name} lacks the column(s) {_preview(absent)} that "
-            f"{type(estimator).__name__} was fitted on; pass {name} with every "
-            "column of the training set."
+            f"{name} has {X.shape[1]} features, but {model} is expecting "
+            f"{n_fitted} features as input; pass {name} with the columns of the "
+            "training set, in their order."
         )
     return X
+
+
+SKLEARN_NAMES_MISMATCH = (
+    "The feature names should match those that were passed during fit: "
+)
+
+
+def _selects_by_name(estimator):
+    """Whether the estimator's first step takes a frame's columns by name
+    (a ColumnTransformer, alone or first in a pipeline)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import Pipeline
+
+    while isinstance(estimator, Pipeline):
+        estimator = estimator.steps[0][1]
+    return isinstance(estimator, ColumnTransformer)
 
 
 def check_target(estimator, y, name="y"):
