@@ -118,6 +118,14 @@ def _pd_numbers(result):
     return [result.average, *ice]
 
 
+def _h2_numbers(frame):
+    """H² where defined: NaN only where a feature's (or pair's) partial
+    dependence is flat, a 0/0 the engine documents; some H² must remain."""
+    h2 = frame["h_squared"].to_numpy(dtype=float)
+    assert (~np.isnan(h2)).any(), f"no H² defined: {h2}"
+    return [h2[~np.isnan(h2)]]
+
+
 def _frame_numbers(frame):
     # MDI and the test/train permutation importances always exist; relative
     # importance is NaN by design for models without it.
@@ -139,6 +147,7 @@ class Target:
     call: object  # (model, X, y, **settings) -> result or widget
     numbers: object  # result -> list of arrays that must be finite
     widget: bool = False
+    payload: tuple = ()  # traits a widget that is done must fill (non-empty)
     uses_model: bool = True
     uses_X: bool = True
     uses_y: bool = True
@@ -311,6 +320,7 @@ TARGETS = [
         _perm_widget,
         _perm_numbers,
         widget=True,
+        payload=("_chart",),
         traits=frozenset({"scoring", "n_repeats", "random_state", "features"}),
     ),
     Target(
@@ -338,7 +348,7 @@ TARGETS = [
         lambda model, X, y, features=(0, 1), **settings: iw.interaction_strength(
             model, X, features, **{"n_samples": 20, "random_state": 0, **settings}
         ),
-        lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
+        _h2_numbers,
         uses_y=False,
     ),
     Target(
@@ -366,7 +376,7 @@ TARGETS = [
                 model, X, **{"n_samples": 20, "random_state": 0, **settings}
             ).frame
         ),
-        lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
+        _h2_numbers,
         uses_y=False,
     ),
     Target(
@@ -376,6 +386,7 @@ TARGETS = [
         _ale_widget,
         _ale_widget_numbers,
         widget=True,
+        payload=("_curve",),
         uses_y=False,
         traits=frozenset({"grid_resolution", "features"}),
     ),
@@ -384,8 +395,9 @@ TARGETS = [
         "pd",
         frozenset({"grid_resolution", "sample_weight"}),
         _interaction_widget,
-        lambda frame: [frame["h_squared"].to_numpy(dtype=float)],
+        _h2_numbers,
         widget=True,
+        payload=("_h2",),
         uses_y=False,
         traits=frozenset({"grid_resolution"}),
     ),
@@ -414,6 +426,7 @@ TARGETS = [
         _pd_widget,
         _pd_numbers,
         widget=True,
+        payload=("_curve",),
         uses_y=False,
         traits=frozenset({"grid_resolution", "features"}),
     ),
@@ -446,6 +459,7 @@ TARGETS = [
         _compare_widget,
         lambda result: _frame_numbers(result.frame),
         widget=True,
+        payload=("_measures",),
         tree_only=True,
         traits=frozenset({"scoring", "n_repeats", "random_state"}),
     ),
@@ -456,6 +470,7 @@ TARGETS = [
         _inspector,
         _inspector_numbers,
         widget=True,
+        payload=("_header", "_importance"),
     ),
     Target(
         "impurity_importance",
@@ -513,6 +528,9 @@ class Case:
     errors: tuple = (ValueError, TypeError)
     families: frozenset = None  # restrict to these families
     needs_generic_model: bool = False  # not tried on tree-only targets
+    widget_outcome: str = None  # the outcome widgets must reach, if stricter
+    refitted_ok: bool = False  # fine for targets that fit clones on X, y
+    on_refitting: bool = True  # tried on targets that fit clones too
 
     def __str__(self):
         return self.name
@@ -523,6 +541,8 @@ class Case:
         if self.families is not None and target.family not in self.families:
             return False
         if self.needs_generic_model and target.tree_only:
+            return False
+        if not self.on_refitting and target.fits:
             return False
         needs = {"model": target.uses_model, "X": target.uses_X, "y": target.uses_y}
         return all(needs[t] for t in self.touches)
@@ -822,8 +842,24 @@ CASES = [
 
 
 def fingerprint(*objects):
-    """A hash of each object's content (arrays, frames, fitted models)."""
-    return [joblib.hash(o) for o in objects]
+    """A hash of each object's content (arrays, frames, fitted models).
+
+    Frames and series are hashed by what they hold (labels, dtypes, values):
+    pandas keeps caches in them (of a categorical's codes, of a string
+    column's views) that reading fills, which joblib would hash too."""
+    return [joblib.hash(_content(o)) for o in objects]
+
+
+def _content(o):
+    if isinstance(o, pd.DataFrame):
+        columns = [_content(o.iloc[:, j]) for j in range(o.shape[1])]
+        return ("frame", list(o.columns), _content(o.index), columns)
+    if isinstance(o, pd.Index):
+        return ("index", str(o.dtype), np.asarray(o.astype(object), dtype=object))
+    if isinstance(o, pd.Series):
+        values = np.asarray(o.astype(object), dtype=object)
+        return ("series", str(o.dtype), o.name, _content(o.index), values)
+    return o
 
 
 def assert_finite(numbers, where):

@@ -1,8 +1,11 @@
 """The same bad inputs on every public entry point: a clear error naming the
 argument (or a finite result where the input is supported), the user's data and
 model unchanged, and widgets that end in a status, never stuck in "running",
-and usable again after a good change. See docs/reliability.md."""
+never "done" with nothing to draw, and usable again after a good change. The
+inputs are the matrix's cases and the messy table's (messy.py). See
+docs/reliability.md."""
 
+import numpy as np
 import pytest
 from matrix import (
     CASES,
@@ -13,6 +16,7 @@ from matrix import (
     fingerprint,
     known_gap,
 )
+from messy import MESSY_CASES
 from traitlets import TraitError
 
 WAIT = 30
@@ -30,13 +34,15 @@ def _params(pairs, suffix=""):
     return params
 
 
-PAIRS = [(t, c) for t in TARGETS for c in CASES if c.applies_to(t)]
+PAIRS = [(t, c) for t in TARGETS for c in [*CASES, *MESSY_CASES] if c.applies_to(t)]
 
 
 def _expected(target, case):
     # Functions that fit clones of the model accept an unfitted one.
-    if case.name == "unfitted model" and target.fits:
+    if (case.name == "unfitted model" or case.refitted_ok) and target.fits:
         return "ok"
+    if target.widget and case.widget_outcome:
+        return case.widget_outcome
     return case.outcome
 
 
@@ -80,6 +86,7 @@ def _check_widget(target, case, model, X, y, where):
         if status == "done":
             assert expected != "raise", f"{where}: accepted without an error"
             assert_finite(target.numbers(w.result), where)
+            _assert_drawable(target, w, where)
             return
         assert expected != "ok", f"{where}: refused a supported input: {w.error}"
         assert_names(case, w.error, where)
@@ -93,6 +100,22 @@ def _check_widget(target, case, model, X, y, where):
             model.fault = case.fault  # as it was, for the mutation check
     finally:
         w.close()
+
+
+def _assert_drawable(target, w, where):
+    """A widget that is done has something to draw: its payload traits are
+    filled, and a curve has finite points (its missing value's point, when
+    the feature has one the model takes, finite too)."""
+    widget = getattr(w, "inspector", w)
+    for name in target.payload:
+        assert getattr(widget, name), f"{where}: done with an empty {name}"
+    curve = getattr(widget, "_curve", None) if target.payload == ("_curve",) else None
+    if curve and len(curve["features"]) == 1:
+        assert curve["grid_done"] > 0, f"{where}: done with no grid point"
+        missing = curve.get("missing")
+        if missing and not curve.get("missing_note") and "average" in missing:
+            average = missing["average"]
+            assert average is None or np.isfinite(average), f"{where}: {missing}"
 
 
 TRAIT_CASES = [

@@ -20,6 +20,7 @@ import {
   paintIce,
 } from "./pd_canvas.js";
 import { createAleLayer } from "./pd_ale.js";
+import { MISSING_GUTTER, createMissingLayer } from "./pd_missing.js";
 import { nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import {
@@ -48,6 +49,7 @@ export function createPdCurve(container, { tooltip }) {
     .attr("class", "pdw-pdp")
     .attr("data-testid", "pdw-pdp");
   const ale = createAleLayer(frame.plot);
+  const missing = createMissingLayer(frame.svg);
   const guide = frame.plot
     .append("line")
     .attr("class", "pdw-guide")
@@ -69,9 +71,11 @@ export function createPdCurve(container, { tooltip }) {
     const { y, plotW, distTop } = box;
     const lo = g > 0 ? grid[0] : 0;
     const hi = g > 0 ? grid[g - 1] : 1;
+    // The missing value's column, when there is one, takes the right edge.
+    const right = curve.missing ? box.right - MISSING_GUTTER : box.right;
     const x = scaleLinear()
       .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
-      .range([box.left, box.right]);
+      .range([box.left, right]);
 
     // ICE on the canvas, which covers the plot area only: at every step of
     // a tree model once known, else at the grid points.
@@ -119,6 +123,15 @@ export function createPdCurve(container, { tooltip }) {
       scale: x,
       orientation: "x",
       size: DIST_HEIGHT,
+    });
+    const counts = distribution?.counts ?? [];
+    missing.draw({
+      curve,
+      y,
+      box,
+      distTop,
+      distHeight: DIST_HEIGHT,
+      maxCount: Math.max(0, ...counts, curve.missing?.nMissing ?? 0),
     });
     const deciles =
       distribution?.kind === "histogram" ? [...distribution.deciles] : [];

@@ -70,6 +70,30 @@ export function distributionResult(value, name = "distribution") {
   );
 }
 
+/**
+ * Decode `_curve.missing`: the missing point of a numeric feature.
+ *
+ * @returns {null | {average: number | null, individual: Float32Array | null,
+ *   nMissing: number, nRows: number, note: string}} null when the feature
+ *   has no missing value (or is categorical: its missing value is a
+ *   category). `average` and `individual` are null until computed, or when
+ *   the model refused a missing value (`note` says why).
+ */
+export function missingResult(value, note = "") {
+  if (value == null) return null;
+  const average = value.average == null ? null : Number(value.average);
+  return {
+    average,
+    individual:
+      value.individual == null
+        ? null
+        : vector(value.individual, "missing.individual"),
+    nMissing: Number(value.n_missing) || 0,
+    nRows: Number(value.n_rows) || 0,
+    note: String(note ?? ""),
+  };
+}
+
 /** An axis of the grid: its values, labels (categorical) and flag. */
 function axis(values, labels, categorical, name) {
   const labelList = strings(labels);
@@ -114,6 +138,8 @@ export function aleResult(value, g) {
  * @property {"pd" | "ale" | "overlay"} effect what is drawn: partial
  *   dependence, accumulated local effects, or both on one axis.
  * @property {ReturnType<typeof aleResult>} ale
+ * @property {ReturnType<typeof missingResult>} missing the missing value's
+ *   point, drawn beside the curve.
  * @property {Float32Array | null} average `[g]`.
  * @property {{values: Float32Array, rows: number, cols: number} | null}
  *   individual `[m, g]`, row-major.
@@ -164,6 +190,7 @@ export function curveResult(value) {
       feature: features[0],
       ale: aleResult(value.ale, g),
       steps: stepsResult(value.steps),
+      missing: missingResult(value.missing, value.missing_note),
       x,
       gridDone: clampDone(value.grid_done, g),
       average,

@@ -127,6 +127,8 @@ export function createOneWayFrame(container, { svgTestid }) {
             curve.ale?.lower,
             curve.ale?.upper,
             curve.ale?.values,
+            curve.missing?.individual,
+            curve.missing?.average == null ? null : [curve.missing.average],
           ]),
         ),
       )

@@ -10,6 +10,7 @@ from ..inspection import (
     interaction_strength,
     partial_dependence,
 )
+from ..inspection._core.dtypes import float_features
 from ..inspection._effects import pair_matrix, select_output
 from ._partial_dependence import output_index
 
@@ -100,6 +101,10 @@ class AccumulatedLocalEffectsDisplay:
         if with_partial_dependence:
             shared = {k: kwargs[k] for k in _SHARED if k in kwargs}
             column = result.feature_columns[0]
+            # The edges of an integer feature lie between its values: as the
+            # ALE, the partial dependence sets them in a float copy of it.
+            if not result.categorical[0]:
+                X = float_features(X, [column])
             dependence = partial_dependence(
                 estimator,
                 X,

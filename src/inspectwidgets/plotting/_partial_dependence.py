@@ -100,7 +100,9 @@ class PartialDependenceDisplay:
         result = self.result
         grid = result.grid_values[0]
         done = result.done
-        categorical = result.categorical[0]
+        # Strings not listed as categorical (scikit-learn's grid is then
+        # their unique values) are drawn as categories too.
+        categorical = result.categorical[0] or not _numeric(grid)
         x = np.arange(len(grid)) if categorical else np.asarray(grid, dtype=float)
         if result.individual is not None:
             ice = result.individual[output][:, done]
@@ -197,3 +199,11 @@ def names_label(feature, warnings):
         if warnings
         else feature
     )
+
+
+def _numeric(values):
+    try:
+        np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -6,8 +6,16 @@ go as float32 buffers (`binary_array`).
 """
 
 import numpy as np
+import pandas as pd
 
 from ._serialization import binary_array
+
+MISSING_LABEL = "missing"
+"""How a missing value (a category, or the marked point) is labelled."""
+
+
+def _label(value):
+    return MISSING_LABEL if pd.isna(value) else str(value)
 
 
 def _output_index(result, target):
@@ -53,8 +61,9 @@ def _distribution(summary, grid):
     if summary.categorical:
         return {
             "kind": "categories",
-            "labels": [str(c) for c in summary.categories],
+            "labels": [_label(c) for c in summary.categories],
             "counts": binary_array(summary.counts),
+            "n_missing": summary.n_missing,
         }
     edges, counts = summary.bin_edges, summary.counts
     low, high = float(np.min(grid)), float(np.max(grid))
@@ -68,15 +77,27 @@ def _distribution(summary, grid):
         "edges": binary_array(edges),
         "counts": binary_array(counts),
         "deciles": binary_array(summary.deciles),
+        "n_missing": summary.n_missing,
     }
 
 
+def _marked(result, axis):
+    """Whether the feature's last grid value is its missing point, drawn
+    apart from the curve (numeric features; a categorical feature's missing
+    value is a category labelled "missing")."""
+    missing = result.missing or (False,) * len(result.feature_names)
+    return bool(missing[axis]) and not result.categorical[axis]
+
+
 def _axis(result, axis):
-    """Grid positions and labels of one feature: values for numeric features,
-    0..k-1 with the category labels for categorical ones."""
+    """Grid positions and labels of one feature: values for numeric features
+    (without the missing point), 0..k-1 with the category labels for
+    categorical ones."""
     values = result.grid_values[axis]
     if result.categorical[axis]:
-        return np.arange(len(values), dtype=float), [str(v) for v in values]
+        return np.arange(len(values), dtype=float), [_label(v) for v in values]
+    if _marked(result, axis):
+        values = values[:-1]
     return np.asarray(values, dtype=float), []
 
 
@@ -97,25 +118,35 @@ def curve_payload(result, target, n_rows, steps=None):
     }
     grid, labels = _axis(result, 0)
     common["distribution"] = _distribution(result.distributions[0], grid)
+    common["missing_note"] = result.missing_note
     if len(result.feature_names) == 1:
         done = result.done
-        average = result.average[output][done] if result.kind != "individual" else None
+        average = result.average[output] if result.kind != "individual" else None
         individual = (
-            result.individual[output][:, done]
-            if result.individual is not None
-            else None
+            result.individual[output] if result.individual is not None else None
         )
+        missing = _missing_point(result, average, individual, n_rows)
+        if _marked(result, 0):
+            done = done[:-1]
+            average = None if average is None else average[:-1]
+            individual = None if individual is None else individual[:, :-1]
         return {
             **common,
             "categorical": bool(result.categorical[0]),
             "grid": binary_array(grid[done]),
             "grid_labels": [label for label, d in zip(labels, done, strict=False) if d],
             "grid_done": int(done.sum()),
-            "average": None if average is None else binary_array(average),
-            "individual": None if individual is None else binary_array(individual),
+            "average": None if average is None else binary_array(average[done]),
+            "individual": (
+                None if individual is None else binary_array(individual[:, done])
+            ),
             "steps": _steps(steps, output),
+            "missing": missing,
         }
     grid_y, labels_y = _axis(result, 1)
+    # A surface of numeric features leaves their missing points out.
+    rows = slice(None, -1) if _marked(result, 0) else slice(None)
+    columns = slice(None, -1) if _marked(result, 1) else slice(None)
     return {
         **common,
         "categorical": [bool(c) for c in result.categorical],
@@ -123,10 +154,27 @@ def curve_payload(result, target, n_rows, steps=None):
         "grid_labels": labels,
         "grid_y": binary_array(grid_y),
         "grid_y_labels": labels_y,
-        "grid_done": int(result.done.all(axis=1).sum()),
-        "average": binary_array(result.average[output]),
+        "grid_done": int(result.done[rows, columns].all(axis=1).sum()),
+        "average": binary_array(result.average[output][rows, columns]),
         "distribution_y": _distribution(result.distributions[1], grid_y),
     }
+
+
+def _missing_point(result, average, individual, n_rows):
+    """The missing point of a numeric feature, drawn beside the curve: its
+    average and ICE values (None until computed), and the rows missing the
+    value; None when the feature has no missing value or is categorical."""
+    summary = result.distributions[0]
+    if result.categorical[0] or not summary.n_missing:
+        return None
+    point = {"n_missing": int(summary.n_missing), "n_rows": int(n_rows)}
+    point |= {"average": None, "individual": None}
+    if _marked(result, 0) and result.done[-1]:
+        if average is not None:
+            point["average"] = float(average[-1])
+        if individual is not None:
+            point["individual"] = binary_array(individual[:, -1])
+    return point
 
 
 def _steps(steps, output):

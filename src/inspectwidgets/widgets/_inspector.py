@@ -42,10 +42,12 @@ import numpy as np
 import traitlets
 
 from ..inspection._core.validation import (
+    check_columns,
     check_fitted,
     check_n_repeats,
     check_not_empty,
     check_random_state_argument,
+    check_target,
     check_X,
     check_y,
     column_names,
@@ -181,8 +183,8 @@ class ModelInspector(anywidget.AnyWidget):
         run=True,
     ):
         check_fitted(estimator)
-        X = check_not_empty(check_X(X))
-        y = check_y(y, X.shape[0])
+        X = check_columns(estimator, check_not_empty(check_X(X)))
+        y = check_target(estimator, check_y(y, X.shape[0]))
         if (X_train is None) != (y_train is None):
             raise ValueError(
                 "X_train and y_train: pass both (training data) or neither; "
@@ -191,12 +193,17 @@ class ModelInspector(anywidget.AnyWidget):
             )
         if X_train is not None:
             X_train = check_not_empty(check_X(X_train))
-            y_train = check_y(y_train, X_train.shape[0], name="y_train")
+            y_train = check_target(
+                estimator,
+                check_y(y_train, X_train.shape[0], name="y_train"),
+                "y_train",
+            )
             if X_train.shape[1] != X.shape[1]:
                 raise ValueError(
                     f"X_train has {X_train.shape[1]} columns but X has "
                     f"{X.shape[1]}; pass the same features."
                 )
+            check_columns(estimator, X_train, "X_train")
         check_n_repeats(n_repeats)
         check_random_state_argument(random_state, "ModelInspector")
         if random_state is None or isinstance(random_state, np.random.RandomState):

@@ -25,6 +25,7 @@ from ..inspection import (
     iter_accumulated_local_effects,
     iter_partial_dependence,
 )
+from ..inspection._core.dtypes import float_features
 from ..inspection._core.validation import (
     check_fitted,
     check_X,
@@ -238,6 +239,10 @@ class InteractionWidget(ComputationWidget):
                 f"{quoted_names(list(self.pair))}."
             )
         columns = self._columns(self.pair, "pair")
+        categorical = self._surface_kwargs["categorical_features"] or ()
+        # Integer features as numbers (a float copy of their columns: the
+        # grid lies between their values); the user's X is not changed.
+        X = float_features(self._X, [c for c in columns if c not in categorical])
         if self.kind == "ale":
             return iter_accumulated_local_effects(
                 self._estimator,
@@ -250,13 +255,16 @@ class InteractionWidget(ComputationWidget):
             )
         return iter_partial_dependence(
             self._estimator,
-            self._X,
+            X,
             columns,
             method="brute",
             grid_resolution=self.grid_resolution,
             kind="average",
             scale=self._scale(),
             cancel=cancel,
+            # The grid of the observed values: the surface leaves the
+            # missing points out (see curve_payload).
+            missing="observed",
             **self._surface_kwargs,
         )
 

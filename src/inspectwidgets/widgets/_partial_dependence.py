@@ -12,6 +12,7 @@ from ..inspection import (
     iter_partial_dependence,
     split_grid,
 )
+from ..inspection._core.dtypes import float_features
 from ..inspection._core.validation import (
     check_fitted,
     check_X,
@@ -370,12 +371,13 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
 
     def _pd_stream(self, cancel, kind, n_ice, centered, custom_edges=None):
         columns = [self._names.index(f) for f in self.features]
+        X = self._numeric_X(columns)
         # The correlation warning is shown in the widget, not in the output.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             return iter_partial_dependence(
                 self._estimator,
-                self._X,
+                X,
                 columns,
                 # Always predicted: "auto" would switch averages to the
                 # recursion (over the training data, decision function) when
@@ -390,17 +392,32 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
                 scale=self._scale(),
                 n_ice=n_ice,
                 cancel=cancel,
+                # A feature's missing values: its grid from the observed
+                # values, the missing value as a point drawn beside the curve.
+                missing="observed",
                 **self._engine_kwargs,
             )
+
+    def _numeric_X(self, columns):
+        """The rows, with the integer features among `columns` (not listed as
+        categorical) as floats: they are drawn as numbers, and a grid between
+        integers is not rounded (the engine, as scikit-learn, refuses an
+        integer feature). The user's X is not changed."""
+        categorical = self._engine_kwargs["categorical_features"] or ()
+        return float_features(self._X, [c for c in columns if c not in categorical])
 
     def _overlay_stream(self, cancel, shown):
         edges = shown["ale"].edges[0]
         return self._pd_stream(cancel, "average", None, False, edges)
 
     def _steps_stream(self, cancel, n_ice, centered, shown):
-        grid = shown["pd"].grid_values[0]
+        result = shown["pd"]
+        grid = result.grid_values[0]
+        if result.missing and result.missing[0]:
+            grid = grid[:-1]  # the missing point
         column = self._names.index(self.features[0])
-        steps = split_grid(self._estimator, self._X, column, bounds=(grid[0], grid[-1]))
+        X = self._numeric_X([column])
+        steps = split_grid(self._estimator, X, column, bounds=(grid[0], grid[-1]))
         return self._pd_stream(cancel, "individual", n_ice, centered, steps)
 
     def _chain(self, held, parts, cancel):
@@ -458,7 +475,8 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         """Why split_grid cannot read `feature`'s steps ("" if it can)."""
         if feature not in self._steps_problems:
             try:
-                split_grid(self._estimator, self._X, self._names.index(feature))
+                column = self._names.index(feature)
+                split_grid(self._estimator, self._numeric_X([column]), column)
                 self._steps_problems[feature] = ""
             except ValueError as error:
                 self._steps_problems[feature] = str(error)

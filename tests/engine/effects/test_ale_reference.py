@@ -227,11 +227,9 @@ def test_bad_input_names_the_argument_and_leaves_x_alone(forest):
     with pytest.raises(ValueError, match="column 'x3' takes a single value"):
         accumulated_local_effects(model, constant, 3)
     missing = X.copy()
-    missing[0, 0] = np.nan
-    with pytest.raises(ValueError, match="column 'x0' holds 1 missing"):
+    missing[:, 0] = np.nan
+    with pytest.raises(ValueError, match="column 'x0' holds only missing values"):
         accumulated_local_effects(model, missing, 0)
-    with pytest.raises(ValueError, match="column 'x0' holds int64 data"):
-        accumulated_local_effects(model, X.astype(np.int64), 0)
     assert_array_equal(X, before)
 
 

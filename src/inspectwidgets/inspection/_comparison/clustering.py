@@ -7,7 +7,7 @@ from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
 from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
-from .._core.validation import check_X, column_names
+from .._core.validation import check_X, column_names, quoted
 
 
 def cluster_features(X, *, correlation_threshold=None, n_clusters=None):
@@ -81,14 +81,7 @@ def cluster_features(X, *, correlation_threshold=None, n_clusters=None):
         )
     if correlation_threshold is not None:
         check_correlation_threshold(correlation_threshold)
-    try:
-        values = np.asarray(X, dtype=float)
-    except ValueError as error:
-        raise ValueError(
-            f"cluster_features ranks X's columns, so they must be numeric: "
-            f"{error}. Encode categorical columns first (for example with "
-            "an OrdinalEncoder)."
-        ) from error
+    values = _float_values(X, names)
     # Spearman's rho is Pearson's on ranks; rows with a missing value are left out.
     ranks = rankdata(values[~np.isnan(values).any(axis=1)], axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -184,3 +177,27 @@ def _group_label(names):
     if len(names) <= 3:
         return " + ".join(names)
     return f"{' + '.join(names[:3])} (+{len(names) - 3})"
+
+
+def _float_values(X, names):
+    """X as floats, NaN where a value is missing (``pd.NA`` of nullable
+    columns included); a column that is not numeric is named."""
+    columns = (
+        [X.iloc[:, j] for j in range(X.shape[1])]
+        if hasattr(X, "iloc")
+        else list(np.asarray(X).T)
+    )
+    values = np.empty((X.shape[0], X.shape[1]))
+    for j, column in enumerate(columns):
+        try:
+            if hasattr(column, "to_numpy"):
+                values[:, j] = column.to_numpy(dtype=float, na_value=np.nan)
+            else:
+                values[:, j] = np.asarray(column, dtype=float)
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                "cluster_features ranks X's columns, so they must be numeric: "
+                f"column {quoted(names[j])} is not ({error}); encode it first (for "
+                "example with an OrdinalEncoder)."
+            ) from error
+    return values

@@ -5,7 +5,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils import Bunch
 
 from .._core.pipeline import columnwise_view
-from .._core.validation import check_fitted, check_X
+from .._core.validation import check_columns, check_fitted, check_X
 from .._permutation import permutation_importance
 from .impurity import (
     impurity_importance,
@@ -215,7 +215,8 @@ def check_comparison_inputs(estimator, X_train, X_test, scoring):
             "scoring: a comparison uses one scorer; got several. "
             "Compare once per scorer."
         )
-    X_train, X_test = check_X(X_train), check_X(X_test)
+    X_train = check_columns(estimator, check_X(X_train), "X_train")
+    X_test = check_columns(estimator, check_X(X_test), "X_test")
     if X_train.shape[1] != X_test.shape[1]:
         raise ValueError(
             f"X_train has {X_train.shape[1]} columns but X_test has "

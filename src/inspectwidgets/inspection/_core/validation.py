@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import numpy as np
 from sklearn import get_config
+from sklearn.base import is_regressor
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
@@ -196,6 +197,90 @@ def check_y(y, n_samples, name="y"):
                 f"Drop those rows from X and {name} first."
             )
     return y
+
+
+def check_columns(estimator, X, name="X"):
+    """Refuse an `X` whose columns are not those the estimator was fitted on,
+    naming them, before a model call fails on them deep inside a pipeline, or
+    the tree shortcut, which reads columns by position without predicting,
+    walks the wrong ones (or past X's last).
+
+    A DataFrame must hold every column of ``feature_names_in_``; in the same
+    order unless the estimator (or its pipeline's first step) is a
+    ColumnTransformer, which selects columns by name (scikit-learn's own
+    rules). Otherwise X must have ``n_features_in_`` columns.
+    """
+    model = type(estimator).__name__
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if fitted is not None and hasattr(X, "columns"):
+        by_name = _selects_by_name(estimator)
+        # scikit-learn's words first where the model would say them itself.
+        words = "" if by_name else SKLEARN_NAMES_MISMATCH
+        present = set(X.columns)
+        absent = [str(c) for c in fitted if c not in present]
+        if absent:
+            raise ValueError(
+                f"{words}{name} lacks the column(s) {quoted_names(absent)} that "
+                f"{model} was fitted on; pass {name} with every column of the "
+                "training set."
+            )
+        if not by_name and list(X.columns) != list(fitted):
+            raise ValueError(
+                f"{words}{name}'s columns {quoted_names(list(X.columns))} are not "
+                f"those {model} was fitted on, in their order "
+                f"({quoted_names(list(fitted))}); pass {name}[list("
+                "estimator.feature_names_in_)]."
+            )
+        return X
+    n_fitted = getattr(estimator, "n_features_in_", None)
+    if isinstance(n_fitted, numbers.Integral) and X.shape[1] != n_fitted:
+        raise ValueError(
+            f"{name} has {X.shape[1]} features, but {model} is expecting "
+            f"{n_fitted} features as input; pass {name} with the columns of the "
+            "training set, in their order."
+        )
+    return X
+
+
+SKLEARN_NAMES_MISMATCH = (
+    "The feature names should match those that were passed during fit: "
+)
+
+
+def _selects_by_name(estimator):
+    """Whether the estimator's first step takes a frame's columns by name
+    (a ColumnTransformer, alone or first in a pipeline)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import Pipeline
+
+    while isinstance(estimator, Pipeline):
+        estimator = estimator.steps[0][1]
+    return isinstance(estimator, ColumnTransformer)
+
+
+def check_target(estimator, y, name="y"):
+    """Refuse targets a regressor cannot score against (strings, categories),
+    naming their dtype and some of their values, before a scorer fails on
+    them with "could not convert string to float"."""
+    if y is None or not is_regressor(estimator):
+        return y
+    dtype = getattr(y, "dtype", None)
+    values = np.asarray(y)
+    if dtype is None:
+        dtype = values.dtype
+    if values.dtype.kind in "biuf":
+        return y
+    try:
+        np.asarray(values, dtype=float)
+        return y
+    except (TypeError, ValueError):
+        pass
+    examples = list(dict.fromkeys(values.ravel().tolist()))[:3]
+    raise ValueError(
+        f"{name} holds {dtype} values such as {', '.join(map(repr, examples))}, "
+        f"but {type(estimator).__name__} is a regressor, which is scored against "
+        f"numbers; use a classifier, or encode {name} as numbers."
+    )
 
 
 def check_sample_weight(sample_weight, n_samples):

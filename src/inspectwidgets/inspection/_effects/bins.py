@@ -17,11 +17,14 @@ suggest (section 5.3) and Molnar's iml package does.
 import numpy as np
 import pandas as pd
 
+from .._core.dtypes import float_column
 from .._core.validation import quoted
 
 
 def quantile_edges(values, n_bins):
-    """Unique quantiles of `values` at ``linspace(0, 1, n_bins + 1)``."""
+    """Unique quantiles of `values` at ``linspace(0, 1, n_bins + 1)``,
+    missing values (NaN) left out."""
+    values = values[~np.isnan(values)]
     return np.unique(np.quantile(values, np.linspace(0, 1, n_bins + 1)))
 
 
@@ -33,29 +36,17 @@ def bin_index(values, edges):
 
 
 def numeric_column(X, position, name):
-    """Column `position` of X as float64; NaN is refused (no bin holds it)."""
-    column = X.iloc[:, position] if hasattr(X, "iloc") else X[:, position]
-    if getattr(column.dtype, "kind", "O") in "iub":
-        # The edges are quantiles between the values: an integer column would
-        # store them rounded, and the model would see other edges.
-        raise ValueError(
-            f"features: column {quoted(name)} holds {column.dtype} data; ALE's bin "
-            "edges are quantiles that it would round. Convert it with "
-            ".astype(float), or list it in categorical_features."
-        )
+    """Column `position` of X as float64, NaN where a value is missing
+    (integer, nullable and bool columns included: their edges are quantiles
+    between the values, set in a float copy of the column; see
+    ``_core.dtypes``)."""
     try:
-        values = np.asarray(column, dtype=np.float64)
+        return float_column(X, position)
     except (TypeError, ValueError):
         raise ValueError(
             f"features: column {quoted(name)} is not numeric; pass it in "
             "categorical_features for a categorical ALE."
         ) from None
-    if np.isnan(values).any():
-        raise ValueError(
-            f"X: column {quoted(name)} holds {int(np.isnan(values).sum())} missing "
-            "value(s); ALE bins need every value. Impute or drop those rows."
-        )
-    return values
 
 
 def category_order(X, position, names, categorical):
@@ -67,8 +58,9 @@ def category_order(X, position, names, categorical):
     column = pd.Series(np.asarray(_column(X, position), dtype=object))
     if column.isna().any():
         raise ValueError(
-            f"X: column {quoted(names[position])} holds missing values; give them a "
-            "category of their own or drop those rows."
+            f"X: column {quoted(names[position])} holds {int(column.isna().sum())} "
+            "missing value(s), which a categorical ALE cannot order among the "
+            "categories; give them a category of their own, or drop those rows."
         )
     codes, categories = pd.factorize(column, sort=True)
     k = len(categories)
@@ -108,6 +100,8 @@ def _kolmogorov_smirnov(codes, k, values):
     """Largest gap between the empirical distribution functions of `values`
     within every two categories, shape (k, k)."""
     points = np.unique(values[~np.isnan(values)])
+    if points.size == 0:  # a column of missing values only: no evidence
+        return np.zeros((k, k))
     cdfs = np.empty((k, len(points)))
     for c in range(k):
         within = np.sort(values[(codes == c) & ~np.isnan(values)])

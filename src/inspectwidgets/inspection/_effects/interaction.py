@@ -19,6 +19,7 @@ from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
+    check_columns,
     check_max_memory,
     check_random_state_argument,
     column_position,
@@ -145,7 +146,7 @@ def interaction_strength(
     ['x0', 'x1']
     """
     check_pd_estimator(estimator)
-    X = check_pd_X(X)
+    X = check_columns(estimator, check_pd_X(X))
     if X.shape[0] < 2:
         raise ValueError(
             f"X has {X.shape[0]} row(s); the interaction strength compares "

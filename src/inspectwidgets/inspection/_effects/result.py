@@ -47,6 +47,9 @@ class AccumulatedLocalEffectsResult:
         Rows per bin (or cell), weighted by `sample_weight` if given. For a
         categorical feature, rows per category (K entries).
     n_rows, n_rows_done : int
+    n_missing : int
+        Rows missing a value of a numeric feature: they are in `n_rows` but
+        contribute to no bin (the ALE is that of the observed rows).
     output_names : tuple or None
         The classes of the first axis (classifiers), None for regressors.
     response_method : str
@@ -67,6 +70,7 @@ class AccumulatedLocalEffectsResult:
     output_names: tuple | None
     response_method: str
     scale: str
+    n_missing: int = 0
 
     @property
     def done(self):

@@ -24,6 +24,7 @@ from sklearn.utils.extmath import cartesian
 
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
+from .._core.dtypes import float_features
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
@@ -31,6 +32,7 @@ from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_cancel,
+    check_columns,
     check_max_memory,
     check_sample_weight,
     quoted,
@@ -55,7 +57,12 @@ from .accumulate import (
     bin_statistics,
     fill_empty_cells,
 )
-from .bins import bin_index, category_order, numeric_column, quantile_edges
+from .bins import (
+    bin_index,
+    category_order,
+    numeric_column,
+    quantile_edges,
+)
 from .copies import CopyPredictor
 from .result import AccumulatedLocalEffectsResult
 
@@ -94,7 +101,7 @@ class AccumulatedLocalEffectsRun:
     def __init__(self, **arguments):
         a = SimpleNamespace(**arguments)
         check_pd_estimator(a.estimator)
-        X = check_pd_X(a.X)
+        X = check_columns(a.estimator, check_pd_X(a.X))
         if sparse.issparse(X):
             raise TypeError(
                 "X: accumulated_local_effects takes dense data; pass X.toarray() "
@@ -140,14 +147,21 @@ class AccumulatedLocalEffectsRun:
             )
         self.positions, self.categorical = positions, categorical
         self.feature_labels = [str(names[p]) for p in positions]
-        edges, index = [], []
+        edges, index, numeric = [], [], {}
+        self.observed = np.ones(self.n_rows, dtype=bool)
         for p in positions:
             if every[p]:
                 categories, rank = category_order(X, p, names, every)
                 edges.append(categories)
                 index.append(rank)
                 continue
-            values = numeric_column(X, p, names[p])
+            values = numeric[p] = numeric_column(X, p, names[p])
+            observed = ~np.isnan(values)
+            if not observed.any():
+                raise ValueError(
+                    f"features: column {quoted(names[p])} holds only missing values, "
+                    "so ALE has no bin to put a row in; pick another feature."
+                )
             z = quantile_edges(values, n_bins)
             if len(z) < 2:
                 raise ValueError(
@@ -155,8 +169,14 @@ class AccumulatedLocalEffectsRun:
                     f"({self.n_rows} row(s)); ALE needs at least two."
                 )
             edges.append(z)
-            index.append(bin_index(values, z))
+            # Rows missing the value get a bin for their (unused) copies and
+            # no contribution: ALE is over the observed rows.
+            index.append(bin_index(np.where(observed, values, z[0]), z))
+            self.observed &= observed
         self.edges, self.index = edges, index
+        self.n_missing = int((~self.observed).sum())
+        # Integer, nullable and bool features as floats, in a new X.
+        X = self.X = float_features(X, list(numeric))
         grid = cartesian(edges)
         self.donor = grid_rows(X, positions, grid, edges, names)
 
@@ -178,6 +198,7 @@ class AccumulatedLocalEffectsRun:
             index=self.index,
             edge_counts=[len(e) for e in self.edges],
             categorical=self.categorical,
+            observed=self.observed,
         )  # fmt: skip
         predictor = context.predictor
         n_copies = len(context.donor_rows(0, 0))
@@ -258,6 +279,7 @@ class AccumulatedLocalEffectsRun:
             bin_counts=counts,
             n_rows=self.n_rows,
             n_rows_done=done,
+            n_missing=self.n_missing,
             output_names=self.output_names,
             response_method=self.response_method,
             scale=self.scale,
@@ -273,6 +295,7 @@ class _RowChunks:
     index: list  # per feature, each row's bin (or category rank)
     edge_counts: list  # per feature, its edges (or categories)
     categorical: list
+    observed: np.ndarray  # rows whose features hold a value (others give none)
 
     def donor_rows(self, start, stop):
         """Per copy, the donor row (edge, corner or category) of every row."""
@@ -288,7 +311,12 @@ class _RowChunks:
 
     def contributions(self, values, start, stop):
         """Each row's finite differences, shape (rows, n_contributions,
-        n_outputs), and the bin each goes to (-1: none)."""
+        n_outputs), and the bin each goes to (-1: none, also for a row
+        missing a feature's value)."""
+        effects, bins = self._contributions(values, start, stop)
+        return effects, np.where(self.observed[start:stop, None], bins, -1)
+
+    def _contributions(self, values, start, stop):
         index = [i[start:stop] for i in self.index]
         if len(index) == 2:
             effect = values[3] - values[2] - values[1] + values[0]

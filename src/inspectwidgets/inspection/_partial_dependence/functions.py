@@ -72,6 +72,7 @@ def partial_dependence(
     correlation_threshold=None,
     max_memory=DEFAULT_MAX_MEMORY,
     algorithm="auto",
+    missing="sklearn",
     callback=None,
     cancel=None,
     return_result=False,
@@ -169,6 +170,23 @@ def partial_dependence(
         fraction of the work; it is an error for other models, for
         ``method="recursion"`` and for X holding NaN. "auto" uses "tree" where
         it applies and "generic" elsewhere.
+    missing : {"sklearn", "observed"}, default="sklearn"
+        What a feature's missing values (NaN, None, ``pd.NA``) do to its grid.
+        "sklearn": scikit-learn's grid. A missing value is one of the unique
+        values where those make the grid (categorical features, features with
+        fewer than `grid_resolution` values): NaN, last. Elsewhere it makes
+        scikit-learn's percentiles, and so its whole grid, NaN (a flat,
+        meaningless curve); this function raises a ValueError naming the
+        column instead. Strings mixed with missing values raise scikit-learn's
+        ValueError ("The column #0 contains mixed data types"), naming the
+        column. "observed": the grid is built from the observed values, and
+        the feature's missing value is appended as its own last grid value
+        (``result.missing`` flags it), whose average and ICE values are the
+        model's predictions with the feature missing; the missing points are
+        left out (``result.missing_note`` says why) when the model refuses a
+        missing value in one trial prediction. These points are predicted:
+        "auto" resolves to "brute", and "recursion" is refused (scikit-learn's
+        recursion ignores where the trees send missing values).
     callback : callable, default=None
         Called with the partial :class:`PartialDependenceResult` after every
         chunk of grid points, e.g. to report progress.

@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Iterable
 
 import numpy as np
+import pandas as pd
 from scipy import sparse
 from scipy.stats.mstats import mquantiles
 
@@ -95,7 +96,34 @@ def custom_axis(values, name, index):
     return axis
 
 
-def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, custom):
+MISSING = ("sklearn", "observed")
+
+
+def check_missing(missing):
+    if not isinstance(missing, str) or missing not in MISSING:
+        raise ValueError(f"missing must be one of {list(MISSING)}; got {missing!r}.")
+    return missing
+
+
+def missing_mask(data):
+    """Which entries of a column are missing: NaN, None, ``pd.NA`` or
+    ``pd.NaT``, whatever the column's dtype."""
+    return np.asarray(pd.isna(data), dtype=bool)
+
+
+def missing_value(data, mask):
+    """The column's own missing value (NaN, None or ``pd.NA``), as it holds it:
+    the value the model sees at the missing point."""
+    if getattr(data, "dtype", None) is not None and data.dtype.kind == "f":
+        return np.nan
+    first = int(np.flatnonzero(mask)[0])
+    value = data.iloc[first] if hasattr(data, "iloc") else data[first]
+    return np.nan if value is pd.NaT else value
+
+
+def grid_axes(
+    X, columns, names, is_categorical, percentiles, grid_resolution, custom, missing
+):
     """The grid values of each feature, as scikit-learn's ``_grid_from_X``.
 
     Parameters
@@ -110,41 +138,112 @@ def grid_axes(X, columns, names, is_categorical, percentiles, grid_resolution, c
     grid_resolution : int
     custom : dict of int to ndarray
         Grid values given by the user, keyed by position in `columns`.
+    missing : {"sklearn", "observed"}
+        "sklearn": scikit-learn's grid, missing values included (NaN is then
+        the last unique value, or makes the percentiles NaN: refused here).
+        "observed": the grid of the observed values, then the feature's
+        missing value as its last grid value when it has missing values.
 
     Returns
     -------
     values : list of 1-D ndarray
         ``values[i]`` holds the grid values of feature ``columns[i]``.
+    has_missing : list of bool
+        Whether ``values[i]`` ends with the missing value added by
+        ``missing="observed"``.
     """
-    values = []
+    values, has_missing = [], []
     for i, (column, name, categorical) in enumerate(
         zip(columns, names, is_categorical, strict=True)
     ):
         if i in custom:
             values.append(custom[i])
+            has_missing.append(False)
             continue
         data = feature_column(X, column)
-        try:
-            uniques = np.unique(data)
-        except TypeError as exc:
+        mask = missing_mask(data)
+        n_missing = int(mask.sum())
+        observed = missing == "observed" and n_missing > 0
+        if observed:
+            if n_missing == len(mask):
+                raise ValueError(
+                    f"features: column {quoted(name)} holds only missing values, so "
+                    "there is no observed value to build its grid from; pick "
+                    "another feature, or fill the column."
+                )
+            kept = data[~mask]
+            data = kept.to_numpy() if hasattr(kept, "to_numpy") else kept
+        axis = _axis(
+            data, i, name, categorical, percentiles, grid_resolution, n_missing > 0
+        )
+        if observed:
+            axis = _append(axis, missing_value(feature_column(X, column), mask))
+        elif n_missing and axis.dtype.kind == "f" and np.isnan(axis).all():
             raise ValueError(
-                f"The column #{i} contains mixed data types ({quoted(name)}: e.g. NaN "
-                "among strings), so its unique values cannot be sorted to build "
-                "the grid. Fill or drop the missing values, or pass custom_values."
-            ) from exc
-        if categorical or uniques.shape[0] < grid_resolution:
-            values.append(uniques)
-            continue
-        low, high = mquantiles(data, prob=percentiles, axis=0)
-        if np.allclose(low, high):
-            raise ValueError(
-                "percentiles are too close to each other, unable to build the "
-                f"grid: percentiles={tuple(percentiles)!r} give the same value "
-                f"({low:.6g}) for feature {quoted(name)}. Please choose percentiles "
-                "that are further apart."
+                f"features: column {quoted(name)} holds {n_missing} missing value(s), "
+                "which make its percentiles (and scikit-learn's grid) NaN; pass "
+                "missing='observed' for a grid of the observed values with the "
+                "missing value as its own last point, or impute the column."
             )
-        values.append(np.linspace(low, high, num=grid_resolution, endpoint=True))
-    return values
+        values.append(axis)
+        has_missing.append(observed)
+    return values, has_missing
+
+
+def _axis(data, i, name, categorical, percentiles, grid_resolution, has_missing):
+    """scikit-learn's grid values of one column: its unique values, or evenly
+    spaced values between two percentiles."""
+    try:
+        uniques = np.unique(data)
+    except TypeError as exc:
+        # scikit-learn's first words (its tests match them); the column's name.
+        if has_missing:
+            raise ValueError(
+                f"The column #{i} contains mixed data types: column {quoted(name)} "
+                "holds missing values among strings, which cannot be sorted into "
+                "a grid; pass missing='observed' for a grid of the observed "
+                "categories with the missing value as its own last point, fill "
+                "the missing values, or pass custom_values."
+            ) from exc
+        raise ValueError(
+            f"The column #{i} contains mixed data types: column {quoted(name)} holds "
+            "values of types that cannot be sorted together into a grid (such "
+            "as numbers and strings); convert it to one type, or pass "
+            "custom_values."
+        ) from exc
+    if categorical or uniques.shape[0] < grid_resolution:
+        return uniques
+    if uniques.dtype.kind in "OSU" and not _all_numbers(uniques):
+        # scikit-learn fails in mquantiles ("can't multiply sequence by
+        # non-int of type 'float'"); say which column, and the fix.
+        raise ValueError(
+            f"features: column {quoted(name)} holds strings, which have no "
+            "percentiles to spread a numeric grid between; list it in "
+            "categorical_features."
+        )
+    low, high = mquantiles(data, prob=percentiles, axis=0)
+    if np.allclose(low, high):
+        raise ValueError(
+            "percentiles are too close to each other, unable to build the "
+            f"grid: percentiles={tuple(percentiles)!r} give the same value "
+            f"({low:.6g}) for feature {quoted(name)}. Please choose percentiles "
+            "that are further apart."
+        )
+    return np.linspace(low, high, num=grid_resolution, endpoint=True)
+
+
+def _all_numbers(values):
+    return all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values)
+
+
+def _append(axis, value):
+    """`axis` with `value` last, in a dtype that holds both."""
+    if axis.dtype.kind == "f" and (value is pd.NA or value is None or value != value):
+        return np.append(axis, np.nan)
+    out = np.empty(len(axis) + 1, dtype=object)
+    out[:-1] = axis
+    out[-1] = value
+    return out
 
 
 def _levels(n):

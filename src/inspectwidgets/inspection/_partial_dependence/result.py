@@ -111,6 +111,15 @@ class PartialDependenceResult:
         One per feature.
     correlated : tuple of CorrelatedFeature
         Features strongly correlated with a feature of the curve.
+    missing : tuple of bool
+        With ``missing="observed"``: whether each feature's last grid value is
+        its missing value (NaN, None or ``pd.NA``, as the column holds it), the
+        point whose values are the predictions with the feature missing. All
+        False otherwise (scikit-learn's grid may still hold NaN among a
+        feature's unique values).
+    missing_note : str
+        Why a feature with missing values has no missing point (the model
+        refused a missing input), or "".
     """
 
     feature_names: tuple
@@ -129,6 +138,8 @@ class PartialDependenceResult:
     centered: bool
     distributions: tuple
     correlated: tuple = ()
+    missing: tuple = ()
+    missing_note: str = ""
 
     @property
     def n_points(self):

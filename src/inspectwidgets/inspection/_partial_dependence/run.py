@@ -41,15 +41,18 @@ from .._core.trees import (
 from .._core.validation import (
     check_algorithm,
     check_cancel,
+    check_columns,
     check_max_memory,
     check_random_state_argument,
     check_sample_weight,
     check_sklearn_params,
+    quoted,
 )
 from .accumulation import GridGroups, ValueBuffers
 from .feature_summary import correlated_features, feature_distribution
 from .grid import (
     check_grid_resolution,
+    check_missing,
     check_percentiles,
     grid_axes,
     grid_rows,
@@ -102,7 +105,7 @@ class PartialDependenceRun:
         check_random_state_argument(arguments["random_state"], "partial_dependence")
         a = SimpleNamespace(**arguments)
         check_pd_estimator(a.estimator)
-        X = check_pd_X(a.X)
+        X = check_columns(a.estimator, check_pd_X(a.X))
         self.estimator, self.X = a.estimator, X
         self._resolve_response(a)
         names = column_labels(X, a.feature_names)
@@ -140,6 +143,7 @@ class PartialDependenceRun:
         self.kind = check_choice(a.kind, "kind", ("average", "individual", "both"))
         method = check_choice(a.method, "method", ("auto", "recursion", "brute"))
         check_response_method(estimator, a.response_method)
+        self._response_method_argument = a.response_method
         self.scale = check_choice(a.scale, "scale", ("probability", "log_odds"))
         sample_weight = a.sample_weight
         if sample_weight is not None:
@@ -174,14 +178,65 @@ class PartialDependenceRun:
         custom = resolve_custom_values(a.custom_values, specs)
         percentiles = check_percentiles(a.percentiles)
         grid_resolution = check_grid_resolution(a.grid_resolution)
+        missing = check_missing(a.missing)
         self.positions, self.is_categorical = positions, is_categorical
         self.feature_labels = [str(names[p]) for p in positions]
-        self.grid_values = grid_axes(
+        grid_values, has_missing = grid_axes(
             X, positions, self.feature_labels, is_categorical, percentiles,
-            grid_resolution, custom,
+            grid_resolution, custom, missing,
         )  # fmt: skip
+        self.missing_note = ""
+        if any(has_missing):
+            self._check_missing_point(a.method, has_missing)
+            self.missing_note = self._missing_refused(grid_values, has_missing, names)
+        self.grid_values, self.missing = grid_values, tuple(has_missing)
         self.grid = cartesian(self.grid_values)
         self.shape = tuple(len(v) for v in self.grid_values)
+
+    def _check_missing_point(self, method, has_missing):
+        """The missing point is predicted: scikit-learn's recursion sends a
+        missing value down the right branch of every split, not where the
+        model learned to send it. "auto" then resolves to "brute"."""
+        if self.method != "recursion":
+            return
+        if method == "recursion":
+            labels = zip(self.feature_labels, has_missing, strict=True)
+            features = [name for name, has in labels if has]
+            raise ValueError(
+                f"method='recursion' cannot compute the missing point of "
+                f"{features} (the recursion ignores where the trees send missing "
+                "values); use method='brute', or missing='sklearn'."
+            )
+        self.method = "brute"
+        self.response_method = resolve_response_method(
+            self.estimator, self._response_method_argument, "brute"
+        )
+
+    def _missing_refused(self, grid_values, has_missing, names):
+        """Drop every missing point (in place) if the model refuses a missing
+        value in one trial row, X's first with a feature missing: most
+        scikit-learn models without native support or an imputer raise on
+        it. Returns why, or "" when the model took each."""
+        for i, has in enumerate(has_missing):
+            if not has:
+                continue
+            value = grid_values[i][-1:]
+            point = cartesian([value])
+            row = grid_rows(self.X, [self.positions[i]], point, [value], names)
+            try:
+                call_model(self.estimator, self.response_method, row)
+            except (ValueError, TypeError) as exc:
+                reason = str(exc.__cause__ or exc).strip().split("\n")[0]
+                for j in range(len(has_missing)):
+                    if has_missing[j]:
+                        grid_values[j] = grid_values[j][:-1]
+                        has_missing[j] = False
+                model = type(self.estimator).__name__
+                return (
+                    f"No missing point: {model} does not take a missing "
+                    f"{quoted(self.feature_labels[i])} ({reason.rstrip('.')})."
+                )
+        return ""
 
     def _summarize_features(self, names, threshold):
         """Each feature's distribution, and its strongly correlated partners
@@ -389,6 +444,8 @@ class PartialDependenceRun:
             centered=self.centered,
             distributions=self.distributions,
             correlated=self.correlated,
+            missing=self.missing,
+            missing_note=self.missing_note,
         )
 
 

@@ -17,6 +17,7 @@ from .._core.validation import (
     check_n_repeats,
     check_random_state_argument,
     check_sample_weight,
+    check_target,
     check_X,
     check_y,
     resolve_features,
@@ -213,7 +214,7 @@ class CrossValRun:
             )
         X = check_X(X)
         n_samples = X.shape[0]
-        y = check_y(y, n_samples)
+        y = check_target(estimator, check_y(y, n_samples))
         sample_weight = check_sample_weight(a["sample_weight"], n_samples)
         check_n_repeats(a["n_repeats"])
         check_max_samples(a["max_samples"], n_samples)

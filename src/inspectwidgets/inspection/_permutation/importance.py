@@ -27,12 +27,14 @@ from .._core.trees import (
 from .._core.validation import (
     check_algorithm,
     check_cancel,
+    check_columns,
     check_fitted,
     check_max_memory,
     check_max_samples,
     check_n_repeats,
     check_sample_weight,
     check_sklearn_params,
+    check_target,
     check_X,
     check_y,
     resolve_features,
@@ -56,9 +58,9 @@ class PermutationRun:
         check_sklearn_params("permutation_importance", arguments)
         a = SimpleNamespace(**arguments)
         check_fitted(a.estimator)
-        X = check_X(a.X)
+        X = check_columns(a.estimator, check_X(a.X))
         n_samples = X.shape[0]
-        y = check_y(a.y, n_samples)
+        y = check_target(a.estimator, check_y(a.y, n_samples))
         sample_weight = check_sample_weight(a.sample_weight, n_samples)
         n_repeats = check_n_repeats(a.n_repeats)
         max_samples = check_max_samples(a.max_samples, n_samples)

@@ -20,6 +20,7 @@ from .._core.validation import (
     check_n_repeats,
     check_random_state_argument,
     check_sample_weight,
+    check_target,
     check_X,
     check_y,
     resolve_features,
@@ -195,7 +196,7 @@ class OobRun:
                 f"X has {n_samples} rows but the forest was fitted on "
                 f"{forest._n_samples}; pass the training data in its original order."
             )
-        y = np.asarray(check_y(a["y"], n_samples))
+        y = np.asarray(check_target(forest, check_y(a["y"], n_samples)))
         sample_weight = check_sample_weight(a["sample_weight"], n_samples)
         n_repeats = check_schedule_size(check_n_repeats(a["n_repeats"]), n_samples)
         max_memory = check_max_memory(a["max_memory"])

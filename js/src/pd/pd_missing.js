@@ -1,0 +1,93 @@
+// The missing value of a numeric feature, drawn beside its partial
+// dependence: a column right of the plot, past a dashed separator, labelled
+// "missing", holding the ICE values at the missing point (small dots) and
+// their average (a diamond), and in the distribution strip a bar of the
+// rows missing the value, on the histogram's count scale. Python computes
+// every number (`_curve.missing`); this draws them.
+
+import { symbol, symbolDiamond } from "d3-shape";
+
+/** Width (px) taken from the plot's right for the missing value's column. */
+export const MISSING_GUTTER = 44;
+export const MISSING_LABEL = "missing";
+const diamond = symbol(symbolDiamond, 64);
+
+/**
+ * Create the layer in `svg` (the chart's svg selection).
+ *
+ * @returns {{draw: (options: {curve: object, y: Function, box: object,
+ *   distTop: number, distHeight: number, maxCount: number}) => void}}
+ */
+export function createMissingLayer(svg) {
+  const g = svg
+    .append("g")
+    .attr("class", "pdw-missing")
+    .attr("data-testid", "pdw-missing");
+  // The group's tooltip: the rows missing the value, and why a point is
+  // absent. Text, never markup: the note quotes the model's error.
+  const title = g.append("title").attr("data-testid", "pdw-missing-title");
+  const separator = g.append("line").attr("class", "pdw-missing-separator");
+  const dots = g.append("g").attr("class", "pdw-missing-ice");
+  const average = g
+    .append("path")
+    .attr("class", "pdw-missing-average")
+    .attr("data-testid", "pdw-missing-average");
+  const bar = g
+    .append("rect")
+    .attr("class", "pdw-bar pdw-missing-bar")
+    .attr("data-testid", "pdw-missing-bar");
+  const label = g
+    .append("text")
+    .attr("class", "pdw-missing-label")
+    .attr("data-testid", "pdw-missing-label")
+    .attr("text-anchor", "middle")
+    .text(MISSING_LABEL);
+
+  function draw({ curve, y, box, distTop, distHeight, maxCount }) {
+    const missing = curve.mode === "1d" ? curve.missing : null;
+    g.style("display", missing ? null : "none");
+    if (!missing) return;
+    const cx = box.right - MISSING_GUTTER / 2;
+    const sepX = box.right - MISSING_GUTTER + 6;
+    separator
+      .attr("x1", sepX)
+      .attr("x2", sepX)
+      .attr("y1", box.top)
+      .attr("y2", distTop + distHeight);
+    const ice = missing.individual
+      ? [...missing.individual].filter(Number.isFinite)
+      : [];
+    dots
+      .selectAll("circle")
+      .data(ice)
+      .join("circle")
+      .attr("class", "pdw-missing-dot")
+      .attr("data-testid", "pdw-missing-dot")
+      .attr("r", 1.5)
+      .attr("cx", cx)
+      .attr("cy", (v) => y(v));
+    const shown = missing.average != null && Number.isFinite(missing.average);
+    average
+      .style("display", shown ? null : "none")
+      .attr("d", diamond())
+      .attr("data-value", shown ? missing.average : null)
+      .attr("transform", shown ? `translate(${cx},${y(missing.average)})` : null);
+    const depth =
+      maxCount > 0 ? (Math.min(missing.nMissing, maxCount) / maxCount) * distHeight : 0;
+    bar
+      .attr("data-count", missing.nMissing)
+      .attr("x", cx - 6)
+      .attr("width", 12)
+      .attr("y", distTop + distHeight - depth)
+      .attr("height", depth);
+    label.attr("x", cx).attr("y", distTop + distHeight + 14);
+    const share = missing.nRows > 0 ? missing.nMissing / missing.nRows : 0;
+    const note = missing.note ? ` ${missing.note}` : "";
+    title.text(
+      `${missing.nMissing} rows (${(share * 100).toFixed(1)} %) miss ` +
+        `${curve.feature}.${note}`,
+    );
+  }
+
+  return { draw };
+}

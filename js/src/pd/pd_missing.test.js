@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import widget from "../pd_widget.js";
+import {
+  DONE_RUN_TRAITS,
+  FakeModel,
+  attachedElement,
+  categoricalCurve,
+  contextSpy,
+  numericCurve,
+  payloadPacker,
+  queryAllTestId,
+  queryTestId,
+  stubAnimationFrames,
+} from "../test_helpers.js";
+import { curveResult } from "./pd_data.js";
+
+const EVIL = "<img src=x onerror=alert(1)>";
+
+/** A numeric curve whose feature misses 30 of 400 values: the missing
+ * point's average and its 5 ICE values, as `curve_payload` sends them. */
+function withMissing(pack, { average = 2.5, note = "" } = {}) {
+  return {
+    ...numericCurve(pack),
+    missing: {
+      n_missing: 30,
+      n_rows: 400,
+      average,
+      individual: average == null ? null : pack([2.3, 2.4, 2.5, 2.6, 2.7]),
+    },
+    missing_note: note,
+  };
+}
+
+let el;
+let cleanup;
+beforeEach(() => {
+  stubAnimationFrames();
+  const ctx = contextSpy();
+  vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(
+    () => ctx,
+  );
+  el = attachedElement();
+});
+afterEach(() => {
+  cleanup?.();
+  el.remove();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function mount(curve) {
+  const model = new FakeModel({
+    features: ["age"],
+    kind: "both",
+    centered: false,
+    grid_resolution: 20,
+    n_ice: 100,
+    target: "",
+    scale: "probability",
+    ...DONE_RUN_TRAITS,
+    _feature_options: ["age", "colour"],
+    _categorical: ["colour"],
+    _target_options: [],
+    _curve: curve,
+  });
+  cleanup = widget.render({ model, el });
+  return model;
+}
+
+describe("the missing value's point beside a numeric curve", () => {
+  it("decodes the point, its ICE values and the share", () => {
+    const curve = curveResult(withMissing(payloadPacker(), { note: "n" }));
+    expect(curve.missing.average).toBe(2.5);
+    expect([...curve.missing.individual]).toEqual(
+      [2.3, 2.4, 2.5, 2.6, 2.7].map(Math.fround),
+    );
+    expect(curve.missing).toMatchObject({ nMissing: 30, nRows: 400, note: "n" });
+    expect(curveResult(numericCurve(payloadPacker())).missing).toBeNull();
+  });
+
+  it("draws a diamond, the ICE dots and the share bar right of the curve", () => {
+    mount(withMissing(payloadPacker()));
+    const group = queryTestId(el, "pdw-missing");
+    expect(group.style.display).toBe("");
+    expect(queryTestId(el, "pdw-missing-label").textContent).toBe("missing");
+    const diamond = queryTestId(el, "pdw-missing-average");
+    expect(Number(diamond.getAttribute("data-value"))).toBe(2.5);
+    expect(queryAllTestId(el, "pdw-missing-dot")).toHaveLength(5);
+    expect(queryTestId(el, "pdw-missing-bar").getAttribute("data-count")).toBe(
+      "30",
+    );
+    // The marker sits right of every grid point of the curve.
+    const cx = Number(
+      /translate\(([-\d.]+),/.exec(diamond.getAttribute("transform"))[1],
+    );
+    const path = queryTestId(el, "pdw-pdp").getAttribute("d");
+    const xs = [...path.matchAll(/[ML]([-\d.]+),/g)].map((m) => Number(m[1]));
+    expect(xs).toHaveLength(20);
+    expect(cx).toBeGreaterThan(Math.max(...xs));
+    // The y scale holds the missing point's values too.
+    const y = Number(/,([-\d.]+)\)/.exec(diamond.getAttribute("transform"))[1]);
+    expect(Number.isFinite(y)).toBe(true);
+    expect(queryTestId(el, "pdw-missing-title").textContent).toBe(
+      "30 rows (7.5 %) miss age.",
+    );
+  });
+
+  it("shows the share and the model's reason, as text, when there is no point", () => {
+    mount(withMissing(payloadPacker(), { average: null, note: EVIL }));
+    expect(queryTestId(el, "pdw-missing").style.display).toBe("");
+    expect(queryTestId(el, "pdw-missing-average").style.display).toBe("none");
+    expect(queryAllTestId(el, "pdw-missing-dot")).toHaveLength(0);
+    expect(queryTestId(el, "pdw-missing-title").textContent).toContain(EVIL);
+    expect(el.querySelector("img")).toBeNull();
+  });
+
+  it("hides the layer for a feature without missing values", () => {
+    mount(numericCurve(payloadPacker()));
+    expect(queryTestId(el, "pdw-missing").style.display).toBe("none");
+    expect(queryTestId(el, "pdw-pdp")).not.toBeNull();
+  });
+
+  it("draws a categorical feature's missing value as a category", () => {
+    const labels = ["basic", "pro", "missing"];
+    const model = mount(categoricalCurve(payloadPacker(), { labels }));
+    model.set("features", ["colour"]);
+    const marks = queryAllTestId(el, "pdw-category");
+    expect(marks.map((m) => m.getAttribute("data-category"))).toEqual(labels);
+    const ticks = [...el.querySelectorAll(".pdw-x-axis .tick text")];
+    expect(ticks.map((t) => t.textContent)).toEqual(labels);
+  });
+});
