@@ -5,7 +5,6 @@ import { paintIce } from "./pd/pd_canvas.js";
 import widget from "./pd_widget.js";
 import {
   FakeModel,
-  DONE_RUN_TRAITS,
   attachedElement,
   change,
   bigPayloadPacker,
@@ -13,6 +12,7 @@ import {
   contextSpy,
   numericCurve,
   payloadPacker,
+  pdWidgetTraits,
   twoWayCurve,
   queryAllTestId,
   queryTestId,
@@ -23,22 +23,13 @@ import {
 const EVIL = "<img src=x onerror=alert(1)>";
 
 function makeModel(overrides = {}) {
-  return new FakeModel({
-    features: ["age"],
-    kind: "both",
-    centered: false,
-    grid_resolution: 20,
-    n_ice: 100,
-    target: "",
-    scale: "probability",
-    ...DONE_RUN_TRAITS,
-    _elapsed_seconds: 1.5,
-    _feature_options: ["age", "bmi", "colour"],
-    _categorical: ["colour"],
-    _target_options: [],
-    _curve: numericCurve(payloadPacker()),
-    ...overrides,
-  });
+  return new FakeModel(
+    pdWidgetTraits({
+      _elapsed_seconds: 1.5,
+      _curve: numericCurve(payloadPacker()),
+      ...overrides,
+    }),
+  );
 }
 
 // ---- Controlled animation frames and a canvas context spy -------------------

@@ -292,6 +292,27 @@ export function groupsPayload(
 // ---- PartialDependenceWidget payloads ----------------------------------------
 
 /**
+ * A PartialDependenceWidget's traits after a finished run of "age" (its
+ * `_curve` to add), with `overrides`.
+ */
+export function pdWidgetTraits(overrides = {}) {
+  return {
+    features: ["age"],
+    kind: "both",
+    centered: false,
+    grid_resolution: 20,
+    n_ice: 100,
+    target: "",
+    scale: "probability",
+    ...DONE_RUN_TRAITS,
+    _feature_options: ["age", "bmi", "colour"],
+    _categorical: ["colour"],
+    _target_options: [],
+    ...overrides,
+  };
+}
+
+/**
  * A payload packer with room for `floats` float32 values (for the big ICE
  * payloads); each array sits at a non-zero byte offset like `payloadPacker`.
  */

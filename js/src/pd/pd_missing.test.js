@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import widget from "../pd_widget.js";
 import {
-  DONE_RUN_TRAITS,
   FakeModel,
   attachedElement,
   categoricalCurve,
   contextSpy,
   numericCurve,
   payloadPacker,
+  pdWidgetTraits,
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
@@ -50,20 +50,9 @@ afterEach(() => {
 });
 
 function mount(curve) {
-  const model = new FakeModel({
-    features: ["age"],
-    kind: "both",
-    centered: false,
-    grid_resolution: 20,
-    n_ice: 100,
-    target: "",
-    scale: "probability",
-    ...DONE_RUN_TRAITS,
-    _feature_options: ["age", "colour"],
-    _categorical: ["colour"],
-    _target_options: [],
-    _curve: curve,
-  });
+  const model = new FakeModel(
+    pdWidgetTraits({ _feature_options: ["age", "colour"], _curve: curve }),
+  );
   cleanup = widget.render({ model, el });
   return model;
 }

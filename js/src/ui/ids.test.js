@@ -7,6 +7,7 @@ import {
   contextSpy,
   numericCurve,
   payloadPacker,
+  pdWidgetTraits,
   stubAnimationFrames,
   twoWayCurve,
 } from "../test_helpers.js";
@@ -43,20 +44,13 @@ function interactionModel(pack) {
 }
 
 function pdModel(pack) {
-  return new FakeModel({
-    features: ["age"],
-    kind: "both",
-    centered: false,
-    grid_resolution: 20,
-    n_ice: 100,
-    target: "",
-    scale: "probability",
-    ...DONE_RUN_TRAITS,
-    _feature_options: ["age", "bmi"],
-    _categorical: [],
-    _target_options: [],
-    _curve: numericCurve(pack),
-  });
+  return new FakeModel(
+    pdWidgetTraits({
+      _feature_options: ["age", "bmi"],
+      _categorical: [],
+      _curve: numericCurve(pack),
+    }),
+  );
 }
 
 /** Every `url(#id)` in `view`'s attributes. */
