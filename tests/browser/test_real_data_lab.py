@@ -2,7 +2,8 @@
 categories, NaN in numeric columns, a Pipeline ending in
 HistGradientBoostingClassifier. The interaction widget finishes with no page
 error, two widgets' legends keep their own ids, Enter commits a number field,
-and the inspector's rows wrap in an 800 px window; screenshots light and dark.
+and the inspector's rows wrap in an 800 px window; a PD of a column with
+missing values draws its missing point; screenshots light and dark.
 Times are recorded, never asserted."""
 
 import time
@@ -170,10 +171,9 @@ def test_churn_table_interaction_ids_enter_and_narrow_inspector(
     expect(ia.get_by_test_id("iaw-view-error")).to_be_hidden()
     expect(ia).to_have_attribute("data-surface", "tenure × total_charges")
     surface = ia.get_by_test_id("pdw-heatmap")
-    note = ia.get_by_test_id("pdw-surface-note")
-    # Until the engine fills its grid (another change), nothing to draw.
-    if surface.get_attribute("data-cells") in (None, "0"):
-        expect(note).to_contain_text("total_charges")
+    # The grid of the observed values (the missing ones left out of a surface).
+    expect(surface).not_to_have_attribute("data-cells", "0")
+    assert int(surface.get_attribute("data-cells")) > 0
     nb.screenshot(ia, "churn_interaction_nan_pair_light.png")
     # A pair that can be drawn is: cells on the canvas.
     ia.locator(
@@ -237,3 +237,34 @@ def test_churn_table_interaction_ids_enter_and_narrow_inspector(
     assert page_errors == []
     assert [text for text in logged if "inspectwidgets" in text] == []
     record_timing("churn: whole test", time.monotonic() - t0)
+
+
+MISSING_POINT = """\
+pd_nan = PartialDependenceWidget(model, X_test, features="total_charges", n_ice=50)
+pd_nan
+"""
+
+
+def test_churn_pd_of_a_column_with_missing_values_draws_its_missing_point(
+    open_notebook, require_bundle
+):
+    require_bundle("pd_widget.js", "pdw-root")
+    nb = open_notebook("churn_missing.ipynb", [CHURN, MISSING_POINT])
+    page = nb.page
+    page_errors = []
+    page.on("pageerror", lambda error: page_errors.append(str(error)))
+    nb.run_all()
+    root = page.get_by_test_id("pdw-root")
+    expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    # The curve over the observed values, and the missing value's own point
+    # beside it with its share of the rows.
+    expect(root.locator("path.pdw-pdp").first).to_be_visible()
+    expect(root.get_by_test_id("pdw-missing-average")).to_be_visible()
+    expect(root.get_by_test_id("pdw-missing-label")).to_have_text("missing")
+    expect(root.get_by_test_id("pdw-missing-title")).to_contain_text("%")
+    expect(root.get_by_test_id("pdw-missing-bar")).to_be_visible()
+    nb.eventually_prints("print(pd_nan.result.missing)", "(True,)")
+    for theme, suffix in [("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")]:
+        nb.set_theme(theme)
+        nb.screenshot(root, f"churn_pd_missing_point_{suffix}.png")
+    assert page_errors == []
