@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import widget from "../pd_widget.js";
 import {
-  DONE_RUN_TRAITS,
   FakeModel,
   attachedElement,
   categoricalCurve,
@@ -13,6 +12,7 @@ import {
   queryAllTestId,
   queryTestId,
   stubAnimationFrames,
+  pdWidgetTraits,
 } from "../test_helpers.js";
 import { legendEntries } from "./pd_ale.js";
 import { aleResult, curveResult } from "./pd_data.js";
@@ -95,21 +95,14 @@ describe("PartialDependenceWidget: accumulated local effects", () => {
   });
 
   function mount(curve, overrides = {}) {
-    const model = new FakeModel({
-      features: ["age"],
-      kind: curve.effect === "overlay" ? "average_and_ale" : "ale",
-      centered: false,
-      grid_resolution: 10,
-      n_ice: 100,
-      target: "",
-      scale: "probability",
-      ...DONE_RUN_TRAITS,
-      _feature_options: ["age", "bmi", "colour"],
-      _categorical: ["colour"],
-      _target_options: [],
-      _curve: curve,
-      ...overrides,
-    });
+    const model = new FakeModel(
+      pdWidgetTraits({
+        kind: curve.effect === "overlay" ? "average_and_ale" : "ale",
+        grid_resolution: 10,
+        _curve: curve,
+        ...overrides,
+      }),
+    );
     cleanup = widget.render({ model, el });
     flush();
     return model;
