@@ -127,6 +127,10 @@ def test_measures_and_correlation_threshold_reach_python(open_notebook):
     try:
         nb.set_theme("JupyterLab Dark")
         settle(nb)
+        # The theme's relayout redraws the view: still the trait's cut (a
+        # redraw on resize once read a field the rename had dropped: "n/a").
+        expect(root.get_by_test_id("icw-threshold-value")).to_have_text(str(shown))
+        expect(root.locator(".icw-threshold-label")).to_have_text(f"|ρ| ≥ {shown}")
         nb.screenshot(cell, "comparison_correlation_dark.png")
         root.get_by_test_id("icw-view-measures").click()
         settle(nb)
