@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pytest
+from common.gated import GatedRegressor
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.linear_model import LinearRegression
 
@@ -108,16 +109,18 @@ def test_the_traceback_is_kept_and_logged(caplog):
 
 def test_close_cancels_the_run_and_ends_the_thread():
     X, y = _data()
-    w = PermutationImportanceWidget(
-        PausingRegressor(delay=0.02).fit(X, y), X, y, n_repeats=500
-    )
+    model = GatedRegressor(free_calls=1).fit(X, y)
+    w = PermutationImportanceWidget(model, X, y, n_repeats=500)
     assert w.status == "running"
     worker = w._worker
-    started = time.perf_counter()
-    w.close()
-    assert time.perf_counter() - started < 2.0
-    worker.join(timeout=5)
+    model.wait_for_a_waiting_call()
+    model.mark("close")
+    w.close()  # returns while a prediction still waits
+    model.mark("close returned")
+    model.open()
+    worker.join(timeout=30)
     assert not worker.is_alive()
+    assert model.after("close") == ["close returned", "predict ended"]
     assert w.status == "cancelled"
     assert not any(t is worker for t in threading.enumerate())
     with pytest.raises(RuntimeError, match="closed"):
