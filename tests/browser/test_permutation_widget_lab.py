@@ -2,11 +2,11 @@
 
 Each test writes a notebook, runs it in Lab, works the widget's controls in
 Chromium and then asks the kernel (a print cell) what Python received. Times
-are measured and reported (see conftest's ``record_timing``), never asserted.
+are measured and reported (see conftest's ``record_timing``), never asserted:
+a test that needs a run in progress holds the model (``PACED``).
 """
 
 import re
-import time
 
 import pytest
 
@@ -44,6 +44,70 @@ model.fit(X_train, y_train)
 """
 )
 
+# The forest, predicting only the calls the test allows: the page is looked
+# at while the run is known to be in progress, with no race against the
+# model's speed. `run_until` lets calls through one at a time until the
+# widget's result holds some repeats, and returns with the widget's thread
+# waiting for its next call.
+PACED = (
+    FOREST
+    + """\
+import threading
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class Paced(ClassifierMixin, BaseEstimator):
+    def __init__(self, model):
+        self.model = model
+
+    def fit(self, X, y):
+        self.classes_ = self.model.classes_
+        self.n_features_in_ = self.model.n_features_in_
+        self._turn = threading.Condition()
+        self._allowed = self._calls = self._arrived = 0
+        return self
+
+    def _wait_turn(self):
+        with self._turn:
+            self._arrived += 1
+            self._turn.notify_all()
+            self._turn.wait_for(lambda: self._calls < self._allowed, timeout=60)
+            self._calls += 1
+
+    def predict(self, X):
+        self._wait_turn()
+        return self.model.predict(X)
+
+    def predict_proba(self, X):
+        self._wait_turn()
+        return self.model.predict_proba(X)
+
+    def _waiting(self, widget):
+        # A call arrived beyond the allowed ones (its thread waits in
+        # _wait_turn), or the run ended.
+        return widget.status != "running" or self._arrived > self._allowed
+
+    def run_until(self, widget, n_repeats):
+        with self._turn:
+            while widget.status == "running" and (
+                widget.result is None or widget.result.n_repeats_done < n_repeats
+            ):
+                self._allowed += 1
+                self._turn.notify_all()
+                while not self._waiting(widget):
+                    self._turn.wait(0.01)
+        return widget.result.n_repeats_done
+
+    def allow_all(self):
+        with self._turn:
+            self._allowed = float("inf")
+            self._turn.notify_all()
+
+
+paced = Paced(model).fit(X_train, y_train)
+"""
+)
+
 # A quick model: a run takes a fraction of a second.
 LOGISTIC = (
     IMPORTS
@@ -75,37 +139,6 @@ w
 )
 
 EVIL = "<img src=x onerror=alert(1)>"
-
-# Samples the widget once per animation frame into window.__piwLog: status,
-# repeats done and the drawn (non-empty) bars with their widths.
-WATCH_JS = """
-() => {
-  const log = (window.__piwLog = []);
-  window.__piwWatching = true;
-  let last = '';
-  const tick = () => {
-    const root = document.querySelector('[data-testid="piw-root"]');
-    if (root) {
-      const bars = [...root.querySelectorAll('[data-testid="piw-bar"]')].filter(
-        (bar) => bar.getBoundingClientRect().width > 0
-      );
-      const entry = {
-        status: root.dataset.status,
-        repeats: Number(root.dataset.repeatsDone),
-        bars: bars.length,
-        widths: bars.map((bar) => (+bar.getAttribute('width')).toFixed(1)).join(),
-      };
-      const key = JSON.stringify(entry);
-      if (key !== last) {
-        last = key;
-        log.push({ t: performance.now(), ...entry });
-      }
-    }
-    if (window.__piwWatching) requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-}
-"""
 
 # Whether no d3 transition is scheduled or running inside `root`.
 IDLE_JS = """
@@ -173,49 +206,43 @@ def widget_cell(nb):
 # --- 1. Live fill-in -------------------------------------------------------
 
 
-def test_bars_fill_in_while_running(open_notebook, record_timing):
-    nb = open_notebook("live_fill_in.ipynb", [FOREST])
-    nb.run_all()
-    nb.page.evaluate(WATCH_JS)
+BAR_WIDTHS_JS = """
+(root) => [...root.querySelectorAll('[data-testid="piw-bar"]')]
+  .filter((bar) => bar.getBoundingClientRect().width > 0)
+  .map((bar) => (+bar.getAttribute('width')).toFixed(1))
+  .join()
+"""
 
-    started = nb.start_code(
+
+def test_bars_fill_in_while_running(open_notebook):
+    """The chart shows each result the run streams, while it runs: held at
+    two points of the run (the model waits), the page draws that many
+    repeats, the status still running, and the bars change between them."""
+    nb = open_notebook("live_fill_in.ipynb", [PACED])
+    nb.run_all()
+    nb.run_code(
         "w = PermutationImportanceWidget(\n"
-        "    model, X_test, y_test,\n"
+        "    paced, X_test, y_test,\n"
         '    scoring=["accuracy", "roc_auc", "neg_log_loss"], n_repeats=10,\n'
         ")\n"
         "w"
     )
-    wall_start = time.perf_counter()
     root = widget_root(nb)
-    expect(root.get_by_test_id("piw-bar").first).to_be_visible(timeout=RUN_TIMEOUT)
-    wall_first_bar = time.perf_counter() - wall_start
+    drawn = []
+    for n_repeats in (2, 6):
+        _, output = nb.run_code(f"print(paced.run_until(w, {n_repeats}), w.status)")
+        done, status = output.split()
+        assert status == "running" and int(done) < 10, output
+        expect(root).to_have_attribute("data-repeats-done", done, timeout=RUN_TIMEOUT)
+        expect(root).to_have_attribute("data-status", "running")
+        expect(root.get_by_test_id("piw-bar").first).to_be_visible()
+        wait_settled(nb)
+        drawn.append(nb.page.evaluate(BAR_WIDTHS_JS, root.element_handle()))
+    assert drawn[0] and drawn[0] != drawn[1], f"the bars never changed: {drawn}"
+
+    nb.run_code("paced.allow_all()")
     wait_status(nb, "done")
     expect(root).to_have_attribute("data-repeats-done", "10")
-    log = nb.page.evaluate(
-        "() => { window.__piwWatching = false; return window.__piwLog; }"
-    )
-
-    first_bar = next(entry for entry in log if entry["bars"] > 0)
-    record_timing(
-        "live: cell run -> first bar drawn (page clock)",
-        (first_bar["t"] - started) / 1000,
-    )
-    record_timing("live: cell run -> first bar visible (Playwright)", wall_first_bar)
-    done_at = next(entry["t"] for entry in log if entry["status"] == "done")
-    record_timing("live: cell run -> status done", (done_at - started) / 1000)
-
-    running = [e for e in log if e["status"] == "running" and e["bars"] > 0]
-    assert running, f"no bars were drawn before the run finished: {log}"
-    repeats_seen = sorted({e["repeats"] for e in running})
-    assert len(repeats_seen) >= 2, (
-        f"bars drawn for only {repeats_seen} repeats while running; expected the "
-        "chart to update at least twice before 'done'"
-    )
-    assert len({e["widths"] for e in running}) >= 2, (
-        "the bars never changed while running"
-    )
-    print(f"repeats drawn while running: {repeats_seen}")
-
     nb.eventually_prints(
         "print(w.wait(60), w.result.n_repeats_done, len(w.scoring))", "done 10 3"
     )
