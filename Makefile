@@ -12,8 +12,8 @@ PYTEST_ARGS ?=
 # JupyterLab refuses to run as root unless told to (CI runs as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: venv demo lint format test test-fast test-js test-py test-blas-kernels \
-	test-wheel test-oldest bench js clean docs doctest
+.PHONY: venv demo lint format test test-fast test-js test-py test-notebooks \
+	test-blas-kernels test-wheel test-oldest bench js clean docs doctest
 
 venv: $(STAMP)
 
@@ -81,35 +81,42 @@ test-py: venv
 		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 		exit $$rc; }
 
-# The engine's tests again under other OpenBLAS CPU kernels than this
-# machine's: where BLAS predicts, the last bits depend on the kernel, and the
-# tests must hold on every one (tests/numerics.py says which compare exactly).
-# Prescott (SSE3) runs on every x86-64 CPU.
+# Again under other OpenBLAS CPU kernels than this machine's, the tests a
+# kernel can change: where BLAS predicts, the last bits depend on the kernel,
+# and the comparisons must hold on every one. Those are the test files that
+# compare through tests/numerics.py, the one place that says where BLAS is on
+# the path; the others compare trees and our own reductions, which no BLAS
+# kernel computes. Prescott (SSE3) runs on every x86-64 CPU.
 BLAS_KERNELS ?= Prescott
+BLAS_TESTS = $(shell grep -rl --include='test_*.py' "from numerics import" tests/engine tests/common tests/widgets tests/plotting)
 test-blas-kernels: venv
 	@for kernel in $(BLAS_KERNELS); do \
-		echo "== engine tests, OPENBLAS_CORETYPE=$$kernel"; \
+		echo "== BLAS-path tests, OPENBLAS_CORETYPE=$$kernel"; \
 		OPENBLAS_CORETYPE=$$kernel $(PY) -c "import numpy, threadpoolctl; \
 			print('OpenBLAS kernels:', sorted({i.get('architecture') for i in \
 			threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))"; \
-		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q tests/engine || exit $$?; \
+		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q -p no:cacheprovider \
+			$(BLAS_TESTS) || exit $$?; \
 	done
 
 # The package as a user gets it: the sdist, a wheel built from it (as pip
-# does), that wheel alone in a clean venv, and the engine and packaging tests
-# run against it (not against src/, which is not on that venv's path).
+# does), that wheel alone in a clean venv, and the tests of what packaging can
+# break run against it (not against src/, which is not on that venv's path):
+# every module and bundle shipped and loading (tests/test_packaging.py), the
+# numba kernels compiling from site-packages, a widget's thread, and the
+# `dask` extra. The numbers are the source's, tested by test-py.
 WHEEL_VENV := build/wheel-venv
 test-wheel: venv
 	rm -rf dist $(WHEEL_VENV)
 	$(PY) -m build --outdir dist .
 	$(PYTHON) -m venv $(WHEEL_VENV)
-	# With the `dask` extra a user installs for clusters: tests/engine/scale
-	# runs against it.
+	# With the `dask` extra a user installs for clusters.
 	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls dist/inspectwidgets-*.whl)[dask]" pytest
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
 		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
-	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine \
-		tests/test_packaging.py tests/widgets/test_permutation_widget.py
+	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_packaging.py \
+		tests/engine/core/test_tree_shortcut.py tests/engine/scale/test_dask_backend.py \
+		tests/widgets/test_permutation_widget.py
 
 # The oldest versions pyproject.toml accepts, installed in their own venv, and
 # the engine's tests and scikit-learn's own inspection tests (tests/dropin)
@@ -131,8 +138,22 @@ test-oldest: venv
 		(sklearn, numpy, scipy, pandas)))"
 	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine tests/dropin
 
-# docs before test-py: the browser tests open the built site.
-test: lint test-js doctest docs test-py test-blas-kernels test-wheel test-oldest
+# The notebooks, each run once: their executed copies (outputs and widget
+# state) go to EXECUTED_NOTEBOOKS, where `docs` takes them instead of
+# executing the notebooks again (docs/conf.py), while their cells match.
+EXECUTED_NOTEBOOKS := $(CURDIR)/build/executed-notebooks
+test-notebooks: venv
+	rm -rf $(EXECUTED_NOTEBOOKS)
+	INSPECTWIDGETS_EXECUTED_NOTEBOOKS=$(EXECUTED_NOTEBOOKS) \
+		$(PY) -m pytest -q -p no:cacheprovider -m notebook tests/test_notebooks.py
+
+# The full check. Each suite runs once, in this order: the notebooks before
+# docs (which shows their executed copies), docs before test-py (the browser
+# tests open the built site). The three reruns keep only what their
+# environment can break (see each target).
+test: export INSPECTWIDGETS_EXECUTED_NOTEBOOKS = $(EXECUTED_NOTEBOOKS)
+test: PYTEST_ARGS += -m "not notebook"
+test: lint test-js doctest test-notebooks docs test-py test-blas-kernels test-wheel test-oldest
 
 # Every benchmark, quick: speed ratios against scikit-learn (never asserted)
 # and our results checked against scikit-learn's (a difference fails).

@@ -2,6 +2,7 @@
 build/docs/html (README.md, "Documentation")."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -13,14 +14,31 @@ DOCS = Path(__file__).resolve().parent
 
 # The gallery is notebooks/, copied into docs/gallery/ (git-ignored) because
 # Sphinx reads only what is under docs/. Every notebook is executed at build
-# time (nb_execution_mode below).
+# time (nb_execution_mode below), except under `make test`: it runs the
+# notebooks once, in tests/test_notebooks.py, which writes their executed
+# copies to the folder INSPECTWIDGETS_EXECUTED_NOTEBOOKS names; a copy is
+# used only while its cells are the notebook's own.
 _GALLERY = DOCS / "gallery"
+_EXECUTED = os.environ.get("INSPECTWIDGETS_EXECUTED_NOTEBOOKS")
 shutil.rmtree(_GALLERY, ignore_errors=True)
 shutil.copytree(
     DOCS.parent / "notebooks",
     _GALLERY,
     ignore=lambda d, names: [n for n in names if not n.endswith(".ipynb")],
 )
+
+
+def _sources(path):
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [(c["cell_type"], "".join(c["source"])) for c in cells]
+
+
+_ALREADY_EXECUTED = []
+for _notebook in sorted(_GALLERY.glob("*.ipynb")) if _EXECUTED else []:
+    _copy = Path(_EXECUTED) / _notebook.name
+    if _copy.exists() and _sources(_copy) == _sources(_notebook):
+        shutil.copyfile(_copy, _notebook)
+        _ALREADY_EXECUTED.append(f"gallery/{_notebook.name}")
 
 project = "inspectwidgets"
 author = "inspectwidgets contributors"
@@ -41,9 +59,11 @@ exclude_patterns = []
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 # Headings get anchors, so [text](page.md#heading) links resolve and are checked.
 myst_heading_anchors = 3
-# Every notebook runs at build time, from a clean kernel, in its own folder;
-# a cell that raises fails the build.
+# Every notebook runs at build time (but those tests/test_notebooks.py ran,
+# above), from a clean kernel, in its own folder; a cell that raises fails the
+# build.
 nb_execution_mode = "force"
+nb_execution_excludepatterns = _ALREADY_EXECUTED
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True

@@ -5,6 +5,11 @@ kernelspec is the one ipykernel installs into the venv (jupyter_core searches
 ``sys.prefix`` first inside a virtual environment), and jupyter_client starts
 it with ``sys.executable``; ``test_python3_kernel_is_this_interpreter`` checks
 that, so the notebooks import the inspectwidgets installed here.
+
+With ``INSPECTWIDGETS_EXECUTED_NOTEBOOKS`` set to a folder, each notebook that
+ran is written there with its outputs and widget state: `make test` runs the
+notebooks once, here, and the documentation's gallery shows these copies
+instead of executing the notebooks again (docs/conf.py).
 """
 
 import os
@@ -23,6 +28,7 @@ NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 KERNEL_NAME = "python3"
 CELL_TIMEOUT = 600  # seconds
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+EXECUTED = os.environ.get("INSPECTWIDGETS_EXECUTED_NOTEBOOKS")
 
 pytestmark = pytest.mark.notebook
 
@@ -58,5 +64,8 @@ def test_notebook_runs(path):
         # The message holds the failing cell's source and traceback.
         error = ANSI_ESCAPE.sub("", str(exc))
     else:
+        if EXECUTED:
+            Path(EXECUTED).mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, Path(EXECUTED) / path.name)
         return
     pytest.fail(f"{path.name} failed:\n{error}", pytrace=False)
