@@ -28,12 +28,13 @@ import traceback
 import anywidget
 import traitlets
 
-from ..inspection._core.parallel import (
+from ..inspection._core import (
     chunk_progress,
+    load_walks,
     remote_config,
     step_progress,
+    walks_needed,
 )
-from ..inspection._core.trees import load_walks, walks_needed
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
 

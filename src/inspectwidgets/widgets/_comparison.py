@@ -7,24 +7,18 @@ import traitlets
 from sklearn.utils import Bunch
 
 from ..inspection import DEFAULT_CORRELATION_THRESHOLD
-from ..inspection._comparison.clustering import (
-    check_correlation_threshold,
-    groups_at,
-    numeric_clusters,
-)
-from ..inspection._comparison.comparison import (
+from ..inspection._comparison import (
     FLAG_EVIDENCE,
     SORT_COLUMNS,
     WITHIN_NOISE,
-    check_comparison_inputs,
-    check_sort_by,
-    comparison_frame,
-    impurity_columns,
+    check_correlation_threshold,
+    groups_at,
     normalized_measures,
+    numeric_clusters,
     per_class_relative_importance,
+    plan_comparison,
 )
-from ..inspection._permutation.importance import permutation_run
-from ..inspection._permutation.scoring import builtin_score_name
+from ..inspection._permutation import builtin_score_name, permutation_run
 from ._base import ComputationWidget, new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
@@ -156,8 +150,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         max_rows=None,
         run=True,
     ):
-        X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
-        check_sort_by(sort_by)
+        plan = plan_comparison(
+            estimator, X_train, X_test, scoring=scoring, sort_by=sort_by
+        )
+        X_train, X_test = plan.X_train, plan.X_test
         if scoring is not None and not isinstance(scoring, str):
             raise TypeError(
                 "scoring must be a scorer name for the widget; "
@@ -168,7 +164,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         self._full_data = {"train": (X_train, y_train), "test": (X_test, y_test)}
         self._data, self._rows_key = None, None
         self._n_jobs = n_jobs
-        self._mdi, self._relative = impurity_columns(estimator, X_train.shape[1])
+        self._plan = plan  # the impurity columns, and the table of results
         self._ready = False
         self._cache = None  # settings and results of the last full comparison
         self._clusters = numeric_clusters(X_train)
@@ -317,17 +313,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     # Results in Python --------------------------------------------------------
 
     def _frame(self):
-        train = (
-            self._train.to_bunch() if self._train is not None else _missing(self._test)
-        )
-        return comparison_frame(
-            self._test.feature_names,
-            self._mdi,
-            self._relative,
-            train,
-            self._test.to_bunch(),
-            sort_by=self.sort_by,
-        )
+        return self._plan.frame(self._test, self._train, self.sort_by)
 
     def _current_groups(self):
         """Clusters of the numeric features at `correlation_threshold`, plus
@@ -351,13 +337,6 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         figure = new_figure((7, 1.4 + 0.35 * len(frame)))
         ImportanceComparisonDisplay(frame).plot(ax=figure.subplots())
         return figure
-
-
-def _missing(result):
-    """A Bunch of NaN importances shaped like `result`'s, for a measure not
-    computed yet."""
-    nan = np.full(len(result.feature_names), np.nan)
-    return Bunch(importances_mean=nan, importances_std=nan)
 
 
 def _measures_payload(frame, test, train, sort_by):

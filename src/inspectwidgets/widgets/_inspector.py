@@ -41,7 +41,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ..inspection._core.validation import (
+from ..inspection._core import (
     check_columns,
     check_fitted,
     check_n_repeats,

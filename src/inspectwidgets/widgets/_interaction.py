@@ -25,11 +25,11 @@ from ..inspection import (
     iter_accumulated_local_effects,
     iter_partial_dependence,
 )
-from ..inspection._core.dtypes import float_features
-from ..inspection._core.validation import (
+from ..inspection._core import (
     check_fitted,
     check_X,
     column_names,
+    float_features,
     quoted,
     quoted_names,
 )

@@ -12,11 +12,11 @@ from ..inspection import (
     iter_partial_dependence,
     split_grid,
 )
-from ..inspection._core.dtypes import float_features
-from ..inspection._core.validation import (
+from ..inspection._core import (
     check_fitted,
     check_X,
     column_names,
+    float_features,
     quoted,
     quoted_names,
 )

@@ -14,3 +14,8 @@ __all__ = [
     "partial_dependence",
     "split_grid",
 ]
+
+# Internal API for widgets, plotting and the other engines: none. The effects
+# engine shares partial dependence's argument checks, grid rows and responses
+# through _core (effect_params.py, grid_rows.py, responses.py).
+INTERNAL_API = []
