@@ -2,27 +2,28 @@
 
 from dataclasses import dataclass
 
-import numpy as np
 import traitlets
 from sklearn.utils import Bunch
 
 from ..inspection import DEFAULT_CORRELATION_THRESHOLD
 from ..inspection._comparison import (
-    FLAG_EVIDENCE,
     SORT_COLUMNS,
-    WITHIN_NOISE,
     check_correlation_threshold,
     groups_at,
-    normalized_measures,
     numeric_clusters,
-    per_class_relative_importance,
     plan_comparison,
 )
 from ..inspection._permutation import builtin_score_name, permutation_run
-from ._base import ComputationWidget, new_figure
+from ._base import ComputationWidget
+from ._comparison_payloads import (
+    correlation_payload,
+    groups_payload,
+    measures_payload,
+    per_class_payload,
+)
+from ._figures import new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
-from ._serialization import binary_array
 from ._workload import (
     RowSubsample,
     is_large,
@@ -178,8 +179,8 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             _scorer_options=list(
                 dict.fromkeys([scoring, *scorer_options(estimator, y_test)])
             ),
-            _per_class=_per_class_payload(estimator, X_train.shape[1]),
-            _correlation=_correlation_payload(self._clusters),
+            _per_class=per_class_payload(estimator, X_train.shape[1]),
+            _correlation=correlation_payload(self._clusters),
             max_rows=resolve_max_rows(max_rows, X_train, X_test),
             _n_rows=max(X_train.shape[0], X_test.shape[0]),
         )
@@ -271,14 +272,14 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
                 )
         if step.stage in ("test", "train"):
             frame = self._frame()
-            self._measures = _measures_payload(
+            self._measures = measures_payload(
                 frame, self._test, self._train, self.sort_by
             )
             return Bunch(frame=frame, groups=None, grouped=None)
         else:
             self._test, self._train = self._cache.test, self._cache.train
             groups = self._current_groups()
-            self._groups = _groups_payload(
+            self._groups = groups_payload(
                 self.correlation_threshold, step.result, groups
             )
             return Bunch(frame=self._frame(), groups=groups, grouped=step.result)
@@ -306,7 +307,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             frame = self._frame()
             with self.hold_sync():
                 self.result = Bunch(**{**self.result, "frame": frame})
-                self._measures = _measures_payload(
+                self._measures = measures_payload(
                     frame, self._test, self._train, self.sort_by
                 )
 
@@ -337,105 +338,3 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         figure = new_figure((7, 1.4 + 0.35 * len(frame)))
         ImportanceComparisonDisplay(frame).plot(ax=figure.subplots())
         return figure
-
-
-def _measures_payload(frame, test, train, sort_by):
-    """The measures view's trait: every measure in `frame`'s order, raw and
-    normalized, with the intervals and "within noise" marks of the
-    permutation measures and the intervals each flag rests on."""
-    scorer = test.scorer_names[0]
-    measures = []
-    for measure in normalized_measures(frame, scorer=scorer):
-        entry = {
-            "key": measure.key,
-            "label": measure.label,
-            "units": measure.units,
-            "values": binary_array(measure.raw),
-            "normalized": binary_array(measure.normalized),
-        }
-        if measure.std is not None:
-            entry.update(
-                std=binary_array(measure.std),
-                normalized_std=binary_array(measure.normalized_std),
-                low=binary_array(measure.low),
-                high=binary_array(measure.high),
-                normalized_low=binary_array(measure.normalized_low),
-                normalized_high=binary_array(measure.normalized_high),
-                within_noise=binary_array(measure.within_noise),
-            )
-        measures.append(entry)
-    return {
-        "features": [str(f) for f in frame.index],
-        "measures": measures,
-        "notes": list(frame["notes"]),
-        "flag_evidence": {flag: list(keys) for flag, keys in FLAG_EVIDENCE.items()},
-        "within_noise_note": WITHIN_NOISE,
-        "sort_by": sort_by,
-        "repeats_done": test.n_repeats_done if train is None else train.n_repeats_done,
-        "n_repeats": test.n_repeats,
-        "scorer": scorer,
-        "baseline_test": float(test.baseline_scores[scorer]),
-        "baseline_train": (
-            float(train.baseline_scores[train.scorer_names[0]])
-            if train is not None
-            else None
-        ),
-    }
-
-
-def _per_class_payload(estimator, n_columns):
-    per_class = per_class_relative_importance(estimator, n_columns)
-    if per_class is None:
-        return {}
-    classes, values = per_class
-    names = getattr(estimator, "feature_names_in_", None)
-    features = (
-        [str(n) for n in names]
-        if names is not None
-        else [f"x{i}" for i in range(n_columns)]
-    )
-    return {
-        "classes": [str(c) for c in classes],
-        "features": features,
-        "values": binary_array(values),
-    }
-
-
-def _correlation_payload(clusters):
-    if clusters is None:
-        return {}
-    from scipy.cluster import hierarchy
-
-    order = hierarchy.leaves_list(clusters.linkage)
-    return {
-        "features": [str(clusters.feature_names[i]) for i in order],
-        "matrix": binary_array(clusters.correlation[np.ix_(order, order)]),
-        "linkage": binary_array(clusters.linkage),
-        "leaf_order": [int(i) for i in order],
-        # The height axis runs over every |ρ|, 1 (bottom) to 0 (top).
-        "max_distance": 1.0,
-    }
-
-
-def _groups_payload(correlation_threshold, result, groups):
-    order, _ = result.top()
-    importances = result.importances()[order]
-    done = importances.shape[1]
-    return {
-        "correlation_threshold": float(correlation_threshold),
-        "groups": [
-            {
-                "label": result.feature_names[i],
-                "members": [str(m) for m in groups[result.feature_names[i]]],
-            }
-            for i in order
-        ],
-        "mean": binary_array(
-            importances.mean(axis=1) if done else np.zeros(len(order))
-        ),
-        "std": binary_array(importances.std(axis=1) if done else np.zeros(len(order))),
-        "repeats_done": result.n_repeats_done,
-        "n_repeats": result.n_repeats,
-        "scorer": result.scorer_names[0],
-        "baseline": float(result.baseline_scores[result.scorer_names[0]]),
-    }

@@ -34,8 +34,9 @@ from ..inspection._core import (
     quoted_names,
 )
 from ..inspection._effects import pair_matrix, select_output
-from ._base import ComputationWidget, new_figure
+from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
+from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._serialization import binary_array
 

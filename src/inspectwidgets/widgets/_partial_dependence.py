@@ -20,8 +20,9 @@ from ..inspection._core import (
     quoted,
     quoted_names,
 )
-from ._base import ComputationWidget, new_figure
+from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
+from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._workload import (
     RowSubsample,

@@ -13,7 +13,8 @@ from ..inspection._core import (
     resolve_features,
 )
 from ..inspection._permutation import builtin_score_name, permutation_run
-from ._base import ComputationWidget, new_figure
+from ._base import ComputationWidget
+from ._figures import new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array
