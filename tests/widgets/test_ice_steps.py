@@ -12,7 +12,7 @@ from sklearn.linear_model import Ridge
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-import inspectwidgets.widgets._partial_dependence as pd_widget_module
+import inspectwidgets.widgets._effect_streams as pd_streams_module
 from inspectwidgets import PartialDependenceWidget, split_grid
 from inspectwidgets.widgets._serialization import decode_binary_array as decode
 
@@ -58,13 +58,13 @@ def test_turning_steps_on_keeps_the_partial_dependence(diabetes, monkeypatch):
     assert w._curve["steps"] is None
     before = w.pd_result
     calls = []
-    original = pd_widget_module.iter_partial_dependence
+    original = pd_streams_module.iter_partial_dependence
 
     def counting(*args, **kwargs):
         calls.append(kwargs["kind"])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(pd_widget_module, "iter_partial_dependence", counting)
+    monkeypatch.setattr(pd_streams_module, "iter_partial_dependence", counting)
     w.ice_steps = True
     assert w.wait(timeout=120) == "done"
     assert calls == ["individual"]  # only the steps
