@@ -1,58 +1,208 @@
-"""Imports point one way: engine <- plotting, engine <- widgets (see
-docs/architecture.md). Read from the source, so a stray import fails here
-rather than in a user's environment without anywidget."""
+"""Imports point one way: engine <- plotting, engine <- widgets, and each
+engine's modules are its own (see docs/architecture.md). Read from the
+source, so a stray import fails here rather than in a user's environment
+without anywidget.
+
+The rules, each a function returning what breaks it:
+
+- the engine imports no widget, plotting or UI code;
+- ``_core`` imports no engine (the engines share it, not the other way);
+- an engine uses another engine only through its package (``__init__``),
+  never its modules; every engine may use ``_core``'s modules;
+- widgets and plotting use the engine only through packages: ``inspection``
+  or one sub-package (``inspection._core``, ``inspection._permutation``,
+  ...), and only the names it lists in ``__all__`` or ``INTERNAL_API``;
+- an engine package's ``__init__`` imports nothing it does not list there.
+"""
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "inspectwidgets"
 ENGINE = PACKAGE / "inspection"
-ENGINES = ("_permutation", "_partial_dependence", "_comparison")
+ENGINE_PACKAGE = "inspectwidgets.inspection"
+CORE = "_core"
+ENGINES = ("_permutation", "_partial_dependence", "_comparison", "_effects")
+SUB_PACKAGES = (CORE, *ENGINES)
 UI_LIBRARIES = {"anywidget", "ipywidgets", "traitlets", "matplotlib", "IPython"}
 
 
-def imports(path):
-    """Absolute names of the modules `path` imports (relative ones resolved)."""
+def imports(path, source=None):
+    """``(module, names)`` for each import in `path` (its text, or `source`
+    read as if it were `path`): the absolute module name (relative ones
+    resolved) and the names taken from it (empty for ``import module``)."""
     module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     package = module.split(".")
     if path.name != "__init__.py":
         package = package[:-1]
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text() if source is None else source)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            yield from ((alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
+            names = tuple(alias.name for alias in node.names)
             if node.level:
                 base = package[: len(package) - node.level + 1]
-                yield ".".join(base + ([node.module] if node.module else []))
+                yield ".".join(base + ([node.module] if node.module else [])), names
             else:
-                yield node.module
+                yield node.module, names
+
+
+def sub_package(name):
+    """The engine sub-package `name` is in ("_core", "_permutation", ...),
+    with whether `name` is the package itself; (None, False) outside them."""
+    parts = name.split(".")
+    if parts[:2] != ENGINE_PACKAGE.split(".") or len(parts) < 3:
+        return None, False
+    return parts[2], len(parts) == 3
+
+
+def exposed(package):
+    """The names an engine sub-package lists: ``__all__`` and its
+    ``INTERNAL_API``."""
+    module = importlib.import_module(f"{ENGINE_PACKAGE}.{package}")
+    return set(module.__all__) | set(module.INTERNAL_API)
+
+
+def engine_violations(path, source=None):
+    """What breaks the engine's rules in the engine module `path`."""
+    own = path.relative_to(ENGINE).parts[0] if path.parent != ENGINE else None
+    found = []
+    for name, _ in imports(path, source):
+        if name.startswith(("inspectwidgets.widgets", "inspectwidgets.plotting")):
+            found.append(f"{name}: the engine imports no widget or plotting code")
+        if name.split(".")[0] in UI_LIBRARIES:
+            found.append(f"{name}: the engine imports no UI library")
+        other, is_package = sub_package(name)
+        if own == CORE and (other in ENGINES or name == ENGINE_PACKAGE):
+            found.append(f"{name}: _core imports no engine")
+        elif other in ENGINES and other != own and not is_package:
+            found.append(f"{name}: import {other}'s package, not its modules")
+    return found
+
+
+def client_violations(path, source=None):
+    """What breaks the rules of widgets and plotting in `path`."""
+    found = []
+    for name, names in imports(path, source):
+        if path.is_relative_to(PACKAGE / "plotting") and name.startswith(
+            "inspectwidgets.widgets"
+        ):
+            found.append(f"{name}: plotting never imports widgets")
+        package, is_package = sub_package(name)
+        if package is None:
+            continue
+        if not is_package:
+            found.append(
+                f"{name}: import from {ENGINE_PACKAGE}.{package}, not its modules"
+            )
+        elif package in SUB_PACKAGES:
+            unlisted = sorted(set(names) - exposed(package))
+            if unlisted:
+                found.append(f"{name}: {unlisted} not in its __all__ or INTERNAL_API")
+    return found
 
 
 ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
+CLIENT_FILES = sorted(
+    [*(PACKAGE / "widgets").rglob("*.py"), *(PACKAGE / "plotting").rglob("*.py")]
+)
 
 
 @pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(ENGINE)))
-def test_engine_imports_no_widget_plotting_or_ui_code(path):
-    for name in imports(path):
-        assert not name.startswith(
-            ("inspectwidgets.widgets", "inspectwidgets.plotting")
-        )
-        assert name.split(".")[0] not in UI_LIBRARIES, name
+def test_engine_modules_keep_the_engines_rules(path):
+    assert engine_violations(path) == []
 
 
-@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(ENGINE)))
-def test_an_engine_uses_another_only_through_its_public_names(path):
-    own = path.relative_to(ENGINE).parts[0]
-    for name in imports(path):
-        for engine in ENGINES:
-            prefix = f"inspectwidgets.inspection.{engine}"
-            if engine != own and name.startswith(prefix):
-                assert name == prefix, f"{name}: import the engine's public names"
+@pytest.mark.parametrize(
+    "path", CLIENT_FILES, ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_widgets_and_plotting_use_the_engine_through_its_packages(path):
+    assert client_violations(path) == []
 
 
-def test_plotting_never_imports_widgets():
-    for path in (PACKAGE / "plotting").rglob("*.py"):
-        for name in imports(path):
-            assert not name.startswith("inspectwidgets.widgets"), (path, name)
+@pytest.mark.parametrize("package", SUB_PACKAGES)
+def test_an_engine_package_lists_everything_it_imports(package):
+    """The F401 ruff leaves to this test (pyproject.toml): a name imported
+    into the package is public (__all__) or internal API, and every listed
+    name exists."""
+    path = ENGINE / package / "__init__.py"
+    imported = {
+        name
+        for module, names in imports(path)
+        if module.startswith(f"{ENGINE_PACKAGE}.{package}.")
+        for name in names
+    }
+    listed = exposed(package)
+    assert imported - listed == set(), "imported but not listed"
+    module = importlib.import_module(f"{ENGINE_PACKAGE}.{package}")
+    assert [n for n in sorted(listed) if not hasattr(module, n)] == []
+
+
+def test_every_engine_sub_package_is_checked():
+    on_disk = {p.name for p in ENGINE.iterdir() if (p / "__init__.py").exists()}
+    assert on_disk == set(SUB_PACKAGES)
+
+
+# The checkers fail on a violation: each runs here on source written to
+# break one rule, read as if it were a module of the package.
+
+VIOLATIONS = [
+    (
+        client_violations,
+        PACKAGE / "widgets" / "_new_widget.py",
+        "from ..inspection._permutation.scoring import ScoringPlan\n",
+        "import from inspectwidgets.inspection._permutation, not its modules",
+    ),
+    (
+        client_violations,
+        PACKAGE / "plotting" / "_new_display.py",
+        "def f():\n    from inspectwidgets.inspection._core.trees import unsupported\n",
+        "import from inspectwidgets.inspection._core, not its modules",
+    ),
+    (
+        client_violations,
+        PACKAGE / "widgets" / "_new_widget.py",
+        "from ..inspection._comparison import comparison_frame\n",
+        "['comparison_frame'] not in its __all__ or INTERNAL_API",
+    ),
+    (
+        client_violations,
+        PACKAGE / "plotting" / "_new_display.py",
+        "from ..widgets import PartialDependenceWidget\n",
+        "plotting never imports widgets",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_effects" / "new.py",
+        "from .._partial_dependence.params import check_n_ice\n",
+        "import _partial_dependence's package, not its modules",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_core" / "new.py",
+        "from .._permutation import permutation_importance\n",
+        "_core imports no engine",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_comparison" / "new.py",
+        "import matplotlib.pyplot as plt\n",
+        "the engine imports no UI library",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "path", "source", "expected"),
+    VIOLATIONS,
+    ids=[expected for *_, expected in VIOLATIONS],
+)
+def test_the_checkers_report_a_violating_import(check, path, source, expected):
+    found = check(path, source)
+    assert len(found) == 1 and found[0].endswith(expected), found
+    # The same module without the import passes.
+    assert check(path, "import numpy as np\n") == []

@@ -20,7 +20,7 @@ from inspectwidgets import (
     iter_partial_dependence,
     partial_dependence,
 )
-from inspectwidgets.widgets import _partial_dependence
+from inspectwidgets.widgets import _effect_streams
 from inspectwidgets.widgets._serialization import decode_binary_array as decode
 
 WAIT = 60
@@ -45,12 +45,12 @@ def streams(monkeypatch):
         return wrapper
 
     monkeypatch.setattr(
-        _partial_dependence,
+        _effect_streams,
         "iter_partial_dependence",
         counted("pd", iter_partial_dependence),
     )
     monkeypatch.setattr(
-        _partial_dependence,
+        _effect_streams,
         "iter_accumulated_local_effects",
         counted("ale", iter_accumulated_local_effects),
     )

@@ -12,7 +12,7 @@ from sklearn.linear_model import Ridge
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
-import inspectwidgets.widgets._partial_dependence as pd_widget_module
+import inspectwidgets.widgets._effect_streams as pd_streams_module
 from inspectwidgets import PartialDependenceWidget, split_grid
 from inspectwidgets.widgets._serialization import decode_binary_array as decode
 
@@ -58,13 +58,13 @@ def test_turning_steps_on_keeps_the_partial_dependence(diabetes, monkeypatch):
     assert w._curve["steps"] is None
     before = w.pd_result
     calls = []
-    original = pd_widget_module.iter_partial_dependence
+    original = pd_streams_module.iter_partial_dependence
 
     def counting(*args, **kwargs):
         calls.append(kwargs["kind"])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(pd_widget_module, "iter_partial_dependence", counting)
+    monkeypatch.setattr(pd_streams_module, "iter_partial_dependence", counting)
     w.ice_steps = True
     assert w.wait(timeout=120) == "done"
     assert calls == ["individual"]  # only the steps
@@ -101,3 +101,52 @@ def test_availability_follows_the_feature(diabetes):
     assert w._steps_available
     w.features = ["kind"]
     assert not w._steps_available
+
+
+def test_each_part_is_keyed_and_called_by_its_named_settings(diabetes, monkeypatch):
+    """The settings of a part (PartSettings) are its cache key and its
+    stream's arguments, by name: every engine call gets the kind, n_ice,
+    centered, grid and scale of the part it computes."""
+    model, X, _ = diabetes
+    w = PartialDependenceWidget(
+        model,
+        X,
+        features="bmi",
+        kind="both",
+        centered=True,
+        grid_resolution=12,
+        n_ice=7,
+        ice_steps=True,
+        run=False,
+    )
+    parts = dict(w._keys())
+    hash(tuple(parts.values()))  # frozen: usable as keys
+    assert (parts["pd"].kind, parts["pd"].n_ice, parts["pd"].centered) == (
+        "both",
+        7,
+        True,
+    )
+    assert parts["steps"].kind == "individual"
+    assert parts["steps"].n_ice == 7 and parts["steps"].centered
+    calls = []
+    original = pd_streams_module.iter_partial_dependence
+
+    def recording(*args, **kwargs):
+        calls.append({k: kwargs[k] for k in ("kind", "n_ice", "centered")})
+        assert kwargs["grid_resolution"] == 12 and kwargs["scale"] == "probability"
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pd_streams_module, "iter_partial_dependence", recording)
+    w.run()
+    assert w.wait(timeout=120) == "done"
+    assert calls == [
+        {"kind": "both", "n_ice": 7, "centered": True},
+        {"kind": "individual", "n_ice": 7, "centered": True},
+    ]
+    # The overlay's partial dependence: at the ALE's edges, average only.
+    w.kind = "average_and_ale"
+    overlay = dict(w._keys())["pd"]
+    assert overlay.at_ale_edges and overlay.kind == "average"
+    assert overlay != parts["pd"]
+    assert w.wait(timeout=120) == "done"
+    assert calls[-1] == {"kind": "average", "n_ice": None, "centered": False}

@@ -162,7 +162,7 @@ def test_decision_function_is_labelled_as_such():
 
 
 def test_a_class_change_redraws_the_stored_result_without_predicting(monkeypatch):
-    from inspectwidgets.widgets import _partial_dependence
+    from inspectwidgets.widgets import _effect_streams
 
     X, y = load_iris(return_X_y=True, as_frame=True)
     model = GradientBoostingClassifier(n_estimators=5, random_state=0).fit(X, y)
@@ -172,7 +172,7 @@ def test_a_class_change_redraws_the_stored_result_without_predicting(monkeypatch
         streams.append(kwargs)
         return iter_partial_dependence(*args, **kwargs)
 
-    monkeypatch.setattr(_partial_dependence, "iter_partial_dependence", counted)
+    monkeypatch.setattr(_effect_streams, "iter_partial_dependence", counted)
     w = PartialDependenceWidget(model, X, features="petal width (cm)", run=False)
     w.grid_resolution = 8
     w.run()

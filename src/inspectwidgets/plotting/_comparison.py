@@ -2,8 +2,7 @@
 
 import numpy as np
 
-from ..inspection import compare_importances
-from ..inspection._comparison.comparison import normalized_measures
+from ..inspection._comparison import compare_importances, normalized_measures
 
 
 class ImportanceComparisonDisplay:

@@ -10,7 +10,7 @@ from ..inspection import (
     interaction_strength,
     partial_dependence,
 )
-from ..inspection._core.dtypes import float_features
+from ..inspection._core import float_features
 from ..inspection._effects import pair_matrix, select_output
 from ._partial_dependence import output_index
 

@@ -1,11 +1,12 @@
 """Background computation shared by the widgets: one run at a time, latest wins.
 
-A widget asks for a run with :meth:`LiveComputation.request`, passing a function
-that validates the settings and returns the engine's stream. The stream is
-consumed on a worker thread so the kernel stays free. A new request cancels the
-run in flight (the engine checks its cancel event between prediction chunks)
-and only the newest request is started; results of a superseded run are never
-applied, because every callback checks the run's generation under the lock.
+A widget asks for a run with :meth:`ComputationWidget.run`; the run calls the
+widget's ``_stream(cancel)``, which validates the settings and returns the
+engine's stream. The stream is consumed on a worker thread so the kernel stays
+free. A new request cancels the run in flight (the engine checks its cancel
+event between prediction chunks) and only the newest request is started;
+results of a superseded run are never applied, because every callback checks
+the run's generation under the lock.
 Every run ends in a final status, whatever it raises, with the traceback in
 ``error_details`` and in the log; ``close()`` cancels the run and ends the
 thread.
@@ -16,10 +17,8 @@ when ``run()`` is called, else the one active when the widget was created,
 is entered again on the worker thread.
 """
 
-import base64
 import contextlib
 import functools
-import io
 import logging
 import threading
 import time
@@ -28,12 +27,14 @@ import traceback
 import anywidget
 import traitlets
 
-from ..inspection._core.parallel import (
+from ..inspection._core import (
     chunk_progress,
+    load_walks,
     remote_config,
     step_progress,
+    walks_needed,
 )
-from ..inspection._core.trees import load_walks, walks_needed
+from ._figures import with_png
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
 
@@ -48,63 +49,6 @@ def describe_error(exc):
     """One line a user can act on: the exception's own message, with its type."""
     message = str(exc).strip() or "no message"
     return f"{type(exc).__name__}: {message}"
-
-
-def with_png(bundle, figure):
-    """A widget's mime bundle plus a PNG of ``figure()`` (when `figure` is
-    not None): where no widget manager runs (nbconvert, GitHub), the picture
-    shows."""
-    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-    if figure is not None:
-        buffer = io.BytesIO()
-        figure().savefig(buffer, format="png", dpi=96)
-        data = {**data, "image/png": base64.b64encode(buffer.getvalue()).decode()}
-    return data, metadata
-
-
-def new_figure(figsize):
-    """A constrained-layout matplotlib Figure for a widget's ``figure()``.
-
-    The figure is not pyplot's, so returning it from a cell shows it once
-    (``plt.show()`` never shows it again). IPython draws a Figure as a picture
-    only once a formatter for it is registered, which the inline backend does
-    when pyplot first makes a figure: in a fresh kernel the cell printed
-    ``<Figure size 640x480 with 1 Axes>``. So where none is registered, the
-    inline backend's formats are registered (its ``InlineBackend`` settings,
-    PNG by default); one already registered (retina, SVG, ipympl) is kept.
-    """
-    from matplotlib.figure import Figure
-
-    _register_figure_formatter(Figure)
-    return Figure(figsize=figsize, layout="constrained")
-
-
-def _register_figure_formatter(figure_type):
-    try:
-        from IPython import get_ipython
-    except ImportError:  # no IPython: nothing displays a cell's value
-        return
-    shell = get_ipython()
-    if shell is None or not hasattr(shell, "display_formatter"):
-        return
-    display = shell.display_formatter
-    for formatter in (*display.formatters.values(), display.ipython_display_formatter):
-        try:
-            formatter.lookup_by_type(figure_type)
-        except KeyError:
-            continue
-        return
-    from IPython.core.pylabtools import select_figure_formats
-
-    try:
-        from matplotlib_inline.config import InlineBackend
-    except ImportError:
-        select_figure_formats(shell, {"png"})
-        return
-    settings = InlineBackend.instance(parent=shell)
-    select_figure_formats(
-        shell, settings.figure_formats, **settings.print_figure_kwargs
-    )
 
 
 def format_traceback(exc):

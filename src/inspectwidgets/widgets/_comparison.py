@@ -2,33 +2,28 @@
 
 from dataclasses import dataclass
 
-import numpy as np
 import traitlets
 from sklearn.utils import Bunch
 
 from ..inspection import DEFAULT_CORRELATION_THRESHOLD
-from ..inspection._comparison.clustering import (
+from ..inspection._comparison import (
+    SORT_COLUMNS,
     check_correlation_threshold,
     groups_at,
     numeric_clusters,
+    plan_comparison,
 )
-from ..inspection._comparison.comparison import (
-    FLAG_EVIDENCE,
-    SORT_COLUMNS,
-    WITHIN_NOISE,
-    check_comparison_inputs,
-    check_sort_by,
-    comparison_frame,
-    impurity_columns,
-    normalized_measures,
-    per_class_relative_importance,
+from ..inspection._permutation import builtin_score_name, permutation_run
+from ._base import ComputationWidget
+from ._comparison_payloads import (
+    correlation_payload,
+    groups_payload,
+    measures_payload,
+    per_class_payload,
 )
-from ..inspection._permutation.importance import permutation_run
-from ..inspection._permutation.scoring import builtin_score_name
-from ._base import ComputationWidget, new_figure
+from ._figures import new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
-from ._serialization import binary_array
 from ._workload import (
     RowSubsample,
     is_large,
@@ -156,8 +151,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         max_rows=None,
         run=True,
     ):
-        X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
-        check_sort_by(sort_by)
+        plan = plan_comparison(
+            estimator, X_train, X_test, scoring=scoring, sort_by=sort_by
+        )
+        X_train, X_test = plan.X_train, plan.X_test
         if scoring is not None and not isinstance(scoring, str):
             raise TypeError(
                 "scoring must be a scorer name for the widget; "
@@ -168,7 +165,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         self._full_data = {"train": (X_train, y_train), "test": (X_test, y_test)}
         self._data, self._rows_key = None, None
         self._n_jobs = n_jobs
-        self._mdi, self._relative = impurity_columns(estimator, X_train.shape[1])
+        self._plan = plan  # the impurity columns, and the table of results
         self._ready = False
         self._cache = None  # settings and results of the last full comparison
         self._clusters = numeric_clusters(X_train)
@@ -182,8 +179,8 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             _scorer_options=list(
                 dict.fromkeys([scoring, *scorer_options(estimator, y_test)])
             ),
-            _per_class=_per_class_payload(estimator, X_train.shape[1]),
-            _correlation=_correlation_payload(self._clusters),
+            _per_class=per_class_payload(estimator, X_train.shape[1]),
+            _correlation=correlation_payload(self._clusters),
             max_rows=resolve_max_rows(max_rows, X_train, X_test),
             _n_rows=max(X_train.shape[0], X_test.shape[0]),
         )
@@ -275,14 +272,14 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
                 )
         if step.stage in ("test", "train"):
             frame = self._frame()
-            self._measures = _measures_payload(
+            self._measures = measures_payload(
                 frame, self._test, self._train, self.sort_by
             )
             return Bunch(frame=frame, groups=None, grouped=None)
         else:
             self._test, self._train = self._cache.test, self._cache.train
             groups = self._current_groups()
-            self._groups = _groups_payload(
+            self._groups = groups_payload(
                 self.correlation_threshold, step.result, groups
             )
             return Bunch(frame=self._frame(), groups=groups, grouped=step.result)
@@ -310,24 +307,14 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             frame = self._frame()
             with self.hold_sync():
                 self.result = Bunch(**{**self.result, "frame": frame})
-                self._measures = _measures_payload(
+                self._measures = measures_payload(
                     frame, self._test, self._train, self.sort_by
                 )
 
     # Results in Python --------------------------------------------------------
 
     def _frame(self):
-        train = (
-            self._train.to_bunch() if self._train is not None else _missing(self._test)
-        )
-        return comparison_frame(
-            self._test.feature_names,
-            self._mdi,
-            self._relative,
-            train,
-            self._test.to_bunch(),
-            sort_by=self.sort_by,
-        )
+        return self._plan.frame(self._test, self._train, self.sort_by)
 
     def _current_groups(self):
         """Clusters of the numeric features at `correlation_threshold`, plus
@@ -351,112 +338,3 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         figure = new_figure((7, 1.4 + 0.35 * len(frame)))
         ImportanceComparisonDisplay(frame).plot(ax=figure.subplots())
         return figure
-
-
-def _missing(result):
-    """A Bunch of NaN importances shaped like `result`'s, for a measure not
-    computed yet."""
-    nan = np.full(len(result.feature_names), np.nan)
-    return Bunch(importances_mean=nan, importances_std=nan)
-
-
-def _measures_payload(frame, test, train, sort_by):
-    """The measures view's trait: every measure in `frame`'s order, raw and
-    normalized, with the intervals and "within noise" marks of the
-    permutation measures and the intervals each flag rests on."""
-    scorer = test.scorer_names[0]
-    measures = []
-    for measure in normalized_measures(frame, scorer=scorer):
-        entry = {
-            "key": measure.key,
-            "label": measure.label,
-            "units": measure.units,
-            "values": binary_array(measure.raw),
-            "normalized": binary_array(measure.normalized),
-        }
-        if measure.std is not None:
-            entry.update(
-                std=binary_array(measure.std),
-                normalized_std=binary_array(measure.normalized_std),
-                low=binary_array(measure.low),
-                high=binary_array(measure.high),
-                normalized_low=binary_array(measure.normalized_low),
-                normalized_high=binary_array(measure.normalized_high),
-                within_noise=binary_array(measure.within_noise),
-            )
-        measures.append(entry)
-    return {
-        "features": [str(f) for f in frame.index],
-        "measures": measures,
-        "notes": list(frame["notes"]),
-        "flag_evidence": {flag: list(keys) for flag, keys in FLAG_EVIDENCE.items()},
-        "within_noise_note": WITHIN_NOISE,
-        "sort_by": sort_by,
-        "repeats_done": test.n_repeats_done if train is None else train.n_repeats_done,
-        "n_repeats": test.n_repeats,
-        "scorer": scorer,
-        "baseline_test": float(test.baseline_scores[scorer]),
-        "baseline_train": (
-            float(train.baseline_scores[train.scorer_names[0]])
-            if train is not None
-            else None
-        ),
-    }
-
-
-def _per_class_payload(estimator, n_columns):
-    per_class = per_class_relative_importance(estimator, n_columns)
-    if per_class is None:
-        return {}
-    classes, values = per_class
-    names = getattr(estimator, "feature_names_in_", None)
-    features = (
-        [str(n) for n in names]
-        if names is not None
-        else [f"x{i}" for i in range(n_columns)]
-    )
-    return {
-        "classes": [str(c) for c in classes],
-        "features": features,
-        "values": binary_array(values),
-    }
-
-
-def _correlation_payload(clusters):
-    if clusters is None:
-        return {}
-    from scipy.cluster import hierarchy
-
-    order = hierarchy.leaves_list(clusters.linkage)
-    return {
-        "features": [str(clusters.feature_names[i]) for i in order],
-        "matrix": binary_array(clusters.correlation[np.ix_(order, order)]),
-        "linkage": binary_array(clusters.linkage),
-        "leaf_order": [int(i) for i in order],
-        # The height axis runs over every |ρ|, 1 (bottom) to 0 (top).
-        "max_distance": 1.0,
-    }
-
-
-def _groups_payload(correlation_threshold, result, groups):
-    order, _ = result.top()
-    importances = result.importances()[order]
-    done = importances.shape[1]
-    return {
-        "correlation_threshold": float(correlation_threshold),
-        "groups": [
-            {
-                "label": result.feature_names[i],
-                "members": [str(m) for m in groups[result.feature_names[i]]],
-            }
-            for i in order
-        ],
-        "mean": binary_array(
-            importances.mean(axis=1) if done else np.zeros(len(order))
-        ),
-        "std": binary_array(importances.std(axis=1) if done else np.zeros(len(order))),
-        "repeats_done": result.n_repeats_done,
-        "n_repeats": result.n_repeats,
-        "scorer": result.scorer_names[0],
-        "baseline": float(result.baseline_scores[result.scorer_names[0]]),
-    }

@@ -12,7 +12,8 @@ proxy over that trait (js/src/inspector/sub_model.js); a write from a child's
 controls comes back as a message and is set on the child. So each chart, its
 controls and its tooltips are the widget's own code; the inspector adds the
 header, the tabs, the one status line and the linking, and the whole review
-is one widget state, which is what `save_html` embeds.
+is one widget state, which is what `save_html` embeds. The children and
+their mirroring are in widgets/_inspector_views.py.
 
 The alternative, an ipywidgets container of the three widgets, would need a
 widget manager to render a saved page and could not switch views or share
@@ -38,50 +39,23 @@ import contextlib
 import threading
 
 import anywidget
-import numpy as np
 import traitlets
 
-from ..inspection._core.validation import (
-    check_columns,
-    check_fitted,
-    check_n_repeats,
-    check_not_empty,
-    check_random_state_argument,
-    check_target,
-    check_X,
-    check_y,
-    column_names,
-    quoted_names,
-)
-from ._base import with_png
-from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
+from ..inspection._core import column_names, quoted_names
+from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES
+from ._figures import with_png
+from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
-from ._permutation import engine_scoring
-from ._review_header import review_header, scores_frame
+from ._review_header import scores_frame
 from ._shared import SharedPermutations
-from ._workload import seeded_rows, take_rows
 
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
 grid point or repeat, so above this many rows they use a seeded subsample
 (a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
 
-IMPORTANCE_ON = {
-    "test": "importance",
-    "train": "importance_train",
-    "cv": "importance_cv",
-    "oob": "importance_oob",
-}
-"""The Importance view's rows, and the view behind each."""
 
-_NEEDS_TRAINING = {
-    "train": "importance on training rows needs training data",
-    "cv": "cross-validated importance refits the model on folds of the training data",
-    "oob": "out-of-bag importance scores the ensemble on its training rows",
-}
-
-
-class ModelInspector(anywidget.AnyWidget):
+class ModelInspector(InspectorViews, anywidget.AnyWidget):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters
@@ -182,32 +156,9 @@ class ModelInspector(anywidget.AnyWidget):
         n_jobs=None,
         run=True,
     ):
-        check_fitted(estimator)
-        X = check_columns(estimator, check_not_empty(check_X(X)))
-        y = check_target(estimator, check_y(y, X.shape[0]))
-        if (X_train is None) != (y_train is None):
-            raise ValueError(
-                "X_train and y_train: pass both (training data) or neither; "
-                f"got X_train={'None' if X_train is None else 'data'} and "
-                f"y_train={'None' if y_train is None else 'data'}."
-            )
-        if X_train is not None:
-            X_train = check_not_empty(check_X(X_train))
-            y_train = check_target(
-                estimator,
-                check_y(y_train, X_train.shape[0], name="y_train"),
-                "y_train",
-            )
-            if X_train.shape[1] != X.shape[1]:
-                raise ValueError(
-                    f"X_train has {X_train.shape[1]} columns but X has "
-                    f"{X.shape[1]}; pass the same features."
-                )
-            check_columns(estimator, X_train, "X_train")
-        check_n_repeats(n_repeats)
-        check_random_state_argument(random_state, "ModelInspector")
-        if random_state is None or isinstance(random_state, np.random.RandomState):
-            random_state = int(np.random.RandomState(random_state).randint(2**31))
+        X, y, X_train, y_train, random_state = check_review_arguments(
+            estimator, X, y, X_train, y_train, n_repeats, random_state
+        )
         self._estimator, self._X, self._y = estimator, X, y
         self._train = (X_train, y_train)
         self._random_state, self._n_jobs = int(random_state), n_jobs
@@ -243,156 +194,6 @@ class ModelInspector(anywidget.AnyWidget):
         importance.observe(self._on_importance_status, names=["status"])
         if run:
             self.run()
-
-    # Children -----------------------------------------------------------------
-
-    def _child(self, key, *args, **kwargs):
-        """Create (or replace) the child behind view `key`, mirrored and not
-        yet run."""
-        old = self._children.pop(key, None)
-        if old is not None:
-            old.unobserve_all()  # nothing of it reaches the mirror any more
-            old.close()
-        child = VIEW_CLASSES[key](*args, run=False, **kwargs)
-        self._children[key] = child
-        names = mirrored(child)
-        self._publish(key, {name: getattr(child, name) for name in names})
-        child.observe(
-            lambda change: self._publish(key, {change.name: change.new}), names=names
-        )
-        self._dirty.add(key)
-        return child
-
-    def _training_views(self):
-        """Make the Importance views on the training data that the model and
-        data allow; return each `importance_on` option's reason to be
-        unavailable ("" when available)."""
-        X_train, y_train = self._train
-        reasons = {"test": ""}
-        for option, key in list(IMPORTANCE_ON.items())[1:]:
-            if X_train is None:
-                reasons[option] = (
-                    f"{_NEEDS_TRAINING[option]}: pass X_train and y_train to "
-                    "ModelInspector."
-                )
-                continue
-            try:
-                child = self._child(
-                    key,
-                    self._estimator,
-                    X_train,
-                    y_train,
-                    scoring=self._scoring,
-                    n_repeats=self.n_repeats,
-                    random_state=self._random_state,
-                    n_jobs=self._n_jobs,
-                )
-            except (TypeError, ValueError) as exc:  # the engine's own reason
-                reasons[option] = str(exc)
-                continue
-            if option == "train":
-                child._shared = (self._shared, "train")
-            reasons[option] = ""
-        return reasons
-
-    def _build_subsampled(self):
-        """The Comparison and Effects children, on at most `max_rows` rows."""
-        X, y = self._rows(self._X, self._y)
-        first = self.selected_features[:2] or [self._names[0]]
-        effects = self._child(
-            "effects",
-            self._estimator,
-            X,
-            features=first,
-            random_state=self._random_state,
-        )
-        effects.observe(self._on_effects_features, names=["features"])
-        X_train, y_train = self._train
-        if X_train is not None:
-            # The rows' names in the shared store: a subsample (the same for
-            # the same max_rows) is shared only between Comparison's stages.
-            shared = {
-                "test": "test"
-                if X.shape[0] == self._X.shape[0]
-                else f"test, {self.max_rows} rows",
-                "train": "train"
-                if X_train.shape[0] <= self.max_rows
-                else f"train, {self.max_rows} rows",
-            }
-            X_train, y_train = self._rows(X_train, y_train)
-            comparison = self._child(
-                "comparison",
-                self._estimator,
-                X_train,
-                y_train,
-                X,
-                y,
-                scoring=self._scoring[0],
-                n_repeats=self.n_repeats,
-                random_state=self._random_state,
-                n_jobs=self._n_jobs,
-            )
-            comparison._shared = (self._shared, shared)
-
-    def _rows(self, X, y):
-        """At most `max_rows` rows of (X, y), drawn with the inspector's seed
-        and kept in their order; the data itself when it is small enough."""
-        rows = seeded_rows(X.shape[0], self.max_rows, self._random_state)
-        return take_rows(rows, X, y)
-
-    def _header_content(self):
-        X_train, y_train = self._train
-        # The Importance view's baseline: scored once, for both.
-        baseline = self._shared.baseline(
-            "test",
-            self._estimator,
-            self._X,
-            self._y,
-            engine_scoring(self._estimator, self._scoring),
-        )
-        return {
-            **review_header(
-                self._estimator,
-                self._X,
-                self._y,
-                X_train=X_train,
-                y_train=y_train,
-                model_scores=baseline.scores,
-                n_rows_views=min(self.max_rows, self._X.shape[0]),
-            ),
-            "random_state": self._random_state,
-            "comparison": X_train is not None,
-        }
-
-    def _publish(self, key, values):
-        """Mirror changed child traits into ``_<key>``, each with a new
-        version so the front end knows which changed."""
-        with self._lock:
-            current = getattr(self, f"_{key}") or {}
-            state = {**current.get("state", {}), **values}
-            versions = dict(current.get("versions", {}))
-            for name in values:
-                self._version += 1
-                versions[name] = self._version
-            setattr(self, f"_{key}", {"state": state, "versions": versions})
-
-    def _on_message(self, widget, content, buffers):
-        """A child's control wrote traits: set them on the child, whose own
-        observers rerun it. A refused value is published again, so the
-        control shows the value in force."""
-        if not isinstance(content, dict) or content.get("view") not in self._children:
-            return
-        child = self._children[content["view"]]
-        allowed = set(mirrored(child))
-        for name, value in (content.get("set") or {}).items():
-            if name not in allowed:
-                continue
-            # The repeats are the inspector's, shared by the permutation views.
-            shared = name == "n_repeats" and content["view"] in PERMUTATION_VIEWS
-            try:
-                setattr(self if shared else child, name, value)
-            except traitlets.TraitError:
-                self._publish(content["view"], {name: getattr(child, name)})
 
     # Laziness -------------------------------------------------------------------
 

@@ -25,17 +25,18 @@ from ..inspection import (
     iter_accumulated_local_effects,
     iter_partial_dependence,
 )
-from ..inspection._core.dtypes import float_features
-from ..inspection._core.validation import (
+from ..inspection._core import (
     check_fitted,
     check_X,
     column_names,
+    float_features,
     quoted,
     quoted_names,
 )
 from ..inspection._effects import pair_matrix, select_output
-from ._base import ComputationWidget, new_figure
+from ._base import ComputationWidget
 from ._effect_payloads import curve_payload, effects_payload
+from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._serialization import binary_array
 

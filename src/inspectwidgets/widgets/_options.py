@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
 
-from ..inspection._permutation.scoring import ScoringPlan
+from ..inspection._permutation import ScoringPlan
 
 # The built front end (js/build.mjs): <widget>_widget.js and .css per widget,
 # as listed in pyproject.toml's ensured-targets.

@@ -1,27 +1,26 @@
 """The live partial dependence / ICE / accumulated local effects widget."""
 
-import warnings
-from dataclasses import dataclass
-from functools import partial
-
 import traitlets
 
 from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
-    iter_accumulated_local_effects,
-    iter_partial_dependence,
-    split_grid,
 )
-from ..inspection._core.dtypes import float_features
-from ..inspection._core.validation import (
+from ..inspection._core import (
     check_fitted,
     check_X,
     column_names,
-    quoted,
-    quoted_names,
 )
-from ._base import ComputationWidget, new_figure
+from ._base import ComputationWidget
+from ._effect_parts import (
+    KINDS,
+    Effects,
+    check_features,
+    plan_parts,
+    progress_of,
+)
 from ._effect_payloads import curve_payload, effects_payload
+from ._effect_streams import EffectStreams
+from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._workload import (
     RowSubsample,
@@ -33,24 +32,8 @@ from ._workload import (
     workload_text,
 )
 
-PD_KINDS = ("average", "individual", "both")
-KINDS = (*PD_KINDS, "ale", "average_and_ale")
 
-
-@dataclass(frozen=True)
-class _Effects:
-    """One snapshot of a run: the partial dependence and/or the ALE (None
-    where the kind does not draw it, or before it starts)."""
-
-    pd: object = None
-    ale: object = None
-    steps: object = None
-    """ICE of the same rows as `pd` at every step of a tree model."""
-    expects: tuple = ()
-    """The parts the run computes, for its progress."""
-
-
-class PartialDependenceWidget(RowSubsample, ComputationWidget):
+class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
     """Partial dependence and ICE curves that fill in while they are computed.
 
     One feature: the partial dependence (bold) over individual conditional
@@ -187,6 +170,7 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         max_rows=None,
         run=True,
     ):
+        # Over 60 lines only by the engine's parameters, written out.
         check_fitted(estimator)
         X = check_X(X)
         names = column_names(X)
@@ -211,7 +195,7 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         self._ready = False
         self._held = {}  # complete results by settings: see `_refresh`
         self._steps_problems = {}  # feature -> why no steps ("": none)
-        self._snapshot = _Effects()
+        self._snapshot = Effects()
         self.pd_result = None
         super().__init__(
             features=features,
@@ -257,58 +241,26 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         held = self._held
         if keys and all(held.get(part, (None,))[0] == key for part, key in keys):
             parts = {part: held[part][1] for part, _ in keys}
-            self._publish(_Effects(**parts, expects=tuple(parts)))
+            self._publish(Effects(**parts, expects=tuple(parts)))
         else:
             super().run()
 
     def _keys(self):
-        """The parts this run needs ("pd", "ale"), each with the settings its
-        result depends on. The overlay's partial dependence is computed at
-        the ALE's edges, so it depends on the ALE's settings, not `kind`."""
-        self._check_features()
-        common = (tuple(self.features), self.grid_resolution, self._scale())
-        if self.kind == "ale":
-            return [("ale", common)]
-        if self.kind == "average_and_ale":
-            if len(self.features) != 1:
-                raise ValueError(
-                    "kind: 'average_and_ale' overlays two curves of one feature; "
-                    f"got features={quoted_names(list(self.features))}. Pick one "
-                    "feature, or kind='ale' for a pair's second-order effect."
-                )
-            return [("ale", common), ("pd", (*common, "at ALE edges"))]
-        two_way = len(self.features) == 2
-        pd_kind = "average" if two_way else self.kind
-        ice = None if two_way or pd_kind == "average" else self.n_ice
-        centered = self.centered and not two_way
-        keys = [("pd", (*common, pd_kind, ice, centered))]
-        if self.ice_steps and ice is not None:
-            problem = self._steps_problem(self.features[0])
-            if problem:
-                raise ValueError(f"ice_steps: {problem}")
-            keys.append(("steps", (*common, ice, centered)))
-        return keys
+        """The parts this run needs ("pd", "ale", "steps"), each with the
+        settings its result depends on (`plan_parts`)."""
+        check_features(self.features, self.target, self._target_options, self._names)
+        return plan_parts(
+            features=self.features,
+            kind=self.kind,
+            grid_resolution=self.grid_resolution,
+            scale=self._scale(),
+            n_ice=self.n_ice,
+            centered=self.centered,
+            steps=self.ice_steps and self._steps_problem,
+        )
 
     def _scale(self):
         return self.scale if self._target_options else "probability"
-
-    def _check_features(self):
-        if not 1 <= len(self.features) <= 2:
-            raise ValueError(
-                f"features: pick one feature (a curve) or two (a surface); "
-                f"got {quoted_names(list(self.features))}."
-            )
-        if self._target_options and self.target not in self._target_options:
-            raise ValueError(
-                f"target: {quoted(self.target)} is not a class shown here; "
-                f"choose from {quoted_names(self._target_options)}."
-            )
-        unknown = [f for f in self.features if f not in self._names]
-        if unknown:
-            raise ValueError(
-                f"features: {quoted_names(unknown)} not among X's columns; "
-                f"choose from {quoted_names(self._names)}."
-            )
 
     def _subsample(self, max_rows):
         """The seeded subsample of at most `max_rows` rows of X, its
@@ -334,118 +286,6 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
             rows_text(len(self._X), len(X)), f"{X.shape[1]} features", what
         )
 
-    def _stream(self, cancel):
-        keys = self._keys()
-        self._workload = self._describe()
-        held = {p: r for p, (k, r) in self._held.items() if (p, k) in keys}
-        columns = [self._names.index(f) for f in self.features]
-        if self.kind in PD_KINDS:
-            key = dict(keys)["pd"]
-            # The key's last three: the engine's kind, n_ice and centered.
-            pd_stream = None if "pd" in held else self._pd_stream(cancel, *key[-3:])
-            parts = [("pd", key, pd_stream)]
-            if "steps" in dict(keys):
-                # Over the partial dependence's grid range, known once it runs.
-                steps = partial(self._steps_stream, cancel, *key[-2:])
-                parts.append(("steps", dict(keys)["steps"], steps))
-            return self._chain(held, parts, cancel)
-        ale_key = dict(keys)["ale"]
-        ale_stream = None
-        if "ale" not in held:
-            ale_stream = iter_accumulated_local_effects(
-                self._estimator,
-                self._X,
-                columns,
-                grid_resolution=self.grid_resolution,
-                scale=self._scale(),
-                cancel=cancel,
-                categorical_features=self._engine_kwargs["categorical_features"],
-                sample_weight=self._engine_kwargs["sample_weight"],
-            )
-        parts = [("ale", ale_key, ale_stream)]
-        if "pd" in dict(keys):
-            # Its grid is the ALE's edges, known once the ALE has run.
-            overlay = partial(self._overlay_stream, cancel)
-            parts.append(("pd", dict(keys)["pd"], overlay))
-        return self._chain(held, parts, cancel)
-
-    def _pd_stream(self, cancel, kind, n_ice, centered, custom_edges=None):
-        columns = [self._names.index(f) for f in self.features]
-        X = self._numeric_X(columns)
-        # The correlation warning is shown in the widget, not in the output.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return iter_partial_dependence(
-                self._estimator,
-                X,
-                columns,
-                # Always predicted: "auto" would switch averages to the
-                # recursion (over the training data, decision function) when
-                # kind or the number of features changes.
-                method="brute",
-                grid_resolution=self.grid_resolution,
-                custom_values=(
-                    None if custom_edges is None else {columns[0]: custom_edges}
-                ),
-                kind=kind,
-                centered=centered,
-                scale=self._scale(),
-                n_ice=n_ice,
-                cancel=cancel,
-                # A feature's missing values: its grid from the observed
-                # values, the missing value as a point drawn beside the curve.
-                missing="observed",
-                **self._engine_kwargs,
-            )
-
-    def _numeric_X(self, columns):
-        """The rows, with the integer features among `columns` (not listed as
-        categorical) as floats: they are drawn as numbers, and a grid between
-        integers is not rounded (the engine, as scikit-learn, refuses an
-        integer feature). The user's X is not changed."""
-        categorical = self._engine_kwargs["categorical_features"] or ()
-        return float_features(self._X, [c for c in columns if c not in categorical])
-
-    def _overlay_stream(self, cancel, shown):
-        edges = shown["ale"].edges[0]
-        return self._pd_stream(cancel, "average", None, False, edges)
-
-    def _steps_stream(self, cancel, n_ice, centered, shown):
-        result = shown["pd"]
-        grid = result.grid_values[0]
-        if result.missing and result.missing[0]:
-            grid = grid[:-1]  # the missing point
-        column = self._names.index(self.features[0])
-        X = self._numeric_X([column])
-        steps = split_grid(self._estimator, X, column, bounds=(grid[0], grid[-1]))
-        return self._pd_stream(cancel, "individual", n_ice, centered, steps)
-
-    def _chain(self, held, parts, cancel):
-        """Snapshots of the parts in turn (held ones as they are), each
-        complete part kept for `_refresh`."""
-        shown = dict(held)
-        expects = tuple(part for part, _, _ in parts)
-        for part, key, stream in parts:
-            if part in held:
-                continue
-            if cancel.is_set():
-                return  # cancelled between parts
-            if callable(stream):  # it needs the parts before it
-                stream = stream(shown)
-            result = None
-            for result in stream:
-                shown[part] = result
-                yield _Effects(**shown, expects=expects)
-            finished = result is not None and (
-                result.done if part == "ale" else result.complete
-            )
-            if not finished:
-                return
-            with self._lock:
-                self._held[part] = (key, result)
-        if len(shown) == len(held):  # nothing left to compute
-            yield _Effects(**shown, expects=expects)
-
     def _show(self, snapshot):
         self._snapshot = snapshot
         self.pd_result = snapshot.pd
@@ -459,28 +299,7 @@ class PartialDependenceWidget(RowSubsample, ComputationWidget):
         return snapshot.pd
 
     def _progress_of(self, snapshot):
-        """Rows for the ALE, grid points for the PD; the overlay counts each
-        part as half the work."""
-        fractions = []
-        if "ale" in snapshot.expects:
-            ale = snapshot.ale
-            fractions.append(0.0 if ale is None else ale.n_rows_done / ale.n_rows)
-        for part in ("pd", "steps"):
-            if part in snapshot.expects:
-                result = getattr(snapshot, part)
-                fractions.append(0.0 if result is None else result.progress)
-        return sum(fractions), len(fractions)
-
-    def _steps_problem(self, feature):
-        """Why split_grid cannot read `feature`'s steps ("" if it can)."""
-        if feature not in self._steps_problems:
-            try:
-                column = self._names.index(feature)
-                split_grid(self._estimator, self._numeric_X([column]), column)
-                self._steps_problems[feature] = ""
-            except ValueError as error:
-                self._steps_problems[feature] = str(error)
-        return self._steps_problems[feature]
+        return progress_of(snapshot)
 
     @traitlets.observe("features")
     def _on_features(self, change):

@@ -6,15 +6,15 @@ import numpy as np
 import traitlets
 from sklearn.metrics import check_scoring
 
-from ..inspection._core.validation import (
+from ..inspection._core import (
     check_fitted,
     check_X,
     quoted_names,
     resolve_features,
 )
-from ..inspection._permutation.importance import permutation_run
-from ..inspection._permutation.scoring import builtin_score_name
-from ._base import ComputationWidget, new_figure
+from ..inspection._permutation import builtin_score_name, permutation_run
+from ._base import ComputationWidget
+from ._figures import new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array

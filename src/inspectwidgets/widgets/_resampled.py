@@ -30,13 +30,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..inspection._core.signature import bind_arguments
-from ..inspection._permutation.cross_validation import (
+from ..inspection._core import bind_arguments
+from ..inspection._permutation import (
     CrossValRun,
+    OobRun,
+    PermutationImportanceResult,
     cross_val_permutation_importance,
+    oob_permutation_importance,
 )
-from ..inspection._permutation.out_of_bag import OobRun, oob_permutation_importance
-from ..inspection._permutation.result import PermutationImportanceResult
 from ._permutation import PermutationImportanceWidget, engine_scoring
 
 

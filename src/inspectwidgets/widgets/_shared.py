@@ -23,7 +23,7 @@ scorers: the header's held-out scores are the Importance run's baseline.
 import threading
 from dataclasses import replace
 
-from ..inspection._permutation.scoring import ScoringPlan
+from ..inspection._permutation import ScoringPlan
 
 
 class SharedPermutations:

@@ -1,12 +1,14 @@
 """What each importance measure says about the same model, side by side."""
 
+from dataclasses import dataclass
+
 import numpy as np
 from sklearn.pipeline import Pipeline
 from sklearn.utils import Bunch
 
 from .._core.pipeline import columnwise_view
 from .._core.validation import check_columns, check_fitted, check_X
-from .._permutation import permutation_importance
+from .._permutation import PermutationImportanceResult, permutation_importance
 from .impurity import (
     impurity_importance,
     is_tree_model,
@@ -41,12 +43,6 @@ INTERVAL_STDS = 2
 #: repeats often agree exactly (breast cancer, 3 repeats of accuracy: 2 or 3
 #: features with a std of 0), an interval of no width that proves nothing.
 MIN_INTERVAL_REPEATS = 10
-
-#: What a hollow ("within noise") mark means, for the charts' legends.
-WITHIN_NOISE = (
-    f"hollow: within noise, the interval mean ± {INTERVAL_STDS} std includes 0 "
-    f"(or fewer than {MIN_INTERVAL_REPEATS} repeats are done)"
-)
 
 #: The measures a comparison table can be sorted by, and their columns.
 SORT_COLUMNS = {
@@ -181,21 +177,64 @@ def compare_importances(
     s5            2.0                    2.0
     bp            3.0                    3.0
     """
-    X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
-    check_sort_by(sort_by)
+    plan = plan_comparison(estimator, X_train, X_test, scoring=scoring, sort_by=sort_by)
     kwargs = dict(
         scoring=scoring, n_repeats=n_repeats, random_state=random_state, n_jobs=n_jobs
     )
     train = permutation_importance(
-        estimator, X_train, y_train, sample_weight=sample_weight_train, **kwargs
+        estimator, plan.X_train, y_train, sample_weight=sample_weight_train, **kwargs
     )
     test = permutation_importance(
-        estimator, X_test, y_test, sample_weight=sample_weight_test, **kwargs
+        estimator, plan.X_test, y_test, sample_weight=sample_weight_test, **kwargs
     )
+    return plan.frame(test, train, sort_by)
+
+
+@dataclass(frozen=True, eq=False)
+class ComparisonPlan:
+    """A comparison checked, its impurity columns read once: what stays the
+    same while the permutation measures are computed (the widget streams
+    them, and rebuilds the table from `frame` at every snapshot)."""
+
+    X_train: object
+    X_test: object
+    mdi: np.ndarray
+    """MDI per raw column of X (NaN without a tree model)."""
+    relative: np.ndarray
+    """ESL relative importance per raw column of X, 0-100 (NaN likewise)."""
+
+    def frame(self, test, train, sort_by):
+        """The comparison table from the test and train permutation results
+        so far: PermutationImportanceResult (possibly partial) or
+        permutation_importance's Bunch; `train` None before it starts (its
+        columns NaN)."""
+        test = _as_bunch(test)
+        train = _missing(test) if train is None else _as_bunch(train)
+        return comparison_frame(
+            test.feature_names, self.mdi, self.relative, train, test, sort_by=sort_by
+        )
+
+
+def plan_comparison(estimator, X_train, X_test, *, scoring, sort_by):
+    """Check a comparison's arguments and read its impurity columns, before
+    any permutation."""
+    X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
+    check_sort_by(sort_by)
     mdi, relative = impurity_columns(estimator, X_train.shape[1])
-    return comparison_frame(
-        test.feature_names, mdi, relative, train, test, sort_by=sort_by
-    )
+    return ComparisonPlan(X_train, X_test, mdi, relative)
+
+
+def _as_bunch(result):
+    if isinstance(result, PermutationImportanceResult):
+        return result.to_bunch()
+    return result
+
+
+def _missing(result):
+    """NaN importances shaped like `result`'s, for a measure not computed
+    yet."""
+    nan = np.full(len(result.feature_names), np.nan)
+    return Bunch(importances_mean=nan, importances_std=nan)
 
 
 def check_sort_by(sort_by):
@@ -294,13 +333,6 @@ def permutation_interval(result):
     return mean - INTERVAL_STDS * std, mean + INTERVAL_STDS * std
 
 
-def within_noise(low, high):
-    """Whether each interval fails to exclude 0 (True where it is NaN: no
-    evidence of a non-zero importance yet)."""
-    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    return ~((low > 0) | (high < 0))
-
-
 def _notes(row, n_features):
     notes = []
     test_includes_zero = row.permutation_test_low <= 0 <= row.permutation_test_high
@@ -325,64 +357,3 @@ def _notes(row, n_features):
     if row.permutation_test_high < 0:
         notes.append(NEGATIVE)
     return "; ".join(notes)
-
-
-#: (key, label, units) of each measure; a permutation measure's columns are
-#: its key plus _mean, _std, _low and _high, and its units name the scorer.
-MEASURES = (
-    ("mdi", "MDI (train, impurity)", "share of the impurity decrease"),
-    ("relative_importance", "ESL relative importance", "% of the top feature"),
-    ("permutation_train", "Permutation (train)", "decrease in {scorer}"),
-    ("permutation_test", "Permutation (test)", "decrease in {scorer}"),
-)
-
-
-def normalized_measures(frame, scorer=""):
-    """Each available measure of a comparison table, in raw units and scaled
-    by its largest absolute value so that all fit on [-1, 1].
-
-    The scale is for drawing only: it makes the top of every measure 1, noise
-    included, so each permutation measure carries its interval and
-    `within_noise` (the interval includes 0) for the chart to mark.
-
-    Returns
-    -------
-    list of Bunch
-        key, column, label, units (`scorer` filled in), raw (the values),
-        normalized;
-        for the permutation measures also std, normalized_std, low, high,
-        normalized_low, normalized_high and within_noise (None for the
-        impurity measures).
-    """
-    measures = []
-    for key, label, units in MEASURES:
-        column = key if key in frame else f"{key}_mean"
-        values = frame[column].to_numpy(dtype=float)
-        if np.isnan(values).all():
-            continue
-        scale = np.nanmax(np.abs(values)) or 1.0
-        measure = Bunch(
-            key=key,
-            column=column,
-            label=label,
-            units=units.format(scorer=scorer or "score"),
-            raw=values,
-            normalized=values / scale,
-            std=None,
-            normalized_std=None,
-            low=None,
-            high=None,
-            normalized_low=None,
-            normalized_high=None,
-            within_noise=None,
-        )
-        if column != key:
-            measure.std = frame[f"{key}_std"].to_numpy(dtype=float)
-            measure.normalized_std = measure.std / scale
-            measure.low = frame[f"{key}_low"].to_numpy(dtype=float)
-            measure.high = frame[f"{key}_high"].to_numpy(dtype=float)
-            measure.normalized_low = measure.low / scale
-            measure.normalized_high = measure.high / scale
-            measure.within_noise = within_noise(measure.low, measure.high)
-        measures.append(measure)
-    return measures

@@ -1,2 +1,59 @@
 """What every engine shares: validation, batching, chunks, the pipeline view
-and the one place that imports scikit-learn's private names."""
+and the one place that imports scikit-learn's private names.
+
+The engines import this package's modules (it is their shared room, module by
+module in docs/architecture.md); widgets and plotting import only the names
+below, from this package (tests/test_layers.py).
+"""
+
+from .dtypes import float_features
+from .parallel import chunk_progress, remote_config, step_progress
+from .signature import bind_arguments
+from .trees import load_walks, walks_needed
+from .validation import (
+    check_columns,
+    check_fitted,
+    check_n_repeats,
+    check_not_empty,
+    check_random_state_argument,
+    check_target,
+    check_X,
+    check_y,
+    column_names,
+    quoted,
+    quoted_names,
+    resolve_features,
+)
+
+__all__ = []  # nothing here is public
+
+# Internal API for widgets and plotting: not public, changed together with
+# its callers. tests/test_layers.py checks that every name imported above is
+# listed here, and that widgets and plotting import nothing else from _core.
+INTERNAL_API = [
+    # arguments checked as the engines check them, before a widget's thread
+    "check_X",
+    "check_columns",
+    "check_fitted",
+    "check_n_repeats",
+    "check_not_empty",
+    "check_random_state_argument",
+    "check_target",
+    "check_y",
+    "column_names",
+    "resolve_features",
+    # names in error messages, quoted as the engines quote them
+    "quoted",
+    "quoted_names",
+    # integer features as floats, as the effect engines draw them
+    "float_features",
+    # a widget's progress, and the remote joblib backend it runs under
+    "chunk_progress",
+    "remote_config",
+    "step_progress",
+    # the tree shortcut's compiled walks, loaded before a widget's first run
+    "load_walks",
+    "walks_needed",
+    # the engines' parameter lists, for the widgets that call a Run
+    "bind_arguments",
+]

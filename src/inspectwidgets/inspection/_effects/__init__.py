@@ -10,6 +10,13 @@ __all__ = [
     "accumulated_local_effects",
     "interaction_strength",
     "iter_accumulated_local_effects",
+]
+
+# Internal API for widgets, plotting and the other engines: not public,
+# changed together with its callers (tests/test_layers.py holds them to this
+# list and to __all__).
+INTERNAL_API = [
+    # the interaction strength result as a matrix of pairs, and one output
     "pair_matrix",
     "select_output",
 ]

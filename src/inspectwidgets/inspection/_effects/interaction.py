@@ -16,6 +16,13 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.effect_params import (
+    check_pd_estimator,
+    check_pd_X,
+    column_labels,
+    resolve_classes,
+)
+from .._core.responses import Responses
 from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
@@ -24,13 +31,6 @@ from .._core.validation import (
     check_random_state_argument,
     column_position,
     quoted,
-)
-from .._partial_dependence import (
-    Responses,
-    check_pd_estimator,
-    check_pd_X,
-    column_labels,
-    resolve_classes,
 )
 from .copies import CopyPredictor
 from .run import check_response

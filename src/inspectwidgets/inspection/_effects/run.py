@@ -25,9 +25,22 @@ from sklearn.utils.extmath import cartesian
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
 from .._core.dtypes import float_features
+from .._core.effect_params import (
+    check_choice,
+    check_pd_estimator,
+    check_pd_X,
+    check_response_method,
+    column_labels,
+    resolve_categorical,
+    resolve_classes,
+    resolve_pd_features,
+    resolve_response_method,
+)
+from .._core.grid_rows import grid_rows
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
+from .._core.responses import Responses
 from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
@@ -36,19 +49,6 @@ from .._core.validation import (
     check_max_memory,
     check_sample_weight,
     quoted,
-)
-from .._partial_dependence import (
-    Responses,
-    check_choice,
-    check_pd_estimator,
-    check_pd_X,
-    check_response_method,
-    column_labels,
-    grid_rows,
-    resolve_categorical,
-    resolve_classes,
-    resolve_pd_features,
-    resolve_response_method,
 )
 from .accumulate import (
     accumulate_categorical,

@@ -29,9 +29,22 @@ from sklearn.utils.extmath import cartesian
 from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
+from .._core.effect_params import (
+    check_choice,
+    check_pd_estimator,
+    check_pd_X,
+    check_response_method,
+    column_labels,
+    resolve_categorical,
+    resolve_classes,
+    resolve_pd_features,
+    resolve_response_method,
+)
+from .._core.grid_rows import grid_rows
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view, final_estimator
 from .._core.predictions import call_model
+from .._core.responses import Responses
 from .._core.trees import (
     check_tree_algorithm,
     row_blocks,
@@ -55,25 +68,14 @@ from .grid import (
     check_missing,
     check_percentiles,
     grid_axes,
-    grid_rows,
 )
 from .params import (
-    check_choice,
     check_correlation_threshold,
     check_n_ice,
     check_not_integer,
-    check_pd_estimator,
-    check_pd_X,
-    check_response_method,
-    column_labels,
-    resolve_categorical,
-    resolve_classes,
     resolve_custom_values,
     resolve_method,
-    resolve_pd_features,
-    resolve_response_method,
 )
-from .responses import Responses
 from .result import PartialDependenceResult
 from .tree_splits import grid_point_groups
 from .treewise import TreewiseBoosting

@@ -22,15 +22,15 @@ from scipy import sparse
 from sklearn.tree import BaseDecisionTree
 
 from .._core.compat import BaseForest, BaseGradientBoosting, BaseHistGradientBoosting
-from .._core.pipeline import columnwise_view
-from .._core.validation import quoted
-from .grid import grid_rows
-from .params import (
+from .._core.effect_params import (
     check_pd_estimator,
     check_pd_X,
     column_labels,
     resolve_pd_features,
 )
+from .._core.grid_rows import grid_rows
+from .._core.pipeline import columnwise_view
+from .._core.validation import quoted
 
 # The cell of a missing value: its own, whatever the thresholds.
 MISSING_CELL = -1

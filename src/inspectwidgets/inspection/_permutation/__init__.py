@@ -1,10 +1,15 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed, and
 its cross-validated and out-of-bag variants."""
 
-from .cross_validation import cross_val_permutation_importance
-from .importance import iter_permutation_importance, permutation_importance
-from .out_of_bag import oob_permutation_importance
+from .cross_validation import CrossValRun, cross_val_permutation_importance
+from .importance import (
+    iter_permutation_importance,
+    permutation_importance,
+    permutation_run,
+)
+from .out_of_bag import OobRun, oob_permutation_importance
 from .result import PermutationImportanceResult
+from .scoring import ScoringPlan, builtin_score_name
 
 __all__ = [
     "PermutationImportanceResult",
@@ -12,4 +17,17 @@ __all__ = [
     "iter_permutation_importance",
     "oob_permutation_importance",
     "permutation_importance",
+]
+
+# Internal API for widgets, plotting and the other engines: not public,
+# changed together with its callers (tests/test_layers.py holds them to this
+# list and to __all__).
+INTERNAL_API = [
+    # the Runs a widget streams, cancels and shares between views
+    "permutation_run",
+    "CrossValRun",
+    "OobRun",
+    # scorers: the estimator's own metric, and baselines shared by views
+    "ScoringPlan",
+    "builtin_score_name",
 ]

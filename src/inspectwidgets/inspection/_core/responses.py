@@ -1,7 +1,7 @@
 """The values partial dependence averages, from the model's outputs.
 
-Shared with the effects engine (ALE, interaction strength), which takes them
-the same way.
+Shared by partial dependence and the effects engine (ALE, interaction
+strength), which take them the same way.
 """
 
 import numpy as np

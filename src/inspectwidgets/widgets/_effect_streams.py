@@ -1,0 +1,122 @@
+"""What PartialDependenceWidget asks the engine: one stream per part of a
+run (partial dependence, ALE, ICE at a tree model's steps), each part's
+arguments read by name from its `PartSettings` (widgets/_effect_parts.py),
+chained into the run's snapshots."""
+
+import warnings
+from functools import partial
+
+from ..inspection import (
+    iter_accumulated_local_effects,
+    iter_partial_dependence,
+    split_grid,
+)
+from ..inspection._core import float_features
+from ._effect_parts import PD_KINDS, chain_parts
+
+
+class EffectStreams:
+    """The streams of PartialDependenceWidget: `_stream` for the base
+    class, from the parts `_keys` plans, keeping complete parts in `_held`."""
+
+    def _stream(self, cancel):
+        keys = self._keys()
+        self._workload = self._describe()
+        held = {p: r for p, (k, r) in self._held.items() if (p, k) in keys}
+        settings = dict(keys)
+        if self.kind in PD_KINDS:
+            pd = settings["pd"]
+            pd_stream = None if "pd" in held else self._pd_stream(cancel, pd)
+            parts = [("pd", pd, pd_stream)]
+            if "steps" in settings:
+                # Over the partial dependence's grid range, known once it runs.
+                steps = partial(self._steps_stream, cancel, settings["steps"])
+                parts.append(("steps", settings["steps"], steps))
+            return chain_parts(held, parts, cancel, self._keep)
+        ale = settings["ale"]
+        ale_stream = None
+        if "ale" not in held:
+            ale_stream = iter_accumulated_local_effects(
+                self._estimator,
+                self._X,
+                [self._names.index(f) for f in ale.features],
+                grid_resolution=ale.grid_resolution,
+                scale=ale.scale,
+                cancel=cancel,
+                categorical_features=self._engine_kwargs["categorical_features"],
+                sample_weight=self._engine_kwargs["sample_weight"],
+            )
+        parts = [("ale", ale, ale_stream)]
+        if "pd" in settings:
+            # Its grid is the ALE's edges, known once the ALE has run.
+            overlay = partial(self._overlay_stream, cancel, settings["pd"])
+            parts.append(("pd", settings["pd"], overlay))
+        return chain_parts(held, parts, cancel, self._keep)
+
+    def _keep(self, part, settings, result):
+        """A part computed in full, kept for `_refresh`."""
+        with self._lock:
+            self._held[part] = (settings, result)
+
+    def _pd_stream(self, cancel, settings, custom_edges=None):
+        """The engine's stream of one partial dependence part, its arguments
+        read from its `PartSettings` by name."""
+        columns = [self._names.index(f) for f in settings.features]
+        X = self._numeric_X(columns)
+        # The correlation warning is shown in the widget, not in the output.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return iter_partial_dependence(
+                self._estimator,
+                X,
+                columns,
+                # Always predicted: "auto" would switch averages to the
+                # recursion (over the training data, decision function) when
+                # kind or the number of features changes.
+                method="brute",
+                grid_resolution=settings.grid_resolution,
+                custom_values=(
+                    None if custom_edges is None else {columns[0]: custom_edges}
+                ),
+                kind=settings.kind,
+                centered=settings.centered,
+                scale=settings.scale,
+                n_ice=settings.n_ice,
+                cancel=cancel,
+                # A feature's missing values: its grid from the observed
+                # values, the missing value as a point drawn beside the curve.
+                missing="observed",
+                **self._engine_kwargs,
+            )
+
+    def _numeric_X(self, columns):
+        """The rows, with the integer features among `columns` (not listed as
+        categorical) as floats: they are drawn as numbers, and a grid between
+        integers is not rounded (the engine, as scikit-learn, refuses an
+        integer feature). The user's X is not changed."""
+        categorical = self._engine_kwargs["categorical_features"] or ()
+        return float_features(self._X, [c for c in columns if c not in categorical])
+
+    def _overlay_stream(self, cancel, settings, shown):
+        return self._pd_stream(cancel, settings, shown["ale"].edges[0])
+
+    def _steps_stream(self, cancel, settings, shown):
+        result = shown["pd"]
+        grid = result.grid_values[0]
+        if result.missing and result.missing[0]:
+            grid = grid[:-1]  # the missing point
+        column = self._names.index(settings.features[0])
+        X = self._numeric_X([column])
+        steps = split_grid(self._estimator, X, column, bounds=(grid[0], grid[-1]))
+        return self._pd_stream(cancel, settings, steps)
+
+    def _steps_problem(self, feature):
+        """Why split_grid cannot read `feature`'s steps ("" if it can)."""
+        if feature not in self._steps_problems:
+            try:
+                column = self._names.index(feature)
+                split_grid(self._estimator, self._numeric_X([column]), column)
+                self._steps_problems[feature] = ""
+            except ValueError as error:
+                self._steps_problems[feature] = str(error)
+        return self._steps_problems[feature]

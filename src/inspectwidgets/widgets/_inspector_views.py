@@ -1,0 +1,220 @@
+"""ModelInspector's views: its arguments checked once, the child widgets
+behind its views made and mirrored into its traits, their controls' writes
+set on them (the design is in widgets/_inspector.py)."""
+
+import numpy as np
+import traitlets
+
+from ..inspection._core import (
+    check_columns,
+    check_fitted,
+    check_n_repeats,
+    check_not_empty,
+    check_random_state_argument,
+    check_target,
+    check_X,
+    check_y,
+)
+from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
+from ._permutation import engine_scoring
+from ._review_header import review_header
+from ._workload import seeded_rows, take_rows
+
+IMPORTANCE_ON = {
+    "test": "importance",
+    "train": "importance_train",
+    "cv": "importance_cv",
+    "oob": "importance_oob",
+}
+"""The Importance view's rows, and the view behind each."""
+
+_NEEDS_TRAINING = {
+    "train": "importance on training rows needs training data",
+    "cv": "cross-validated importance refits the model on folds of the training data",
+    "oob": "out-of-bag importance scores the ensemble on its training rows",
+}
+
+
+def check_review_arguments(estimator, X, y, X_train, y_train, n_repeats, random_state):
+    """ModelInspector's arguments, checked once up front: ``(X, y, X_train,
+    y_train, random_state)`` checked, the seed drawn when None."""
+    check_fitted(estimator)
+    X = check_columns(estimator, check_not_empty(check_X(X)))
+    y = check_target(estimator, check_y(y, X.shape[0]))
+    if (X_train is None) != (y_train is None):
+        raise ValueError(
+            "X_train and y_train: pass both (training data) or neither; "
+            f"got X_train={'None' if X_train is None else 'data'} and "
+            f"y_train={'None' if y_train is None else 'data'}."
+        )
+    if X_train is not None:
+        X_train = check_not_empty(check_X(X_train))
+        y_train = check_target(
+            estimator,
+            check_y(y_train, X_train.shape[0], name="y_train"),
+            "y_train",
+        )
+        if X_train.shape[1] != X.shape[1]:
+            raise ValueError(
+                f"X_train has {X_train.shape[1]} columns but X has "
+                f"{X.shape[1]}; pass the same features."
+            )
+        check_columns(estimator, X_train, "X_train")
+    check_n_repeats(n_repeats)
+    check_random_state_argument(random_state, "ModelInspector")
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        random_state = int(np.random.RandomState(random_state).randint(2**31))
+    return X, y, X_train, y_train, int(random_state)
+
+
+class InspectorViews:
+    """The children behind ModelInspector's views (`_children`, by view key),
+    each one's synced traits mirrored into the inspector's ``_<key>`` trait."""
+
+    def _child(self, key, *args, **kwargs):
+        """Create (or replace) the child behind view `key`, mirrored and not
+        yet run."""
+        old = self._children.pop(key, None)
+        if old is not None:
+            old.unobserve_all()  # nothing of it reaches the mirror any more
+            old.close()
+        child = VIEW_CLASSES[key](*args, run=False, **kwargs)
+        self._children[key] = child
+        names = mirrored(child)
+        self._publish(key, {name: getattr(child, name) for name in names})
+        child.observe(
+            lambda change: self._publish(key, {change.name: change.new}), names=names
+        )
+        self._dirty.add(key)
+        return child
+
+    def _training_views(self):
+        """Make the Importance views on the training data that the model and
+        data allow; return each `importance_on` option's reason to be
+        unavailable ("" when available)."""
+        X_train, y_train = self._train
+        reasons = {"test": ""}
+        for option, key in list(IMPORTANCE_ON.items())[1:]:
+            if X_train is None:
+                reasons[option] = (
+                    f"{_NEEDS_TRAINING[option]}: pass X_train and y_train to "
+                    "ModelInspector."
+                )
+                continue
+            try:
+                child = self._child(
+                    key,
+                    self._estimator,
+                    X_train,
+                    y_train,
+                    scoring=self._scoring,
+                    n_repeats=self.n_repeats,
+                    random_state=self._random_state,
+                    n_jobs=self._n_jobs,
+                )
+            except (TypeError, ValueError) as exc:  # the engine's own reason
+                reasons[option] = str(exc)
+                continue
+            if option == "train":
+                child._shared = (self._shared, "train")
+            reasons[option] = ""
+        return reasons
+
+    def _build_subsampled(self):
+        """The Comparison and Effects children, on at most `max_rows` rows."""
+        X, y = self._rows(self._X, self._y)
+        first = self.selected_features[:2] or [self._names[0]]
+        effects = self._child(
+            "effects",
+            self._estimator,
+            X,
+            features=first,
+            random_state=self._random_state,
+        )
+        effects.observe(self._on_effects_features, names=["features"])
+        X_train, y_train = self._train
+        if X_train is not None:
+            # The rows' names in the shared store: a subsample (the same for
+            # the same max_rows) is shared only between Comparison's stages.
+            shared = {
+                "test": "test"
+                if X.shape[0] == self._X.shape[0]
+                else f"test, {self.max_rows} rows",
+                "train": "train"
+                if X_train.shape[0] <= self.max_rows
+                else f"train, {self.max_rows} rows",
+            }
+            X_train, y_train = self._rows(X_train, y_train)
+            comparison = self._child(
+                "comparison",
+                self._estimator,
+                X_train,
+                y_train,
+                X,
+                y,
+                scoring=self._scoring[0],
+                n_repeats=self.n_repeats,
+                random_state=self._random_state,
+                n_jobs=self._n_jobs,
+            )
+            comparison._shared = (self._shared, shared)
+
+    def _rows(self, X, y):
+        """At most `max_rows` rows of (X, y), drawn with the inspector's seed
+        and kept in their order; the data itself when it is small enough."""
+        rows = seeded_rows(X.shape[0], self.max_rows, self._random_state)
+        return take_rows(rows, X, y)
+
+    def _header_content(self):
+        X_train, y_train = self._train
+        # The Importance view's baseline: scored once, for both.
+        baseline = self._shared.baseline(
+            "test",
+            self._estimator,
+            self._X,
+            self._y,
+            engine_scoring(self._estimator, self._scoring),
+        )
+        return {
+            **review_header(
+                self._estimator,
+                self._X,
+                self._y,
+                X_train=X_train,
+                y_train=y_train,
+                model_scores=baseline.scores,
+                n_rows_views=min(self.max_rows, self._X.shape[0]),
+            ),
+            "random_state": self._random_state,
+            "comparison": X_train is not None,
+        }
+
+    def _publish(self, key, values):
+        """Mirror changed child traits into ``_<key>``, each with a new
+        version so the front end knows which changed."""
+        with self._lock:
+            current = getattr(self, f"_{key}") or {}
+            state = {**current.get("state", {}), **values}
+            versions = dict(current.get("versions", {}))
+            for name in values:
+                self._version += 1
+                versions[name] = self._version
+            setattr(self, f"_{key}", {"state": state, "versions": versions})
+
+    def _on_message(self, widget, content, buffers):
+        """A child's control wrote traits: set them on the child, whose own
+        observers rerun it. A refused value is published again, so the
+        control shows the value in force."""
+        if not isinstance(content, dict) or content.get("view") not in self._children:
+            return
+        child = self._children[content["view"]]
+        allowed = set(mirrored(child))
+        for name, value in (content.get("set") or {}).items():
+            if name not in allowed:
+                continue
+            # The repeats are the inspector's, shared by the permutation views.
+            shared = name == "n_repeats" and content["view"] in PERMUTATION_VIEWS
+            try:
+                setattr(self if shared else child, name, value)
+            except traitlets.TraitError:
+                self._publish(content["view"], {name: getattr(child, name)})
