@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Decoding of numeric arrays that arrive from Python over the widget comm.
 //
 // The Python side sends an array as a small dict

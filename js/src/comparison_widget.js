@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Front end of ImportanceComparisonWidget (anywidget ESM module).
 //
 // Draws what the traits hold: the controls read and write the public traits

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Front end of ModelInspector (anywidget ESM module).
 //
 // The header, the tabs (Importance, Comparison), the Effects panel below

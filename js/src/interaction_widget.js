@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Front end of InteractionWidget (anywidget ESM module).
 //
 // Draws what the traits hold: controls for the public traits (`n_top`,

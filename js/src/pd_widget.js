@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Front end of PartialDependenceWidget (anywidget ESM module).
 //
 // Draws what the traits hold: controls that read and write the public traits

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Front end of PermutationImportanceWidget (anywidget ESM module).
 //
 // Draws what the traits hold: controls that read and write the public traits,
@@ -187,7 +188,7 @@ function render({ model, el }) {
         String(model.get("scorer") ?? ""),
       );
     } catch {
-      result = null; // malformed result: fall back to the option order
+      // Malformed result: result stays null, the option order is used.
     }
     selection.selectFeatures(topFeatures(result, list("_feature_options"), k));
   };

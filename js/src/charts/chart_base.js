@@ -1,3 +1,4 @@
+// @ts-nocheck
 // What the row charts share (one row per feature, joined by name): label
 // column layout, transitions that honour reduced motion, the `data-settled`
 // flag, the keyed row join, hover and focus handling, width tracking, and

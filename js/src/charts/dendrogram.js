@@ -1,3 +1,4 @@
+// @ts-nocheck
 // A dendrogram drawn from a SciPy linkage matrix, leaves along the bottom
 // (aligned with the columns of a heatmap below it), merge height upwards, and
 // a dashed line where the tree is cut.

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Dot plot of several importance measures on one normalized scale: one row
 // per feature, one coloured dot per measure (whiskers over its interval, or
 // ± std for a measure without one, where the measure has a spread)

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Number and name formatting shared by the charts, tables and tooltips.
 import { format } from "d3-format";
 

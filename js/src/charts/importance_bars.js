@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The bars of the importance chart: one bar from 0 to the mean per row, with
 // ±std error bars.
 

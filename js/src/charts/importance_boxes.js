@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The box plots of the importance chart: per row, the box of the per-repeat
 // importances (quartiles and median), whiskers with caps, and outliers.
 

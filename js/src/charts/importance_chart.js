@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Horizontal permutation-importance chart: bars (mean ± std) or box plots of
 // the per-repeat importances, one row per feature, drawn with d3.
 //

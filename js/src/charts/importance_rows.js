@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The rows of the importance chart, before anything is drawn: one object per
 // feature with the numbers its row needs (box geometry included), the x
 // domain, the number formats, which rows take the "negative" colour, and

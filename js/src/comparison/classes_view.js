@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The "Per class" view: ESL relative importance of each feature for each
 // class (K-class gradient boosting), as a heatmap with a colour legend.
 

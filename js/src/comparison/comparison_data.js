@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Reading the ImportanceComparisonWidget's traits into what the views draw.
 // Pure functions (no DOM, no statistics: every number comes from Python),
 // tested in comparison_data.test.js.

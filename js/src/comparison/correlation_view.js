@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The "Correlation" view: the Spearman correlation matrix in dendrogram leaf
 // order with the dendrogram above it, a |ρ| slider that cuts the tree
 // (dashed line on the dendrogram, clusters boxed on the heatmap), and next to

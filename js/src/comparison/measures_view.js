@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The "Measures" view: every importance measure of each feature on one
 // normalized scale (dot plot; values within noise hollow), a caption with the
 // permutation progress, baselines and sort key, and "What the flags mean" for

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The inspector's header: task and model, rows and features, the held-out
 // score of each scorer beside the dummy baseline's, the warning when the
 // model barely beats it, and the rows Effects and Comparison use.

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // A child widget's model inside the inspector. The inspector mirrors each
 // child's synced traits into one of its own traits, `{state, versions}`
 // (a version per trait, bumped on every change); this proxy gives the

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Decoding of InteractionWidget's `_h2` trait, and the words the heatmap
 // shows for a cell (no statistics: Python computes H²).
 //

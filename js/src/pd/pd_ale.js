@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The accumulated local effects layer of the 1-way charts: the ALE as a line
 // (marks per category) over its uncertainty band, and, when partial
 // dependence is drawn on the same axis (kind "average_and_ale"), a legend

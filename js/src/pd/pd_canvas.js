@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Canvas plumbing for the partial dependence charts: a canvas placed over a
 // plot area at the device pixel ratio, the theme colour it paints with, and
 // the ICE painter (thousands of polylines, one stroke each).
@@ -21,11 +22,12 @@ export function prepareCanvas(canvas, { left, top, width, height }) {
   const h = Math.max(1, Math.round(height * ratio));
   if (canvas.width !== w) canvas.width = w;
   if (canvas.height !== h) canvas.height = h;
+  /** @type {CanvasRenderingContext2D | null} */
   let context = null;
   try {
     context = canvas.getContext?.("2d") ?? null;
   } catch {
-    context = null; // jsdom: "not implemented"
+    // jsdom: "not implemented"; context stays null.
   }
   if (!context) return null;
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -96,7 +98,7 @@ export function paintIce(
     context.beginPath();
     for (let j = 0; j < n; j += 1) {
       const v = values[offset + j];
-      if (v !== v) {
+      if (Number.isNaN(v)) {
         penDown = false; // NaN: not computed yet
         continue;
       }

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // 1-way partial dependence of a categorical feature: one band per category
 // label; the PDP as a bold mark (dash and dot) per category, joined by label;
 // ICE values as thin translucent dashes on a canvas; the category counts as
@@ -76,7 +77,7 @@ export function createPdCategories(container, { tooltip }) {
         const left = x(labels[j]) - box.left + (band - w) / 2;
         for (let i = 0; i < rows; i += 1) {
           const v = values[i * cols + j];
-          if (v === v) context.fillRect(left, y(v) - box.top - 0.5, w, 1);
+          if (!Number.isNaN(v)) context.fillRect(left, y(v) - box.top - 0.5, w, 1);
         }
       }
       context.restore();

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Contour lines of the 2-way partial dependence heatmap, for numeric ×
 // numeric grids once complete.
 

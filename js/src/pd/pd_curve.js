@@ -1,3 +1,4 @@
+// @ts-nocheck
 // 1-way partial dependence of a numeric feature: ICE curves painted on a
 // canvas (thin, translucent), the PDP as a bold svg line on top, and under
 // them, on the same x scale, the feature's histogram with a decile rug.

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Decoding of PartialDependenceWidget's `_curve` trait, and the few facts the
 // drawing needs from it (no statistics: Python computes those).
 //

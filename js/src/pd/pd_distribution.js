@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The distribution of a feature drawn along a chart axis: histogram bars
 // (numeric) or one bar per category, scaled to the strip's size. Shared by
 // the 1-way charts (strip under the curve) and the 2-way heatmap (margins).

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // What the two 1-way partial dependence charts share: the element tree (an
 // ICE canvas under an svg with the plot, a distribution strip beneath it on
 // the same x scale, axes and titles, a transparent overlay for the pointer),

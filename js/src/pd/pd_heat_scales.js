@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The scales of the 2-way partial dependence heatmap: the cells of each axis
 // (numeric grids: linear, each cell reaching halfway to its neighbours;
 // categorical: bands) and the colour of a value.

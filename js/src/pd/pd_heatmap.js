@@ -1,3 +1,4 @@
+// @ts-nocheck
 // 2-way partial dependence: a heatmap of `average` over grid (x, first
 // feature) × grid_y (y, second feature), painted on a canvas, with a colour
 // legend, contour lines for numeric × numeric grids once complete, and each
@@ -179,7 +180,7 @@ export function createPdHeatmap(container, { tooltip }) {
       const [xa, xb] = gx.span(i);
       for (let j = 0; j < gb; j += 1) {
         const v = average[i * gb + j];
-        if (v !== v) continue;
+        if (Number.isNaN(v)) continue;
         cells += 1;
         if (!context) continue;
         const [ya, yb] = gy.span(j);

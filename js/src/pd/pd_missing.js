@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The missing value of a numeric feature, drawn beside its partial
 // dependence: a column right of the plot, past a dashed separator, labelled
 // "missing", holding the ICE values at the missing point (small dots) and

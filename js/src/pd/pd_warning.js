@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The correlation banner of PartialDependenceWidget: which features are
 // strongly correlated (Python found them; this only words them) and the
 // buttons that switch to the views that stay on the data: accumulated local

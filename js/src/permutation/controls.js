@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The permutation widget's controls: the features (filter, All / None / Top
 // k, checklist), the scorers (checklist, the displayed scorer) and the run
 // settings (repeats, kind of chart, Apply / Run / Stop and the hint under

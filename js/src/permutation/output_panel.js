@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The permutation widget's output: the baseline score, the chart (bars or
 // boxes) or the table of the displayed scorer's result, the note on negative
 // values, how many features `max_features` leaves out, and what to do while

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Reading the PermutationImportanceWidget's traits into what the UI draws.
 // Pure functions (no DOM), tested in permutation_widget.test.js.
 

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The permutation widget's table: one row per feature of the displayed
 // scorer's result.
 

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The permutation widget's staged choices of features and scorers: clicks in
 // the checklists (and All / None / Top k) change a pending set, shown at once
 // with its counts, and "Apply" (or "Run") sends it to Python, so a series of

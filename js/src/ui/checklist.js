@@ -1,3 +1,4 @@
+// @ts-nocheck
 // A scrollable list of checkboxes, one per label, with an optional text
 // filter. Used for the feature and scorer multi-selects.
 

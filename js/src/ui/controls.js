@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Controls the widgets share: the repeats input, a segmented switch (the
 // permutation widget's kind, the comparison widget's view) and the Run / Stop
 // buttons. Each returns its elements; the widget places them.

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Tiny DOM helpers. Text always goes in through textContent, never innerHTML.
 
 /**

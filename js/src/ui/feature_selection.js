@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Selecting features in a chart: a click on (or Enter / Space on a focused)
 // row, bar, dot or heatmap cell writes the `selected_features` trait, and
 // every element of a selected feature is marked `iw-selected`. The charts

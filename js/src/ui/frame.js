@@ -1,3 +1,4 @@
+// @ts-nocheck
 // One redraw per animation frame, however many trait changes arrive in it.
 
 function requestFrame(fn) {

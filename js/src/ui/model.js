@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The widgets' side of the anywidget model: listeners that can all be removed
 // at once, and writes sent to Python in one message.
 

@@ -1,3 +1,4 @@
+// @ts-nocheck
 // The status block every widget shows under its controls: a progress bar with
 // a line of text, the error box, and the caption that says the output below
 // is the last result before an error.

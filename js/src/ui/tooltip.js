@@ -1,3 +1,4 @@
+// @ts-nocheck
 // A tooltip box positioned inside a host element (which must be
 // `position: relative`). Lines are set with textContent only.
 
