@@ -26,7 +26,7 @@ const finiteOr = (value, fallback) =>
  * @param {object} array
  * @param {number[]} shape expected shape.
  * @param {string} name for the error message, e.g. "_measures.mdi.values".
- * @returns {ArrayBufferView}
+ * @returns {import("../codecs.js").TypedArray}
  * @throws {RangeError} when the shape differs.
  */
 function decodeShaped(array, shape, name) {
@@ -69,17 +69,17 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  * @property {string} key e.g. "mdi", "permutation_test".
  * @property {string} label
  * @property {string} units of the raw values, e.g. "decrease in accuracy".
- * @property {ArrayBufferView} values raw importances.
- * @property {ArrayBufferView | null} std raw std over repeats (permutation).
- * @property {ArrayBufferView} normalized values / max |values|, in [-1, 1].
- * @property {ArrayBufferView | null} normalizedStd std on the same scale.
- * @property {ArrayBufferView | null} low raw interval, mean - 2 std (NaN
+ * @property {import("../codecs.js").TypedArray} values raw importances.
+ * @property {import("../codecs.js").TypedArray | null} std raw std over repeats (permutation).
+ * @property {import("../codecs.js").TypedArray} normalized values / max |values|, in [-1, 1].
+ * @property {import("../codecs.js").TypedArray | null} normalizedStd std on the same scale.
+ * @property {import("../codecs.js").TypedArray | null} low raw interval, mean - 2 std (NaN
  *   while too few repeats are done); `high` likewise.
- * @property {ArrayBufferView | null} high
- * @property {ArrayBufferView | null} normalizedLow the interval on the
+ * @property {import("../codecs.js").TypedArray | null} high
+ * @property {import("../codecs.js").TypedArray | null} normalizedLow the interval on the
  *   normalized scale; `normalizedHigh` likewise.
- * @property {ArrayBufferView | null} normalizedHigh
- * @property {ArrayBufferView | null} withinNoise 1 where the interval
+ * @property {import("../codecs.js").TypedArray | null} normalizedHigh
+ * @property {import("../codecs.js").TypedArray | null} withinNoise 1 where the interval
  *   includes 0 (or is unknown), 0 elsewhere; null for impurity measures.
  */
 export function measuresResult(value) {
@@ -181,7 +181,7 @@ export function sortedBy(result, key) {
  * @param {string} flag one flag's text (from `splitNotes`).
  * @param {number} i the feature's index.
  * @returns {{label: string, units: string, low: number, high: number,
- *   values: ArrayBufferView}[]} `values` the measure's raw values (for a
+ *   values: import("../codecs.js").TypedArray}[]} `values` the measure's raw values (for a
  *   format shared with the other features).
  */
 export function flagIntervals(result, flag, i) {
@@ -223,7 +223,7 @@ export function sortChoices(value, current) {
  * The `_per_class` trait, decoded.
  *
  * @param {object} value `{}` when not applicable.
- * @returns {{classes: string[], features: string[], values: ArrayBufferView}
+ * @returns {{classes: string[], features: string[], values: import("../codecs.js").TypedArray}
  *   | null} `values` row-major `[classes, features]`, each row 0..100.
  */
 export function perClassResult(value) {
@@ -242,8 +242,8 @@ export function perClassResult(value) {
  * The `_correlation` trait, decoded.
  *
  * @param {object} value `{}` when there are fewer than two numeric features.
- * @returns {{features: string[], matrix: ArrayBufferView,
- *   linkage: ArrayBufferView, leafOrder: number[], maxDistance: number}
+ * @returns {{features: string[], matrix: import("../codecs.js").TypedArray,
+ *   linkage: import("../codecs.js").TypedArray, leafOrder: number[], maxDistance: number}
  *   | null} `features` and `matrix` in leaf order; `linkage` row-major
  *   `[n - 1, 4]` in original feature indices; `leafOrder[p]` the original
  *   index of the leaf at position `p`.
@@ -280,7 +280,7 @@ export function correlationResult(value) {
  *
  * @param {object} value `{}` before the first grouped result.
  * @returns {{correlationThreshold: number, labels: string[], members: string[][],
- *   mean: ArrayBufferView, std: ArrayBufferView, repeatsDone: number,
+ *   mean: import("../codecs.js").TypedArray, std: import("../codecs.js").TypedArray, repeatsDone: number,
  *   nRepeats: number, scorer: string, baseline: number} | null}
  */
 export function groupsResult(value) {

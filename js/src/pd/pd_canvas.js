@@ -1,4 +1,4 @@
-// @ts-nocheck
+// @ts-check
 // Canvas plumbing for the partial dependence charts: a canvas placed over a
 // plot area at the device pixel ratio, the theme colour it paints with, and
 // the ICE painter (thousands of polylines, one stroke each).
@@ -41,6 +41,10 @@ export const ICE_FALLBACK_COLOR = "#1976d2";
 /**
  * The colour a canvas paints with: its computed css `color` (set from the
  * theme variables in the stylesheet), or `fallback` where css is missing.
+ *
+ * @param {Element} canvas
+ * @param {string} fallback
+ * @returns {string}
  */
 export function canvasColor(canvas, fallback) {
   const color =
@@ -50,7 +54,11 @@ export function canvasColor(canvas, fallback) {
   return color && color !== "canvastext" ? color : fallback;
 }
 
-/** Opacity of one ICE curve among `m`: denser bundles, fainter lines. */
+/**
+ * Opacity of one ICE curve among `m`: denser bundles, fainter lines.
+ *
+ * @param {number} m
+ */
 export function iceAlpha(m) {
   return Math.min(0.6, Math.max(0.04, 2.5 / Math.sqrt(Math.max(1, m))));
 }

@@ -14,7 +14,8 @@ import { statusText } from "../ui/status.js";
  * @returns {{features: string[], mean: Float32Array, std: Float32Array,
  *   permutedMean: Float32Array, values: Float32Array | null,
  *   repeatsDone: number, baseline: number, nHidden: number,
- *   nFeatures: number, spread: number, spreadLabel: string} | null} `null`
+ *   nFeatures: number, spread: number, spreadLabel: string,
+ *   baselineNote: string} | null} `null`
  *   when `chart` holds no result for `scorer`. `spread` is how many std the
  *   error bars span (1.96 across the folds of a cross-validated result),
  *   `spreadLabel` says so; `baselineNote` what the baseline is when not
