@@ -426,10 +426,20 @@ export function sizeRowChart(svg, plot, tr, { width, layout, margin, empty }) {
   svg
     .attr("width", width)
     .attr("height", layout.innerHeight + margin.top + margin.bottom);
-  // Two calls: d3's types have one overload for a value, one for null.
-  if (empty) svg.style("display", "none");
-  else svg.style("display", null);
+  setShown(svg, !empty);
   tr(plot).attr("transform", `translate(${layout.labelWidth},${margin.top})`);
+}
+
+/**
+ * Show `selection` (its stylesheet's display) or hide it (display: none).
+ * Two calls: d3's types have one overload for a value, one for null.
+ *
+ * @param {AnySelection} selection
+ * @param {boolean} shown
+ */
+export function setShown(selection, shown) {
+  if (shown) selection.style("display", null);
+  else selection.style("display", "none");
 }
 
 /**

@@ -96,14 +96,14 @@ function buildRow(g) {
  *
  * @typedef {object} ImportanceChartData
  * @property {string[]} features labels, drawn top to bottom as given.
- * @property {Float32Array} mean mean importance, one per feature.
- * @property {Float32Array} std standard deviation over repeats.
- * @property {Float32Array | null} values per-repeat importances, row-major
+ * @property {import("../codecs.js").TypedArray} mean mean importance, one per feature.
+ * @property {import("../codecs.js").TypedArray} std standard deviation over repeats.
+ * @property {import("../codecs.js").TypedArray | null} values per-repeat importances, row-major
  *   `[features.length, repeatsDone]` (needed for "box").
  * @property {number} repeatsDone
  * @property {"bar" | "box"} kind
  * @property {number} baseline score on unpermuted data.
- * @property {Float32Array | null} permutedMean mean score with each feature
+ * @property {import("../codecs.js").TypedArray | null} permutedMean mean score with each feature
  *   permuted.
  * @property {string} [scorer] scorer name, for the axis title and tooltip.
  * @property {string[][]} [details] extra tooltip lines per feature (e.g. a

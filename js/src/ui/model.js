@@ -11,6 +11,14 @@
  */
 
 /**
+ * A dict trait as Python sends it: JSON (binary arrays as `{data, dtype,
+ * shape}`), whose fields the decoding functions check one by one before
+ * use, so they are typed `any` here: nothing is promised before that check.
+ *
+ * @typedef {Record<string, any>} TraitPayload
+ */
+
+/**
  * @param {WidgetModel} model the anywidget model.
  * @param {{guard?: ReturnType<typeof import("./guard.js").createViewGuard>}}
  *   [options] with a guard, every listener runs through it: an error is
