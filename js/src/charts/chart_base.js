@@ -9,14 +9,17 @@ import { scaleBand } from "d3-scale";
 import { select } from "d3-selection";
 
 /**
- * A d3 selection or transition of any elements and data. The helpers here
- * serve every row chart (g, rect, text, line elements; rows of each chart's
- * own datum), and `tr` hands back either a selection or its transition,
- * which share the methods the charts call on it (attr, style, call,
- * remove): d3's four type parameters would not say more here.
+ * A d3 selection of any elements and data. The helpers here serve every
+ * row chart (g, rect, text, line elements; rows of each chart's own datum):
+ * d3's four type parameters would not say more here.
+ *
+ * `tr(selection)` hands back the selection's transition in an animated draw,
+ * the selection itself otherwise. It is typed as returning a selection: the
+ * transition has the same attr, style, text, call and remove, which are all
+ * the charts call on it.
  *
  * @typedef {import("d3-selection").Selection<any, any, any, any>} AnySelection
- * @typedef {(selection: AnySelection) => any} Tr
+ * @typedef {(selection: AnySelection) => AnySelection} Tr
  */
 
 /** Height of one feature row, in px. */
@@ -243,7 +246,11 @@ export function drawTransitions(svg, destroyed) {
         },
       );
     }
-    return { t, tr: (selection) => (t ? selection.transition(t) : selection) };
+    // The transition typed as a selection: see `Tr`.
+    const tr = /** @type {Tr} */ (
+      (selection) => (t ? selection.transition(t) : selection)
+    );
+    return { t, tr };
   };
 }
 

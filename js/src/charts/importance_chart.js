@@ -118,7 +118,7 @@ function buildRow(g) {
  * @property {import("d3-scale").ScaleLinear<number, number>} x
  * @property {number} band the height of a row's marks.
  * @property {number} mid the middle of a row's marks.
- * @property {(selection: object) => object} tr the draw's transition.
+ * @property {import("./chart_base.js").Tr} tr the draw's transition.
  * @property {string} testid of each bar or box.
  * @property {string} keyAttribute carrying the row's label.
  *

@@ -101,7 +101,8 @@ export function topFeatures(result, options, k) {
  *
  * @param {{status: string, repeatsDone: number, repeatsTotal: number,
  *   unit?: string, featuresDone?: number, featuresPending?: number,
- *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean}} state
+ *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean,
+ *   phase?: string}} state
  *   `unit` counts the steps ("repeats", or the "folds" and "members" of a
  *   cross-validated or out-of-bag result); `featuresPending` > 0 while the
  *   first repeat is shown feature by feature (`featuresDone` of them).

@@ -19,7 +19,7 @@ import { h } from "./dom.js";
  * @param {unknown} err
  * @returns {string}
  */
-function messageOf(err) {
+export function messageOf(err) {
   const message =
     typeof err === "object" && err !== null && "message" in err
       ? err.message
