@@ -1,4 +1,4 @@
-// @ts-nocheck
+// @ts-check
 // The "Correlation" view: the Spearman correlation matrix in dendrogram leaf
 // order with the dendrogram above it, a |ρ| slider that cuts the tree
 // (dashed line on the dendrogram, clusters boxed on the heatmap), and next to
@@ -140,8 +140,13 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     tooltip,
   });
 
+  /** @type {CorrelationState | null} */
   let state = null;
-  /** Slider value while dragging, before release; null otherwise. */
+  /**
+   * Slider value while dragging, before release; null otherwise.
+   *
+   * @type {number | null}
+   */
   let preview = null;
   let drawnWidth = 0;
   // The heatmap and the dendrogram above it share one layout: a new width
@@ -153,7 +158,9 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     }
   });
 
+  /** @param {number} threshold */
   function drawMatrix(threshold) {
+    if (state === null) return 0; // not drawn before the first update
     const { correlation } = state;
     sliderValue.textContent = formatNumber(threshold);
     if (!correlation) return 0;
@@ -187,6 +194,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
   }
 
   function drawGroups() {
+    if (state === null) return;
     const { groups, correlationThreshold: threshold } = state;
     const has = groups !== null && groups.labels.length > 0;
     groupsChartHost.hidden = !has;
@@ -220,13 +228,14 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       baseline: groups.baseline,
       permutedMean: null,
       scorer: groups.scorer,
-      details: groups.members.map((members) => [
+      details: groups.members.map((/** @type {string[]} */ members) => [
         `members: ${members.join(", ")}`,
       ]),
     });
   }
 
   function syncSlider() {
+    if (state === null) return;
     slider.disabled = !state.correlation;
     if (preview === null) slider.value = String(state.correlationThreshold);
   }
