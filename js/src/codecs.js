@@ -146,8 +146,10 @@ function checkShape(shape) {
  * Decode the `{data, dtype, shape}` convention used for arrays sent from
  * Python.
  *
- * @param {{data: DataView | ArrayBuffer | ArrayBufferView, dtype: string,
- *   shape?: number[]}} array  `shape` defaults to `[n]` (1-D).
+ * @param {import("./ui/model.js").TraitPayload | null | undefined} array
+ *   `{data, dtype, shape}` as Python sends it: `data` a DataView,
+ *   ArrayBuffer or byte array, `shape` by default `[n]` (1-D); each field
+ *   is checked.
  * @returns {{values: TypedArray, dtype: string, shape: number[]}}
  *   `values` is the flat, row-major (C-order) data.
  * @throws {TypeError | RangeError} on a missing field, an unsupported dtype,
