@@ -302,7 +302,7 @@ export function columnRange(values, rows, cols, j) {
 /**
  * Extent of the finite values of several arrays.
  *
- * @param {(ArrayLike<number> | null)[]} arrays
+ * @param {(ArrayLike<number> | null | undefined)[]} arrays
  * @returns {[number, number] | null}
  */
 export function finiteExtent(arrays) {
