@@ -195,6 +195,8 @@ export function aleResult(
  *
  * @typedef {object} Curve2d
  * @property {"2d"} mode
+ * @property {"pd" | "ale" | "overlay"} effect as for Curve1d (an `_curve`
+ *   of a pair carries one too).
  * @property {[string, string]} features
  * @property {Curve1d["x"]} x the first feature's axis (ga points).
  * @property {Curve1d["x"]} y the second feature's axis (gb points).
