@@ -179,17 +179,19 @@ export function createCorrelationView({ tooltip, onThreshold }) {
         ["", `Spearman ρ = ${formatNumber(value)}`],
       ],
     });
-    dendrogram.update({
-      linkage,
-      leafOrder,
-      left: layout.left,
-      cell: layout.cell,
-      width: layout.width,
-      maxDistance: correlation.maxDistance,
-      cut: 1 - threshold,
-      cutLabel: `|ρ| ≥ ${formatNumber(threshold)}`,
-      tickFormat: (height) => formatNumber(1 - height),
-    });
+    // null only from a destroyed heatmap: nothing to line up with.
+    if (layout !== null)
+      dendrogram.update({
+        linkage,
+        leafOrder,
+        left: layout.left,
+        cell: layout.cell,
+        width: layout.width,
+        maxDistance: correlation.maxDistance,
+        cut: 1 - threshold,
+        cutLabel: `|ρ| ≥ ${formatNumber(threshold)}`,
+        tickFormat: (height) => formatNumber(1 - height),
+      });
     return features.length;
   }
 
