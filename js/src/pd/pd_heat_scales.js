@@ -65,6 +65,7 @@ export function axisGeometry(axis, range) {
     /** @param {number} k */
     const start = (k) => scale(axis.labels[k]) ?? NaN;
     return {
+      categorical: /** @type {const} */ (true),
       scale,
       /** @param {number} k */
       span: (k) => [start(k), start(k) + scale.bandwidth()],
@@ -83,6 +84,7 @@ export function axisGeometry(axis, range) {
   const edges = cellEdges(axis.values);
   const scale = scaleLinear().domain([edges[0], edges[g]]).range(range);
   return {
+    categorical: /** @type {const} */ (false),
     scale,
     /** @param {number} k */
     span: (k) => [scale(edges[k]), scale(edges[k + 1])],
