@@ -1,4 +1,4 @@
-// @ts-nocheck
+// @ts-check
 // A heatmap of a row-major matrix: row labels on the left, column labels
 // under it (rotated), one cell per value coloured by a scale the caller
 // gives, optional boxes around diagonal blocks (clusters).
