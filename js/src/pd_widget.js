@@ -131,10 +131,11 @@ function selectField(testid, label) {
  */
 function fillSelect(select, options, value) {
   const known = options.some(([v]) => v === value);
+  /** @type {[string, string][]} */
   const all =
     known || value === undefined || value === ""
       ? options
-      : [...options, /** @type {[string, string]} */ ([value, value])];
+      : [...options, [value, value]];
   select.replaceChildren(
     ...all.map(([v, label]) =>
       h("option", { text: label, attrs: { value: v } }),
