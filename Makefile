@@ -33,9 +33,13 @@ demo: venv
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --no-browser $(ALLOW_ROOT) \
 		--LabApp.default_url=/lab/tree/quickstart.ipynb notebooks/quickstart.ipynb
 
-lint: venv
+# ruff on the Python; on the JS (js/src), tsc against the JSDoc types
+# (js/tsconfig.json) and eslint (js/eslint.config.js).
+lint: venv $(JS_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	cd js && npm run --silent typecheck
+	cd js && npm run --silent lint
 
 # Not part of `test`: rewrites files.
 format: venv
