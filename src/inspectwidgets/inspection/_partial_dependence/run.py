@@ -257,8 +257,8 @@ class PartialDependenceRun:
         if self.method == "recursion":
             yield self._recursion()
             return
-        plan = plan_run(self, snapshots)
-        groups = plan.groups
+        run_plan = plan_run(self, snapshots)
+        groups = run_plan.groups
         state = ValueBuffers(self, self.grid.shape[0])
         # Chunks may complete in any order (a remote backend); they are
         # stored in schedule order, so the first grid point (centering's
@@ -266,7 +266,7 @@ class PartialDependenceRun:
         # coarse-to-fine prefix.
         arrived, next_start = {}, 0
         for start, stop, values in self.runner.run(
-            plan.schedule, predict_chunk, plan.chunks, self._cancelled
+            run_plan.schedule, predict_chunk, run_plan.chunks, self._cancelled
         ):
             arrived[start] = stop, values
             while next_start in arrived:

@@ -40,9 +40,10 @@ from .scoring import ScoringPlan
 class PermutationRun:
     """One validated permutation-importance computation, ready to stream.
 
-    Construction validates every argument and resolves the random draws;
-    iterating predicts, scores and yields a :class:`PermutationImportanceResult`
-    after each repeat round.
+    Construction validates every argument and resolves the random draws.
+    Iterating plans how the copies are predicted (:func:`~.plan.plan_run`,
+    X's baseline on the way), then predicts, scores and yields a
+    :class:`PermutationImportanceResult` after each repeat round.
     """
 
     def __init__(self, **arguments):
@@ -62,6 +63,8 @@ class PermutationRun:
         max_memory = check_max_memory(a.max_memory)
         self.algorithm = check_algorithm(a.algorithm)
         cancel = check_cancel(a.cancel)
+        # The scorers; how the copies are predicted is planned as the run
+        # starts (plan.plan_run).
         self.plan = ScoringPlan(a.estimator, a.scoring)
         self.estimator, self.X, self.y = a.estimator, X, y
         self.sample_weight = sample_weight
@@ -72,7 +75,7 @@ class PermutationRun:
         self.cancel = cancel
         self.baseline = None
         # Whether anyone sees the rounds as they come (a one-shot call
-        # without a callback does not): see _job_order.
+        # without a callback does not): see plan._job_order.
         self.watched = True
         # Whether the first round is also yielded as its features are done
         # (a widget's first bars, where a round takes seconds): see
@@ -144,25 +147,25 @@ class PermutationRun:
     def __iter__(self):
         """Execute :func:`~.plan.plan_run`'s plan, yielding a result after
         each round; rounds come in order whatever order chunks finish in."""
-        plan = plan_run(self)
+        run_plan = plan_run(self)
         n_features = len(self.feature_names)
-        job_order = plan.chunks.job_order
+        job_order = run_plan.chunks.job_order
         n_jobs = len(job_order)
         # Scores by job (repeat-major: a round is every feature at one
         # repeat), one flat array per scorer; chunks take the jobs in
         # `job_order`.
-        scores = {name: np.full(n_jobs, np.nan) for name in plan.score_names}
+        scores = {name: np.full(n_jobs, np.nan) for name in run_plan.score_names}
         done = np.zeros(n_jobs, dtype=bool)
         rounds_done = 0
         first_round_shown = 0
         for start, stop, (chunk_scores, baseline) in self.runner.run(
-            plan.schedule, score_chunk, plan.chunks, self._cancelled
+            run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
         ):
             if baseline is not None:
                 self.baseline = baseline
                 self._check_baseline()
             jobs = job_order[start:stop]
-            for name in plan.score_names:
+            for name in run_plan.score_names:
                 scores[name][jobs] = chunk_scores[name]
             done[jobs] = True
             if self.baseline is None:
@@ -170,7 +173,7 @@ class PermutationRun:
             # Job f is feature f's first repeat (see plan._job_order).
             first_done = done[:n_features]
             n_first_done = int(first_done.sum())
-            if plan.split_first_round and 0 < n_first_done < n_features:
+            if run_plan.split_first_round and 0 < n_first_done < n_features:
                 if n_first_done > first_round_shown:
                     first_round_shown = n_first_done
                     yield self._first_round_snapshot(scores, first_done)
