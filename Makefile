@@ -68,11 +68,15 @@ docs: venv
 	$(PY) docs/check_links.py $(DOCS_HTML)
 	@echo "open $(DOCS_HTML)/index.html"
 
+# Tests spread over the cores (pytest-xdist), a test file per worker at a
+# time: a file's fixtures (a JupyterLab server, a fitted model) are made once.
+XDIST := -n auto --dist loadfile
+
 # The inner loop: every pytest test but the `slow` groups (browser, notebooks,
 # scale, drop-in; marked by folder in tests/conftest.py). Not part of `test`,
 # which runs them all.
 test-fast: venv
-	$(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 # The Examples sections of the public docstrings, run as doctests.
 doctest: venv
@@ -81,7 +85,7 @@ doctest: venv
 # pytest exits 5 when it collects no test; that fails here like any other
 # non-zero exit, with a hint.
 test-py: venv
-	$(PY) -m pytest $(PYTEST_ARGS) || { rc=$$?; \
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) || { rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 		exit $$rc; }
 

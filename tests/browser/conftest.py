@@ -11,6 +11,7 @@ Without it the tests are skipped, except when ``CI`` is set: there they fail.
 """
 
 import contextlib
+import fcntl
 import json
 import os
 import signal
@@ -455,13 +456,16 @@ def pytest_sessionfinish(session, exitstatus):
     if TIMINGS:
         # Merged into earlier sessions' timings: running one test file only
         # updates its own measurements.
+        # Under pytest-xdist every worker merges its own, one at a time.
         path = OUTPUT_DIR / "timings.json"
         OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
-        try:
-            saved = json.loads(path.read_text())
-        except (OSError, ValueError):
-            saved = {}
-        path.write_text(json.dumps({**saved, **TIMINGS}, indent=2) + "\n")
+        with open(OUTPUT_DIR / "timings.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                saved = json.loads(path.read_text())
+            except (OSError, ValueError):
+                saved = {}
+            path.write_text(json.dumps({**saved, **TIMINGS}, indent=2) + "\n")
 
 
 def pytest_terminal_summary(terminalreporter):
