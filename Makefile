@@ -36,6 +36,9 @@ demo: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	# Types: src/inspectwidgets, configured in pyproject.toml [tool.mypy];
+	# tests/test_typing.py checks the public API is fully annotated.
+	$(VENV)/bin/mypy
 
 # Not part of `test`: rewrites files.
 format: venv

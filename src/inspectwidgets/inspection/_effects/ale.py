@@ -1,7 +1,12 @@
 """The public accumulated local effects functions: one-shot and streamed."""
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
-from .._core.signature import bind_arguments, streaming_arguments, streaming_signature
+from .._core.signature import (
+    adopt_parameters,
+    bind_arguments,
+    streaming_arguments,
+    streaming_signature,
+)
 from .run import AccumulatedLocalEffectsRun
 
 
@@ -170,4 +175,4 @@ def accumulated_local_effects(
 
 
 RUN_SIGNATURE = streaming_signature(accumulated_local_effects)
-iter_accumulated_local_effects.__signature__ = RUN_SIGNATURE
+adopt_parameters(iter_accumulated_local_effects, RUN_SIGNATURE)
