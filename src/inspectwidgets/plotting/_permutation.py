@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -62,7 +62,11 @@ class PermutationImportanceDisplay:
     ) -> Self:
         """Compute permutation importance (keyword arguments as in
         :func:`~inspectwidgets.permutation_importance`) and plot it."""
-        result = permutation_importance(estimator, X, y, return_result=True, **kwargs)
+        # return_result=True: the result, never scikit-learn's Bunch.
+        result = cast(
+            PermutationImportanceResult,
+            permutation_importance(estimator, X, y, return_result=True, **kwargs),
+        )
         return cls(result).plot(
             ax=ax, kind=kind, scorer=scorer, max_features=max_features
         )

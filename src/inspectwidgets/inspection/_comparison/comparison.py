@@ -188,7 +188,7 @@ def compare_importances(
     bp            3.0                    3.0
     """
     plan = plan_comparison(estimator, X_train, X_test, scoring=scoring, sort_by=sort_by)
-    kwargs = dict(
+    kwargs: dict[str, Any] = dict(
         scoring=scoring, n_repeats=n_repeats, random_state=random_state, n_jobs=n_jobs
     )
     train = permutation_importance(
