@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 from sklearn import get_config
 from sklearn.base import is_regressor
 from sklearn.exceptions import NotFittedError
@@ -27,6 +26,9 @@ from .compat import (
     InvalidParameterError,
     validate_parameter_constraints,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Characters of a name (a column, a class, a scorer) an error message quotes:
 # a 10,000-character column name is not echoed whole.
