@@ -4,9 +4,11 @@
 
 Prints, per case, median seconds of scikit-learn, ours and the predict floor
 (the model predicting every permuted row in one call), their ratios and how
-far our importances are from scikit-learn's; then the peak memory of one case.
+far our importances are from scikit-learn's; then the peak memory of one case;
+then whether the tree walk's smallest chunk still pays (`_FEWEST_WALKED`).
 Exits with status 1, after the tables, if our importances are not scikit-learn's
-up to BLAS rounding. See README.md beside this file.
+up to BLAS rounding, or a walk's predictions not the model's bits. See
+README.md beside this file; measurements in results/permutation.md.
 """
 
 import functools
@@ -21,7 +23,13 @@ import sklearn
 from _datasets import make_customers
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import load_diabetes, make_classification, make_regression
-from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestClassifier
+from sklearn.ensemble import (
+    ExtraTreesRegressor,
+    GradientBoostingRegressor,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from sklearn.inspection import permutation_importance as sklearn_importance
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import train_test_split
@@ -30,6 +38,10 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 import inspectwidgets
 from inspectwidgets import permutation_importance
+from inspectwidgets.inspection._core.batching import make_batcher
+from inspectwidgets.inspection._core.chunks import DEFAULT_MAX_MEMORY
+from inspectwidgets.inspection._core.trees import tree_shortcut, walk_block_bytes
+from inspectwidgets.inspection._permutation.plan import _FEWEST_WALKED
 
 RANDOM_STATE = 0
 QUICK_N_REPEATS = 2
@@ -317,6 +329,98 @@ def memory_table(quick):
     return f"{title}\n{table}"
 
 
+# --- the walk's smallest chunk (_FEWEST_WALKED) ---
+
+WALK_ROWS = 20_000
+QUICK_WALK_ROWS = 5_000
+WALKED_MODELS = {
+    "RF, 100 trees": lambda: RandomForestRegressor(n_estimators=100, random_state=0),
+    "ExtraTrees, 100 trees": lambda: ExtraTreesRegressor(
+        n_estimators=100, random_state=0
+    ),
+    "GB, 100 stages": lambda: GradientBoostingRegressor(random_state=0),
+    "HistGB": lambda: HistGradientBoostingRegressor(random_state=0),
+}
+
+
+def walk_or_predict(make_model, n_rows, runs, agreement):
+    """Median seconds of walking and of predicting a chunk of one, then two,
+    permuted copies of `n_rows` rows, as a run's chunk does each: the walk
+    through the tree shortcut, the prediction on the copies stacked."""
+    X, y = make_regression(
+        n_samples=n_rows + 5000, n_features=20, n_informative=10, random_state=0
+    )
+    model = make_model().fit(X[n_rows:], y[n_rows:])
+    X = X[:n_rows]
+    trees, tree_rows, _ = tree_shortcut("tree", model, X, ("predict",))
+    rng = np.random.default_rng(RANDOM_STATE)
+    batcher = make_batcher(X)
+    medians = {}
+    for n_copies in (1, 2):
+        copies = [(rng.permutation(n_rows), (c,)) for c in range(n_copies)]
+
+        def walk(copies=copies):
+            return trees.predict(
+                tree_rows,
+                copies,
+                ("predict",),
+                n_threads=trees.predict_threads(1),
+                block_bytes=walk_block_bytes(DEFAULT_MAX_MEMORY),
+            )["predict"]
+
+        def predict(copies=copies):
+            return model.predict(batcher.build(copies))
+
+        seconds, results = _timing.time_side_by_side(
+            {"walked": walk, "predicted": predict}, runs
+        )
+        agreement.require_identical(
+            f"walk of {n_copies} cop(ies), {type(model).__name__}",
+            results["walked"],
+            results["predicted"],
+        )
+        medians[n_copies] = seconds
+    return medians
+
+
+def fewest_walked_table(quick, runs, agreement):
+    """Whether the smallest chunk worth walking still has `_FEWEST_WALKED`
+    copies: one copy predicted faster than walked, two walked faster."""
+    n_rows = QUICK_WALK_ROWS if quick else WALK_ROWS
+    rows = []
+    for name, make_model in WALKED_MODELS.items():
+        medians = walk_or_predict(make_model, n_rows, runs, agreement)
+        one, two = medians[1], medians[2]
+        holds = one["predicted"] < one["walked"] and two["walked"] <= two["predicted"]
+        rows.append(
+            [
+                name,
+                f"{one['walked']:.3f}",
+                f"{one['predicted']:.3f}",
+                f"{two['walked']:.3f}",
+                f"{two['predicted']:.3f}",
+                "yes" if holds else "NO",
+            ]
+        )
+    title = (
+        f"fewest walked: a chunk of 1 or 2 permuted copies of {n_rows} rows, "
+        f"walked or predicted;\n_FEWEST_WALKED = {_FEWEST_WALKED} holds if one "
+        "copy is predicted faster and two are walked faster."
+    )
+    table = _timing.format_table(
+        [
+            ("model", "<"),
+            ("1 walked s", ">"),
+            ("1 predicted s", ">"),
+            ("2 walked s", ">"),
+            ("2 predicted s", ">"),
+            ("holds", "<"),
+        ],
+        rows,
+    )
+    return f"{title}\n{table}"
+
+
 def main():
     args, runs = _timing.parse_runs(
         __doc__.splitlines()[0],
@@ -329,6 +433,8 @@ def main():
     print(timing_table(args.quick, runs, agreement))
     print()
     print(memory_table(args.quick))
+    print()
+    print(fewest_walked_table(args.quick, runs, agreement))
     agreement.exit_if_any()
 
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Decoding of numeric arrays that arrive from Python over the widget comm.
 //
 // The Python side sends an array as a small dict
@@ -9,7 +10,20 @@
 // and `byteLength`; a view whose offset is aligned to the element size is
 // wrapped without copying, a misaligned one is copied once.
 
-/** Typed-array constructors for the dtype names (numpy's) we accept. */
+/**
+ * A typed array of one of the dtypes we accept.
+ *
+ * @typedef {Float32Array | Float64Array | Int8Array | Int16Array | Int32Array
+ *   | Uint8Array | Uint16Array | Uint32Array} TypedArray
+ */
+
+/**
+ * Typed-array constructors for the dtype names (numpy's) we accept.
+ *
+ * @type {Readonly<Record<string, {BYTES_PER_ELEMENT: number,
+ *   new (buffer: ArrayBufferLike, byteOffset?: number, length?: number):
+ *   TypedArray}>>}
+ */
 const DTYPES = Object.freeze({
   float32: Float32Array,
   float64: Float64Array,
@@ -24,12 +38,14 @@ const DTYPES = Object.freeze({
 /** Typed arrays whose elements are raw bytes, read like a DataView. */
 const BYTE_ARRAYS = [Uint8Array, Int8Array, Uint8ClampedArray];
 
+/** @param {unknown} value */
 function describe(value) {
   if (value === null) return "null";
   if (typeof value !== "object") return typeof value;
   return value.constructor?.name ?? "object";
 }
 
+/** @param {string} dtype */
 function arrayType(dtype) {
   const Type = Object.hasOwn(DTYPES, dtype) ? DTYPES[dtype] : undefined;
   if (Type === undefined) {
@@ -49,7 +65,7 @@ function arrayType(dtype) {
  *   (Uint8Array, e.g. a Node Buffer) holding the raw bytes, or a typed array
  *   that already has the requested type (returned as is).
  * @param {string} [dtype="float32"] numpy dtype name, see `DTYPES`.
- * @returns {ArrayBufferView} a typed array sharing memory with `value` when
+ * @returns {TypedArray} a typed array sharing memory with `value` when
  *   its byte offset is aligned, otherwise an aligned copy.
  * @throws {TypeError} for an unsupported dtype or a value that is not binary
  *   data, or a typed array of another element type.
@@ -106,9 +122,14 @@ export function typedArray(value, dtype = "float32") {
  * @returns {Float32Array}
  */
 export function float32Array(value) {
-  return typedArray(value, "float32");
+  // typedArray's type is the union of the dtypes: "float32" is this one.
+  return /** @type {Float32Array} */ (typedArray(value, "float32"));
 }
 
+/**
+ * @param {unknown} shape
+ * @returns {asserts shape is number[]}
+ */
 function checkShape(shape) {
   const ok =
     Array.isArray(shape) &&
@@ -125,9 +146,11 @@ function checkShape(shape) {
  * Decode the `{data, dtype, shape}` convention used for arrays sent from
  * Python.
  *
- * @param {{data: DataView | ArrayBuffer | ArrayBufferView, dtype: string,
- *   shape?: number[]}} array  `shape` defaults to `[n]` (1-D).
- * @returns {{values: ArrayBufferView, dtype: string, shape: number[]}}
+ * @param {import("./ui/model.js").TraitPayload | null | undefined} array
+ *   `{data, dtype, shape}` as Python sends it: `data` a DataView,
+ *   ArrayBuffer or byte array, `shape` by default `[n]` (1-D); each field
+ *   is checked.
+ * @returns {{values: TypedArray, dtype: string, shape: number[]}}
  *   `values` is the flat, row-major (C-order) data.
  * @throws {TypeError | RangeError} on a missing field, an unsupported dtype,
  *   a malformed shape, or data whose length does not match the shape.
@@ -158,9 +181,9 @@ export function decodeArray(array) {
 /**
  * Row `i` of a decoded 2-D array, as a view (no copy).
  *
- * @param {{values: ArrayBufferView, shape: number[]}} array from `decodeArray`.
+ * @param {{values: TypedArray, shape: number[]}} array from `decodeArray`.
  * @param {number} i row index, 0 <= i < shape[0].
- * @returns {ArrayBufferView}
+ * @returns {TypedArray}
  */
 export function row(array, i) {
   const { values, shape } = array;

@@ -1,3 +1,4 @@
+// @ts-check
 // Front end of ImportanceComparisonWidget (anywidget ESM module).
 //
 // Draws what the traits hold: the controls read and write the public traits
@@ -37,13 +38,14 @@ import {
 import { h, listenerBag } from "./ui/dom.js";
 import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
-import { createViewGuard, guardRender } from "./ui/guard.js";
+import { createViewGuard, guardRender, messageOf } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
 import { createTooltip } from "./ui/tooltip.js";
 import "./comparison_widget.css";
 
+/** @type {[string, string][]} */
 const VIEWS = [
   ["measures", "Measures"],
   ["classes", "Per class"],
@@ -67,11 +69,19 @@ const LIVE_TRAITS = [
   "sort_by",
 ];
 
-/** The view to draw: the trait's, or "measures" for an unknown one. */
+/**
+ * The view to draw: the trait's, or "measures" for an unknown one.
+ *
+ * @param {unknown} view
+ * @returns {string}
+ */
 function shownView(view) {
-  return VIEWS.some(([name]) => name === view) ? view : "measures";
+  return typeof view === "string" && VIEWS.some(([name]) => name === view)
+    ? view
+    : "measures";
 }
 
+/** @param {import("./ui/guard.js").ViewProps} props */
 function render({ model, el }) {
   const dom = listenerBag();
   const guard = createViewGuard("icw");
@@ -97,7 +107,10 @@ function render({ model, el }) {
     },
   });
   const views = segmentedSwitch(VIEWS, "icw-view", "View");
-  const classesButton = views.buttons.get("classes");
+  // VIEWS lists "classes": the Map has its button.
+  const classesButton = /** @type {HTMLButtonElement} */ (
+    views.buttons.get("classes")
+  );
   const viewHint = h("span", {
     className: "iw-hint",
     testid: "icw-view-hint",
@@ -192,22 +205,35 @@ function render({ model, el }) {
 
   // ---- Live part: status and the shown view (one redraw per frame) --------
 
-  /** Decode a payload; a malformed one is reported, not thrown. */
+  /**
+   * Decode a payload; a malformed one is reported, not thrown.
+   *
+   * @template T
+   * @param {(value: any) => T} decoder
+   * @param {string} name
+   * @param {string[]} problems
+   * @returns {T | null}
+   */
   function decode(decoder, name, problems) {
     try {
       return decoder(model.get(name));
     } catch (err) {
-      problems.push(`Could not draw ${name}: ${err.message}`);
+      problems.push(`Could not draw ${name}: ${messageOf(err)}`);
       return null;
     }
   }
 
-  /** Draw the shown view's panel; returns what it drew (0: nothing). */
+  /**
+   * Draw the shown view's panel; returns what it drew (0: nothing).
+   *
+   * @param {string} view
+   * @param {string[]} problems
+   */
   function drawPanel(view, problems) {
     if (view === "measures") {
       const sortBy = String(model.get("sort_by") ?? "");
       return panels.measures.update(
-        decode((v) => sortedBy(measuresResult(v), sortBy), "_measures", problems),
+        decode((/** @type {import("./ui/model.js").TraitPayload} */ v) => sortedBy(measuresResult(v), sortBy), "_measures", problems),
       );
     }
     if (view === "classes")
@@ -227,6 +253,7 @@ function render({ model, el }) {
     stop.disabled = state !== "running";
     syncViewSwitch();
 
+    /** @type {string[]} */
     const problems = [];
     for (const [name, panel] of Object.entries(panels))
       panel.node.hidden = name !== view;

@@ -79,7 +79,7 @@ describe("bundleUrl", () => {
 describe("the built bundles", () => {
   it("all have names the loader accepts", () => {
     const folder = resolve(import.meta.dirname, "../../src/inspectwidgets/static");
-    let built = [];
+    let built;
     try {
       built = readdirSync(folder).filter((f) => f.endsWith(".js"));
     } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // Front end of ModelInspector (anywidget ESM module).
 //
 // The header, the tabs (Importance, Comparison), the Effects panel below
@@ -25,7 +26,12 @@ import { bindModel } from "./ui/model.js";
 import { statusText } from "./ui/status.js";
 import "./inspector_widget.css";
 
-/** The views: their trait, their widget module and their name. */
+/**
+ * The views: their trait, their widget module and their name.
+ *
+ * @type {Record<string, {trait: string, label: string,
+ *   widget: {render: (props: import("./ui/guard.js").ViewProps) => () => void}}>}
+ */
 export const VIEWS = {
   importance: { trait: "_importance", widget: permutationWidget, label: "Importance" },
   importance_train: {
@@ -48,7 +54,11 @@ export const VIEWS = {
 };
 const TABS = ["importance", "comparison"];
 
-/** The `importance_on` options: their view, label and what they show. */
+/**
+ * The `importance_on` options: their view, label and what they show.
+ *
+ * @type {Record<string, {view: string, label: string, title: string}>}
+ */
 export const IMPORTANCE_ON = {
   test: {
     view: "importance",
@@ -95,7 +105,8 @@ export function importanceOptions(reasons) {
 /**
  * The one status line: each rendered view's status, "·"-separated.
  *
- * @param {[string, object][]} views `[label, child state]` pairs.
+ * @param {[string, Record<string, unknown>][]} views
+ *   `[label, child state]` pairs.
  * @returns {string}
  */
 export function statusLine(views) {
@@ -126,6 +137,7 @@ export function statusLine(views) {
  * @returns {string}
  */
 export function effectsTitleText(selected, drawn, standalone) {
+  /** @param {string[]} features */
   const names = (features) => features.join(" and ");
   if (selected.length === 0) return "Effects";
   if (drawn.length === 0 || names(drawn) === names(selected))
@@ -135,12 +147,18 @@ export function effectsTitleText(selected, drawn, standalone) {
     : `Effects of ${names(drawn)}; computing ${names(selected)}…`;
 }
 
-/** What the status line needs of a view's model. */
+/**
+ * What the status line needs of a view's model.
+ *
+ * @param {import("./ui/model.js").WidgetModel} proxy
+ * @returns {Record<string, unknown>}
+ */
 function childStatus(proxy) {
   const names = ["status", "progress", "_eta_seconds", "_phase", "_elapsed_seconds"];
   return Object.fromEntries(names.map((name) => [name, proxy.get(name)]));
 }
 
+/** @param {import("./ui/guard.js").ViewProps} props */
 function render({ model, el }) {
   const dom = listenerBag();
   const guard = createViewGuard("mi");
@@ -174,6 +192,10 @@ function render({ model, el }) {
       h("div", { className: `mi-panel mi-panel-${key}`, testid: `mi-panel-${key}` }),
     ]),
   );
+  const effectsTitle = h("h4", {
+    className: "mi-effects-title",
+    testid: "mi-effects-title",
+  });
   const effectsHint = h("p", {
     className: "iw-note",
     testid: "mi-effects-hint",
@@ -189,16 +211,21 @@ function render({ model, el }) {
     hosts.importance_cv,
     hosts.importance_oob,
     hosts.comparison,
-    h("h4", { className: "mi-effects-title", testid: "mi-effects-title" }),
+    effectsTitle,
     effectsHint,
     hosts.effects,
   ]);
-  const effectsTitle = root.querySelector(".mi-effects-title");
   guard.attach({ root, statusBar: status });
   el.append(root);
 
-  /** Rendered views: key -> {proxy, cleanup}. */
+  /**
+   * Rendered views: key -> {proxy, cleanup}.
+   *
+   * @type {Map<string, {proxy: ReturnType<typeof subModel>,
+   *   cleanup: () => void}>}
+   */
   const rendered = new Map();
+  /** @param {string} key */
   function ensureRendered(key) {
     if (rendered.has(key) || !model.get(VIEWS[key].trait)?.state) return;
     const proxy = subModel(model, VIEWS[key].trait, {
@@ -229,8 +256,10 @@ function render({ model, el }) {
   function draw() {
     const hasComparison = Boolean(model.get("_comparison")?.state);
     const comparisonTab = tabs.buttons.get("comparison");
-    comparisonTab.disabled = !hasComparison;
-    comparisonTab.title = hasComparison ? "" : "Pass X_train and y_train to compare measures.";
+    if (comparisonTab) {
+      comparisonTab.disabled = !hasComparison;
+      comparisonTab.title = hasComparison ? "" : "Pass X_train and y_train to compare measures.";
+    }
     const shown = shownViews();
     tabs.setValue(tab());
     const on = Object.keys(IMPORTANCE_ON).find((k) => IMPORTANCE_ON[k].view === shown[0]);
@@ -238,6 +267,7 @@ function render({ model, el }) {
     rows.node.hidden = tab() !== "importance";
     for (const option of importanceOptions(model.get("_importance_options"))) {
       const button = rows.buttons.get(option.value);
+      if (!button) continue; // one per IMPORTANCE_ON key: never
       button.disabled = option.disabled;
       button.title = option.title;
     }
@@ -255,11 +285,13 @@ function render({ model, el }) {
     );
     effectsHint.hidden = selected.length > 0;
     header.update(model.get("_header"));
-    const line = statusLine(
-      shown
-        .filter((key) => rendered.has(key))
-        .map((key) => [VIEWS[key].label, childStatus(rendered.get(key).proxy)]),
-    );
+    /** @type {[string, Record<string, unknown>][]} */
+    const states = [];
+    for (const key of shown) {
+      const view = rendered.get(key);
+      if (view) states.push([VIEWS[key].label, childStatus(view.proxy)]);
+    }
+    const line = statusLine(states);
     status.textContent = line;
     root.setAttribute("data-view", tab());
     root.setAttribute("data-shown", shown.join(" "));

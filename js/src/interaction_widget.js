@@ -1,3 +1,4 @@
+// @ts-check
 // Front end of InteractionWidget (anywidget ESM module).
 //
 // Draws what the traits hold: controls for the public traits (`n_top`,
@@ -31,7 +32,7 @@ import {
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
-import { createViewGuard, guardRender } from "./ui/guard.js";
+import { createViewGuard, guardRender, messageOf } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createTooltip } from "./ui/tooltip.js";
@@ -40,16 +41,19 @@ import { createTooltip } from "./ui/tooltip.js";
 import "./pd_widget.css";
 import "./interaction_widget.css";
 
+/** @type {[string, string][]} */
 const KINDS = [
   ["average", "2-way partial dependence"],
   ["ale", "second-order ALE"],
 ];
+/** @type {[string, string][]} */
 const SCALES = [
   ["probability", "probability"],
   ["log_odds", "log-odds"],
 ];
 const NO_PAIR_COLOR = "rgba(128, 128, 128, 0.15)";
 const h2Color = scaleSequential(interpolateViridis).domain([0, 1]).clamp(true);
+/** @param {number} v */
 const cellColor = (v) => (Number.isFinite(v) ? h2Color(v) : NO_PAIR_COLOR);
 
 const LIVE_TRAITS = [
@@ -65,7 +69,13 @@ const LIVE_TRAITS = [
   "pair",
 ];
 
-/** A labelled select filled with `[value, label]` options. */
+/**
+ * A labelled select filled with `[value, label]` options.
+ *
+ * @param {string} testid
+ * @param {string} label
+ * @param {[string, string][]} options
+ */
 function selectField(testid, label, options) {
   const select = h(
     "select",
@@ -81,6 +91,7 @@ function selectField(testid, label, options) {
   };
 }
 
+/** @param {import("./ui/guard.js").ViewProps} props */
 function render({ model, el }) {
   const dom = listenerBag();
   const guard = createViewGuard("iaw");
@@ -152,6 +163,7 @@ function render({ model, el }) {
     ticks: [0, 0.5, 1],
     title: "Friedman's H² of the pair",
   });
+  /** @type {import("./interaction/interaction_data.js").H2 | null} */
   let h2 = null;
   const heatmap = createHeatmap(heatmapHost, {
     testid: "iaw-heatmap",
@@ -160,9 +172,11 @@ function render({ model, el }) {
     colAttribute: "data-col",
     label: "Friedman's H² between pairs of the top features",
     tooltip,
-    onActivate: (i, j) =>
-      binding.save({ pair: [h2.features[i], h2.features[j]] }),
+    onActivate: (i, j) => {
+      if (h2) binding.save({ pair: [h2.features[i], h2.features[j]] });
+    },
   });
+  /** @type {ReturnType<typeof createPdHeatmap> | null} */
   let surface = null;
 
   function syncSettings() {
@@ -179,29 +193,38 @@ function render({ model, el }) {
 
   function drawLive() {
     const state = String(model.get("status") ?? "idle");
+    /** @type {string[]} */
     const problems = [];
+    /** @type {ReturnType<typeof curveResult>} */
     let curve = null;
-    h2 = null;
+    /** @type {typeof h2} */
+    let decoded = null;
     try {
-      h2 = h2Result(model.get("_h2"));
+      decoded = h2Result(model.get("_h2"));
       curve = curveResult(model.get("_curve"));
     } catch (err) {
-      problems.push(`Could not draw the result: ${err.message}`);
+      problems.push(`Could not draw the result: ${messageOf(err)}`);
     }
+    h2 = decoded;
     const pair = binding.list("pair");
     root.setAttribute("data-status", state);
     root.setAttribute("data-pair", pair.join(" × "));
-    root.setAttribute("data-surface", curve ? curve.features.join(" × ") : "");
+    // Only a pair draws a surface (a 1-way curve has no `features`).
+    root.setAttribute(
+      "data-surface",
+      curve?.mode === "2d" ? curve.features.join(" × ") : "",
+    );
     stop.disabled = state !== "running";
-    if (h2) {
+    if (decoded) {
+      const shown = decoded;
       guard.run("the H² heatmap", () =>
         heatmap.update({
-          rows: h2.features,
-          cols: h2.features,
-          values: h2.matrix,
+          rows: shown.features,
+          cols: shown.features,
+          values: shown.matrix,
           color: cellColor,
-          describe: (i, j) => describeCell(h2, i, j),
-          selected: selectedCell(h2, pair),
+          describe: (i, j) => describeCell(shown, i, j),
+          selected: selectedCell(shown, pair),
           maxCell: 56,
         }),
       );

@@ -11,6 +11,7 @@ import {
   payloadPacker,
   queryAllTestId,
   queryTestId,
+  numericCurve,
   stubAnimationFrames,
   twoWayCurve,
 } from "./test_helpers.js";
@@ -107,6 +108,16 @@ describe("InteractionWidget", () => {
     expect(queryTestId(el, "iaw-root").getAttribute("data-surface")).toBe(
       "age × bmi",
     );
+  });
+
+  it("draws H² beside a 1-way _curve, which has no surface", () => {
+    // A 1-way curve has `feature`, not `features`: reading the latter for
+    // data-surface threw, and the view showed an error instead of H².
+    mount({ _curve: numericCurve(payloadPacker()) });
+    expect(queryAllTestId(el, "iaw-cell").length).toBe(9);
+    expect(queryTestId(el, "iaw-view-error").hidden).toBe(true);
+    expect(queryTestId(el, "iaw-root").getAttribute("data-surface")).toBe("");
+    expect(queryTestId(el, "pdw-heatmap")).toBeNull();
   });
 
   it("shows a malformed payload as an error, and cleans up", () => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Front end of PartialDependenceWidget (anywidget ESM module).
 //
 // Draws what the traits hold: controls that read and write the public traits
@@ -25,7 +26,7 @@ import {
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
-import { createViewGuard, guardRender } from "./ui/guard.js";
+import { createViewGuard, guardRender, messageOf } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
@@ -33,6 +34,7 @@ import { createTooltip } from "./ui/tooltip.js";
 import "./pd_widget.css";
 
 const NONE = ""; // value of the "— none —" option of the second feature
+/** @type {[string, string][]} */
 const KINDS = [
   ["average", "average (PDP)"],
   ["individual", "individual (ICE)"],
@@ -63,16 +65,30 @@ export function kindChoices(kind, twoWay) {
   if (PD_KINDS.has(kind)) return { options, value: "average", disabled: [] };
   if (TWO_WAY_KINDS.has(kind)) return { options, value: kind, disabled: [] };
   const label = KINDS.find(([k]) => k === kind)?.[1] ?? kind;
+  /** @type {[string, string]} */
+  const pairOnly = [kind, `${label} (one feature only)`];
   return {
-    options: [...options, [kind, `${label} (one feature only)`]],
+    options: [...options, pairOnly],
     value: kind,
     disabled: [kind],
   };
 }
+/** @type {[string, string][]} */
 const SCALES = [
   ["probability", "probability"],
   ["log_odds", "log-odds"],
 ];
+/**
+ * @typedef {import("./pd/pd_data.js").Curve1d
+ *   | import("./pd/pd_data.js").Curve2d} Curve
+ * @typedef {{update(curve: Curve): unknown, destroy(): void}} Chart
+ *   `update` takes the curve of its own kind (chartKind picks the chart).
+ */
+
+/**
+ * @type {Record<string, (host: HTMLElement,
+ *   options: {tooltip: import("./ui/tooltip.js").Tooltip}) => Chart>}
+ */
 const CHARTS = {
   numeric: createPdCurve,
   categorical: createPdCategories,
@@ -91,7 +107,12 @@ const LIVE_TRAITS = [
   "_curve",
 ];
 
-/** A labelled select; `options` are `[value, label]` pairs. */
+/**
+ * A labelled select.
+ *
+ * @param {string} testid
+ * @param {string} label
+ */
 function selectField(testid, label) {
   const select = h("select", { testid, attrs: { "aria-label": label } });
   const field = h("label", { className: "iw-field" }, [
@@ -101,9 +122,16 @@ function selectField(testid, label) {
   return { select, field };
 }
 
-/** Replace the options of `select` (text via textContent) and select `value`. */
+/**
+ * Replace the options of `select` (text via textContent) and select `value`.
+ *
+ * @param {HTMLSelectElement} select
+ * @param {[string, string][]} options `[value, label]` pairs.
+ * @param {string | undefined} value
+ */
 function fillSelect(select, options, value) {
   const known = options.some(([v]) => v === value);
+  /** @type {[string, string][]} */
   const all =
     known || value === undefined || value === ""
       ? options
@@ -116,12 +144,17 @@ function fillSelect(select, options, value) {
   select.value = value ?? "";
 }
 
-/** Which chart draws `curve`. */
+/**
+ * Which chart draws `curve`: a key of CHARTS.
+ *
+ * @param {Curve} curve
+ */
 function chartKind(curve) {
   if (curve.mode === "2d") return "2d";
   return curve.x.categorical ? "categorical" : "numeric";
 }
 
+/** @param {import("./ui/guard.js").ViewProps} props */
 function render({ model, el }) {
   const dom = listenerBag();
   const guard = createViewGuard("pdw");
@@ -213,7 +246,7 @@ function render({ model, el }) {
   guard.attach({ root, statusBar: status.bar });
   el.append(root);
 
-  /** @type {{kind: string, chart: {update: Function, destroy: Function}} | null} */
+  /** @type {{kind: string, chart: Chart} | null} */
   let current = null;
   let shownCorrelations = "[]";
 
@@ -225,6 +258,10 @@ function render({ model, el }) {
     const options = binding.list("_feature_options");
     const [first = "", second = NONE] = features();
     const categorical = new Set(binding.list("_categorical"));
+    /**
+     * @param {string} f
+     * @returns {[string, string]}
+     */
     const option = (f) => [f, categorical.has(f) ? `${f} (categorical)` : f];
     fillSelect(feature.select, options.map(option), first);
     fillSelect(
@@ -284,12 +321,14 @@ function render({ model, el }) {
   function drawLive() {
     const state = String(model.get("status") ?? "idle");
     const value = model.get("_curve");
+    /** @type {string[]} */
     const problems = [];
+    /** @type {Curve | null} */
     let curve = null;
     try {
       curve = curveResult(value);
     } catch (err) {
-      problems.push(`Could not draw the result: ${err.message}`);
+      problems.push(`Could not draw the result: ${messageOf(err)}`);
     }
     stop.disabled = state !== "running";
     root.setAttribute("data-status", state);
@@ -299,18 +338,19 @@ function render({ model, el }) {
       curve ? curve.mode : features().length === 2 ? "2d" : "1d",
     );
 
+    const drawn = curve;
     guard.run("the chart", () => {
-      const wanted = curve ? chartKind(curve) : null;
+      const wanted = drawn ? chartKind(drawn) : null;
       if (current && current.kind !== wanted) {
         current.chart.destroy();
         current = null;
       }
-      if (curve && !current)
+      if (drawn && wanted && !current)
         current = {
           kind: wanted,
           chart: CHARTS[wanted](chartHost, { tooltip }),
         };
-      current?.chart.update(curve);
+      if (drawn) current?.chart.update(drawn);
     });
 
     const correlated = curve?.correlated ?? [];
@@ -328,13 +368,13 @@ function render({ model, el }) {
     warning.hidden = correlated.length === 0;
     const ice = curve?.mode === "1d" ? curve.individual : null;
     const bins = curve && curve.effect !== "pd" ? curve.x.values.length : 0;
-    caption.textContent = ice
-      ? `${formatNumber(ice.rows)} of ${formatNumber(curve.nRows)} ICE curves shown`
-      : bins
-        ? `local effects of ${formatNumber(curve.nRows)} rows, ${curve.x.categorical ? "between neighbouring categories" : `in ${bins - 1} quantile bins`}`
-        : curve
-          ? `averaged over ${formatNumber(curve.nRows)} rows`
-          : "";
+    caption.textContent = !curve
+      ? ""
+      : ice
+        ? `${formatNumber(ice.rows)} of ${formatNumber(curve.nRows)} ICE curves shown`
+        : bins
+          ? `local effects of ${formatNumber(curve.nRows)} rows, ${curve.x.categorical ? "between neighbouring categories" : `in ${bins - 1} quantile bins`}`
+          : `averaged over ${formatNumber(curve.nRows)} rows`;
     caption.hidden = !curve;
 
     const stale = state === "error" && curve !== null;
@@ -370,6 +410,7 @@ function render({ model, el }) {
 
   /** The banner's buttons: each switches `kind` (clicks go through `dom`,
    * removed with the widget). */
+  /** @param {ReturnType<typeof warningActions>} actions */
   function actionRow(actions) {
     return h(
       "div",

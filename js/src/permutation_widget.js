@@ -1,3 +1,4 @@
+// @ts-check
 // Front end of PermutationImportanceWidget (anywidget ESM module).
 //
 // Draws what the traits hold: controls that read and write the public traits,
@@ -27,7 +28,7 @@ import { h, listenerBag } from "./ui/dom.js";
 import { commitOnEnter } from "./ui/controls.js";
 import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
-import { createViewGuard, guardRender } from "./ui/guard.js";
+import { createViewGuard, guardRender, messageOf } from "./ui/guard.js";
 import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
@@ -50,6 +51,9 @@ const LIVE_TRAITS = [
 /**
  * Build the DOM. Returns the root and the parts the widget updates; the
  * repeats input is bound to the model through `context`.
+ *
+ * @param {Parameters<typeof buildControls>[0]} context
+ * @param {ReturnType<typeof createViewGuard>} guard
  */
 function buildDom(context, guard) {
   const root = h("div", {
@@ -72,6 +76,7 @@ function buildDom(context, guard) {
   return { root, controls, status, output };
 }
 
+/** @param {import("./ui/guard.js").ViewProps} props */
 function render({ model, el }) {
   const dom = listenerBag();
   const guard = createViewGuard("piw");
@@ -124,7 +129,7 @@ function render({ model, el }) {
     try {
       result = scorerResult(chartValue, scorer);
     } catch (err) {
-      drawError = `Could not draw the result: ${err.message}`;
+      drawError = `Could not draw the result: ${messageOf(err)}`;
     }
 
     const features = result?.features ?? [];
@@ -187,7 +192,7 @@ function render({ model, el }) {
         String(model.get("scorer") ?? ""),
       );
     } catch {
-      result = null; // malformed result: fall back to the option order
+      // Malformed result: result stays null, the option order is used.
     }
     selection.selectFeatures(topFeatures(result, list("_feature_options"), k));
   };

@@ -1,3 +1,4 @@
+// @ts-check
 // Box-plot geometry for one feature's per-repeat importances.
 //
 // This is drawing geometry, not statistics shown as numbers: quartiles use

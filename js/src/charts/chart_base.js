@@ -1,3 +1,4 @@
+// @ts-check
 // What the row charts share (one row per feature, joined by name): label
 // column layout, transitions that honour reduced motion, the `data-settled`
 // flag, the keyed row join, hover and focus handling, width tracking, and
@@ -6,6 +7,20 @@
 import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
 import { select } from "d3-selection";
+
+/**
+ * A d3 selection of any elements and data. The helpers here serve every
+ * row chart (g, rect, text, line elements; rows of each chart's own datum):
+ * d3's four type parameters would not say more here.
+ *
+ * `tr(selection)` hands back the selection's transition in an animated draw,
+ * the selection itself otherwise. It is typed as returning a selection: the
+ * transition has the same attr, style, text, call and remove, which are all
+ * the charts call on it.
+ *
+ * @typedef {import("d3-selection").Selection<any, any, any, any>} AnySelection
+ * @typedef {(selection: AnySelection) => AnySelection} Tr
+ */
 
 /** Height of one feature row, in px. */
 export const ROW_HEIGHT = 22;
@@ -38,7 +53,7 @@ export function truncate(name, maxChars) {
  * ("month-to…"); a shortened label keeps its full text in an svg `<title>`,
  * shown on hover. Call it after the axis: d3-axis rewrites the labels.
  *
- * @param {import("d3-selection").Selection} axisG the axis's group.
+ * @param {AnySelection} axisG the axis's group.
  * @param {number} maxChars
  */
 export function truncateTicks(axisG, maxChars) {
@@ -49,7 +64,12 @@ export function truncateTicks(axisG, maxChars) {
   });
 }
 
-/** Words of `text`, each cut into pieces of at most `maxChars` characters. */
+/**
+ * Words of `text`, each cut into pieces of at most `maxChars` characters.
+ *
+ * @param {string} text
+ * @param {number} maxChars
+ */
 function wrapWords(text, maxChars) {
   return text
     .split(/\s+/)
@@ -61,8 +81,14 @@ function wrapWords(text, maxChars) {
     );
 }
 
-/** Greedy fill of `words` into lines of at most `width` characters. */
+/**
+ * Greedy fill of `words` into lines of at most `width` characters.
+ *
+ * @param {string[]} words
+ * @param {number} width
+ */
 function fillLines(words, width) {
+  /** @type {string[]} */
   const lines = [];
   for (const word of words) {
     const last = lines.length - 1;
@@ -150,7 +176,11 @@ export function defaultDuration() {
   return reduce ? 0 : TRANSITION_MS;
 }
 
-// Each container's last width with a layout (see measureWidth).
+/**
+ * Each container's last width with a layout (see measureWidth).
+ *
+ * @type {WeakMap<Element, number>}
+ */
 const lastWidths = new WeakMap();
 
 /**
@@ -159,6 +189,10 @@ const lastWidths = new WeakMap();
  * it had last, and `fallback` before it ever had one. A redraw at that moment
  * used to draw at `fallback` (640 px) and keep it in a narrower output: no
  * resize followed, so the chart's right side and axis title stayed cut off.
+ *
+ * @param {Element} container
+ * @param {number} [fallback]
+ * @returns {number}
  */
 export function measureWidth(container, fallback = DEFAULT_WIDTH) {
   const width = container.clientWidth;
@@ -171,10 +205,11 @@ export function measureWidth(container, fallback = DEFAULT_WIDTH) {
  * "false" while it runs, "true" once the last draw's transition ended (at
  * once for a draw without one).
  *
- * @param {import("d3-selection").Selection} svg
+ * @param {AnySelection} svg
  * @param {() => boolean} destroyed
  * @returns {(animate: boolean, duration: number, exiting: string) =>
- *   {t: object | null, tr: (selection: object) => object}}
+ *   {t: import("d3-transition").Transition<any, any, any, any> | null,
+ *   tr: Tr}}
  *   Called once per draw; `exiting` selects rows fading out, which a draw
  *   without animation removes at once. `tr(selection)` is the selection's
  *   transition (or the selection itself without animation).
@@ -211,7 +246,11 @@ export function drawTransitions(svg, destroyed) {
         },
       );
     }
-    return { t, tr: (selection) => (t ? selection.transition(t) : selection) };
+    // The transition typed as a selection: see `Tr`.
+    const tr = /** @type {Tr} */ (
+      (selection) => (t ? selection.transition(t) : selection)
+    );
+    return { t, tr };
   };
 }
 
@@ -221,7 +260,13 @@ export function drawTransitions(svg, destroyed) {
  * rows lose their `data-testid`s and key attribute at once (tests and screen
  * readers see only the latest data) and fade out.
  *
- * @returns {import("d3-selection").Selection} the entered and updated rows.
+ * @param {AnySelection} parent
+ * @param {{key: string}[]} rows
+ * @param {{rowClass: string, exitingClass: string, keyAttribute: string,
+ *   build: (enter: AnySelection) => void,
+ *   transform: (d: any) => string, tr: Tr}} options `transform` places a
+ *   row (its datum is the chart's own row type).
+ * @returns {AnySelection} the entered and updated rows.
  */
 export function joinRows(
   parent,
@@ -230,17 +275,17 @@ export function joinRows(
 ) {
   const joined = parent
     .selectAll(`g.${rowClass}`)
-    .data(rows, (d) => d.key)
+    .data(rows, (/** @type {{key: string}} */ d) => d.key)
     .join(
-      (enter) =>
+      (/** @type {AnySelection} */ enter) =>
         enter
           .append("g")
           .attr("class", rowClass)
           .call(build)
           .attr("transform", transform)
           .style("opacity", 0),
-      (update) => update.interrupt().classed(exitingClass, false),
-      (exit) => {
+      (/** @type {AnySelection} */ update) => update.interrupt().classed(exitingClass, false),
+      (/** @type {AnySelection} */ exit) => {
         exit
           .classed(exitingClass, true)
           .attr(keyAttribute, null)
@@ -251,7 +296,7 @@ export function joinRows(
         return exit;
       },
     );
-  joined.attr(keyAttribute, (d) => d.key);
+  joined.attr(keyAttribute, (/** @type {{key: string}} */ d) => d.key);
   tr(joined).attr("transform", transform).style("opacity", 1);
   return joined;
 }
@@ -260,21 +305,27 @@ export function joinRows(
  * Call `show(rowNode, event)` while the pointer is over (or focus is in) a
  * live row of `svg`, `hide()` when it leaves.
  *
+ * @param {AnySelection} svg
+ * @param {{rowSelector: string, exitingClass: string,
+ *   show: (row: Element, event: PointerEvent | null) => void,
+ *   hide: () => void}} options
  * @returns {() => void} removes the listeners.
  */
 export function hoverRows(svg, { rowSelector, exitingClass, show, hide }) {
+  /** @param {EventTarget | null} target */
   const liveRow = (target) => {
-    const node = target?.closest?.(rowSelector);
+    if (!(target instanceof Element)) return null;
+    const node = target.closest(rowSelector);
     return node && !node.classList.contains(exitingClass) ? node : null;
   };
   svg
-    .on("pointermove", (event) => {
+    .on("pointermove", (/** @type {PointerEvent} */ event) => {
       const node = liveRow(event.target);
       if (node) show(node, event);
       else hide();
     })
     .on("pointerleave", hide)
-    .on("focusin", (event) => {
+    .on("focusin", (/** @type {FocusEvent} */ event) => {
       const node = liveRow(event.target);
       if (node) show(node, null);
     })
@@ -292,6 +343,8 @@ export function hoverRows(svg, { rowSelector, exitingClass, show, hide }) {
  * Call `onResize()` when `container` changes size (where ResizeObserver
  * exists).
  *
+ * @param {Element} container
+ * @param {() => void} onResize
  * @returns {() => void} stops observing.
  */
 export function observeResize(container, onResize) {
@@ -304,6 +357,8 @@ export function observeResize(container, onResize) {
 /**
  * d3-axis pins font-size="10" and a font family on its group: drop them so
  * tick labels take the widget's theme font and size.
+ *
+ * @param {AnySelection} axisG
  */
 export function themeAxis(axisG) {
   axisG.attr("font-size", null).attr("font-family", null);
@@ -365,20 +420,40 @@ export function rowLayout(rows, width, { margin, rowHeight, extra = 0 }) {
   };
 }
 
-/** Size `svg` for `layout` (hidden without rows) and place `plot` in it. */
+/**
+ * Size `svg` for `layout` (hidden without rows) and place `plot` in it.
+ *
+ * @param {AnySelection} svg
+ * @param {AnySelection} plot
+ * @param {Tr} tr
+ * @param {{width: number, layout: ReturnType<typeof rowLayout>,
+ *   margin: {top: number, bottom: number}, empty: boolean}} options
+ */
 export function sizeRowChart(svg, plot, tr, { width, layout, margin, empty }) {
   svg
     .attr("width", width)
-    .attr("height", layout.innerHeight + margin.top + margin.bottom)
-    .style("display", empty ? "none" : null);
+    .attr("height", layout.innerHeight + margin.top + margin.bottom);
+  setShown(svg, !empty);
   tr(plot).attr("transform", `translate(${layout.labelWidth},${margin.top})`);
+}
+
+/**
+ * Show `selection` (its stylesheet's display) or hide it (display: none).
+ * Two calls: d3's types have one overload for a value, one for null.
+ *
+ * @param {AnySelection} selection
+ * @param {boolean} shown
+ */
+export function setShown(selection, shown) {
+  if (shown) selection.style("display", null);
+  else selection.style("display", "none");
 }
 
 /**
  * Place each row's hover/focus rect (over the whole row) and its label,
  * truncated, with the full name as its title.
  *
- * @param {import("d3-selection").Selection} joined the rows.
+ * @param {AnySelection} joined the rows.
  * @param {{hit: string, label: string, text: string, labelX: number,
  *   layout: ReturnType<typeof rowLayout>}} options selectors of the rect, the
  *   label and its text tspan; `labelX` the label's right end.
@@ -397,11 +472,21 @@ export function drawRowLabels(joined, { hit, label, text, labelX, layout }) {
     .attr("x", labelX)
     .attr("y", mid)
     .attr("dy", "0.32em");
-  labels.select(text).text((d) => truncate(d.feature, maxChars));
-  labels.select("title").text((d) => d.feature);
+  labels
+    .select(text)
+    .text((/** @type {{feature: string}} */ d) => truncate(d.feature, maxChars));
+  labels.select("title").text((/** @type {{feature: string}} */ d) => d.feature);
 }
 
-/** Draw the zero line, the bottom axis of `x` and the axis title. */
+/**
+ * Draw the zero line, the bottom axis of `x` and the axis title.
+ *
+ * @param {{zeroLine: AnySelection, axisG: AnySelection,
+ *   axisTitle: AnySelection}} parts
+ * @param {{x: import("d3-scale").ScaleLinear<number, number>,
+ *   layout: ReturnType<typeof rowLayout>, margin: {bottom: number},
+ *   title: string, tr: Tr}} options
+ */
 export function drawRowAxis(
   { zeroLine, axisG, axisTitle },
   { x, layout, margin, title, tr },

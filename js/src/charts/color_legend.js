@@ -1,3 +1,4 @@
+// @ts-check
 // A horizontal colour legend: a gradient bar over a domain with an axis
 // under it and a title above.
 

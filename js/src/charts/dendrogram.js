@@ -1,3 +1,4 @@
+// @ts-check
 // A dendrogram drawn from a SciPy linkage matrix, leaves along the bottom
 // (aligned with the columns of a heatmap below it), merge height upwards, and
 // a dashed line where the tree is cut.
@@ -20,12 +21,20 @@ const MARGIN = { top: 10, bottom: 4 };
 /** Height of the dendrogram's drawing area, in px. */
 export const DENDROGRAM_HEIGHT = 110;
 
+/**
+ * The linkage's rows, checked: each merges clusters made before it.
+ *
+ * @param {ArrayLike<number>} linkage
+ * @param {number} n leaves.
+ * @returns {{a: number, b: number, height: number}[]}
+ */
 function checkedLinkage(linkage, n) {
   if (linkage.length !== Math.max(0, n - 1) * 4) {
     throw new RangeError(
       `A linkage of ${n} leaves has ${n - 1} rows of 4 values; got ${linkage.length} values.`,
     );
   }
+  /** @type {{a: number, b: number, height: number}[]} */
   const rows = [];
   for (let k = 0; k < n - 1; k += 1) {
     const a = Math.round(linkage[k * 4]);
@@ -42,14 +51,18 @@ function checkedLinkage(linkage, n) {
 }
 
 /**
+ * @typedef {{n: number, nodes: {id: number, x: number, height: number,
+ *   start: number, end: number}[], links: Link[], maxHeight: number}} Layout
+ * @typedef {{id: number, left: number, right: number, height: number,
+ *   xLeft: number, hLeft: number, xRight: number, hRight: number}} Link
+ */
+
+/**
  * Positions of the dendrogram's nodes and the links between them.
  *
  * @param {ArrayLike<number>} linkage row-major `[n - 1, 4]`.
  * @param {number[]} leafOrder original index of the leaf at each position.
- * @returns {{n: number, nodes: {id: number, x: number, height: number,
- *   start: number, end: number}[], links: {id: number, left: number,
- *   right: number, height: number, xLeft: number, hLeft: number,
- *   xRight: number, hRight: number}[], maxHeight: number}}
+ * @returns {Layout}
  *   `x` in leaf units (leaf at position p: p + 0.5); `start`/`end` the
  *   first and last leaf position under the node; one link per linkage row,
  *   `id` the cluster it makes.
@@ -57,6 +70,7 @@ function checkedLinkage(linkage, n) {
 export function dendrogramLayout(linkage, leafOrder) {
   const n = leafOrder.length;
   const rows = checkedLinkage(linkage, n);
+  /** @type {Layout["nodes"]} */
   const nodes = new Array(Math.max(0, 2 * n - 1));
   leafOrder.forEach((leaf, position) => {
     nodes[leaf] = {
@@ -67,6 +81,7 @@ export function dendrogramLayout(linkage, leafOrder) {
       end: position,
     };
   });
+  /** @type {Layout["links"]} */
   const links = [];
   let maxHeight = 0;
   rows.forEach(({ a, b, height }, k) => {
@@ -110,6 +125,7 @@ export function cutTree(linkage, leafOrder, threshold) {
   const rows = checkedLinkage(linkage, n);
   // Union-find over cluster ids, each rooted at a leaf.
   const parent = Array.from({ length: Math.max(0, 2 * n - 1) }, (_, i) => i);
+  /** @param {number} i */
   const find = (i) => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
@@ -124,7 +140,9 @@ export function cutTree(linkage, leafOrder, threshold) {
       parent[id] = find(a);
     }
   });
+  /** @type {{root: number, start: number, end: number}[]} */
   const clusters = [];
+  /** @type {{root: number, start: number, end: number} | null} */
   let current = null;
   leafOrder.forEach((leaf, position) => {
     const root = find(leaf);
@@ -138,7 +156,13 @@ export function cutTree(linkage, leafOrder, threshold) {
   return clusters.map(({ start, end }) => ({ start, end }));
 }
 
-/** The "π" path of a link, in pixels. */
+/**
+ * The "π" path of a link, in pixels.
+ *
+ * @param {Link} link
+ * @param {(units: number) => number} x
+ * @param {(height: number) => number} y
+ */
 export function linkPath(link, x, y) {
   const xl = x(link.xLeft);
   const xr = x(link.xRight);
@@ -201,6 +225,7 @@ export function createDendrogram(
       if (destroyed) return;
       const layout = dendrogramLayout(linkage, leafOrder);
       const top = Math.max(maxDistance, layout.maxHeight) || 1;
+      /** @param {number} units */
       const x = (units) => left + units * cell;
       const y = scaleLinear()
         .domain([0, top])
@@ -211,15 +236,16 @@ export function createDendrogram(
         .attr("height", MARGIN.top + DENDROGRAM_HEIGHT + MARGIN.bottom);
       linksG
         .selectAll("path.icw-link")
-        .data(layout.links, (d) => d.id)
+        .data(layout.links, (/** @type {Link} */ d) => d.id)
         .join("path")
         .attr("class", "icw-link")
         .classed("icw-link-joined", (d) => d.height <= cut)
         .attr("data-node", (d) => d.id)
         .attr("d", (d) => linkPath(d, x, y));
-      axisG
-        .attr("transform", `translate(${left - 4},0)`)
-        .call(axisLeft(y).ticks(4).tickFormat(tickFormat).tickSizeOuter(0));
+      const axis = axisLeft(y).ticks(4).tickSizeOuter(0);
+      if (tickFormat) axis.tickFormat((height) => tickFormat(Number(height)));
+      else axis.tickFormat(null);
+      axisG.attr("transform", `translate(${left - 4},0)`).call(axis);
       themeAxis(axisG);
       const yt = y(Math.min(cut, top));
       line

@@ -1,3 +1,4 @@
+// @ts-check
 // Dot plot of several importance measures on one normalized scale: one row
 // per feature, one coloured dot per measure (whiskers over its interval, or
 // ± std for a measure without one, where the measure has a spread)
@@ -29,6 +30,7 @@ import {
   measureWidth,
   observeResize,
   rowLayout,
+  setShown,
   sizeRowChart,
   zeroBasedDomain,
 } from "./chart_base.js";
@@ -43,6 +45,7 @@ const FLAG_WIDTH = 18;
 
 // Okabe-Ito colours (distinguishable with colour-vision deficiencies); the
 // two permutation measures share a hue family.
+/** @type {Record<string, string>} */
 const KNOWN_COLORS = {
   mdi: "#E69F00",
   relative_importance: "#CC79A7",
@@ -71,7 +74,12 @@ export function measureColors(keys) {
   return colors;
 }
 
-/** The x domain: 0 and every dot and whisker end, padded a little. */
+/**
+ * The x domain: 0 and every dot and whisker end, padded a little.
+ *
+ * @param {{dots: {x: number, whiskerLow: number, whiskerHigh: number}[]}[]}
+ *   rows
+ */
 export function dotDomain(rows) {
   const ends = rows.flatMap((row) =>
     row.dots.flatMap((dot) => {
@@ -84,14 +92,18 @@ export function dotDomain(rows) {
   return zeroBasedDomain(ends, 0.04);
 }
 
-/** One object per feature, with its dots and flags. */
+/**
+ * One object per feature, with its dots and flags.
+ *
+ * @param {DotPlotData} data
+ */
 function makeRows(data) {
   const colors = measureColors(data.measures.map((m) => m.key));
   return data.features.map((feature, i) => {
     const dots = data.measures.map((m, k) => ({
       key: m.key,
       label: m.label,
-      color: colors.get(m.key),
+      color: colors.get(m.key) ?? "",
       k,
       x: m.normalized[i],
       std: m.normalizedStd ? m.normalizedStd[i] : NaN,
@@ -123,6 +135,10 @@ function makeRows(data) {
   });
 }
 
+/** @typedef {ReturnType<typeof makeRows>[number]} DotRow */
+/** @typedef {DotRow["dots"][number]} Dot */
+
+/** @param {import("./chart_base.js").AnySelection} g */
 function buildRow(g) {
   g.attr("tabindex", 0).attr("data-testid", "icw-row");
   g.append("rect").attr("class", "icw-hit");
@@ -151,10 +167,8 @@ function buildRow(g) {
  *
  * @typedef {object} DotPlotData
  * @property {string[]} features top to bottom.
- * @property {{key: string, label: string, values: ArrayLike<number>,
- *   std: ArrayLike<number> | null, normalized: ArrayLike<number>,
- *   normalizedStd: ArrayLike<number> | null}[]} measures the dots use
- *   `normalized` (± `normalizedStd`), the tooltip the raw `values` (± `std`).
+ * @property {DotMeasure[]} measures the dots use `normalized`
+ *   (± `normalizedStd`), the tooltip the raw `values` (± `std`).
  * @property {string[][]} flags per feature, the flags of its note.
  * @property {string[][][]} [evidence] per feature and flag, lines shown
  *   under the flag in the tooltip (the intervals it rests on).
@@ -165,6 +179,14 @@ function buildRow(g) {
  * (its raw interval), `normalizedLow` and `normalizedHigh` (the interval on
  * the normalized scale, drawn as the whisker instead of ± std) and
  * `withinNoise` (1 where the dot is within noise).
+ *
+ * @typedef {import("../codecs.js").TypedArray | number[]} Numbers
+ * @typedef {{key: string, label: string, values: Numbers,
+ *   std: Numbers | null, normalized: Numbers,
+ *   normalizedStd: Numbers | null, units?: string,
+ *   low?: Numbers | null, high?: Numbers | null,
+ *   normalizedLow?: Numbers | null, normalizedHigh?: Numbers | null,
+ *   withinNoise?: Numbers | null}} DotMeasure
  */
 export function createDotPlot(
   container,
@@ -191,10 +213,14 @@ export function createDotPlot(
     .attr("class", "iw-axis-title")
     .attr("text-anchor", "middle");
 
+  /** @type {DotPlotData | null} */
   let data = null;
+  /** @type {DotRow[]} */
   let rows = [];
+  /** @type {{value: (v: number) => string, std: (v: number) => string}[]} */
   let formats = [];
   let lastWidth = 0;
+  /** @type {string | null} */
   let hovered = null;
   let destroyed = false;
   const transitions = drawTransitions(svg, () => destroyed);
@@ -207,28 +233,36 @@ export function createDotPlot(
   noiseKey.append("span").text("within noise");
 
   function drawLegend() {
+    if (data === null) return;
     const colors = measureColors(data.measures.map((m) => m.key));
     const anyNoise = rows.some((row) => row.dots.some((dot) => dot.withinNoise));
-    noiseKey
-      .style("display", anyNoise ? null : "none")
-      .attr("title", data.noiseNote || null);
+    setShown(noiseKey, anyNoise);
+    noiseKey.attr("title", data.noiseNote || null);
     const items = legend
       .selectAll("span.icw-legend-item")
-      .data(data.measures, (m) => m.key)
-      .join((enter) => {
+      .data(data.measures, (/** @type {DotMeasure} */ m) => m.key)
+      .join((/** @type {import("./chart_base.js").AnySelection} */ enter) => {
         const item = enter.append("span").attr("class", "icw-legend-item");
         item.append("span").attr("class", "icw-swatch");
         item.append("span").attr("class", "icw-legend-label");
         return item;
       })
       .attr("data-measure", (m) => m.key);
-    items.select(".icw-swatch").style("background", (m) => colors.get(m.key));
+    items
+      .select(".icw-swatch")
+      .style(
+        "background",
+        (/** @type {DotMeasure} */ m) => colors.get(m.key) ?? null,
+      );
     items.select(".icw-legend-label").text((m) => m.label);
     items.order();
-    legend.node().append(noiseKey.node()); // after the measures
+    const key = noiseKey.node();
+    if (key) legend.node()?.append(key); // after the measures
   }
 
+  /** @param {boolean} animate */
   function draw(animate) {
+    if (data === null) return;
     const width = measureWidth(container);
     lastWidth = width;
     const layout = rowLayout(rows, width, {
@@ -242,6 +276,7 @@ export function createDotPlot(
     // Each measure a little lower than the one before, so equal values
     // stay visible side by side.
     const spread = Math.min(4.5, band / Math.max(1, m));
+    /** @param {Dot} dot */
     const dy = (dot) => mid + (dot.k - (m - 1) / 2) * spread;
 
     const { tr } = transitions(animate, duration, "g.icw-row.icw-exiting");
@@ -257,13 +292,13 @@ export function createDotPlot(
       exitingClass: "icw-exiting",
       keyAttribute: "data-feature",
       build: buildRow,
-      transform: (d) => `translate(0,${y(d.feature)})`,
+      transform: (/** @type {DotRow} */ d) => `translate(0,${y(d.feature)})`,
       tr,
     });
     joined
       .attr("data-testid", "icw-row")
       .classed("icw-flagged", (d) => d.flags.length > 0)
-      .attr("aria-label", (d) =>
+      .attr("aria-label", (/** @type {DotRow} */ d) =>
         [
           d.feature,
           ...d.dots.map(
@@ -295,8 +330,8 @@ export function createDotPlot(
       .select("g.icw-dots")
       .selectAll("g.icw-measure")
       .data(
-        (d) => d.dots,
-        (dot) => dot.key,
+        (/** @type {DotRow} */ d) => d.dots,
+        (/** @type {Dot} */ dot) => dot.key,
       )
       .join((enter) => {
         const g = enter.append("g").attr("class", "icw-measure");
@@ -323,6 +358,7 @@ export function createDotPlot(
     tr(visible.select("circle.icw-dot"))
       .attr("cx", (dot) => x(dot.x))
       .attr("cy", dy);
+    /** @param {Dot} dot */
     const whiskered = (dot) =>
       Number.isFinite(dot.whiskerLow) &&
       Number.isFinite(dot.whiskerHigh) &&
@@ -350,7 +386,9 @@ export function createDotPlot(
     }
   }
 
+  /** @param {DotRow} row */
   function fillTooltip(row) {
+    /** @type {[string, string][]} */
     const lines = [["iw-tooltip-title", row.feature]];
     for (const dot of row.dots) {
       const { value, std } = formats[dot.k];
@@ -362,9 +400,9 @@ export function createDotPlot(
       if (dot.withinNoise) text += " (within noise)";
       lines.push([dot.withinNoise ? "icw-tooltip-noise" : "", text]);
     }
-    row.flags.forEach((flag, f) => {
+    row.flags.forEach((/** @type {string} */ flag, /** @type {number} */ f) => {
       lines.push(["iw-tooltip-wrap icw-tooltip-flag", `⚠ ${flag}`]);
-      for (const line of data.evidence?.[row.index]?.[f] ?? [])
+      for (const line of data?.evidence?.[row.index]?.[f] ?? [])
         lines.push(["iw-tooltip-wrap icw-tooltip-evidence", line]);
     });
     tooltip.fill(lines);
@@ -381,6 +419,7 @@ export function createDotPlot(
     rowSelector: "g.icw-row",
     exitingClass: "icw-exiting",
     show(node, event) {
+      /** @type {DotRow} */
       const row = select(node).datum();
       hovered = row.feature;
       fillTooltip(row);
@@ -398,7 +437,11 @@ export function createDotPlot(
   });
 
   return {
-    /** Draw `next`, moving the rows and dots already drawn. */
+    /**
+     * Draw `next`, moving the rows and dots already drawn.
+     *
+     * @param {DotPlotData} next
+     */
     update(next) {
       if (destroyed) return;
       const first = data === null;

@@ -1,3 +1,4 @@
+// @ts-check
 // Number and name formatting shared by the charts, tables and tooltips.
 import { format } from "d3-format";
 
@@ -41,7 +42,7 @@ export function formatNumber(value) {
  * whole column is below 1e-4, every value is scientific ("8.7e-5"). Zero is
  * "0", NaN and infinities "n/a".
  *
- * @param {ArrayLike<number> | null | undefined} values the column.
+ * @param {Iterable<number> | null | undefined} values the column.
  * @returns {(value: number) => string}
  */
 export function columnFormat(values) {

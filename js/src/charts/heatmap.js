@@ -1,3 +1,4 @@
+// @ts-check
 // A heatmap of a row-major matrix: row labels on the left, column labels
 // under it (rotated), one cell per value coloured by a scale the caller
 // gives, optional boxes around diagonal blocks (clusters).
@@ -14,7 +15,13 @@ import { select } from "d3-selection";
 
 import "./heatmap.css";
 
-import { CHAR_WIDTH, LABEL_GAP, labelLayout, truncate } from "./chart_base.js";
+import {
+  CHAR_WIDTH,
+  LABEL_GAP,
+  labelLayout,
+  setShown,
+  truncate,
+} from "./chart_base.js";
 
 /** Largest number of rows or columns drawn as svg rects. */
 export const CANVAS_ABOVE = 60;
@@ -31,6 +38,10 @@ const MARGIN = { top: 2, right: 8 };
  * @returns {{left: number, top: number, cell: number, maxChars: number,
  *   labelled: boolean, columnLabelHeight: number, width: number,
  *   height: number}}
+ * @param {string[]} rows
+ * @param {string[]} cols
+ * @param {number} width
+ * @param {{maxCell?: number}} [options]
  */
 export function heatmapLayout(rows, cols, width, { maxCell = MAX_CELL } = {}) {
   const { labelWidth, maxChars } = labelLayout(rows, width);
@@ -61,7 +72,8 @@ export function heatmapLayout(rows, cols, width, { maxCell = MAX_CELL } = {}) {
  *
  * @param {HTMLElement} container
  * @param {HeatmapOptions} options
- * @returns {{update: (data: HeatmapData) => ReturnType<typeof heatmapLayout>,
+ * @returns {{update: (data: HeatmapData) =>
+ *   ReturnType<typeof heatmapLayout> | null,
  *   destroy: () => void}}
  *
  * @typedef {object} HeatmapOptions
@@ -117,7 +129,9 @@ export function createHeatmap(container, options) {
     .attr("data-testid", `${cellTestid}-selected`)
     .style("display", "none");
 
+  /** @type {HeatmapData | null} */
   let data = null;
+  /** @type {ReturnType<typeof heatmapLayout> | null} */
   let layout = null;
   let onCanvas = false;
   let destroyed = false;
@@ -127,6 +141,7 @@ export function createHeatmap(container, options) {
     (container.clientWidth > 0 ? container.clientWidth : 480);
 
   function paintCanvas() {
+    if (data === null || layout === null) return;
     const { rows, cols, values, color } = data;
     const { left, top, cell } = layout;
     const ratio = globalThis.devicePixelRatio || 1;
@@ -140,7 +155,7 @@ export function createHeatmap(container, options) {
       .style("height", `${h}px`)
       .attr("width", Math.round(w * ratio))
       .attr("height", Math.round(h * ratio));
-    const context = canvas.node().getContext?.("2d");
+    const context = canvas.node()?.getContext?.("2d");
     if (!context) return; // no canvas support (jsdom): cells stay unpainted
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, w, h);
@@ -153,12 +168,18 @@ export function createHeatmap(container, options) {
   }
 
   function draw() {
-    const { rows, cols, values, color } = data;
-    layout = heatmapLayout(rows, cols, available(), { maxCell: data.maxCell });
+    const current = data;
+    if (current === null) return null;
+    const { rows, cols, values, color } = current;
+    layout = heatmapLayout(rows, cols, available(), {
+      maxCell: current.maxCell,
+    });
     const { left, top, cell, maxChars, labelled } = layout;
     onCanvas = rows.length > CANVAS_ABOVE || cols.length > CANVAS_ABOVE;
     svg.attr("width", layout.width).attr("height", layout.height);
 
+    /** @typedef {{key: string, i: number, j: number, value: number}} Cell */
+    /** @type {Cell[]} */
     const cells = [];
     if (!onCanvas) {
       for (let i = 0; i < rows.length; i += 1) {
@@ -177,7 +198,7 @@ export function createHeatmap(container, options) {
     }
     cellsG
       .selectAll("rect.icw-heat-cell")
-      .data(cells, (d) => d.key)
+      .data(cells, (/** @type {Cell} */ d) => d.key)
       .join("rect")
       .attr("class", "icw-heat-cell")
       .attr("data-testid", cellTestid)
@@ -189,19 +210,19 @@ export function createHeatmap(container, options) {
       .attr("width", cell)
       .attr("height", cell)
       .attr("fill", (d) => color(d.value))
-      .each(function (d) {
+      .each(function (/** @type {Cell} */ d) {
         // Buttons only where there is something to show.
         const button = onActivate !== undefined && Number.isFinite(d.value);
         const node = select(this)
           .attr("tabindex", button ? 0 : null)
           .attr("role", button ? "button" : null)
           .classed("icw-heat-cell-button", button);
-        const [, first = ""] = data.describe(d.i, d.j, d.value)[0] ?? [];
+        const [, first = ""] = current.describe(d.i, d.j, d.value)[0] ?? [];
         node.attr("aria-label", button ? first : null);
       });
-    const selected = data.selected;
+    const selected = current.selected;
+    setShown(chosen, Boolean(selected));
     chosen
-      .style("display", selected ? null : "none")
       .attr("data-row", selected ? rows[selected.i] : null)
       .attr("data-col", selected ? cols[selected.j] : null)
       .attr("x", selected ? left + selected.j * cell : 0)
@@ -245,7 +266,7 @@ export function createHeatmap(container, options) {
 
     boxesG
       .selectAll("rect.icw-cluster")
-      .data((data.boxes ?? []).filter((b) => b.end > b.start))
+      .data((current.boxes ?? []).filter((b) => b.end > b.start))
       .join("rect")
       .attr("class", "icw-cluster")
       .attr("data-start", (b) => b.start)
@@ -263,7 +284,13 @@ export function createHeatmap(container, options) {
     tooltip.hide();
   }
 
+  /**
+   * @param {number} i
+   * @param {number} j
+   * @param {MouseEvent} event
+   */
   function show(i, j, event) {
+    if (data === null || layout === null) return;
     const { left, top, cell } = layout;
     const value = data.values[i * data.cols.length + j];
     focus
@@ -276,14 +303,24 @@ export function createHeatmap(container, options) {
     tooltip.show({ clientX: event.clientX, clientY: event.clientY });
   }
 
-  /** The cell under the pointer: its rect, or its place on the canvas. */
+  /**
+   * The cell under the pointer: its rect, or its place on the canvas.
+   *
+   * @param {MouseEvent | KeyboardEvent} event
+   * @returns {[number, number] | null}
+   */
   function cellAt(event) {
     if (!onCanvas) {
-      const rect = event.target?.closest?.("rect.icw-heat-cell");
+      const rect = cellOf(event.target);
+      /** @type {{i: number, j: number} | null} */
       const d = rect ? select(rect).datum() : null;
       return d ? [d.i, d.j] : null;
     }
-    const box = canvas.node().getBoundingClientRect();
+    const node = canvas.node();
+    // A key has no position: no cell on the canvas (as NaN gave before).
+    if (!node || data === null || layout === null || !("clientX" in event))
+      return null;
+    const box = node.getBoundingClientRect();
     const j = Math.floor((event.clientX - box.left) / layout.cell);
     const i = Math.floor((event.clientY - box.top) / layout.cell);
     const inside =
@@ -291,6 +328,18 @@ export function createHeatmap(container, options) {
     return inside ? [i, j] : null;
   }
 
+  /**
+   * The svg cell an event's target is in, if any.
+   *
+   * @param {EventTarget | null} target
+   */
+  function cellOf(target) {
+    return target instanceof Element
+      ? target.closest("rect.icw-heat-cell")
+      : null;
+  }
+
+  /** @param {MouseEvent | KeyboardEvent} event */
   function activate(event) {
     if (data === null || onActivate === undefined) return;
     const at = cellAt(event);
@@ -300,13 +349,13 @@ export function createHeatmap(container, options) {
 
   root
     .on("click", activate)
-    .on("keydown", (event) => {
+    .on("keydown", (/** @type {KeyboardEvent} */ event) => {
       if (event.key !== "Enter" && event.key !== " ") return;
-      if (!event.target?.closest?.("rect.icw-heat-cell")) return;
+      if (!cellOf(event.target)) return;
       event.preventDefault(); // Space would scroll the page
       activate(event);
     })
-    .on("pointermove", (event) => {
+    .on("pointermove", (/** @type {PointerEvent} */ event) => {
       if (data === null) return;
       const at = cellAt(event);
       if (at) show(at[0], at[1], event);
@@ -315,6 +364,7 @@ export function createHeatmap(container, options) {
     .on("pointerleave", hide);
 
   return {
+    /** @param {HeatmapData} next */
     update(next) {
       if (destroyed) return null;
       data = next;

@@ -1,9 +1,14 @@
+// @ts-check
 // The bars of the importance chart: one bar from 0 to the mean per row, with
 // ±std error bars.
 
 import { isNegativeRow } from "./importance_rows.js";
 
-/** Append the (initially empty) bar elements of a new row `g`. */
+/**
+ * Append the (initially empty) bar elements of a new row `g`.
+ *
+ * @param {import("./chart_base.js").AnySelection} g
+ */
 export function appendBars(g) {
   const bars = g.append("g").attr("class", "piw-bars");
   bars.append("rect").attr("class", "piw-bar");
@@ -15,7 +20,7 @@ export function appendBars(g) {
 /**
  * Draw the bars of the `joined` rows, or hide them.
  *
- * @param {import("d3-selection").Selection} joined the rows.
+ * @param {import("./chart_base.js").AnySelection} joined the rows.
  * @param {import("./importance_chart.js").MarksOptions} options `visible`
  *   when bars are the kind drawn.
  */
@@ -24,6 +29,7 @@ export function drawBars(
   { visible, x, band, mid, tr, testid, keyAttribute },
 ) {
   const x0 = x(0);
+  /** @param {number} v */
   const px = (v) => (Number.isFinite(v) ? x(v) : x0);
   const bars = joined
     .select("g.piw-bars")
@@ -38,6 +44,7 @@ export function drawBars(
     .attr("width", (d) => Math.abs(px(d.mean) - x0))
     .attr("y", 0)
     .attr("height", band);
+  /** @param {import("./importance_rows.js").ImportanceRow} d */
   const hasErr = (d) => Number.isFinite(d.mean) && d.std > 0;
   bars
     .selectAll("line.piw-err")
@@ -47,10 +54,12 @@ export function drawBars(
     .attr("x2", (d) => px(d.mean + d.std))
     .attr("y1", mid)
     .attr("y2", mid);
-  for (const [cls, sign] of [
+  /** @type {[string, number][]} */
+  const caps = [
     ["piw-err-low", -1],
     ["piw-err-high", 1],
-  ]) {
+  ];
+  for (const [cls, sign] of caps) {
     tr(bars.select(`line.${cls}`))
       .attr("x1", (d) => px(d.mean + sign * d.std))
       .attr("x2", (d) => px(d.mean + sign * d.std))

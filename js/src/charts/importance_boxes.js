@@ -1,3 +1,4 @@
+// @ts-check
 // The box plots of the importance chart: per row, the box of the per-repeat
 // importances (quartiles and median), whiskers with caps, and outliers.
 
@@ -5,7 +6,13 @@ import { isNegativeRow } from "./importance_rows.js";
 
 const OUTLIER_RADIUS = 2.5;
 
-/** Append the (initially empty) box-plot elements of a new row `g`. */
+/** @typedef {NonNullable<ReturnType<typeof import("./box_stats.js").boxStats>>} Box */
+
+/**
+ * Append the (initially empty) box-plot elements of a new row `g`.
+ *
+ * @param {import("./chart_base.js").AnySelection} g
+ */
 export function appendBoxPlot(g) {
   const box = g.append("g").attr("class", "piw-boxplot");
   box.append("line").attr("class", "piw-whisker piw-whisker-low");
@@ -25,7 +32,7 @@ export function appendBoxPlot(g) {
  * Draw the box plots of the `joined` rows that have per-repeat values
  * (`d.box`), or hide them.
  *
- * @param {import("d3-selection").Selection} joined the rows.
+ * @param {import("./chart_base.js").AnySelection} joined the rows.
  * @param {import("./importance_chart.js").MarksOptions} options `visible`
  *   when boxes are the kind drawn.
  */
@@ -52,6 +59,7 @@ export function drawBoxes(
     .attr("x2", (d) => x(d.box.median))
     .attr("y1", 0)
     .attr("y2", band);
+  /** @type {[string, (b: Box) => number, (b: Box) => number][]} */
   const whiskers = [
     ["piw-whisker-low", (b) => b.whiskerLow, (b) => b.q1],
     ["piw-whisker-high", (b) => b.q3, (b) => b.whiskerHigh],
@@ -63,10 +71,12 @@ export function drawBoxes(
       .attr("y1", mid)
       .attr("y2", mid);
   }
-  for (const [cls, at] of [
+  /** @type {[string, (b: Box) => number][]} */
+  const caps = [
     ["piw-whisker-cap-low", (b) => b.whiskerLow],
     ["piw-whisker-cap-high", (b) => b.whiskerHigh],
-  ]) {
+  ];
+  for (const [cls, at] of caps) {
     tr(boxes.select(`line.${cls}`))
       .attr("x1", (d) => x(at(d.box)))
       .attr("x2", (d) => x(at(d.box)))

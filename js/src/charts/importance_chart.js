@@ -1,3 +1,4 @@
+// @ts-check
 // Horizontal permutation-importance chart: bars (mean ± std) or box plots of
 // the per-repeat importances, one row per feature, drawn with d3.
 //
@@ -56,7 +57,13 @@ const PERMUTATION_TESTIDS = Object.freeze({
   tooltip: "piw-tooltip",
 });
 
-/** Append the (initially empty) elements of a new row. */
+/** @typedef {import("./importance_rows.js").ImportanceRow} ImportanceRow */
+
+/**
+ * Append the (initially empty) elements of a new row.
+ *
+ * @param {import("./chart_base.js").AnySelection} g
+ */
 function buildRow(g) {
   g.attr("tabindex", 0);
   g.append("rect").attr("class", "piw-hit");
@@ -90,19 +97,19 @@ function buildRow(g) {
  * @property {string} [keyAttribute="data-feature"] attribute carrying each
  *   row's label on the row, its bar and its box.
  * @property {string} [label="Permutation importance"] the svg's aria-label.
- * @property {import("../ui/tooltip.js").Tooltip} [tooltip] a tooltip to use
+ * @property {import("../ui/tooltip.js").Tooltip | null} [tooltip] a tooltip to use
  *   (and leave in place on destroy) instead of one of the chart's own.
  *
  * @typedef {object} ImportanceChartData
  * @property {string[]} features labels, drawn top to bottom as given.
- * @property {Float32Array} mean mean importance, one per feature.
- * @property {Float32Array} std standard deviation over repeats.
- * @property {Float32Array | null} values per-repeat importances, row-major
+ * @property {import("../codecs.js").TypedArray} mean mean importance, one per feature.
+ * @property {import("../codecs.js").TypedArray} std standard deviation over repeats.
+ * @property {import("../codecs.js").TypedArray | null} values per-repeat importances, row-major
  *   `[features.length, repeatsDone]` (needed for "box").
  * @property {number} repeatsDone
  * @property {"bar" | "box"} kind
  * @property {number} baseline score on unpermuted data.
- * @property {Float32Array | null} permutedMean mean score with each feature
+ * @property {import("../codecs.js").TypedArray | null} permutedMean mean score with each feature
  *   permuted.
  * @property {string} [scorer] scorer name, for the axis title and tooltip.
  * @property {string[][]} [details] extra tooltip lines per feature (e.g. a
@@ -117,7 +124,7 @@ function buildRow(g) {
  * @property {import("d3-scale").ScaleLinear<number, number>} x
  * @property {number} band the height of a row's marks.
  * @property {number} mid the middle of a row's marks.
- * @property {(selection: object) => object} tr the draw's transition.
+ * @property {import("./chart_base.js").Tr} tr the draw's transition.
  * @property {string} testid of each bar or box.
  * @property {string} keyAttribute carrying the row's label.
  *
@@ -139,7 +146,9 @@ export function createImportanceChart(
   } = {},
 ) {
   const testids = { ...PERMUTATION_TESTIDS, ...testidOptions };
-  const root = select(container).append("div").attr("class", "piw-chart");
+  const rootNode = document.createElement("div");
+  container.append(rootNode);
+  const root = select(rootNode).attr("class", "piw-chart");
   const svg = root
     .append("svg")
     .attr("class", "iw-chart-svg piw-chart-svg")
@@ -156,24 +165,34 @@ export function createImportanceChart(
     .attr("class", "iw-axis-title piw-axis-title")
     .attr("text-anchor", "middle");
   const tooltip =
-    sharedTooltip ?? createTooltip(root.node(), { testid: testids.tooltip });
+    sharedTooltip ?? createTooltip(rootNode, { testid: testids.tooltip });
 
+  /** @type {ImportanceChartData | null} */
   let data = null;
+  /** @type {ImportanceRow[]} */
   let rows = [];
+  /** @type {ReturnType<typeof makeFormats> | null} */
   let formats = null;
   let lastWidth = 0;
+  /** @type {string | null} */
   let hovered = null;
   let hoveredIndex = -1;
   let destroyed = false;
   const transitions = drawTransitions(svg, () => destroyed);
 
   /** The kind drawn: boxes need per-repeat values. */
+  /** @returns {"bar" | "box"} */
   function drawnKind() {
-    return data.kind === "box" && rows.some((r) => r.box) ? "box" : "bar";
+    return data?.kind === "box" && rows.some((r) => r.box) ? "box" : "bar";
   }
 
+  /**
+   * @param {boolean} animate
+   * @returns {ImportanceChartDrawn}
+   */
   function draw(animate) {
-    if (data === null) return;
+    if (data === null || formats === null) return { kind: "bar", negative: 0 };
+    const shown = formats;
     const kind = drawnKind();
     const width = measureWidth(container);
     lastWidth = width;
@@ -202,13 +221,14 @@ export function createImportanceChart(
       exitingClass: "piw-exiting",
       keyAttribute,
       build: buildRow,
-      transform: (d) => `translate(0,${y(d.feature)})`,
+      transform: (/** @type {ImportanceRow} */ d) =>
+        `translate(0,${y(d.feature)})`,
       tr,
     });
     joined.attr(
       "aria-label",
-      (d) =>
-        `${d.feature}: ${formats.importance(d.mean)} ± ${formats.std(d.std)}`,
+      (/** @type {ImportanceRow} */ d) =>
+        `${d.feature}: ${shown.importance(d.mean)} ± ${shown.std(d.std)}`,
     );
 
     drawRowLabels(joined, {
@@ -257,7 +277,12 @@ export function createImportanceChart(
     };
   }
 
+  /**
+   * @param {ImportanceRow} row
+   * @param {"bar" | "box"} kind
+   */
   function fillTooltip(row, kind) {
+    if (data === null || formats === null) return;
     tooltip.fill(tooltipLines(row, kind, data, formats));
   }
 
@@ -269,7 +294,12 @@ export function createImportanceChart(
     }
   }
 
+  /**
+   * @param {Element} rowNode
+   * @param {PointerEvent | null} event
+   */
   function showTooltip(rowNode, event) {
+    /** @type {ImportanceRow} */
     const row = select(rowNode).datum();
     fillTooltip(row, drawnKind());
     tooltip.show(
@@ -299,6 +329,7 @@ export function createImportanceChart(
     /**
      * Draw `data`, moving the rows of features already drawn.
      *
+     * @param {ImportanceChartData} next
      * @returns {ImportanceChartDrawn}
      */
     update(next) {

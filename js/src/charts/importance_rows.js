@@ -1,3 +1,4 @@
+// @ts-check
 // The rows of the importance chart, before anything is drawn: one object per
 // feature with the numbers its row needs (box geometry included), the x
 // domain, the number formats, which rows take the "negative" colour, and
@@ -21,7 +22,14 @@ export function isNegativeRow(row, kind) {
     : row.mean < 0;
 }
 
-/** The formatters of one result: one notation per quantity, as in the table. */
+/** @typedef {import("./importance_chart.js").ImportanceChartData} ImportanceChartData */
+/** @typedef {ReturnType<typeof makeRows>[number]} ImportanceRow */
+
+/**
+ * The formatters of one result: one notation per quantity, as in the table.
+ *
+ * @param {ImportanceChartData} data
+ */
 export function makeFormats(data) {
   return {
     importance: columnFormat(data.mean),
@@ -34,10 +42,12 @@ export function makeFormats(data) {
 /**
  * One object per drawn feature, with the numbers the row needs; `std` is
  * the error bar's half-width (`spread` times the data's std).
+ *
+ * @param {ImportanceChartData} data
  */
 export function makeRows(data) {
   const { features, mean, std, permutedMean } = data;
-  const spread = Number.isFinite(data.spread) ? data.spread : 1;
+  const spread = Number.isFinite(data.spread) ? Number(data.spread) : 1;
   const repeats = data.repeatsDone ?? 0;
   const values =
     data.values &&
@@ -60,7 +70,12 @@ export function makeRows(data) {
   });
 }
 
-/** The x domain: 0 and every drawn value, padded a little away from zero. */
+/**
+ * The x domain: 0 and every drawn value, padded a little away from zero.
+ *
+ * @param {ImportanceRow[]} rows
+ * @param {"bar" | "box"} kind
+ */
 export function importanceDomain(rows, kind) {
   const ends = rows.flatMap((r) =>
     kind === "box" && r.box
@@ -82,6 +97,7 @@ export function importanceDomain(rows, kind) {
 export function tooltipLines(row, kind, data, formats) {
   // The table's column formats, so both show the same digits.
   const { importance, std, permuted, baseline } = formats;
+  /** @type {[string, string][]} */
   const lines = [
     ["iw-tooltip-title piw-tooltip-title", row.feature],
     [

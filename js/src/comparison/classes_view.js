@@ -1,3 +1,4 @@
+// @ts-check
 // The "Per class" view: ESL relative importance of each feature for each
 // class (K-class gradient boosting), as a heatmap with a colour legend.
 
@@ -9,6 +10,11 @@ import { createColorLegend } from "../charts/color_legend.js";
 import { columnFormat, isolate } from "../charts/format.js";
 import { createHeatmap } from "../charts/heatmap.js";
 import { h } from "../ui/dom.js";
+
+/**
+ * @typedef {NonNullable<ReturnType<
+ *   typeof import("./comparison_data.js").perClassResult>>} ClassesResult
+ */
 
 /** Why the view can be empty, shown in it and on the disabled switch. */
 export const NO_PER_CLASS =
@@ -47,12 +53,14 @@ export function createClassesView({ tooltip }) {
     title: "relative importance in the class (most important = 100)",
   });
 
+  /** @type {ClassesResult | null} */
   let last = null;
   let drawnWidth = 0;
   const stopObserving = observeResize(heatmapHost, () => {
     if (last !== null && heatmapHost.clientWidth !== drawnWidth) draw(last);
   });
 
+  /** @param {ClassesResult} result */
   function draw(result) {
     last = result;
     drawnWidth = heatmapHost.clientWidth;

@@ -1,10 +1,17 @@
+// @ts-check
 // Reading the ImportanceComparisonWidget's traits into what the views draw.
 // Pure functions (no DOM, no statistics: every number comes from Python),
 // tested in comparison_data.test.js.
 
 import { decodeArray } from "../codecs.js";
 
-/** Whether a payload trait holds nothing yet (`{}`, null, undefined). */
+/**
+ * Whether a payload trait holds nothing yet (`{}`, null, undefined, or no
+ * object at all).
+ *
+ * @param {unknown} value
+ * @returns {value is null | undefined | Record<string, never>}
+ */
 export function isEmpty(value) {
   return (
     value === null ||
@@ -14,6 +21,10 @@ export function isEmpty(value) {
   );
 }
 
+/**
+ * @param {unknown} value
+ * @param {number} fallback
+ */
 const finiteOr = (value, fallback) =>
   value === null || value === undefined || !Number.isFinite(Number(value))
     ? fallback
@@ -22,10 +33,10 @@ const finiteOr = (value, fallback) =>
 /**
  * Decode `array` ({data, dtype, shape}) and check its shape.
  *
- * @param {object} array
+ * @param {import("../ui/model.js").TraitPayload} array
  * @param {number[]} shape expected shape.
  * @param {string} name for the error message, e.g. "_measures.mdi.values".
- * @returns {ArrayBufferView}
+ * @returns {import("../codecs.js").TypedArray}
  * @throws {RangeError} when the shape differs.
  */
 function decodeShaped(array, shape, name) {
@@ -41,12 +52,13 @@ function decodeShaped(array, shape, name) {
   return decoded.values;
 }
 
+/** @param {unknown} list */
 const names = (list) => (Array.isArray(list) ? list.map(String) : []);
 
 /**
  * The `_measures` trait, decoded.
  *
- * @param {object} value `{}` before the first result.
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} value `{}` before the first result.
  * @returns {MeasuresResult | null}
  * @throws {TypeError | RangeError} when an array is malformed.
  *
@@ -68,17 +80,17 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  * @property {string} key e.g. "mdi", "permutation_test".
  * @property {string} label
  * @property {string} units of the raw values, e.g. "decrease in accuracy".
- * @property {ArrayBufferView} values raw importances.
- * @property {ArrayBufferView | null} std raw std over repeats (permutation).
- * @property {ArrayBufferView} normalized values / max |values|, in [-1, 1].
- * @property {ArrayBufferView | null} normalizedStd std on the same scale.
- * @property {ArrayBufferView | null} low raw interval, mean - 2 std (NaN
+ * @property {import("../codecs.js").TypedArray} values raw importances.
+ * @property {import("../codecs.js").TypedArray | null} std raw std over repeats (permutation).
+ * @property {import("../codecs.js").TypedArray} normalized values / max |values|, in [-1, 1].
+ * @property {import("../codecs.js").TypedArray | null} normalizedStd std on the same scale.
+ * @property {import("../codecs.js").TypedArray | null} low raw interval, mean - 2 std (NaN
  *   while too few repeats are done); `high` likewise.
- * @property {ArrayBufferView | null} high
- * @property {ArrayBufferView | null} normalizedLow the interval on the
+ * @property {import("../codecs.js").TypedArray | null} high
+ * @property {import("../codecs.js").TypedArray | null} normalizedLow the interval on the
  *   normalized scale; `normalizedHigh` likewise.
- * @property {ArrayBufferView | null} normalizedHigh
- * @property {ArrayBufferView | null} withinNoise 1 where the interval
+ * @property {import("../codecs.js").TypedArray | null} normalizedHigh
+ * @property {import("../codecs.js").TypedArray | null} withinNoise 1 where the interval
  *   includes 0 (or is unknown), 0 elsewhere; null for impurity measures.
  */
 export function measuresResult(value) {
@@ -86,8 +98,9 @@ export function measuresResult(value) {
   const features = names(value.features);
   const n = features.length;
   const measures = (Array.isArray(value.measures) ? value.measures : []).map(
-    (m) => {
+    (/** @type {import("../ui/model.js").TraitPayload} */ m) => {
       const key = String(m.key);
+      /** @param {string} field */
       const vector = (field) =>
         m[field] ? decodeShaped(m[field], [n], `${key}.${field}`) : null;
       const values = vector("values");
@@ -146,18 +159,24 @@ export function measuresResult(value) {
  */
 export function sortedBy(result, key) {
   const measure = result?.measures.find((m) => m.key === key);
-  if (!measure || result.sortBy === key) return result;
+  if (!result || !measure || result.sortBy === key) return result;
   const v = measure.values;
+  /** @param {number} i */
   const rank = (i) => (Number.isNaN(v[i]) ? -Infinity : v[i]);
   const order = result.features
     .map((_, i) => i)
     .sort((a, b) =>
       Number.isNaN(v[a]) !== Number.isNaN(v[b])
-        ? Number.isNaN(v[a]) - Number.isNaN(v[b])
+        ? Number(Number.isNaN(v[a])) - Number(Number.isNaN(v[b]))
         : rank(b) - rank(a) || a - b,
     );
+  /** @param {import("../codecs.js").TypedArray | null} array */
   const take = (array) =>
     array === null ? null : Float64Array.from(order, (i) => array[i]);
+  /**
+   * @type {("values" | "std" | "normalized" | "normalizedStd" | "low"
+   *   | "high" | "normalizedLow" | "normalizedHigh" | "withinNoise")[]}
+   */
   const fields = ["values", "std", "normalized", "normalizedStd", "low"];
   fields.push("high", "normalizedLow", "normalizedHigh", "withinNoise");
   return {
@@ -180,28 +199,32 @@ export function sortedBy(result, key) {
  * @param {string} flag one flag's text (from `splitNotes`).
  * @param {number} i the feature's index.
  * @returns {{label: string, units: string, low: number, high: number,
- *   values: ArrayBufferView}[]} `values` the measure's raw values (for a
+ *   values: import("../codecs.js").TypedArray}[]} `values` the measure's raw values (for a
  *   format shared with the other features).
  */
 export function flagIntervals(result, flag, i) {
   const keys = result.flagEvidence[flag] ?? [];
-  return keys
-    .map((key) => result.measures.find((m) => m.key === key))
-    .filter((m) => m && m.low && m.high)
-    .map((m) => ({
-      label: m.label,
-      units: m.units,
-      low: m.low[i],
-      high: m.high[i],
-      values: m.values,
-    }));
+  return keys.flatMap((key) => {
+    const m = result.measures.find((measure) => measure.key === key);
+    return m && m.low && m.high
+      ? [
+          {
+            label: m.label,
+            units: m.units,
+            low: m.low[i],
+            high: m.high[i],
+            values: m.values,
+          },
+        ]
+      : [];
+  });
 }
 
 /**
  * The choices of the "Sort by" control: the measures present, and the
  * current key too when it is not among them (so the control shows it).
  *
- * @param {object} value the raw `_measures` trait.
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} value the raw `_measures` trait.
  * @param {string} current the `sort_by` trait.
  * @returns {[string, string][]} `[key, label]` pairs.
  */
@@ -209,10 +232,13 @@ export function sortChoices(value, current) {
   const measures = isEmpty(value) || !Array.isArray(value.measures)
     ? []
     : value.measures;
-  const choices = measures.map((m) => [
-    String(m.key),
-    String(m.label ?? m.key),
-  ]);
+  /** @type {[string, string][]} */
+  const choices = measures.map(
+    (/** @type {import("../ui/model.js").TraitPayload} */ m) => [
+      String(m.key),
+      String(m.label ?? m.key),
+    ],
+  );
   if (current && !choices.some(([key]) => key === current))
     choices.push([current, current.replaceAll("_", " ")]);
   return choices;
@@ -221,8 +247,8 @@ export function sortChoices(value, current) {
 /**
  * The `_per_class` trait, decoded.
  *
- * @param {object} value `{}` when not applicable.
- * @returns {{classes: string[], features: string[], values: ArrayBufferView}
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} value `{}` when not applicable.
+ * @returns {{classes: string[], features: string[], values: import("../codecs.js").TypedArray}
  *   | null} `values` row-major `[classes, features]`, each row 0..100.
  */
 export function perClassResult(value) {
@@ -240,9 +266,9 @@ export function perClassResult(value) {
 /**
  * The `_correlation` trait, decoded.
  *
- * @param {object} value `{}` when there are fewer than two numeric features.
- * @returns {{features: string[], matrix: ArrayBufferView,
- *   linkage: ArrayBufferView, leafOrder: number[], maxDistance: number}
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} value `{}` when there are fewer than two numeric features.
+ * @returns {{features: string[], matrix: import("../codecs.js").TypedArray,
+ *   linkage: import("../codecs.js").TypedArray, leafOrder: number[], maxDistance: number}
  *   | null} `features` and `matrix` in leaf order; `linkage` row-major
  *   `[n - 1, 4]` in original feature indices; `leafOrder[p]` the original
  *   index of the leaf at position `p`.
@@ -257,6 +283,7 @@ export function correlationResult(value) {
     [Math.max(0, n - 1), 4],
     "_correlation.linkage",
   );
+  /** @type {number[]} */
   const leafOrder = (value.leaf_order ?? []).map(Number);
   const seen = new Set(leafOrder);
   if (
@@ -277,9 +304,9 @@ export function correlationResult(value) {
 /**
  * The `_groups` trait, decoded.
  *
- * @param {object} value `{}` before the first grouped result.
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} value `{}` before the first grouped result.
  * @returns {{correlationThreshold: number, labels: string[], members: string[][],
- *   mean: ArrayBufferView, std: ArrayBufferView, repeatsDone: number,
+ *   mean: import("../codecs.js").TypedArray, std: import("../codecs.js").TypedArray, repeatsDone: number,
  *   nRepeats: number, scorer: string, baseline: number} | null}
  */
 export function groupsResult(value) {
@@ -288,8 +315,12 @@ export function groupsResult(value) {
   const g = groups.length;
   return {
     correlationThreshold: finiteOr(value.correlation_threshold, NaN),
-    labels: groups.map((group) => String(group.label)),
-    members: groups.map((group) => names(group.members)),
+    labels: groups.map(
+      (/** @type {{label: unknown}} */ group) => String(group.label),
+    ),
+    members: groups.map(
+      (/** @type {{members: unknown}} */ group) => names(group.members),
+    ),
     mean: decodeShaped(value.mean, [g], "_groups.mean"),
     std: decodeShaped(value.std, [g], "_groups.std"),
     repeatsDone: finiteOr(value.repeats_done, 0),
@@ -361,7 +392,12 @@ export function percent(progress) {
   return `${Math.floor(value * 100)}%`;
 }
 
-/** Whether two thresholds are the same number (up to float32 rounding). */
+/**
+ * Whether two thresholds are the same number (up to float32 rounding).
+ *
+ * @param {number} a
+ * @param {number} b
+ */
 export function sameThreshold(a, b) {
   return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Correlation" view: the Spearman correlation matrix in dendrogram leaf
 // order with the dendrogram above it, a |ρ| slider that cuts the tree
 // (dashed line on the dendrogram, clusters boxed on the heatmap), and next to
@@ -139,8 +140,13 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     tooltip,
   });
 
+  /** @type {CorrelationState | null} */
   let state = null;
-  /** Slider value while dragging, before release; null otherwise. */
+  /**
+   * Slider value while dragging, before release; null otherwise.
+   *
+   * @type {number | null}
+   */
   let preview = null;
   let drawnWidth = 0;
   // The heatmap and the dendrogram above it share one layout: a new width
@@ -152,7 +158,9 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     }
   });
 
+  /** @param {number} threshold */
   function drawMatrix(threshold) {
+    if (state === null) return 0; // not drawn before the first update
     const { correlation } = state;
     sliderValue.textContent = formatNumber(threshold);
     if (!correlation) return 0;
@@ -171,21 +179,24 @@ export function createCorrelationView({ tooltip, onThreshold }) {
         ["", `Spearman ρ = ${formatNumber(value)}`],
       ],
     });
-    dendrogram.update({
-      linkage,
-      leafOrder,
-      left: layout.left,
-      cell: layout.cell,
-      width: layout.width,
-      maxDistance: correlation.maxDistance,
-      cut: 1 - threshold,
-      cutLabel: `|ρ| ≥ ${formatNumber(threshold)}`,
-      tickFormat: (height) => formatNumber(1 - height),
-    });
+    // null only from a destroyed heatmap: nothing to line up with.
+    if (layout !== null)
+      dendrogram.update({
+        linkage,
+        leafOrder,
+        left: layout.left,
+        cell: layout.cell,
+        width: layout.width,
+        maxDistance: correlation.maxDistance,
+        cut: 1 - threshold,
+        cutLabel: `|ρ| ≥ ${formatNumber(threshold)}`,
+        tickFormat: (height) => formatNumber(1 - height),
+      });
     return features.length;
   }
 
   function drawGroups() {
+    if (state === null) return;
     const { groups, correlationThreshold: threshold } = state;
     const has = groups !== null && groups.labels.length > 0;
     groupsChartHost.hidden = !has;
@@ -219,13 +230,14 @@ export function createCorrelationView({ tooltip, onThreshold }) {
       baseline: groups.baseline,
       permutedMean: null,
       scorer: groups.scorer,
-      details: groups.members.map((members) => [
+      details: groups.members.map((/** @type {string[]} */ members) => [
         `members: ${members.join(", ")}`,
       ]),
     });
   }
 
   function syncSlider() {
+    if (state === null) return;
     slider.disabled = !state.correlation;
     if (preview === null) slider.value = String(state.correlationThreshold);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Measures" view: every importance measure of each feature on one
 // normalized scale (dot plot; values within noise hollow), a caption with the
 // permutation progress, baselines and sort key, and "What the flags mean" for
@@ -74,10 +75,12 @@ export function createMeasuresView({ tooltip }) {
       parts.push(
         `permutation: ${result.repeatsDone} of ${result.nRepeats} repeats`,
       );
-      const baselines = [
+      /** @type {[string, number][]} */
+      const scores = [
         ["train", result.baselineTrain],
         ["test", result.baselineTest],
-      ].filter(([, v]) => Number.isFinite(v));
+      ];
+      const baselines = scores.filter(([, v]) => Number.isFinite(v));
       if (baselines.length > 0)
         parts.push(
           `baseline ${baselines.map(([k, v]) => `${k} ${formatNumber(v)}`).join(", ")}`,

@@ -1,3 +1,4 @@
+// @ts-check
 // The inspector's header: task and model, rows and features, the held-out
 // score of each scorer beside the dummy baseline's, the warning when the
 // model barely beats it, and the rows Effects and Comparison use.
@@ -6,12 +7,23 @@ import { columnFormat, isolate } from "../charts/format.js";
 import { integerInput } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 
+/**
+ * The `_header` trait (`{}` before the inspector has a model).
+ *
+ * @typedef {{model?: {type: string, steps?: string[]}, task?: string,
+ *   n_rows?: number, n_rows_views?: number, n_features?: number,
+ *   random_state?: number | null, dummy?: string, dummy_fitted_on?: string,
+ *   warning?: string, scores?: {scorer: string, model: number,
+ *   dummy: number | null, barely?: boolean}[]}} Header
+ */
+
+/** @param {number | undefined} n */
 const count = (n) => Number(n ?? 0).toLocaleString("en-US");
 
 /**
  * The header's lines of text (pure, for tests and the page).
  *
- * @param {object} header the `_header` trait.
+ * @param {Header} header the `_header` trait.
  * @returns {{title: string, model: string, data: string, rows: string}}
  */
 export function headerLines(header) {
@@ -19,13 +31,14 @@ export function headerLines(header) {
   const steps = model.steps?.length
     ? `pipeline: ${model.steps.map(isolate).join(" → ")}`
     : "";
-  const shown = header.n_rows_views ?? header.n_rows;
+  const total = header.n_rows ?? NaN;
+  const shown = header.n_rows_views ?? total;
   return {
     title: `${isolate(model.type)} · ${header.task ?? ""}`,
     model: steps,
     data: `${count(header.n_rows)} rows × ${count(header.n_features)} features (held out) · random_state ${header.random_state}`,
     rows:
-      shown < header.n_rows
+      shown < total
         ? `Effects and Comparison use a seeded subsample of ${count(shown)} of ${count(header.n_rows)} rows`
         : `Effects and Comparison use all ${count(header.n_rows)} rows`,
   };
@@ -34,7 +47,7 @@ export function headerLines(header) {
 /**
  * @param {Parameters<typeof integerInput>[2]} context the inspector's model:
  *   the rows field is bound to its `max_rows` trait.
- * @returns {{node: HTMLElement, update: (header: object) => void}}
+ * @returns {{node: HTMLElement, update: (header: Header | null) => void}}
  */
 export function createHeader(context) {
   const title = h("div", { className: "mi-title", testid: "mi-title" });

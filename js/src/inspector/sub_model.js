@@ -1,3 +1,4 @@
+// @ts-check
 // A child widget's model inside the inspector. The inspector mirrors each
 // child's synced traits into one of its own traits, `{state, versions}`
 // (a version per trait, bumped on every change); this proxy gives the
@@ -7,22 +8,36 @@
 // work without a kernel) and sent to Python by `save_changes` through
 // `send`. Traits in `shared` are the inspector's own (the selection).
 
+/** @typedef {import("../ui/model.js").WidgetModel} WidgetModel */
+
 /**
- * @param {object} model the inspector's model (anywidget, or the page shim).
+ * @param {WidgetModel} model the inspector's model (anywidget, or the page
+ *   shim).
  * @param {string} trait e.g. "_importance".
- * @param {{shared?: string[], send: (changes: object) => void}} options
- * @returns {{get: Function, set: Function, on: Function, off: Function,
- *   save_changes: Function, send: Function, destroy: () => void}}
+ * @param {{shared?: string[], send: (changes: Record<string, unknown>) => void}}
+ *   options
+ * @returns {WidgetModel & {destroy: () => void}}
  */
 export function subModel(model, trait, { shared = [], send }) {
+  /** @typedef {(...args: any[]) => void} Handler anywidget's EventHandler */
+  /** @type {Map<string, Set<Handler>>} */
   const listeners = new Map();
+  /** @returns {import("../ui/model.js").TraitPayload} */
   const mirror = () => model.get(trait) ?? {};
+  /** @type {Record<string, unknown>} */
   let state = { ...(mirror().state ?? {}) };
+  /** @type {Record<string, unknown>} */
   let versions = { ...(mirror().versions ?? {}) };
+  /** @type {Record<string, unknown>} */
   let pending = {};
   let sharedPending = false;
+  /** @param {string} name */
   const isShared = (name) => shared.includes(name);
 
+  /**
+   * @param {string} name
+   * @param {unknown} value
+   */
   function emit(name, value) {
     for (const fn of [...(listeners.get(`change:${name}`) ?? [])])
       fn(proxy, value);
@@ -30,6 +45,7 @@ export function subModel(model, trait, { shared = [], send }) {
 
   function onMirror() {
     const next = mirror();
+    /** @type {Record<string, unknown>} */
     const nextVersions = next.versions ?? {};
     const changed = Object.keys(nextVersions).filter(
       (name) => nextVersions[name] !== versions[name],
@@ -42,12 +58,18 @@ export function subModel(model, trait, { shared = [], send }) {
   const onShared = shared.map((name) => {
     const fn = () => emit(name, model.get(name));
     model.on(`change:${name}`, fn);
-    return [name, fn];
+    return /** @type {const} */ ([name, fn]);
   });
   model.on(`change:${trait}`, onMirror);
 
+  /** @type {WidgetModel & {destroy: () => void}} */
   const proxy = {
+    /** @param {string} name */
     get: (name) => (isShared(name) ? model.get(name) : state[name]),
+    /**
+     * @param {string} name
+     * @param {unknown} value
+     */
     set(name, value) {
       if (isShared(name)) {
         model.set(name, value);
@@ -59,13 +81,25 @@ export function subModel(model, trait, { shared = [], send }) {
       pending[name] = value;
       if (JSON.stringify(value) !== before) emit(name, value);
     },
+    /**
+     * @param {string} event
+     * @param {Handler} fn
+     */
     on(event, fn) {
-      if (!listeners.has(event)) listeners.set(event, new Set());
-      listeners.get(event).add(fn);
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(fn);
     },
+    /**
+     * Backbone's off: no event (undefined or null) removes every listener,
+     * no `fn` every listener of `event`.
+     *
+     * @param {string | null} [event]
+     * @param {Handler | null} [fn]
+     */
     off(event, fn) {
-      if (event === undefined) listeners.clear();
-      else if (fn === undefined) listeners.delete(event);
+      if (event == null) listeners.clear();
+      else if (fn == null) listeners.delete(event);
       else listeners.get(event)?.delete(fn);
     },
     save_changes() {

@@ -46,6 +46,25 @@ describe("subModel", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
+  it("off() takes null for 'any', as anywidget's model does", () => {
+    const parent = new FakeModel({ _view: mirror({ a: 1, b: 1 }, { a: 1, b: 1 }) });
+    const proxy = subModel(parent, "_view", { send: vi.fn() });
+    const onA = vi.fn();
+    const onA2 = vi.fn();
+    const onB = vi.fn();
+    proxy.on("change:a", onA);
+    proxy.on("change:a", onA2);
+    proxy.on("change:b", onB);
+    proxy.off("change:a", null); // every listener of change:a
+    parent.set("_view", mirror({ a: 2, b: 2 }, { a: 2, b: 2 }));
+    expect(onA).not.toHaveBeenCalled();
+    expect(onA2).not.toHaveBeenCalled();
+    expect(onB).toHaveBeenCalledTimes(1);
+    proxy.off(null); // every listener
+    parent.set("_view", mirror({ a: 3, b: 3 }, { a: 3, b: 3 }));
+    expect(onB).toHaveBeenCalledTimes(1);
+  });
+
   it("shares the parent's traits and removes its listeners on destroy", () => {
     const parent = new FakeModel({
       _view: mirror({}, {}),

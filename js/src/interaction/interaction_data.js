@@ -1,3 +1,4 @@
+// @ts-check
 // Decoding of InteractionWidget's `_h2` trait, and the words the heatmap
 // shows for a cell (no statistics: Python computes H²).
 //
@@ -10,9 +11,16 @@ import { decodeArray } from "../codecs.js";
 import { formatNumber, isolate } from "../charts/format.js";
 
 /**
- * @param {object} value the trait.
- * @returns {null | {features: string[], matrix: Float32Array,
- *   oneVsRest: Float32Array, nSamples: number}}
+ * A decoded `_h2`.
+ *
+ * @typedef {{features: string[], matrix: import("../codecs.js").TypedArray,
+ *   oneVsRest: import("../codecs.js").TypedArray, nSamples: number}} H2
+ */
+
+/**
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} value
+ *   the trait.
+ * @returns {null | H2}
  * @throws {RangeError} when the shapes do not match the features.
  */
 export function h2Result(value) {
@@ -43,12 +51,16 @@ export function h2Result(value) {
   };
 }
 
+/** @param {number} v */
 const h2Text = (v) => (Number.isFinite(v) ? formatNumber(v) : "not defined");
 
 /**
  * Tooltip lines of cell (i, j): the pair's H², and each feature's against
  * all others; the diagonal says what it is not.
  *
+ * @param {H2} h2
+ * @param {number} i
+ * @param {number} j
  * @returns {[string, string][]}
  */
 export function describeCell(h2, i, j) {
@@ -59,15 +71,22 @@ export function describeCell(h2, i, j) {
       ["", `H² against all other features: ${h2Text(h2.oneVsRest[i])}`],
     ];
   const value = h2.matrix[i * h2.features.length + j];
-  return [
+  /** @type {[string, string][]} */
+  const lines = [
     ["iw-tooltip-title", `${a} × ${b}: H² = ${h2Text(value)}`],
     ["", `${a} against all others: ${h2Text(h2.oneVsRest[i])}`],
     ["", `${b} against all others: ${h2Text(h2.oneVsRest[j])}`],
     ["", Number.isFinite(value) ? "click to draw the pair" : ""],
-  ].filter(([, text]) => text !== "");
+  ];
+  return lines.filter(([, text]) => text !== "");
 }
 
-/** The chosen pair's cell, or null when it is not among the features. */
+/**
+ * The chosen pair's cell, or null when it is not among the features.
+ *
+ * @param {H2 | null} h2
+ * @param {string[]} pair
+ */
 export function selectedCell(h2, pair) {
   if (!h2 || pair.length !== 2) return null;
   const i = h2.features.indexOf(pair[0]);

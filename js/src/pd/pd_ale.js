@@ -1,3 +1,4 @@
+// @ts-check
 // The accumulated local effects layer of the 1-way charts: the ALE as a line
 // (marks per category) over its uncertainty band, and, when partial
 // dependence is drawn on the same axis (kind "average_and_ale"), a legend
@@ -7,18 +8,32 @@
 
 import { area, line } from "d3-shape";
 
-const aleLine = line()
-  .defined((d) => Number.isFinite(d[1]))
-  .x((d) => d[0])
-  .y((d) => d[1]);
+import { setShown } from "../charts/chart_base.js";
+
 // Points are [x, y(ALE), y(lower), y(upper)]. Bins without rows have no
 // band (NaN bounds): a gap.
-const aleBand = area()
-  .defined((d) => Number.isFinite(d[2]) && Number.isFinite(d[3]))
-  .x((d) => d[0])
-  .y0((d) => d[2])
-  .y1((d) => d[3]);
+/** @typedef {[number, number, number, number]} AlePoint */
+const aleLine = line(
+  (/** @type {AlePoint} */ d) => d[0],
+  (d) => d[1],
+).defined((d) => Number.isFinite(d[1]));
+const aleBand = area(
+  (/** @type {AlePoint} */ d) => d[0],
+  (d) => d[2],
+  (d) => d[3],
+).defined((d) => Number.isFinite(d[2]) && Number.isFinite(d[3]));
 
+/**
+ * @typedef {import("../charts/chart_base.js").AnySelection} AnySelection
+ * @typedef {import("d3-scale").ScaleLinear<number, number>} ScaleLinear
+ * @typedef {import("d3-scale").ScaleBand<string>} ScaleBand
+ * @typedef {{curve: import("./pd_data.js").Curve1d, y: ScaleLinear,
+ *   box: {left: number, top: number, distTop: number, distHeight: number}}}
+ *   DrawOptions
+ * @typedef {{key: string, text: string, className: string}} LegendEntry
+ */
+
+/** @type {LegendEntry[]} */
 const LEGEND = [
   { key: "pd", text: "partial dependence", className: "pdw-legend-pd" },
   {
@@ -31,7 +46,7 @@ const LEGEND = [
 /**
  * The legend's entries for `curve`: both curves in the overlay, none else.
  *
- * @param {{effect?: string}} curve
+ * @param {{effect?: string} | null} curve
  * @returns {{key: string, text: string, className: string}[]}
  */
 export function legendEntries(curve) {
@@ -41,7 +56,9 @@ export function legendEntries(curve) {
 /**
  * Create the layer in `plot` (a d3 selection), under the PDP line.
  *
- * @returns {{drawCurve: Function, drawMarks: Function, clear: Function}}
+ * @param {AnySelection} plot
+ * @returns {{drawCurve: (at: DrawOptions & {x: ScaleLinear}) => void,
+ *   drawMarks: (at: DrawOptions & {x: ScaleBand}) => void}}
  */
 export function createAleLayer(plot) {
   const g = plot.insert("g", ":first-child").attr("class", "pdw-ale");
@@ -64,12 +81,16 @@ export function createAleLayer(plot) {
     .attr("text-anchor", "end")
     .attr("dy", "0.32em");
 
+  /**
+   * @param {DrawOptions["curve"]} curve
+   * @param {DrawOptions["box"]} box
+   */
   function drawLegend(curve, box) {
     legend
       .attr("transform", `translate(${box.left + 8},${box.top + 4})`)
       .selectAll("g.pdw-legend-item")
-      .data(legendEntries(curve), (d) => d.key)
-      .join((enter) => {
+      .data(legendEntries(curve), (/** @type {LegendEntry} */ d) => d.key)
+      .join((/** @type {AnySelection} */ enter) => {
         const item = enter.append("g").attr("class", "pdw-legend-item");
         item.append("line").attr("x1", 0).attr("x2", 18);
         item.append("text").attr("x", 24).attr("dy", "0.32em");
@@ -78,15 +99,22 @@ export function createAleLayer(plot) {
       .attr("data-testid", "pdw-legend-item")
       .attr("data-key", (d) => d.key)
       .attr("transform", (_, i) => `translate(0,${8 + i * 16})`)
-      .call((item) => {
-        item.select("line").attr("class", (d) => d.className);
-        item.select("text").text((d) => d.text);
+      .call((/** @type {AnySelection} */ item) => {
+        item
+          .select("line")
+          .attr("class", (/** @type {LegendEntry} */ d) => d.className);
+        item.select("text").text((/** @type {LegendEntry} */ d) => d.text);
       });
   }
 
-  /** A numeric feature: line and band at the edges (x: a linear scale). */
+  /**
+   * A numeric feature: line and band at the edges (x: a linear scale).
+   *
+   * @param {DrawOptions & {x: ScaleLinear}} options
+   */
   function drawCurve({ curve, x, y, box }) {
     const ale = curve.ale;
+    /** @type {AlePoint[]} */
     const points = [];
     if (ale) {
       for (let j = 0; j < curve.x.values.length; j += 1) {
@@ -99,7 +127,7 @@ export function createAleLayer(plot) {
     path
       .attr("d", shown ? aleLine(points) : null)
       .attr("data-points", points.filter((p) => Number.isFinite(p[1])).length);
-    g.style("display", ale ? null : "none");
+    setShown(g, Boolean(ale));
     marks.selectAll("*").remove();
     drawLegend(curve, box);
     stripLabel
@@ -108,10 +136,16 @@ export function createAleLayer(plot) {
       .text(ale ? "rows / bin" : "");
   }
 
-  /** A categorical feature: a mark and a band bar per category (x: a band
-   * scale over the labels). */
+  /**
+   * A categorical feature: a mark and a band bar per category (x: a band
+   * scale over the labels).
+   *
+   * @param {DrawOptions & {x: ScaleBand}} options
+   */
   function drawMarks({ curve, x, y, box }) {
     const ale = curve.ale;
+    /** @typedef {{label: string, value: number, lo: number, hi: number}} Mark */
+    /** @type {Mark[]} */
     const data = [];
     if (ale) {
       curve.x.labels.forEach((label, j) => {
@@ -127,8 +161,8 @@ export function createAleLayer(plot) {
     const w = x.bandwidth() * 0.3;
     marks
       .selectAll("g.pdw-ale-mark")
-      .data(data, (d) => d.label)
-      .join((enter) => {
+      .data(data, (/** @type {Mark} */ d) => d.label)
+      .join((/** @type {AnySelection} */ enter) => {
         const mark = enter.append("g").attr("class", "pdw-ale-mark");
         mark.append("rect").attr("class", "pdw-ale-band");
         mark.append("line").attr("class", "pdw-ale-line");
@@ -139,9 +173,11 @@ export function createAleLayer(plot) {
       .attr("data-value", (d) => d.value)
       .attr(
         "transform",
-        (d) => `translate(${x(d.label) + x.bandwidth() / 2},0)`,
+        (/** @type {Mark} */ d) =>
+          `translate(${(x(d.label) ?? NaN) + x.bandwidth() / 2},0)`,
       )
-      .call((mark) => {
+      .call((/** @type {AnySelection} */ mark) => {
+        /** @param {Mark} d */
         const finite = (d) => Number.isFinite(d.lo) && Number.isFinite(d.hi);
         mark
           .select("rect")
@@ -158,7 +194,7 @@ export function createAleLayer(plot) {
       });
     band.attr("d", null);
     path.attr("d", null).attr("data-points", data.length);
-    g.style("display", ale ? null : "none");
+    setShown(g, Boolean(ale));
     drawLegend(curve, box);
     stripLabel.text("");
   }

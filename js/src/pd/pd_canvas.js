@@ -1,3 +1,4 @@
+// @ts-check
 // Canvas plumbing for the partial dependence charts: a canvas placed over a
 // plot area at the device pixel ratio, the theme colour it paints with, and
 // the ICE painter (thousands of polylines, one stroke each).
@@ -21,11 +22,12 @@ export function prepareCanvas(canvas, { left, top, width, height }) {
   const h = Math.max(1, Math.round(height * ratio));
   if (canvas.width !== w) canvas.width = w;
   if (canvas.height !== h) canvas.height = h;
+  /** @type {CanvasRenderingContext2D | null} */
   let context = null;
   try {
     context = canvas.getContext?.("2d") ?? null;
   } catch {
-    context = null; // jsdom: "not implemented"
+    // jsdom: "not implemented"; context stays null.
   }
   if (!context) return null;
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -39,6 +41,10 @@ export const ICE_FALLBACK_COLOR = "#1976d2";
 /**
  * The colour a canvas paints with: its computed css `color` (set from the
  * theme variables in the stylesheet), or `fallback` where css is missing.
+ *
+ * @param {Element} canvas
+ * @param {string} fallback
+ * @returns {string}
  */
 export function canvasColor(canvas, fallback) {
   const color =
@@ -48,7 +54,11 @@ export function canvasColor(canvas, fallback) {
   return color && color !== "canvastext" ? color : fallback;
 }
 
-/** Opacity of one ICE curve among `m`: denser bundles, fainter lines. */
+/**
+ * Opacity of one ICE curve among `m`: denser bundles, fainter lines.
+ *
+ * @param {number} m
+ */
 export function iceAlpha(m) {
   return Math.min(0.6, Math.max(0.04, 2.5 / Math.sqrt(Math.max(1, m))));
 }
@@ -96,7 +106,7 @@ export function paintIce(
     context.beginPath();
     for (let j = 0; j < n; j += 1) {
       const v = values[offset + j];
-      if (v !== v) {
+      if (Number.isNaN(v)) {
         penDown = false; // NaN: not computed yet
         continue;
       }

@@ -1,3 +1,4 @@
+// @ts-check
 // 1-way partial dependence of a categorical feature: one band per category
 // label; the PDP as a bold mark (dash and dot) per category, joined by label;
 // ICE values as thin translucent dashes on a canvas; the category counts as
@@ -48,10 +49,17 @@ export function createPdCategories(container, { tooltip }) {
     .attr("class", "pdw-band-focus")
     .style("display", "none");
 
+  /** @type {import("./pd_data.js").Curve1d | null} */
   let curve = null;
+  /**
+   * @type {{x: import("d3-scale").ScaleBand<string>,
+   *   box: ReturnType<typeof frame.layout>} | null}
+   */
   let geometry = null;
 
   function draw() {
+    // oneWayHandle sets the curve before each draw.
+    if (curve === null) return { iceDrawn: 0, bars: 0 };
     const { average, individual, gridDone, distribution } = curve;
     const labels = curve.x.labels;
     const box = frame.layout(curve);
@@ -65,18 +73,19 @@ export function createPdCategories(container, { tooltip }) {
 
     // ICE: one short dash per curve and category.
     const context = prepareIceCanvas(frame, box);
+    const canvas = frame.canvas.node();
     let iceDrawn = 0;
-    if (context && individual && individual.rows > 0) {
+    if (context && canvas && individual && individual.rows > 0) {
       const { values, rows, cols } = individual;
       context.save();
-      context.fillStyle = canvasColor(frame.canvas.node(), ICE_FALLBACK_COLOR);
+      context.fillStyle = canvasColor(canvas, ICE_FALLBACK_COLOR);
       context.globalAlpha = iceAlpha(rows);
       const w = band * MARK_WIDTH;
       for (let j = 0; j < Math.min(gridDone, cols); j += 1) {
-        const left = x(labels[j]) - box.left + (band - w) / 2;
+        const left = (x(labels[j]) ?? NaN) - box.left + (band - w) / 2;
         for (let i = 0; i < rows; i += 1) {
           const v = values[i * cols + j];
-          if (v === v) context.fillRect(left, y(v) - box.top - 0.5, w, 1);
+          if (!Number.isNaN(v)) context.fillRect(left, y(v) - box.top - 0.5, w, 1);
         }
       }
       context.restore();
@@ -85,6 +94,7 @@ export function createPdCategories(container, { tooltip }) {
     frame.canvas.attr("data-curves", individual ? individual.rows : 0);
 
     // PDP marks, joined by category label.
+    /** @type {{label: string, value: number}[]} */
     const marks = [];
     if (average) {
       for (let j = 0; j < Math.min(gridDone, labels.length); j += 1)
@@ -93,8 +103,8 @@ export function createPdCategories(container, { tooltip }) {
     }
     marksG
       .selectAll("g.pdw-category")
-      .data(marks, (d) => d.label)
-      .join((enter) => {
+      .data(marks, (/** @type {{label: string}} */ d) => d.label)
+      .join((/** @type {import("../charts/chart_base.js").AnySelection} */ enter) => {
         const g = enter.append("g").attr("class", "pdw-category");
         g.append("line").attr("class", "pdw-category-dash");
         g.append("circle").attr("class", "pdw-category-dot").attr("r", 4);
@@ -105,9 +115,10 @@ export function createPdCategories(container, { tooltip }) {
       .attr("data-value", (d) => d.value)
       .attr(
         "transform",
-        (d) => `translate(${x(d.label) + band / 2},${y(d.value)})`,
+        (/** @type {{label: string, value: number}} */ d) =>
+          `translate(${(x(d.label) ?? NaN) + band / 2},${y(d.value)})`,
       )
-      .call((g) =>
+      .call((/** @type {import("../charts/chart_base.js").AnySelection} */ g) =>
         g
           .select("line")
           .attr("x1", (-band * MARK_WIDTH) / 2)
@@ -138,6 +149,7 @@ export function createPdCategories(container, { tooltip }) {
     tooltip.hide();
   }
 
+  /** @param {{clientX: number, clientY: number}} at */
   function show(at) {
     if (!curve || !geometry) return hide();
     const { x, box } = geometry;
@@ -146,17 +158,18 @@ export function createPdCategories(container, { tooltip }) {
     if (j < 0 || j >= Math.min(curve.gridDone, labels.length)) return hide();
     focus
       .style("display", null)
-      .attr("x", x(labels[j]))
+      .attr("x", x(labels[j]) ?? NaN) // j is a label's index: defined
       .attr("width", x.bandwidth())
       .attr("y", box.top)
       .attr("height", box.bottom - box.top);
+    /** @type {[string, string][]} */
     const lines = [
       ["iw-tooltip-title", `${isolate(curve.feature)} = ${isolate(labels[j])}`],
       ...curveValueLines(curve, j),
     ];
     const dist = curve.distribution;
     const k = dist?.kind === "categories" ? dist.labels.indexOf(labels[j]) : -1;
-    if (k >= 0) lines.push(["", `rows: ${formatNumber(dist.counts[k])}`]);
+    if (dist && k >= 0) lines.push(["", `rows: ${formatNumber(dist.counts[k])}`]);
     tooltip.fill(lines);
     tooltip.show(at);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Contour lines of the 2-way partial dependence heatmap, for numeric ×
 // numeric grids once complete.
 
@@ -11,8 +12,15 @@ const CONTOURS = 7;
  * border (coordinate 0 or n), half a cell beyond the outermost values; the
  * segments that touch the border are dropped, so lines end at the last grid
  * values instead of framing the heatmap.
+ *
+ * @param {number[][][][]} polygons rings of [x, y] points, per polygon.
+ * @param {number} nx
+ * @param {number} ny
+ * @param {(x: number) => number} toX
+ * @param {(y: number) => number} toY
  */
 function contourPath(polygons, nx, ny, toX, toY) {
+  /** @param {number[]} point */
   const onBorder = ([a, b]) => a === 0 || a === nx || b === 0 || b === ny;
   let path = "";
   for (const polygon of polygons)
@@ -62,7 +70,9 @@ export function heatContours(curve, extent, gx, gy) {
     extent &&
     extent[0] < extent[1]
   ) {
-    const transposed = new Float64Array(ga * gb);
+    // A plain array (d3-contour's type), every element set below.
+    /** @type {number[]} */
+    const transposed = new Array(ga * gb);
     for (let i = 0; i < ga; i += 1)
       for (let j = 0; j < gb; j += 1)
         transposed[j * ga + i] = average[i * gb + j];

@@ -1,3 +1,4 @@
+// @ts-check
 // 1-way partial dependence of a numeric feature: ICE curves painted on a
 // canvas (thin, translucent), the PDP as a bold svg line on top, and under
 // them, on the same x scale, the feature's histogram with a decile rug.
@@ -11,7 +12,7 @@ import { axisBottom } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 
-import { themeAxis } from "../charts/chart_base.js";
+import { setShown, themeAxis } from "../charts/chart_base.js";
 import { formatNumber, isolate } from "../charts/format.js";
 import {
   canvasColor,
@@ -60,10 +61,18 @@ export function createPdCurve(container, { tooltip }) {
     .attr("r", 4)
     .style("display", "none");
 
+  /** @type {import("./pd_data.js").Curve1d | null} */
   let curve = null;
+  /**
+   * @type {{x: import("d3-scale").ScaleLinear<number, number>,
+   *   y: import("d3-scale").ScaleLinear<number, number>,
+   *   box: ReturnType<typeof frame.layout>} | null}
+   */
   let geometry = null;
 
   function draw() {
+    // oneWayHandle sets the curve before each draw.
+    if (curve === null) return { iceDrawn: 0, bars: 0 };
     const { x: axis, average, gridDone, distribution, steps } = curve;
     const grid = axis.values;
     const g = grid.length;
@@ -87,8 +96,9 @@ export function createPdCurve(container, { tooltip }) {
     const [d0, d1] = y.domain();
     const ky = -(box.bottom - box.top) / (d1 - d0);
     const context = prepareIceCanvas(frame, box);
+    const canvas = frame.canvas.node();
     let iceDrawn = 0;
-    if (context && individual && individual.rows > 0) {
+    if (context && canvas && individual && individual.rows > 0) {
       iceDrawn = paintIce(context, {
         values: individual.values,
         rows: individual.rows,
@@ -98,7 +108,7 @@ export function createPdCurve(container, { tooltip }) {
         xs,
         y0: -ky * d1,
         ky,
-        color: canvasColor(frame.canvas.node(), ICE_FALLBACK_COLOR),
+        color: canvasColor(canvas, ICE_FALLBACK_COLOR),
         alpha: iceAlpha(individual.rows),
       });
     }
@@ -106,6 +116,7 @@ export function createPdCurve(container, { tooltip }) {
     frame.canvas.attr("data-steps", steps ? steps.cols : 0);
 
     // PDP: the computed points only; the path element is kept.
+    /** @type {[number, number][]} */
     const points = [];
     if (average) {
       for (let j = 0; j < gridDone; j += 1)
@@ -114,8 +125,8 @@ export function createPdCurve(container, { tooltip }) {
     }
     pdp
       .attr("d", points.length > 0 ? pdpLine(points) : null)
-      .attr("data-points", points.length)
-      .style("display", average ? null : "none");
+      .attr("data-points", points.length);
+    setShown(pdp, Boolean(average));
     ale.drawCurve({ curve, x, y, box });
 
     // Distribution strip, decile rug, rare regions.
@@ -136,6 +147,7 @@ export function createPdCurve(container, { tooltip }) {
     const deciles =
       distribution?.kind === "histogram" ? [...distribution.deciles] : [];
     const [x0, x1] = x.range();
+    /** @param {number} v */
     const clampX = (v) => Math.max(x0, Math.min(x1, x(v)));
     frame.deciles
       .selectAll("line.pdw-decile")
@@ -152,17 +164,19 @@ export function createPdCurve(container, { tooltip }) {
       deciles.length >= 2
         ? [
             { key: "low", a: x0, b: clampX(deciles[0]) },
-            { key: "high", a: clampX(deciles.at(-1)), b: x1 },
+            { key: "high", a: clampX(deciles[deciles.length - 1]), b: x1 },
           ]
         : [];
     frame.rare
       .selectAll("rect.pdw-rare-region")
-      .data(regions, (d) => d.key)
-      .join((enter) =>
+      .data(regions, (/** @type {{key: string}} */ d) => d.key)
+      .join((/** @type {import("../charts/chart_base.js").AnySelection} */ enter) =>
         enter
           .append("rect")
           .attr("class", "pdw-rare-region")
-          .call((r) => r.append("title").text(RARE_TITLE)),
+          .call((/** @type {import("../charts/chart_base.js").AnySelection} */ r) =>
+            r.append("title").text(RARE_TITLE),
+          ),
       )
       .attr("data-side", (d) => d.key)
       .attr("x", (d) => d.a)
@@ -173,7 +187,7 @@ export function createPdCurve(container, { tooltip }) {
     frame.xAxis.call(
       axisBottom(x)
         .ticks(Math.max(2, Math.floor(plotW / 80)))
-        .tickFormat(formatNumber),
+        .tickFormat((v) => formatNumber(Number(v))),
     );
     themeAxis(frame.xAxis);
     frame.svg.attr("data-settled", "true");
@@ -188,6 +202,7 @@ export function createPdCurve(container, { tooltip }) {
     tooltip.hide();
   }
 
+  /** @param {{clientX: number, clientY: number}} at */
   function show(at) {
     if (!curve || !geometry || curve.gridDone === 0) return hide();
     const { x, y, box } = geometry;
@@ -202,9 +217,10 @@ export function createPdCurve(container, { tooltip }) {
       .attr("y1", box.top)
       .attr("y2", box.bottom);
     const avg = curve.average?.[j] ?? curve.ale?.values[j];
-    if (Number.isFinite(avg))
+    if (avg !== undefined && Number.isFinite(avg))
       focus.style("display", null).attr("cx", px).attr("cy", y(avg));
     else focus.style("display", "none");
+    /** @type {[string, string][]} */
     const lines = [
       ["iw-tooltip-title", `${isolate(curve.feature)} = ${formatNumber(grid[j])}`],
       ...curveValueLines(curve, j),

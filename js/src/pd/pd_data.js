@@ -1,3 +1,4 @@
+// @ts-check
 // Decoding of PartialDependenceWidget's `_curve` trait, and the few facts the
 // drawing needs from it (no statistics: Python computes those).
 //
@@ -7,7 +8,17 @@
 
 import { decodeArray } from "../codecs.js";
 
-/** True for `{}`, null and undefined: no result yet. */
+/**
+ * @typedef {import("../codecs.js").TypedArray} TypedArray
+ * @typedef {import("../ui/model.js").TraitPayload} TraitPayload
+ */
+
+/**
+ * True for `{}`, null and undefined: no result yet.
+ *
+ * @param {unknown} value
+ * @returns {value is null | undefined | Record<string, never>}
+ */
 export function isEmptyCurve(value) {
   return (
     value === null ||
@@ -16,6 +27,11 @@ export function isEmptyCurve(value) {
   );
 }
 
+/**
+ * @param {TraitPayload} array an encoded array.
+ * @param {string} name for the error.
+ * @param {number} [length] the length it must have.
+ */
 function vector(array, name, length) {
   const { values, shape } = decodeArray(array);
   if (shape.length !== 1 || (length !== undefined && values.length !== length))
@@ -25,6 +41,11 @@ function vector(array, name, length) {
   return values;
 }
 
+/**
+ * @param {TraitPayload} array an encoded array.
+ * @param {string} name for the error.
+ * @param {number} cols the columns it must have.
+ */
 function matrix(array, name, cols) {
   const { values, shape } = decodeArray(array);
   if (shape.length !== 2 || shape[1] !== cols)
@@ -34,23 +55,31 @@ function matrix(array, name, cols) {
   return { values, rows: shape[0], cols };
 }
 
-/** Decode the `steps` payload: a grid and one row per ICE curve. */
+/**
+ * Decode the `steps` payload: a grid and one row per ICE curve.
+ *
+ * @param {TraitPayload | null | undefined} value
+ */
 export function stepsResult(value) {
   if (isEmptyCurve(value)) return null;
   const x = vector(value.grid, "steps.grid");
   return { x, ...matrix(value.individual, "steps.individual", x.length) };
 }
 
+/** @param {unknown} value */
 const strings = (value) => (Array.isArray(value) ? value.map(String) : []);
 
 /**
  * Decode a `distribution` payload.
  *
- * @returns {null | {kind: "histogram", edges: Float32Array,
- *   counts: Float32Array, deciles: Float32Array} | {kind: "categories",
- *   labels: string[], counts: Float32Array}}
+ * @returns {null | {kind: "histogram", edges: TypedArray,
+ *   counts: TypedArray, deciles: TypedArray} | {kind: "categories",
+ *   labels: string[], counts: TypedArray}}
  */
-export function distributionResult(value, name = "distribution") {
+export function distributionResult(
+  /** @type {TraitPayload | null | undefined} */ value,
+  name = "distribution",
+) {
   if (isEmptyCurve(value)) return null;
   if (value.kind === "histogram") {
     const counts = vector(value.counts, `${name}.counts`);
@@ -73,13 +102,16 @@ export function distributionResult(value, name = "distribution") {
 /**
  * Decode `_curve.missing`: the missing point of a numeric feature.
  *
- * @returns {null | {average: number | null, individual: Float32Array | null,
+ * @returns {null | {average: number | null, individual: TypedArray | null,
  *   nMissing: number, nRows: number, note: string}} null when the feature
  *   has no missing value (or is categorical: its missing value is a
  *   category). `average` and `individual` are null until computed, or when
  *   the model refused a missing value (`note` says why).
  */
-export function missingResult(value, note = "") {
+export function missingResult(
+  /** @type {TraitPayload | null | undefined} */ value,
+  /** @type {unknown} */ note = "",
+) {
   if (value == null) return null;
   const average = value.average == null ? null : Number(value.average);
   return {
@@ -94,7 +126,14 @@ export function missingResult(value, note = "") {
   };
 }
 
-/** An axis of the grid: its values, labels (categorical) and flag. */
+/**
+ * An axis of the grid: its values, labels (categorical) and flag.
+ *
+ * @param {TypedArray} values
+ * @param {unknown} labels
+ * @param {boolean} categorical
+ * @param {string} name for the error.
+ */
 function axis(values, labels, categorical, name) {
   const labelList = strings(labels);
   if (categorical && labelList.length !== values.length)
@@ -110,10 +149,13 @@ const EFFECTS = ["pd", "ale", "overlay"];
  * Decode the accumulated local effects of a 1-way `_curve`: the centred
  * values at the g edges and the band's bounds (NaN where a bin has no row).
  *
- * @returns {null | {values: Float32Array, lower: Float32Array,
- *   upper: Float32Array}} null when the curve has none.
+ * @returns {null | {values: TypedArray, lower: TypedArray,
+ *   upper: TypedArray}} null when the curve has none.
  */
-export function aleResult(value, g) {
+export function aleResult(
+  /** @type {TraitPayload | null | undefined} */ value,
+  /** @type {number} */ g,
+) {
   if (value == null) return null;
   return {
     values: vector(value.values, "ale.values", g),
@@ -125,7 +167,7 @@ export function aleResult(value, g) {
 /**
  * Decode `_curve`.
  *
- * @param {object} value the trait.
+ * @param {TraitPayload | null | undefined} value the trait.
  * @returns {null | Curve1d | Curve2d} null for `{}`.
  * @throws {TypeError | RangeError} on a malformed payload (the widget shows
  *   the message in its error box).
@@ -133,17 +175,17 @@ export function aleResult(value, g) {
  * @typedef {object} Curve1d
  * @property {"1d"} mode
  * @property {string} feature
- * @property {{values: Float32Array, labels: string[], categorical: boolean}} x
+ * @property {{values: TypedArray, labels: string[], categorical: boolean}} x
  * @property {number} gridDone grid points computed (clamped to [0, g]).
  * @property {"pd" | "ale" | "overlay"} effect what is drawn: partial
  *   dependence, accumulated local effects, or both on one axis.
  * @property {ReturnType<typeof aleResult>} ale
  * @property {ReturnType<typeof missingResult>} missing the missing value's
  *   point, drawn beside the curve.
- * @property {Float32Array | null} average `[g]`.
- * @property {{values: Float32Array, rows: number, cols: number} | null}
+ * @property {TypedArray | null} average `[g]`.
+ * @property {{values: TypedArray, rows: number, cols: number} | null}
  *   individual `[m, g]`, row-major.
- * @property {{x: Float32Array, values: Float32Array, rows: number,
+ * @property {{x: TypedArray, values: TypedArray, rows: number,
  *   cols: number} | null} steps the same ICE rows at every step of a tree
  *   model: `values[i, k]` holds on `(x[k - 1], x[k]]`.
  * @property {number} nRows
@@ -153,11 +195,13 @@ export function aleResult(value, g) {
  *
  * @typedef {object} Curve2d
  * @property {"2d"} mode
+ * @property {"pd" | "ale" | "overlay"} effect as for Curve1d (an `_curve`
+ *   of a pair carries one too).
  * @property {[string, string]} features
  * @property {Curve1d["x"]} x the first feature's axis (ga points).
  * @property {Curve1d["x"]} y the second feature's axis (gb points).
  * @property {number} gridDone rows of the x axis computed.
- * @property {Float32Array} average `[ga, gb]`, row-major.
+ * @property {TypedArray} average `[ga, gb]`, row-major.
  * @property {number} nRows
  * @property {string} yLabel
  * @property {ReturnType<typeof distributionResult>} distribution of x.
@@ -212,7 +256,7 @@ export function curveResult(value) {
       );
     return {
       mode: "2d",
-      features,
+      features: [features[0], features[1]],
       x: axis(gridX, value.grid_labels, categorical[0], "grid"),
       y: axis(gridY, value.grid_y_labels, categorical[1], "grid_y"),
       gridDone: clampDone(value.grid_done, gridX.length),
@@ -227,6 +271,10 @@ export function curveResult(value) {
   );
 }
 
+/**
+ * @param {unknown} value
+ * @param {number} g
+ */
 function clampDone(value, g) {
   const n = Math.floor(Number(value));
   return Number.isFinite(n) ? Math.min(g, Math.max(0, n)) : g;
@@ -236,6 +284,10 @@ function clampDone(value, g) {
  * Smallest and largest finite value of column `j` of a row-major
  * `[rows, cols]` matrix: the spread of the drawn ICE curves at grid point j.
  *
+ * @param {ArrayLike<number>} values
+ * @param {number} rows
+ * @param {number} cols
+ * @param {number} j
  * @returns {[number, number] | null} null when the column has no finite value.
  */
 export function columnRange(values, rows, cols, j) {
@@ -252,7 +304,7 @@ export function columnRange(values, rows, cols, j) {
 /**
  * Extent of the finite values of several arrays.
  *
- * @param {(ArrayLike<number> | null)[]} arrays
+ * @param {(ArrayLike<number> | null | undefined)[]} arrays
  * @returns {[number, number] | null}
  */
 export function finiteExtent(arrays) {
@@ -269,7 +321,13 @@ export function finiteExtent(arrays) {
   return lo <= hi ? [lo, hi] : null;
 }
 
-/** Index of the grid value nearest `value` among the first `n` (sorted). */
+/**
+ * Index of the grid value nearest `value` among the first `n` (sorted).
+ *
+ * @param {ArrayLike<number>} grid
+ * @param {number} n
+ * @param {number} value
+ */
 export function nearestIndex(grid, n, value) {
   let lo = 0;
   let hi = n - 1;
@@ -282,7 +340,11 @@ export function nearestIndex(grid, n, value) {
   return Math.abs(grid[hi] - value) < Math.abs(grid[lo] - value) ? hi : lo;
 }
 
-/** The progress count: "12 / 50 grid points" (rows of the grid for 2-way). */
+/**
+ * The progress count: "12 / 50 grid points" (rows of the grid for 2-way).
+ *
+ * @param {Curve1d | Curve2d | null} curve
+ */
 export function gridCount(curve) {
   if (!curve) return "";
   const total = curve.x.values.length;
@@ -309,9 +371,14 @@ export function correlations(value) {
   }));
 }
 
-/** Indices of the finite values of a numeric axis (every index of a
- * categorical one, whose positions are 0..k-1). */
+/**
+ * Indices of the finite values of a numeric axis (every index of a
+ * categorical one, whose positions are 0..k-1).
+ *
+ * @param {Curve1d["x"]} axis
+ */
 function finiteIndices(axis) {
+  /** @type {number[]} */
   const kept = [];
   for (let k = 0; k < axis.values.length; k += 1)
     if (axis.categorical || Number.isFinite(axis.values[k])) kept.push(k);
@@ -334,9 +401,14 @@ export function drawableSurface(curve) {
   const keepY = finiteIndices(curve.y);
   const ga = curve.x.values.length;
   const gb = curve.y.values.length;
+  /** @type {[number, number]} */
   const dropped = [ga - keepX.length, gb - keepY.length];
   if (keepX.length === 0 || keepY.length === 0) return { curve: null, dropped };
   if (dropped[0] === 0 && dropped[1] === 0) return { curve, dropped };
+  /**
+   * @param {Curve1d["x"]} axis
+   * @param {number[]} keep
+   */
   const pick = (axis, keep) => ({
     ...axis,
     values: Float32Array.from(keep, (k) => axis.values[k]),

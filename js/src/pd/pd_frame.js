@@ -1,3 +1,4 @@
+// @ts-check
 // What the two 1-way partial dependence charts share: the element tree (an
 // ICE canvas under an svg with the plot, a distribution strip beneath it on
 // the same x scale, axes and titles, a transparent overlay for the pointer),
@@ -31,13 +32,24 @@ const Y_TITLE_X = 14;
 const Y_TITLE_LINE = 15;
 const Y_TITLE_MAX_LINES = 3;
 
+/** @type {Record<string, string>} */
 const EFFECT_NAMES = {
   pd: "Partial dependence on",
   ale: "Accumulated local effects of",
   overlay: "Partial dependence and accumulated local effects of",
 };
 
-/** Pad a [lo, hi] extent by 5% (a flat one by half its size, or ±1 at 0). */
+/**
+ * @typedef {import("./pd_data.js").Curve1d} Curve1d
+ * @typedef {ReturnType<typeof createOneWayFrame>} OneWayFrame
+ */
+
+/**
+ * Pad a [lo, hi] extent by 5% (a flat one by half its size, or ±1 at 0).
+ *
+ * @param {[number, number] | null} extent
+ * @returns {[number, number]}
+ */
 export function paddedDomain(extent) {
   if (!extent) return [0, 1];
   const [lo, hi] = extent;
@@ -105,8 +117,10 @@ export function createOneWayFrame(container, { svgTestid }) {
   /**
    * Size everything for `curve` and return the layout and y scale (over the
    * finite PDP and ICE values).
+   *
+   * @param {Curve1d} curve
    */
-  frame.layout = (curve) => {
+  const layout = (curve) => {
     const yLines = wrapLabel(
       curve.yLabel,
       PLOT_HEIGHT / CHAR_WIDTH,
@@ -149,7 +163,11 @@ export function createOneWayFrame(container, { svgTestid }) {
     frame.xAxis.attr("transform", `translate(0,${distTop + DIST_HEIGHT})`);
     frame.yAxis
       .attr("transform", `translate(${left},0)`)
-      .call(axisLeft(y).ticks(6).tickFormat(formatNumber));
+      .call(
+        axisLeft(y)
+          .ticks(6)
+          .tickFormat((v) => formatNumber(Number(v))),
+      );
     themeAxis(frame.yAxis);
     frame.xTitle
       .attr("x", left + plotW / 2)
@@ -160,7 +178,7 @@ export function createOneWayFrame(container, { svgTestid }) {
         "transform",
         `translate(${Y_TITLE_X},${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)`,
       )
-      .call((t) => {
+      .call((/** @type {import("../charts/chart_base.js").AnySelection} */ t) => {
         // Wrapped to the plot's height, one tspan per line; the whole label
         // also in its title (shown on hover).
         t.selectAll("*").remove();
@@ -192,11 +210,15 @@ export function createOneWayFrame(container, { svgTestid }) {
   /**
    * Track the pointer over the overlay: `show(at)` on move (and again after
    * each redraw via `refresh`), `hide()` on leave.
+   *
+   * @param {{show: (at: {clientX: number, clientY: number}) => void,
+   *   hide: () => void}} handlers
    */
-  frame.track = ({ show, hide }) => {
+  const track = ({ show, hide }) => {
+    /** @type {{clientX: number, clientY: number} | null} */
     let pointer = null;
     frame.overlay
-      .on("pointermove", (event) => {
+      .on("pointermove", (/** @type {PointerEvent} */ event) => {
         pointer = { clientX: event.clientX, clientY: event.clientY };
         show(pointer);
       })
@@ -216,15 +238,27 @@ export function createOneWayFrame(container, { svgTestid }) {
     };
   };
 
-  /** Pointer x relative to the svg (css px). */
-  frame.localX = (at) => at.clientX - svg.node().getBoundingClientRect().left;
+  /**
+   * Pointer x relative to the svg (css px).
+   *
+   * @param {{clientX: number}} at
+   */
+  const localX = (at) =>
+    at.clientX - (svg.node()?.getBoundingClientRect().left ?? 0);
 
-  return frame;
+  return Object.assign(frame, { layout, track, localX });
 }
 
-/** The ICE canvas of `frame`, sized to the plot area of `box` (or null). */
+/**
+ * The ICE canvas of `frame`, sized to the plot area of `box` (or null).
+ *
+ * @param {OneWayFrame} frame
+ * @param {ReturnType<OneWayFrame["layout"]>} box
+ */
 export function prepareIceCanvas(frame, box) {
-  return prepareCanvas(frame.canvas.node(), {
+  const canvas = frame.canvas.node();
+  if (!canvas) return null;
+  return prepareCanvas(canvas, {
     left: box.left,
     top: box.top,
     width: box.plotW,
@@ -236,14 +270,17 @@ export function prepareIceCanvas(frame, box) {
  * Tooltip lines for grid point `j` of `curve`: its partial dependence (when
  * computed) and the spread of the drawn ICE curves there.
  *
+ * @param {Curve1d} curve
+ * @param {number} j
  * @returns {[string, string][]}
  */
 export function curveValueLines(curve, j) {
+  /** @type {[string, string][]} */
   const lines = [];
   const avg = curve.average?.[j];
   const pdName =
     curve.effect === "pd" ? curve.yLabel || "partial dependence" : "PD";
-  if (Number.isFinite(avg)) lines.push(["", `${pdName}: ${formatNumber(avg)}`]);
+  if (avg !== undefined && Number.isFinite(avg)) lines.push(["", `${pdName}: ${formatNumber(avg)}`]);
   const ale = curve.ale;
   if (ale && Number.isFinite(ale.values[j])) {
     const band = Number.isFinite(ale.lower[j])
@@ -260,7 +297,7 @@ export function curveValueLines(curve, j) {
   }
   const ice = curve.individual;
   const range = ice ? columnRange(ice.values, ice.rows, ice.cols, j) : null;
-  if (range)
+  if (ice && range)
     lines.push([
       "",
       `ICE spread: ${formatNumber(range[0])} – ${formatNumber(range[1])} (${ice.rows} curves)`,
@@ -273,7 +310,10 @@ export function curveValueLines(curve, j) {
  * on update; on destroy stop `pointer`, `hide()`, remove the frame and
  * `setCurve(null)`.
  *
- * @returns {{update: (curve: object) => {iceDrawn: number, bars: number},
+ * @param {{frame: OneWayFrame, pointer: {stop: () => void},
+ *   hide: () => void, setCurve: (curve: Curve1d | null) => void,
+ *   draw: () => {iceDrawn: number, bars: number}}} parts
+ * @returns {{update: (curve: Curve1d) => {iceDrawn: number, bars: number},
  *   destroy: () => void}}
  */
 export function oneWayHandle({ frame, pointer, hide, setCurve, draw }) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The scales of the 2-way partial dependence heatmap: the cells of each axis
 // (numeric grids: linear, each cell reaching halfway to its neighbours;
 // categorical: bands) and the colour of a value.
@@ -13,7 +14,11 @@ import { interpolateRdBu, interpolateViridis } from "d3-scale-chromatic";
 import { formatNumber } from "../charts/format.js";
 import { nearestIndex } from "./pd_data.js";
 
-/** Cell boundaries of a numeric grid: midpoints, half a step beyond ends. */
+/**
+ * Cell boundaries of a numeric grid: midpoints, half a step beyond ends.
+ *
+ * @param {ArrayLike<number>} grid
+ */
 export function cellEdges(grid) {
   const g = grid.length;
   const edges = new Float64Array(g + 1);
@@ -29,7 +34,11 @@ export function cellEdges(grid) {
   return edges;
 }
 
-/** Diverging around 0 when the values straddle it, else sequential. */
+/**
+ * Diverging around 0 when the values straddle it, else sequential.
+ *
+ * @param {[number, number] | null | undefined} extent
+ */
 export function heatColor(extent) {
   if (!extent) return scaleSequential(interpolateViridis).domain([0, 1]);
   const [lo, hi] = extent;
@@ -45,34 +54,41 @@ export function heatColor(extent) {
 /**
  * One axis: scale, the pixel span of each cell, and the cell under a pixel.
  *
- * @param {{values: Float32Array, labels: string[], categorical: boolean}} axis
+ * @param {{values: ArrayLike<number>, labels: string[],
+ *   categorical: boolean}} axis
  * @param {[number, number]} range
  */
 export function axisGeometry(axis, range) {
   const g = axis.values.length;
   if (axis.categorical) {
     const scale = scaleBand().domain(axis.labels).range(range);
+    /** @param {number} k */
+    const start = (k) => scale(axis.labels[k]) ?? NaN;
     return {
+      categorical: /** @type {const} */ (true),
       scale,
-      span: (k) => [
-        scale(axis.labels[k]),
-        scale(axis.labels[k]) + scale.bandwidth(),
-      ],
+      /** @param {number} k */
+      span: (k) => [start(k), start(k) + scale.bandwidth()],
+      /** @param {number} px */
       at: (px) => {
         const k = Math.floor((px - Math.min(...range)) / scale.step());
         const index = range[0] > range[1] ? g - 1 - k : k;
         return index >= 0 && index < g ? index : -1;
       },
-      fromIndex: (t) =>
-        scale(axis.labels[Math.round(t)]) + scale.bandwidth() / 2,
+      /** @param {number} t */
+      fromIndex: (t) => start(Math.round(t)) + scale.bandwidth() / 2,
+      /** @param {number} k */
       describe: (k) => axis.labels[k],
     };
   }
   const edges = cellEdges(axis.values);
   const scale = scaleLinear().domain([edges[0], edges[g]]).range(range);
   return {
+    categorical: /** @type {const} */ (false),
     scale,
+    /** @param {number} k */
     span: (k) => [scale(edges[k]), scale(edges[k + 1])],
+    /** @param {number} px */
     at: (px) => {
       const v = scale.invert(px);
       return v < edges[0] || v > edges[g]
@@ -80,6 +96,7 @@ export function axisGeometry(axis, range) {
         : nearestIndex(axis.values, g, v);
     },
     // Contour coordinates: value k sits at k + 0.5 (d3-contour's pixels).
+    /** @param {number} t */
     fromIndex: (t) => {
       const u = Math.max(0, Math.min(g - 1, t - 0.5));
       const k = Math.min(g - 2, Math.floor(u));
@@ -87,6 +104,7 @@ export function axisGeometry(axis, range) {
       const f = u - k;
       return scale(axis.values[k] * (1 - f) + axis.values[k + 1] * f);
     },
+    /** @param {number} k */
     describe: (k) => formatNumber(axis.values[k]),
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // 2-way partial dependence: a heatmap of `average` over grid (x, first
 // feature) × grid_y (y, second feature), painted on a canvas, with a colour
 // legend, contour lines for numeric × numeric grids once complete, and each
@@ -19,6 +20,7 @@ import { select } from "d3-selection";
 import {
   CHAR_WIDTH,
   measureWidth,
+  setShown,
   themeAxis,
   truncateTicks,
 } from "../charts/chart_base.js";
@@ -110,21 +112,31 @@ export function createPdHeatmap(container, { tooltip }) {
     .append("rect")
     .attr("class", "pdw-overlay")
     .attr("fill", "transparent");
-  const legend = createColorLegend(legendHost.node(), {
-    testid: "pdw-legend",
-  });
+  // legendHost: the div appended above (d3 types node() as maybe null).
+  const legend = createColorLegend(
+    /** @type {HTMLDivElement} */ (legendHost.node()),
+    { testid: "pdw-legend" },
+  );
   // What could not be drawn (grid values that are not numbers), in words.
   const note = wrapper
     .append("p")
     .attr("class", "iw-note pdw-surface-note")
     .attr("data-testid", "pdw-surface-note");
 
+  /** @type {import("./pd_data.js").Curve2d | null} */
   let curve = null;
+  /**
+   * @type {{gx: ReturnType<typeof axisGeometry>,
+   *   gy: ReturnType<typeof axisGeometry>} | null}
+   */
   let geometry = null;
+  /** @type {{clientX: number, clientY: number} | null} */
   let pointer = null;
   let destroyed = false;
 
   function draw() {
+    // update() sets the curve before each draw.
+    if (curve === null) return { cells: 0, contours: 0 };
     const { x: xAxis, y: yAxis, average, gridDone } = curve;
     const gb = yAxis.values.length;
     const available = measureWidth(container);
@@ -157,29 +169,29 @@ export function createPdHeatmap(container, { tooltip }) {
     const done = average.subarray(0, gridDone * gb);
     const extent = finiteExtent([done]);
     const color = heatColor(extent);
-    if (extent)
+    if (extent) {
+      const ends = color.domain();
+      /** @type {[number, number]} */
+      const domain = [ends[0], ends[ends.length - 1]];
       legend.update({
         color,
-        domain: [color.domain()[0], color.domain().at(-1)],
-        ticks: scaleLinear()
-          .domain([color.domain()[0], color.domain().at(-1)])
-          .ticks(4),
+        domain,
+        ticks: scaleLinear().domain(domain).ticks(4),
         title: curve.yLabel || "partial dependence",
       });
-    legendHost.style("display", extent ? null : "none");
+    }
+    setShown(legendHost, Boolean(extent));
 
-    const context = prepareCanvas(canvas.node(), {
-      left,
-      top,
-      width: plotW,
-      height: plotH,
-    });
+    const canvasNode = canvas.node();
+    const context = canvasNode
+      ? prepareCanvas(canvasNode, { left, top, width: plotW, height: plotH })
+      : null;
     let cells = 0;
     for (let i = 0; i < gridDone; i += 1) {
       const [xa, xb] = gx.span(i);
       for (let j = 0; j < gb; j += 1) {
         const v = average[i * gb + j];
-        if (v !== v) continue;
+        if (Number.isNaN(v)) continue;
         cells += 1;
         if (!context) continue;
         const [ya, yb] = gy.span(j);
@@ -215,23 +227,30 @@ export function createPdHeatmap(container, { tooltip }) {
     rightG.selectAll("rect").attr("data-axis", "y");
 
     // Axes and titles.
-    const bottomAxis = axisBottom(gx.scale);
-    if (!xAxis.categorical)
-      bottomAxis
-        .ticks(Math.max(2, Math.floor(plotW / 80)))
-        .tickFormat(formatNumber);
-    xAxisG.attr("transform", `translate(0,${top + plotH})`).call(bottomAxis);
-    if (xAxis.categorical)
+    /** @param {import("d3-scale").NumberValue} v */
+    const tickText = (v) => formatNumber(Number(v));
+    xAxisG.attr("transform", `translate(0,${top + plotH})`);
+    if (gx.categorical) {
+      xAxisG.call(axisBottom(gx.scale));
       truncateTicks(
         xAxisG,
         Math.max(2, Math.floor(gx.scale.step() / CHAR_WIDTH)),
       );
+    } else {
+      xAxisG.call(
+        axisBottom(gx.scale)
+          .ticks(Math.max(2, Math.floor(plotW / 80)))
+          .tickFormat(tickText),
+      );
+    }
     themeAxis(xAxisG);
-    const leftAxis = axisLeft(gy.scale);
-    if (!yAxis.categorical) leftAxis.ticks(6).tickFormat(formatNumber);
-    yAxisG.attr("transform", `translate(${left},0)`).call(leftAxis);
-    if (yAxis.categorical)
+    yAxisG.attr("transform", `translate(${left},0)`);
+    if (gy.categorical) {
+      yAxisG.call(axisLeft(gy.scale));
       truncateTicks(yAxisG, Math.floor((left - 9 - Y_TITLE_ROOM) / CHAR_WIDTH));
+    } else {
+      yAxisG.call(axisLeft(gy.scale).ticks(6).tickFormat(tickText));
+    }
     themeAxis(yAxisG);
     xTitle
       .attr("x", left + plotW / 2)
@@ -258,10 +277,12 @@ export function createPdHeatmap(container, { tooltip }) {
     tooltip.hide();
   }
 
+  /** @param {{clientX: number, clientY: number}} at */
   function show(at) {
-    if (!curve || !geometry) return hide();
+    const node = svg.node();
+    if (!curve || !geometry || !node) return hide();
     const { gx, gy } = geometry;
-    const box = svg.node().getBoundingClientRect();
+    const box = node.getBoundingClientRect();
     const i = gx.at(at.clientX - box.left);
     const j = gy.at(at.clientY - box.top);
     if (i < 0 || j < 0) return hide();
@@ -289,7 +310,7 @@ export function createPdHeatmap(container, { tooltip }) {
   }
 
   overlay
-    .on("pointermove", (event) => {
+    .on("pointermove", (/** @type {PointerEvent} */ event) => {
       pointer = { clientX: event.clientX, clientY: event.clientY };
       show(pointer);
     })
@@ -303,9 +324,9 @@ export function createPdHeatmap(container, { tooltip }) {
       if (destroyed) return { cells: 0, contours: 0 };
       const drawable = drawableSurface(next);
       note.text(surfaceNote(next, drawable.dropped));
-      note.style("display", note.text() ? null : "none");
+      setShown(note, Boolean(note.text()));
       curve = drawable.curve;
-      root.style("display", curve ? null : "none");
+      setShown(root, Boolean(curve));
       svg.attr("data-cells", curve ? null : 0);
       if (!curve) {
         legendHost.style("display", "none");

@@ -1,3 +1,4 @@
+// @ts-check
 // The missing value of a numeric feature, drawn beside its partial
 // dependence: a column right of the plot, past a dashed separator, labelled
 // "missing", holding the ICE values at the missing point (small dots) and
@@ -7,16 +8,25 @@
 
 import { symbol, symbolDiamond } from "d3-shape";
 
+import { setShown } from "../charts/chart_base.js";
+
 /** Width (px) taken from the plot's right for the missing value's column. */
 export const MISSING_GUTTER = 44;
 export const MISSING_LABEL = "missing";
 const diamond = symbol(symbolDiamond, 64);
 
 /**
+ * @typedef {{curve: NonNullable<ReturnType<
+ *   typeof import("./pd_data.js").curveResult>>,
+ *   y: (value: number) => number, box: {top: number, right: number},
+ *   distTop: number, distHeight: number, maxCount: number}} DrawOptions
+ */
+
+/**
  * Create the layer in `svg` (the chart's svg selection).
  *
- * @returns {{draw: (options: {curve: object, y: Function, box: object,
- *   distTop: number, distHeight: number, maxCount: number}) => void}}
+ * @param {import("../charts/chart_base.js").AnySelection} svg
+ * @returns {{draw: (options: DrawOptions) => void}}
  */
 export function createMissingLayer(svg) {
   const g = svg
@@ -43,10 +53,11 @@ export function createMissingLayer(svg) {
     .attr("text-anchor", "middle")
     .text(MISSING_LABEL);
 
+  /** @param {DrawOptions} options */
   function draw({ curve, y, box, distTop, distHeight, maxCount }) {
     const missing = curve.mode === "1d" ? curve.missing : null;
-    g.style("display", missing ? null : "none");
-    if (!missing) return;
+    setShown(g, Boolean(missing));
+    if (curve.mode !== "1d" || !missing) return;
     const cx = box.right - MISSING_GUTTER / 2;
     const sepX = box.right - MISSING_GUTTER + 6;
     separator
@@ -65,13 +76,14 @@ export function createMissingLayer(svg) {
       .attr("data-testid", "pdw-missing-dot")
       .attr("r", 1.5)
       .attr("cx", cx)
-      .attr("cy", (v) => y(v));
-    const shown = missing.average != null && Number.isFinite(missing.average);
+      .attr("cy", (/** @type {number} */ v) => y(v));
+    const value = missing.average;
+    const shown = value != null && Number.isFinite(value);
+    setShown(average, shown);
     average
-      .style("display", shown ? null : "none")
       .attr("d", diamond())
-      .attr("data-value", shown ? missing.average : null)
-      .attr("transform", shown ? `translate(${cx},${y(missing.average)})` : null);
+      .attr("data-value", shown ? value : null)
+      .attr("transform", shown ? `translate(${cx},${y(value)})` : null);
     const depth =
       maxCount > 0 ? (Math.min(missing.nMissing, maxCount) / maxCount) * distHeight : 0;
     bar

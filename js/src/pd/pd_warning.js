@@ -1,3 +1,4 @@
+// @ts-check
 // The correlation banner of PartialDependenceWidget: which features are
 // strongly correlated (Python found them; this only words them) and the
 // buttons that switch to the views that stay on the data: accumulated local
@@ -32,8 +33,10 @@ export function warningContent(correlated) {
     features.length === 1
       ? `'${features[0]}' is strongly correlated with ${others}, ${rarely}`
       : `Strongly correlated features, ${rarely}`;
+  /** @param {{rho: number}} pair */
   const rho = ({ rho }) =>
     `(Spearman ρ = ${rho >= 0 ? "+" : ""}${rho.toFixed(2)})`;
+  /** @param {{feature: string, partner: string, rho: number}} c */
   const label = (c) =>
     features.length === 1
       ? `${c.partner} ${rho(c)}`

@@ -1,3 +1,4 @@
+// @ts-check
 // The permutation widget's controls: the features (filter, All / None / Top
 // k, checklist), the scorers (checklist, the displayed scorer) and the run
 // settings (repeats, kind of chart, Apply / Run / Stop and the hint under
@@ -12,6 +13,7 @@ import { h } from "../ui/dom.js";
 
 // Values of the `kind` trait ("bar" and "box" as in
 // PermutationImportanceDisplay.plot) and their button labels.
+/** @type {[string, string][]} */
 const KINDS = [
   ["bar", "Bars"],
   ["box", "Boxes"],
@@ -24,8 +26,8 @@ const DEFAULT_TOP_K = 10;
  * `context`.
  *
  * @param {Parameters<typeof repeatsInput>[1]} context
- * @returns {object} `node` (the controls' row) and the elements the widget
- *   updates or listens to.
+ * @returns `node` (the controls' row) and the elements the widget updates
+ *   or listens to.
  */
 export function buildControls(context) {
   const ui = {};
@@ -112,7 +114,9 @@ export function buildControls(context) {
     text: "Apply",
     attrs: { type: "button" },
   });
-  ({ run: ui.run, stop: ui.stop } = runStopButtons("piw"));
+  const { run: runButton, stop: stopButton } = runStopButtons("piw");
+  ui.run = runButton;
+  ui.stop = stopButton;
   ui.hint = h("p", {
     className: "iw-hint piw-hint",
     testid: "piw-hint",

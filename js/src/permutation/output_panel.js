@@ -1,3 +1,4 @@
+// @ts-check
 // The permutation widget's output: the baseline score, the chart (bars or
 // boxes) or the table of the displayed scorer's result, the note on negative
 // values, how many features `max_features` leaves out, and what to do while
@@ -60,7 +61,7 @@ export function createOutputPanel() {
     hidden,
     empty,
   ]);
-  let chart = createImportanceChart(chartHost);
+  const chart = createImportanceChart(chartHost);
 
   return {
     node,
@@ -124,7 +125,6 @@ export function createOutputPanel() {
     /** Remove the chart (the widget removes `node`). */
     destroy() {
       chart.destroy();
-      chart = null;
     },
   };
 }

@@ -1,19 +1,24 @@
+// @ts-check
 // Reading the PermutationImportanceWidget's traits into what the UI draws.
 // Pure functions (no DOM), tested in permutation_widget.test.js.
 
 import { decodeArray } from "../codecs.js";
 import { statusText } from "../ui/status.js";
 
+/** @typedef {import("../codecs.js").TypedArray} TypedArray */
+
 /**
  * The decoded result of one scorer from the `_chart` trait.
  *
- * @param {object | null | undefined} chart the `_chart` value ({} before the
+ * @param {import("../ui/model.js").TraitPayload | null | undefined} chart
+ *   the `_chart` value ({} before the
  *   first result).
  * @param {string} scorer
- * @returns {{features: string[], mean: Float32Array, std: Float32Array,
- *   permutedMean: Float32Array, values: Float32Array | null,
+ * @returns {{features: string[], mean: TypedArray, std: TypedArray,
+ *   permutedMean: TypedArray, values: TypedArray | null,
  *   repeatsDone: number, baseline: number, nHidden: number,
- *   nFeatures: number, spread: number, spreadLabel: string} | null} `null`
+ *   nFeatures: number, spread: number, spreadLabel: string,
+ *   baselineNote: string} | null} `null`
  *   when `chart` holds no result for `scorer`. `spread` is how many std the
  *   error bars span (1.96 across the folds of a cross-validated result),
  *   `spreadLabel` says so; `baselineNote` what the baseline is when not
@@ -26,6 +31,7 @@ export function scorerResult(chart, scorer) {
   if (!block) return null;
   const features = (block.features ?? []).map(String);
   const k = features.length;
+  /** @param {string} name */
   const vector = (name) => {
     const { values } = decodeArray(block[name]);
     if (values.length !== k) {
@@ -75,8 +81,10 @@ export function scorerResult(chart, scorer) {
  */
 export function topFeatures(result, options, k) {
   const allowed = new Set(options);
+  /** @type {string[]} */
   const picked = [];
   const seen = new Set();
+  /** @param {string} name */
   const take = (name) => {
     if (picked.length < k && allowed.has(name) && !seen.has(name)) {
       picked.push(name);
@@ -93,7 +101,8 @@ export function topFeatures(result, options, k) {
  *
  * @param {{status: string, repeatsDone: number, repeatsTotal: number,
  *   unit?: string, featuresDone?: number, featuresPending?: number,
- *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean}} state
+ *   etaSeconds: number, elapsedSeconds: number, hasResult: boolean,
+ *   phase?: string}} state
  *   `unit` counts the steps ("repeats", or the "folds" and "members" of a
  *   cross-validated or out-of-bag result); `featuresPending` > 0 while the
  *   first repeat is shown feature by feature (`featuresDone` of them).
@@ -119,7 +128,12 @@ export function progressText({
   });
 }
 
-/** Whether two collections hold the same members (order ignored). */
+/**
+ * Whether two collections hold the same members (order ignored).
+ *
+ * @param {Iterable<string>} a
+ * @param {Iterable<string>} b
+ */
 export function sameMembers(a, b) {
   const setA = new Set(a);
   const setB = new Set(b);

@@ -1,3 +1,4 @@
+// @ts-check
 // The permutation widget's table: one row per feature of the displayed
 // scorer's result.
 
@@ -7,6 +8,11 @@ import { h } from "../ui/dom.js";
 /**
  * Fill `table` with one row per feature of `result` (text only). Each column
  * keeps one number notation (see `columnFormat`), as the chart's tooltip does.
+ *
+ * @param {HTMLTableElement} table
+ * @param {NonNullable<ReturnType<typeof import("./permutation_data.js").scorerResult>>}
+ *   result
+ * @param {string} scorer
  */
 export function fillTable(table, result, scorer) {
   const mean = columnFormat(result.mean);

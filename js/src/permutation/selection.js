@@ -1,3 +1,4 @@
+// @ts-check
 // The permutation widget's staged choices of features and scorers: clicks in
 // the checklists (and All / None / Top k) change a pending set, shown at once
 // with its counts, and "Apply" (or "Run") sends it to Python, so a series of
@@ -12,14 +13,16 @@ import { sameMembers } from "./permutation_data.js";
  * step with the staged choices.
  *
  * @param {ReturnType<typeof import("./controls.js").buildControls>} ui
- * @param {{model: object,
+ * @param {{model: import("../ui/model.js").WidgetModel,
  *   binding: ReturnType<typeof import("../ui/model.js").bindModel>}} context
  */
 export function createSelection(ui, { model, binding }) {
   const { save, list } = binding;
 
   // Staged multi-select choices; null = follow the model.
+  /** @type {Set<string> | null} */
   let pendingFeatures = null;
+  /** @type {Set<string> | null} */
   let pendingScorers = null;
   const chosenFeatures = () => pendingFeatures ?? new Set(list("features"));
   const chosenScorers = () => pendingScorers ?? new Set(list("scoring"));
@@ -94,19 +97,23 @@ export function createSelection(ui, { model, binding }) {
   /** Send staged choices to Python (which reruns). Returns whether it sent. */
   function applyPending() {
     if (selectionProblems().length > 0) return false;
+    /** @type {Record<string, unknown>} */
     const values = {};
-    if (featuresChanged()) {
+    // featuresChanged() and scorersChanged() hold only while staged.
+    const features = pendingFeatures;
+    const scorers = pendingScorers;
+    if (features !== null && featuresChanged()) {
       const options = list("_feature_options");
       values.features = [
-        ...options.filter((f) => pendingFeatures.has(f)),
-        ...[...pendingFeatures].filter((f) => !options.includes(f)),
+        ...options.filter((f) => features.has(f)),
+        ...[...features].filter((f) => !options.includes(f)),
       ];
     }
-    if (scorersChanged()) {
+    if (scorers !== null && scorersChanged()) {
       const options = list("_scorer_options");
       const scoring = [
-        ...options.filter((s) => pendingScorers.has(s)),
-        ...[...pendingScorers].filter((s) => !options.includes(s)),
+        ...options.filter((s) => scorers.has(s)),
+        ...[...scorers].filter((s) => !options.includes(s)),
       ];
       values.scoring = scoring;
       if (!scoring.includes(model.get("scorer"))) values.scorer = scoring[0];
@@ -136,7 +143,11 @@ export function createSelection(ui, { model, binding }) {
     apply: applyPending,
     syncFeatureOptions,
     syncScorerOptions,
-    /** Show only the features whose names contain `text` (any case). */
+    /**
+     * Show only the features whose names contain `text` (any case).
+     *
+     * @param {string} text
+     */
     setFilter(text) {
       featureList.setFilter(text);
     },
@@ -155,7 +166,11 @@ export function createSelection(ui, { model, binding }) {
       pendingFeatures = next;
       syncSelection();
     },
-    /** Stage exactly `names`. */
+    /**
+     * Stage exactly `names`.
+     *
+     * @param {Iterable<string>} names
+     */
     selectFeatures(names) {
       pendingFeatures = new Set(names);
       syncSelection();

@@ -1,3 +1,4 @@
+// @ts-check
 // A scrollable list of checkboxes, one per label, with an optional text
 // filter. Used for the feature and scorer multi-selects.
 
@@ -32,7 +33,8 @@ export function createChecklist(
   listeners.on(list, "change", (event) => {
     const box = event.target;
     if (!(box instanceof HTMLInputElement)) return;
-    onToggle(box.getAttribute(dataAttribute), box.checked);
+    const name = box.getAttribute(dataAttribute);
+    if (name !== null) onToggle(name, box.checked);
   });
 
   function applyFilter() {
@@ -49,8 +51,13 @@ export function createChecklist(
   }
 
   return {
-    /** Rebuild the list for `options` (labels, in display order). */
+    /**
+     * Rebuild the list for `options` (labels, in display order).
+     *
+     * @param {string[]} options
+     */
     setOptions(options) {
+      /** @type {typeof items} */
       const next = new Map();
       const checked = new Set(
         [...items].filter(([, v]) => v.box.checked).map(([k]) => k),
@@ -71,11 +78,19 @@ export function createChecklist(
       list.replaceChildren(...[...items.values()].map((v) => v.item));
       applyFilter();
     },
-    /** Check exactly the labels in `selected` (a Set). */
+    /**
+     * Check exactly the labels in `selected`.
+     *
+     * @param {Set<string>} selected
+     */
     setSelected(selected) {
       for (const [name, { box }] of items) box.checked = selected.has(name);
     },
-    /** Show only labels containing `text` (case-insensitive). */
+    /**
+     * Show only labels containing `text` (case-insensitive).
+     *
+     * @param {string} text
+     */
     setFilter(text) {
       filterText = text;
       applyFilter();
@@ -88,7 +103,11 @@ export function createChecklist(
     visibleOptions() {
       return [...items].filter(([, v]) => !v.item.hidden).map(([k]) => k);
     },
-    /** Enable or disable every checkbox. */
+    /**
+     * Enable or disable every checkbox.
+     *
+     * @param {boolean} disabled
+     */
     setDisabled(disabled) {
       for (const { box } of items.values()) box.disabled = disabled;
     },

@@ -1,3 +1,4 @@
+// @ts-check
 // Controls the widgets share: the repeats input, a segmented switch (the
 // permutation widget's kind, the comparison widget's view) and the Run / Stop
 // buttons. Each returns its elements; the widget places them.
@@ -35,8 +36,9 @@ export function commitOnEnter(input, commit, dom) {
  * @param {string} testid
  * @param {{trait: string, label: string, min?: number, fallback?: number}}
  *   options `fallback` is shown while the trait is unset.
- * @param {{model: object, binding: ReturnType<import("./model.js").bindModel>,
- *   dom: ReturnType<import("./dom.js").listenerBag>}} context
+ * @param {{model: import("./model.js").WidgetModel,
+ *   binding: ReturnType<typeof import("./model.js").bindModel>,
+ *   dom: import("./dom.js").ListenerBag}} context
  * @returns {{input: HTMLInputElement, field: HTMLElement, sync: () => void}}
  *   `field` is the labelled input.
  */

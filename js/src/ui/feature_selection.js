@@ -1,3 +1,4 @@
+// @ts-check
 // Selecting features in a chart: a click on (or Enter / Space on a focused)
 // row, bar, dot or heatmap cell writes the `selected_features` trait, and
 // every element of a selected feature is marked `iw-selected`. The charts
@@ -16,8 +17,12 @@ import "./feature_selection.css";
  * @returns {string[] | null} null when `target` is no feature's element.
  */
 export function clickedFeatures(target, root) {
-  for (let node = target; node && node !== root; node = node.parentNode) {
-    if (typeof node.getAttribute !== "function") continue;
+  for (
+    let node = target instanceof Node ? target : null;
+    node && node !== root;
+    node = node.parentNode
+  ) {
+    if (!(node instanceof Element)) continue;
     const feature = node.getAttribute("data-feature");
     if (feature !== null) return [feature];
     const row = node.getAttribute("data-row");
@@ -46,7 +51,7 @@ export function markSelected(root, selected) {
     const on =
       feature !== null
         ? chosen.has(feature)
-        : chosen.has(node.getAttribute("data-row")) &&
+        : chosen.has(node.getAttribute("data-row") ?? "") &&
           chosen.has(node.getAttribute("data-col") ?? "");
     node.classList.toggle("iw-selected", on);
     if (on) node.setAttribute("aria-current", "true");
@@ -61,7 +66,7 @@ export function markSelected(root, selected) {
  * (nothing happens on a model without it).
  *
  * @param {HTMLElement} root the widget's root.
- * @param {{model: object, binding: ReturnType<typeof import("./model.js").bindModel>,
+ * @param {{model: import("./model.js").WidgetModel, binding: ReturnType<typeof import("./model.js").bindModel>,
  *   dom: ReturnType<typeof import("./dom.js").listenerBag>}} context
  * @returns {{mark: () => void}} `mark` re-marks after a redraw.
  */
@@ -70,6 +75,7 @@ export function bindFeatureSelection(root, { model, binding, dom }) {
   const mark = () => {
     if (enabled()) markSelected(root, binding.list("selected_features"));
   };
+  /** @param {Event} event */
   const select = (event) => {
     if (!enabled()) return false;
     const features = clickedFeatures(event.target, root);

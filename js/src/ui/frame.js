@@ -1,11 +1,17 @@
+// @ts-check
 // One redraw per animation frame, however many trait changes arrive in it.
 
+/**
+ * @param {() => void} fn
+ * @returns {number}
+ */
 function requestFrame(fn) {
   return typeof requestAnimationFrame === "function"
     ? requestAnimationFrame(fn)
     : setTimeout(fn, 16);
 }
 
+/** @param {number} id */
 function cancelFrame(id) {
   if (typeof cancelAnimationFrame === "function") cancelAnimationFrame(id);
   else clearTimeout(id);
@@ -20,6 +26,7 @@ function cancelFrame(id) {
  *   `now` draws at once and drops the pending frame, `cancel` drops it.
  */
 export function frameScheduler(draw) {
+  /** @type {number | null} */
   let id = null;
   const cancel = () => {
     if (id !== null) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a widget view's own errors end. Every draw and update path of a
 // widget (its redraw per frame, its model listeners, each chart's update) runs
 // through the view's guard, so a bug in the front end, or trait values it
@@ -11,6 +12,20 @@
 // in the status block (status.js).
 
 import { h } from "./dom.js";
+
+/**
+ * What a thrown value says: its `message` if it has one, else itself.
+ *
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function messageOf(err) {
+  const message =
+    typeof err === "object" && err !== null && "message" in err
+      ? err.message
+      : undefined;
+  return String(message ?? err);
+}
 
 /**
  * Create the guard of one view. Its error box, `node`, is not yet in the
@@ -33,7 +48,9 @@ import { h } from "./dom.js";
  *   lists the parts shown as failed.
  */
 export function createViewGuard(prefix) {
+  /** @type {HTMLElement | null} */
   let root = null;
+  /** @type {HTMLElement | null | undefined} */
   let statusBar = null;
   const node = h("div", {
     className: "iw-error iw-view-error",
@@ -41,7 +58,7 @@ export function createViewGuard(prefix) {
     attrs: { role: "alert" },
   });
   node.hidden = true;
-  /** part -> {message, updatesStatus} */
+  /** @type {Map<string, {message: string, updatesStatus: boolean}>} */
   const failures = new Map();
 
   function show() {
@@ -55,6 +72,13 @@ export function createViewGuard(prefix) {
       statusBar.hidden = [...failures.values()].some((f) => f.updatesStatus);
   }
 
+  /**
+   * @template T
+   * @param {string} part
+   * @param {() => T} fn
+   * @param {{updatesStatus?: boolean}} [options]
+   * @returns {T | undefined}
+   */
   function run(part, fn, { updatesStatus = false } = {}) {
     try {
       const value = fn();
@@ -62,7 +86,7 @@ export function createViewGuard(prefix) {
       return value;
     } catch (err) {
       console.error(`inspectwidgets: could not show ${part}`, err);
-      const message = String(err?.message ?? err) || "unknown error";
+      const message = messageOf(err) || "unknown error";
       failures.set(part, { message, updatesStatus });
       show();
       return undefined;
@@ -87,11 +111,19 @@ export function createViewGuard(prefix) {
 }
 
 /**
+ * What a widget's `render` is handed: anywidget's RenderProps, or the
+ * inspector's sub-model and host element (inspector/sub_model.js).
+ *
+ * @typedef {{model: import("./model.js").WidgetModel, el: HTMLElement}}
+ *   ViewProps
+ */
+
+/**
  * A widget's `render` that never throws: an error while building the view is
  * logged and shown in `el` (the view's own guard takes over once built).
  *
- * @param {(props: {model: object, el: HTMLElement}) => (() => void)} render
- * @returns {(props: {model: object, el: HTMLElement}) => (() => void)}
+ * @param {(props: ViewProps) => (() => void)} render
+ * @returns {(props: ViewProps) => (() => void)}
  */
 export function guardRender(render) {
   return (props) => {
@@ -106,7 +138,7 @@ export function guardRender(render) {
       box.append(
         h("div", {
           className: "iw-error iw-view-error",
-          text: `Could not show the widget: ${String(err?.message ?? err)}\n(Details in the browser console.)`,
+          text: `Could not show the widget: ${messageOf(err)}\n(Details in the browser console.)`,
         }),
       );
       props.el.append(box);

@@ -1,3 +1,4 @@
+// @ts-check
 // Ids for svg references (gradients, clip paths) that are unique in the page.
 //
 // A counter in a module is not enough: each widget's bundle (static/<name>.js)
@@ -17,7 +18,9 @@ const COUNTER = Symbol.for("inspectwidgets.lastId");
  * @returns {string} `<prefix>-<n>`.
  */
 export function uniqueId(prefix) {
-  const n = (globalThis[COUNTER] ?? 0) + 1;
-  globalThis[COUNTER] = n;
+  // globalThis's type knows nothing of our counter: the cast adds it.
+  const shared = /** @type {{[COUNTER]?: number}} */ (globalThis);
+  const n = (shared[COUNTER] ?? 0) + 1;
+  shared[COUNTER] = n;
   return `${prefix}-${n}`;
 }

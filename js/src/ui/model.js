@@ -1,9 +1,25 @@
+// @ts-check
 // The widgets' side of the anywidget model: listeners that can all be removed
 // at once, and writes sent to Python in one message.
 
 /**
- * @param {{get: Function, set: Function, on: Function, off: Function,
- *   save_changes: Function}} model the anywidget model.
+ * The part of anywidget's model the widgets use (also what
+ * inspector/sub_model.js hands the views it embeds).
+ *
+ * @typedef {Pick<import("@anywidget/types").AnyModel,
+ *   "get" | "set" | "on" | "off" | "save_changes" | "send">} WidgetModel
+ */
+
+/**
+ * A dict trait as Python sends it: JSON (binary arrays as `{data, dtype,
+ * shape}`), whose fields the decoding functions check one by one before
+ * use, so they are typed `any` here: nothing is promised before that check.
+ *
+ * @typedef {Record<string, any>} TraitPayload
+ */
+
+/**
+ * @param {WidgetModel} model the anywidget model.
  * @param {{guard?: ReturnType<typeof import("./guard.js").createViewGuard>}}
  *   [options] with a guard, every listener runs through it: an error is
  *   shown in the widget instead of stopping the model's other listeners.
@@ -12,8 +28,10 @@
  *   increment: (name: string) => void, list: (name: string) => string[],
  *   removeAll: () => void}}
  */
-export function bindModel(model, { guard = null } = {}) {
+export function bindModel(model, { guard } = {}) {
+  /** @type {[string, () => void][]} */
   const listeners = [];
+  /** @param {Record<string, unknown>} values */
   const save = (values) => {
     for (const [name, value] of Object.entries(values)) model.set(name, value);
     model.save_changes();

@@ -1,3 +1,4 @@
+// @ts-check
 // The status block every widget shows under its controls: a progress bar with
 // a line of text, the error box, and the caption that says the output below
 // is the last result before an error.
@@ -5,7 +6,11 @@
 import { formatSeconds } from "../charts/format.js";
 import { h } from "./dom.js";
 
-/** A whole number of seconds for an ETA: "<1 s", "4 s", "2 min 5 s". */
+/**
+ * A whole number of seconds for an ETA: "<1 s", "4 s", "2 min 5 s".
+ *
+ * @param {number} seconds
+ */
 export function formatEta(seconds) {
   if (seconds < 0.5) return "<1 s";
   return seconds < 60 ? `${Math.round(seconds)} s` : formatSeconds(seconds);
@@ -54,7 +59,13 @@ export function statusText({
   }
 }
 
-/** Text of the error box: the Python error, then drawing problems. */
+/**
+ * Text of the error box: the Python error, then drawing problems.
+ *
+ * @param {string} status
+ * @param {unknown} error the `error` trait.
+ * @param {string[]} [problems]
+ */
 export function errorMessage(status, error, problems = []) {
   const text =
     String(error ?? "") ||

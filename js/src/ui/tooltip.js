@@ -1,3 +1,4 @@
+// @ts-check
 // A tooltip box positioned inside a host element (which must be
 // `position: relative`). Lines are set with textContent only.
 
@@ -22,13 +23,13 @@ import { select } from "d3-selection";
  * @property {() => void} destroy removes the node.
  */
 export function createTooltip(host, { testid, className = "" }) {
-  const tip = select(host)
-    .append("div")
+  const node = document.createElement("div");
+  host.append(node);
+  const tip = select(node)
     .attr("class", `iw-tooltip ${className}`.trim())
     .attr("data-testid", testid)
     .attr("role", "tooltip")
     .style("display", "none");
-  const node = tip.node();
 
   return {
     node,
@@ -45,7 +46,7 @@ export function createTooltip(host, { testid, className = "" }) {
       const box = host.getBoundingClientRect();
       let left = 0;
       let top = 0;
-      if (clientX === undefined) {
+      if (clientX === undefined || clientY === undefined) {
         if (anchor) {
           const at = anchor.getBoundingClientRect();
           left = at.left - box.left + at.width / 2;

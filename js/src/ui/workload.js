@@ -1,3 +1,4 @@
+// @ts-check
 // What a run on a big input computes, beside the progress in the status line:
 // the `_workload` trait's words ("10,000 of 1,000,000 rows (seeded subsample)
 // × 50 features × 50 grid points") and, for widgets with a `max_rows` trait,

@@ -74,6 +74,17 @@ def test_tree_refuses_what_it_cannot_do_exactly():
         partial_dependence(forest, with_nan, [0], method="brute", algorithm="tree")
 
 
+def test_tree_walks_histogram_boosting_through_missing_values():
+    """As `algorithm`'s docstring says: NaN in X refuses the walk for every
+    model but histogram boosting, which routes missing values itself."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    X, y = make_regression(n_samples=200, n_features=3, random_state=0)
+    X[::7, 0] = np.nan
+    model = HistGradientBoostingRegressor(max_iter=8, random_state=0).fit(X, y)
+    assert_as_sklearn(model, X, [1], kind="both")
+
+
 def test_boosting_walked_or_tree_by_tree():
     """Boosting walks under "auto" and "tree", and goes tree by tree under
     "generic": the same numbers: K-class raw scores and probabilities,

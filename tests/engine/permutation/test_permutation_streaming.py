@@ -320,12 +320,12 @@ def test_a_first_round_streamed_feature_by_feature(monkeypatch, algorithm):
     snapshots of the features done so far, each never complete, then every
     round as usual: the same numbers as scikit-learn."""
     from inspectwidgets.inspection._core.chunks import ChunkSchedule
-    from inspectwidgets.inspection._permutation import importance
+    from inspectwidgets.inspection._permutation import plan
     from inspectwidgets.inspection._permutation.importance import permutation_run
 
     # Predicted, splits of 1, 2, 4, ... jobs whatever the probe's time.
     monkeypatch.setattr(
-        importance,
+        plan,
         "ChunkSchedule",
         functools.partial(ChunkSchedule, target_seconds=1e-9),
     )

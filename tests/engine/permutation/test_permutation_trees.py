@@ -98,7 +98,7 @@ def test_auto_walks_every_chunk_but_the_smallest(monkeypatch):
     assert seen == [1]
     seen.clear()
     # X predicted elsewhere: the probe alone is cheaper predicted than walked
-    # (importance._FEWEST_WALKED).
+    # (plan._FEWEST_WALKED).
     permutation_importance(
         forest, X, y, n_repeats=5, random_state=0, max_samples=0.99,
         callback=lambda result: None,
@@ -184,7 +184,7 @@ def test_repeats_walked_together_give_sklearns_numbers(forest_data, max_memory):
 
 
 def test_the_walk_takes_a_features_repeats_in_blocks_of_rounds():
-    from inspectwidgets.inspection._permutation.importance import _job_order
+    from inspectwidgets.inspection._permutation.plan import _job_order
 
     def blocks(order, n_features):
         # (repeat, feature) of each job, in the order the chunks take them.
@@ -243,6 +243,31 @@ def test_tree_refuses_what_it_cannot_do_exactly(forest_data):
         forest, with_nan, y, n_repeats=2, random_state=0
     )
     assert_array_equal(auto.importances, expected.importances)
+
+
+def test_tree_walks_an_imputing_pipeline_and_refuses_other_pipelines(forest_data):
+    """As `algorithm`'s docstring says: a two-step pipeline whose
+    ColumnTransformer maps each column on its own (imputation included, so X
+    may hold NaN) walks its final step; any other pipeline is refused."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import PolynomialFeatures
+
+    forest, X, y = forest_data
+    with_nan = X.copy()
+    with_nan[::7, 0] = np.nan
+    imputing = make_pipeline(
+        make_column_transformer((SimpleImputer(), [0]), remainder="passthrough"),
+        clone(forest),
+    ).fit(with_nan, y)
+    kwargs = dict(n_repeats=2, random_state=0)
+    got = permutation_importance(imputing, with_nan, y, algorithm="tree", **kwargs)
+    expected = sklearn_permutation_importance(imputing, with_nan, y, **kwargs)
+    assert_array_equal(got.importances, expected.importances)
+    mixing = make_pipeline(PolynomialFeatures(), clone(forest)).fit(X, y)
+    with pytest.raises(ValueError, match="Pipeline is not one of"):
+        permutation_importance(mixing, X, y, algorithm="tree")
 
 
 def test_out_of_bag_members_take_the_shortcut(forest_data):
@@ -388,14 +413,14 @@ def test_x_rides_the_first_walk_and_scores_as_scikit_learn(
 
     forest, X, y = forest_data
     weight = np.linspace(1, 2, len(y))
-    original = importance._score_chunk
+    original = importance.score_chunk
 
     def first_chunk_last(c, start, stop):
         if start == 0 and n_jobs == 2:
             time.sleep(0.5)  # the other worker's chunks come in first
         return original(c, start, stop)
 
-    monkeypatch.setattr(importance, "_score_chunk", first_chunk_last)
+    monkeypatch.setattr(importance, "score_chunk", first_chunk_last)
     streamed = []
     got = permutation_importance(
         forest, X, y, sample_weight=weight, scoring=SCORERS, n_repeats=6,

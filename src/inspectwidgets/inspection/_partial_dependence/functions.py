@@ -162,14 +162,24 @@ def partial_dependence(
         predictions) held at once. Chunks also stay under 64 MiB, past which
         they are no faster.
     algorithm : {"auto", "tree", "generic"}, default="auto"
-        How the brute method predicts the grid. "generic" stacks copies of X
-        and calls the model. "tree" walks each row through scikit-learn's
-        trees and forests (DecisionTree*, ExtraTree*, RandomForest*,
-        ExtraTrees*, alone or as a pipeline's final step) once with all of a
-        chunk's grid points: the same predictions, bit for bit, for a
-        fraction of the work; it is an error for other models, for
-        ``method="recursion"`` and for X holding NaN. "auto" uses "tree" where
-        it applies and "generic" elsewhere.
+        How the brute method predicts the grid. "generic" does not walk: it
+        stacks copies of X and calls the model, or predicts gradient boosting
+        tree by tree, each tree once per cell of the grid its splits make, where
+        that is exact and saves work (the same numbers). "tree" walks each row
+        through the trees once with all of a chunk's grid points: the same
+        predictions, bit for bit, for a fraction of the work. It takes
+        scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
+        GradientBoosting* (started from ``init="zero"`` or a constant dummy) and
+        HistGradientBoosting* (categorical splits and missing values included),
+        of exactly these classes, any regressor and single-output classifiers;
+        alone, or as the final step of a two-step pipeline whose
+        ColumnTransformer maps each column on its own. It raises a ValueError
+        saying why for anything else: other models, a `method` that resolves to
+        "recursion" (pass ``method="brute"``), sparse data reaching the trees,
+        and X holding NaN or infinity for every model but HistGradientBoosting*,
+        which routes missing values itself. "auto" walks where "tree" applies
+        and does what "generic" does elsewhere, where the model's own checks
+        judge NaN.
     missing : {"sklearn", "observed"}, default="sklearn"
         What a feature's missing values (NaN, None, ``pd.NA``) do to its grid.
         "sklearn": scikit-learn's grid. A missing value is one of the unique

@@ -13,21 +13,17 @@ Tree models walk each row once through each tree with all of a chunk's grid
 points (``_core.trees``); boosting models the walk cannot take go tree by
 tree, each tree on its own few cells of the grid (``treewise``); tree
 ensembles predict grid points they route alike only once (``tree_splits``).
-The numbers stay the same, bit for bit.
+The numbers stay the same, bit for bit. How a run predicts is planned in
+``plan``; what a chunk does is in ``chunks``.
 """
 
 import warnings
-from dataclasses import dataclass
-from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
-from scipy import sparse
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import cartesian
 
-from .._core.batching import make_batcher
-from .._core.chunks import ChunkSchedule
 from .._core.compat import _check_sample_weight
 from .._core.effect_params import (
     check_choice,
@@ -42,15 +38,10 @@ from .._core.effect_params import (
 )
 from .._core.grid_rows import grid_rows
 from .._core.parallel import ChunkRunner
-from .._core.pipeline import columnwise_view, final_estimator
+from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.trees import (
-    check_tree_algorithm,
-    row_blocks,
-    tree_shortcut,
-    walk_block_bytes,
-)
+from .._core.trees import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -61,7 +52,8 @@ from .._core.validation import (
     check_sklearn_params,
     quoted,
 )
-from .accumulation import GridGroups, ValueBuffers
+from .accumulation import ValueBuffers
+from .chunks import predict_chunk
 from .feature_summary import correlated_features, feature_distribution
 from .grid import (
     check_grid_resolution,
@@ -76,19 +68,8 @@ from .params import (
     resolve_custom_values,
     resolve_method,
 )
+from .plan import plan_run
 from .result import PartialDependenceResult
-from .tree_splits import grid_point_groups
-from .treewise import TreewiseBoosting
-
-# Chunks stop growing at this size (or max_memory, if smaller): larger ones pay
-# the per-call overhead no less rarely, and buffers this small are recycled by
-# the allocator from chunk to chunk instead of being mapped and faulted in
-# afresh (measured: 256 MiB chunks were up to 1.7x slower than 32-64 MiB ones).
-CHUNK_BYTES = 64 * 2**20
-# The first chunk holds this fraction of the grid (coarse points first), so a
-# streamed curve shows its outline early; later chunks double while they are
-# fast (see ChunkSchedule).
-FIRST_CHUNK_FRACTION = 1 / 8
 
 
 class PartialDependenceRun:
@@ -263,33 +244,6 @@ class PartialDependenceRun:
                 # The caller of partial_dependence or iter_partial_dependence.
                 warnings.warn(correlation.message, UserWarning, stacklevel=4)
 
-    # --- the prediction space ---------------------------------------------
-
-    def _prediction_space(self):
-        """The data the copies are made of, the rows holding the grid values
-        (same columns), the columns to set and the model predicting them.
-
-        Normally X, the grid rows and the estimator. For a pipeline whose
-        preprocessing is provably column-wise: X and the grid rows transformed
-        (once each), the transformed columns of the features and the final
-        step, which then sees exactly what the pipeline gives it.
-        """
-        view = columnwise_view(self.estimator, self.X.shape[1])
-        if view is not None:
-            transformed, rows = view.transform(self.X), view.transform(self.rows)
-            dense = (
-                isinstance(transformed, np.ndarray)
-                and isinstance(rows, np.ndarray)
-                and transformed.dtype == rows.dtype
-            )
-            csr = all(
-                sparse.issparse(m) and m.format == "csr" and m.has_sorted_indices
-                for m in (transformed, rows)
-            ) and (transformed.dtype == rows.dtype)
-            if dense or csr:
-                return transformed, rows, view.map_columns(self.positions), view.model
-        return self.X, self.rows, tuple(self.positions), self.estimator
-
     # --- running --------------------------------------------------------------
 
     def _cancelled(self):
@@ -305,81 +259,16 @@ class PartialDependenceRun:
         if self.method == "recursion":
             yield self._recursion()
             return
-        source, rows, columns, model = self._prediction_space()
-        batcher = make_batcher(source)
-        n_rows, n_points = self.X.shape[0], self.grid.shape[0]
-        # Grid points a tree ensemble provably predicts alike are predicted
-        # once (see tree_splits).
-        groups = GridGroups(grid_point_groups(model, rows, columns), self.shape)
-        # Tree models: each row walks each tree once with all the chunk's
-        # grid points (see _core.trees).
-        trees = tree_shortcut(
-            self.algorithm,
-            model,
-            source,
-            self._methods(),
-            donor=rows,
-            obstacle=self._not_brute(),
-        )
-        # Boosting the walk cannot take (sparse input, NaN in scikit-learn's
-        # gradient boosting): each tree on its own few cells (see treewise).
-        # The walk is faster where both apply (benchmarks/trees.py, 10,000
-        # rows, 50 points: HistGB 0.06 s against 0.11 s).
-        treewise = None
-        if trees is None:
-            treewise = TreewiseBoosting.of(
-                model, source, rows, columns, groups.n_groups
-            )
-        # A copy, its raw predictions and their processed values. The tree
-        # shortcut stacks no copy and walks a chunk in blocks of rows (see
-        # _walk_chunk): a copy holds only its values, beside the blocks'.
-        # (The flattened trees are the model's size, whatever X's: not
-        # counted, as the model is not.) CHUNK_BYTES keeps stacked copies of X
-        # small enough for the allocator to recycle; each chunk costs the
-        # shortcut a walk of every row through every tree: it takes all
-        # `max_memory` allows.
-        if trees is None:
-            per_copy = n_rows * 16 * self.n_raw_outputs + batcher.bytes_per_copy
-            budget, block_bytes = min(self.max_memory, CHUNK_BYTES), None
-        else:
-            per_copy = n_rows * 8 * self.n_outputs
-            block_bytes = walk_block_bytes(self.max_memory)
-            budget = self.max_memory - block_bytes
-        cap = max(1, int(budget // per_copy))
-        # Streamed: a coarse first chunk, then chunks growing while they are
-        # fast. Otherwise nobody watches: full-size chunks from the start.
-        first = cap
-        if snapshots:
-            first = max(1, int(np.ceil(groups.n_groups * FIRST_CHUNK_FRACTION)))
-        # The tree shortcut's cost grows slowly with the points a chunk holds:
-        # after the coarse first chunk, chunks double whatever their time.
-        schedule = ChunkSchedule(groups.n_groups, first, cap, eager=trees is not None)
-        context = _PredictedChunks(
-            order=groups.order,
-            representatives=groups.representatives,
-            n_rows=n_rows,
-            columns=columns,
-            responses=Responses(self.response_method, self.scale, self.output_columns),
-            trees=trees,
-            # Chunks run one at a time here: the walk takes the threads the
-            # model's own predict would; a remote worker's are the backend's.
-            walk_block_bytes=block_bytes,
-            tree_threads=(
-                1 if self.runner.remote or trees is None else trees[0].predict_threads()
-            ),
-            treewise=treewise,
-            batcher=batcher,
-            rows=rows,
-            model=model,
-        )
-        state = ValueBuffers(self, n_points)
+        run_plan = plan_run(self, snapshots)
+        groups = run_plan.groups
+        state = ValueBuffers(self, self.grid.shape[0])
         # Chunks may complete in any order (a remote backend); they are
         # stored in schedule order, so the first grid point (centering's
         # anchor, in the first chunk) comes first and every snapshot holds a
         # coarse-to-fine prefix.
         arrived, next_start = {}, 0
         for start, stop, values in self.runner.run(
-            schedule, _predict_chunk, context, self._cancelled
+            run_plan.schedule, predict_chunk, run_plan.chunks, self._cancelled
         ):
             arrived[start] = stop, values
             while next_start in arrived:
@@ -460,84 +349,3 @@ def _n_targets(regressor):
         coef = np.asarray(getattr(final, "coef_", np.zeros(0)))
         n_outputs = coef.shape[0] if coef.ndim == 2 else 1
     return int(n_outputs)
-
-
-@dataclass
-class _PredictedChunks:
-    """What every chunk of a run reads (shipped once to remote workers):
-    the grid-point groups in schedule order and one way to predict them."""
-
-    order: np.ndarray
-    representatives: np.ndarray
-    n_rows: int
-    columns: tuple
-    responses: Responses
-    trees: object  # the tree shortcut (trees, X, donor rows), or None
-    walk_block_bytes: int  # what a block of the walk's rows may hold, or None
-    tree_threads: int
-    treewise: object  # TreewiseBoosting, or None
-    batcher: object
-    rows: object  # the rows holding the grid values
-    model: object
-
-
-def _predict_chunk(c, start, stop):
-    """The values of groups ``order[start:stop]`` (each predicted by its
-    first grid point), shape (n_groups_in_chunk, n_rows, n_outputs)."""
-    # Coarse to fine across chunks, in grid order within one: trees predict
-    # neighbouring grid values one after another faster.
-    chunk_groups = np.sort(c.order[start:stop])
-    points = c.representatives[chunk_groups]
-    if c.trees is not None:
-        return _walk_chunk(c, points)
-    if c.treewise is not None:
-        predict = partial(c.treewise.respond, points)
-    else:
-        stacked = c.batcher.build([(p, c.columns) for p in points], donor=c.rows)
-        predict = _caller(c.model, stacked)
-    values = c.responses(predict)
-    return values.reshape(len(chunk_groups), c.n_rows, -1)
-
-
-def _walk_chunk(c, points):
-    """The values of the grid `points` through the tree shortcut, shape
-    (n_points, n_rows, n_outputs): walked and made responses a block of rows
-    at a time (predictions are row by row: the same bits), so that only a
-    block's leaf sums and raw responses are held."""
-    trees, X, rows = c.trees
-    copies = [(p, c.columns) for p in points]
-    # The block's sums, their copy-major copy and the responses: 3 arrays;
-    # and its rows, transposed for route_grid. Blocked here, not by
-    # TreeModel.predict: the responses are taken from the model's outputs (a
-    # class, log-odds) a block at a time too.
-    row_bytes = 3 * 8 * trees.n_outputs * len(points) + X.itemsize * X.shape[1]
-    values = None
-    for low, high in row_blocks(c.n_rows, row_bytes, c.walk_block_bytes):
-
-        def predict(method, low=low, high=high):
-            return trees.predict(
-                X[low:high], copies, [method], donor=rows, n_threads=c.tree_threads
-            )[method]
-
-        block = c.responses(predict)
-        if values is None:
-            values = _empty_like_responses(block, len(points), c.n_rows)
-        values[:, low:high] = block.reshape(len(points), high - low, -1)
-    return values
-
-
-def _empty_like_responses(block, n_points, n_rows):
-    """An array of shape (n_points, n_rows, n_outputs) laid out as the
-    responses `block` of shape (n_points * n_block_rows, n_outputs) are (an
-    output's rows side by side where the model returns Fortran order, as
-    histogram boosting's probabilities): averages over the rows then add them
-    in the order they would over one response, as scikit-learn's do."""
-    n_outputs = block.shape[1]
-    if block.flags.f_contiguous and not block.flags.c_contiguous:
-        return np.empty((n_outputs, n_points, n_rows), block.dtype).transpose(1, 2, 0)
-    return np.empty((n_points, n_rows, n_outputs), block.dtype)
-
-
-def _caller(model, X):
-    """``predict(method)``: the model's `method` on X."""
-    return lambda method: call_model(model, method, X)

@@ -9,7 +9,8 @@ from .importance import (
 )
 from .out_of_bag import OobRun, oob_permutation_importance
 from .result import PermutationImportanceResult
-from .scoring import ScoringPlan, builtin_score_name
+from .scorers import builtin_score_name
+from .scoring import ScoringPlan
 
 __all__ = [
     "PermutationImportanceResult",

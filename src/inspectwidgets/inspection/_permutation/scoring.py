@@ -8,12 +8,11 @@ into scores, so the numbers are scikit-learn's. For the commonest metrics a
 vectorized version scores all copies of a batch at once.
 """
 
-import difflib
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, is_classifier, is_regressor
-from sklearn.metrics import accuracy_score, check_scoring, get_scorer_names, r2_score
+from sklearn.base import is_classifier
+from sklearn.metrics import check_scoring
 from sklearn.utils import get_tags
 
 from .._core.compat import (
@@ -22,27 +21,26 @@ from .._core.compat import (
     _cached_call,
     _check_multimetric_scoring,
     _check_response_method,
-    _PassthroughScorer,
     _safe_indexing,
-    _Scorer,
     _scorer_accepts_sample_weight,
 )
 from .._core.parallel import report_step
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.validation import quoted
-from .vectorized_metrics import VECTORIZED
+from .scorers import (
+    PlannedScorer,
+    as_replayable,
+    check_scorer_fits,
+    check_scorer_names,
+    vectorized_metric,
+)
 
 PREDICTION_METHODS = (
     "predict",
     "predict_proba",
     "decision_function",
     "predict_log_proba",
-)
-
-_CLASSIFICATION_MODULES = (
-    "sklearn.metrics._classification",
-    "sklearn.metrics._ranking",
 )
 
 
@@ -75,97 +73,6 @@ class ReplayEstimator:
         return get_tags(self._estimator)
 
 
-@dataclass
-class PlannedScorer:
-    """One scorer of a scoring plan.
-
-    `name` is None for a custom callable that may return a dict of scores.
-    `replayable` scorers get their predictions from a :class:`ReplayEstimator`;
-    the others are called with the real estimator on the permuted data.
-    """
-
-    name: str | None
-    scorer: object
-    replayable: bool
-    pass_sample_weight: bool
-    vectorized: object = None
-
-
-def _score_is_builtin(estimator):
-    """The metric behind ``estimator.score`` when it is scikit-learn's default."""
-    final = final_estimator(estimator)
-    score_method = getattr(type(final), "score", None)
-    if score_method is RegressorMixin.score:
-        return r2_score
-    if score_method is ClassifierMixin.score:
-        return accuracy_score
-    return None
-
-
-def builtin_score_name(estimator):
-    """The scorer name equal to ``estimator.score``, or None if it is custom."""
-    return {r2_score: "r2", accuracy_score: "accuracy"}.get(
-        _score_is_builtin(estimator)
-    )
-
-
-def _as_replayable(estimator, scorer):
-    """Replace a passthrough scorer by the equivalent metric scorer, if any.
-
-    ``RegressorMixin.score`` is ``r2_score(y, predict(X), sample_weight=...)``
-    and ``ClassifierMixin.score`` is the same with ``accuracy_score``; a Pipeline
-    scores with its final step, so both can be replayed from predictions.
-    """
-    if isinstance(scorer, _PassthroughScorer):
-        metric = _score_is_builtin(estimator)
-        if metric is not None:
-            return _Scorer(metric, 1, {}, "predict")
-    return scorer
-
-
-def _check_scorer_names(scoring):
-    names = []
-    if isinstance(scoring, str):
-        names = [scoring]
-    elif isinstance(scoring, (list, tuple, set)):
-        names = [s for s in scoring if isinstance(s, str)]
-    elif isinstance(scoring, dict):
-        names = [s for s in scoring.values() if isinstance(s, str)]
-    valid = get_scorer_names()
-    for name in names:
-        if name not in valid:
-            close = difflib.get_close_matches(name, valid, n=4, cutoff=0.5)
-            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-            raise ValueError(
-                f"scoring: {quoted(name)} is not a known scorer name.{hint} "
-                "See sklearn.metrics.get_scorer_names() for all valid names."
-            )
-
-
-def _check_scorer_fits(estimator, name, scorer):
-    """Raise before any prediction if `scorer` cannot score `estimator`."""
-    if not isinstance(scorer, _BaseScorer):
-        return
-    label = name or repr(scorer)
-    try:
-        _check_response_method(estimator, scorer._response_method)
-    except AttributeError:
-        methods = scorer._response_method
-        methods = [methods] if isinstance(methods, str) else list(methods)
-        raise ValueError(
-            f"scoring: {quoted(label)} needs the estimator's "
-            f"{' or '.join(methods)}, which {type(estimator).__name__} does not "
-            "have. Choose a scorer that fits this estimator."
-        ) from None
-    module = getattr(scorer._score_func, "__module__", "") or ""
-    if is_regressor(estimator) and module.startswith(_CLASSIFICATION_MODULES):
-        raise ValueError(
-            f"scoring: {quoted(label)} is a classification metric but "
-            f"{type(estimator).__name__} is a regressor. Use a regression scorer "
-            "such as 'r2' or 'neg_mean_squared_error'."
-        )
-
-
 @dataclass(frozen=True)
 class Baseline:
     """The scores on unpermuted data, keyed by scorer name ("score" for a
@@ -190,7 +97,7 @@ class ScoringPlan:
     """
 
     def __init__(self, estimator, scoring):
-        _check_scorer_names(scoring)
+        check_scorer_names(scoring)
         self.multimetric = isinstance(scoring, (list, tuple, set, dict))
         if self.multimetric:
             try:
@@ -202,8 +109,8 @@ class ScoringPlan:
             scorers = {name: check_scoring(estimator, scoring=scoring)}
         self.scorers = []
         for name, scorer in scorers.items():
-            scorer = _as_replayable(estimator, scorer)
-            _check_scorer_fits(estimator, name, scorer)
+            scorer = as_replayable(estimator, scorer)
+            check_scorer_fits(estimator, name, scorer)
             replayable = isinstance(scorer, _BaseScorer)
             if self.multimetric:
                 pass_weight = _scorer_accepts_sample_weight(scorer)
@@ -215,7 +122,7 @@ class ScoringPlan:
                     scorer=scorer,
                     replayable=replayable,
                     pass_sample_weight=pass_weight,
-                    vectorized=_vectorized_metric(scorer),
+                    vectorized=vectorized_metric(scorer),
                 )
             )
         self.estimator = estimator
@@ -411,17 +318,6 @@ def _as_scores(values):
 
 def _uncached_call(estimator, response_method, *args, **kwargs):
     return _cached_call(None, estimator, response_method, *args, **kwargs)
-
-
-def _vectorized_metric(scorer):
-    """The vectorized version of a plain scikit-learn metric scorer, if any.
-
-    Only scorers without extra keyword arguments qualify: their positive class
-    and averaging are the metric's defaults, which the versions reproduce.
-    """
-    if type(scorer) is _Scorer and not scorer._kwargs:
-        return VECTORIZED.get(scorer._score_func)
-    return None
 
 
 def derive_predict_from_proba(estimator):

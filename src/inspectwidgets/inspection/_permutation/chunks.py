@@ -1,0 +1,85 @@
+"""What one chunk of a permutation-importance run does: predict its permuted
+copies (walked through the trees, or stacked for the model) and score them."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .scoring import ScoringPlan
+
+
+@dataclass(frozen=True)
+class PermutedChunks:
+    """What every chunk of a run reads (shipped once to remote workers)."""
+
+    plan: ScoringPlan
+    model: object
+    batcher: object  # stacks the copies the model predicts, or None
+    trees: object  # the tree shortcut, or None
+    tree_rows: object
+    y: object
+    sample_weight: object
+    permutations: list
+    columns: list
+    job_order: np.ndarray
+    baseline_rides: bool  # X's own predictions ride the first chunk
+    walk_from: int  # the fewest copies the walk takes; fewer are predicted
+    walk_block_bytes: int
+    n_threads: int
+
+
+def score_chunk(c, start, stop):
+    """Every scorer's score of the permuted copies of the jobs at
+    ``job_order[start:stop]``; and the :class:`~.scoring.Baseline` of X
+    itself where it rides this chunk (the first), else None.
+
+    X rides as one more copy, whose columns take their own rows' values: it
+    never leaves its rows' paths, so the walk carries it almost for free,
+    where the model's predict of X costs as much as a permuted copy's
+    (benchmarks/results/permutation.md)."""
+    n_features = len(c.columns)
+    copies = [
+        (c.permutations[j // n_features], c.columns[j % n_features])
+        for j in c.job_order[start:stop]
+    ]
+    rides = c.baseline_rides and start == 0
+    if rides:
+        copies.insert(0, (np.arange(len(c.tree_rows)), copies[0][1]))
+    if c.trees is not None and (rides or len(copies) >= c.walk_from):
+        return _walk(c, copies, rides)
+    stacked = c.batcher.build(copies)
+    outputs = c.plan.predict(stacked, c.model)
+    scores = c.plan.score_blocks(
+        outputs,
+        len(copies),
+        c.y,
+        c.sample_weight,
+        lambda b: c.batcher.block(stacked, b),
+    )
+    return scores, None
+
+
+def _walk(c, copies, rides):
+    """`score_chunk` through the tree walk: the same predictions, bit for
+    bit, without stacking the copies."""
+    outputs = c.trees.predict(
+        c.tree_rows,
+        copies,
+        c.plan.response_methods,
+        n_threads=c.n_threads,
+        block_bytes=c.walk_block_bytes,
+    )
+    baseline = None
+    if rides:  # scored first, as when predicted before the run
+        n_rows = len(c.tree_rows)
+        baseline = c.plan.baseline_of(
+            {m: v[:n_rows] for m, v in outputs.items()},
+            c.tree_rows,
+            c.y,
+            c.sample_weight,
+        )
+        outputs = {m: v[n_rows:] for m, v in outputs.items()}
+    scores = c.plan.score_blocks(
+        outputs, len(copies) - rides, c.y, c.sample_weight, None
+    )
+    return scores, baseline

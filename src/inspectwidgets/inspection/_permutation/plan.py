@@ -1,0 +1,284 @@
+"""How a permutation-importance run predicts its copies: planned once, before
+any chunk.
+
+:func:`plan_run` decides, from a validated :class:`~.importance.PermutationRun`,
+where X's own scores come from (predicted first, or riding the first chunk's
+tree walk), what is permuted (X, or a column-wise pipeline's transformed X),
+whether the tree walk or the model predicts the copies, how many copies fit
+in memory at once and in which order and chunks the jobs go. The run's loop
+(:meth:`~.importance.PermutationRun.__iter__`) then only executes the
+:class:`RunPlan`.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from .._core.batching import make_batcher
+from .._core.chunks import ChunkSchedule
+from .._core.compat import _safe_indexing
+from .._core.parallel import local_joblib_calls
+from .._core.pipeline import columnwise_view, final_estimator
+from .._core.trees import predicts_faster, tree_shortcut, unsupported, walk_block_bytes
+from .chunks import PermutedChunks
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What a run's loop executes."""
+
+    chunks: PermutedChunks  # what every chunk reads, with the job order
+    schedule: ChunkSchedule
+    # The scores' names: the scorers' until the baseline rides in, else the
+    # baseline's (a custom scorer returning a dict names its own).
+    score_names: tuple
+    # Whether the first round is also yielded feature by feature.
+    split_first_round: bool
+
+
+@dataclass(frozen=True)
+class _Prediction:
+    """How the permuted copies are predicted (see `_prediction`)."""
+
+    model: object
+    columns: list  # each feature's (or group's) columns in `source`
+    source: object  # the rows to permute, for stacked copies
+    trees: object  # the tree shortcut, or None
+    tree_rows: object  # the rows as the walk reads them, or None
+
+
+# A walk follows each row's own path through every tree whatever the copies
+# it carries, so a single copy costs it more than the model's own predict of
+# it; from two copies on, the walk costs less. Both give the model's bits.
+# Measured in benchmarks/results/permutation.md, re-checked by
+# `benchmarks/permutation.py` ("fewest walked").
+_FEWEST_WALKED = 2
+
+
+def plan_run(run):
+    """The :class:`RunPlan` of `run`; X's baseline predicted on the way
+    where it does not ride the first chunk (so a NaN score is refused before
+    any permuted copy)."""
+    rides, output_bytes_per_row = _baseline_route(run)
+    prediction = _prediction(run)
+    if rides and prediction.trees is None:
+        rides = False
+        run._predict_baseline()
+    if not rides:
+        output_bytes_per_row = run.baseline.output_bytes_per_row
+    n_features = len(run.feature_names)
+    walked = prediction.trees is not None
+    job_order = _job_order(run.n_repeats, n_features, walked, run.watched)
+    # A copy's outputs, and as much again twice while they are scored (the
+    # vectorized metrics' temporaries: residuals, their squares); a stacked
+    # copy of X, or the walk's buffers, a block of rows at a time whatever
+    # its copies.
+    batcher = make_batcher(prediction.source)
+    per_copy = 3 * batcher.n_rows * output_bytes_per_row
+    if not walked:
+        per_copy += batcher.bytes_per_copy
+    in_flight = _bytes_in_flight(run, prediction, per_copy, rides)
+    cap = max(1, int(in_flight // (per_copy * run.runner.n_workers)))
+    if walked:
+        batcher = _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight)
+    runner = run.runner
+    chunks = PermutedChunks(
+        plan=run.plan,
+        model=prediction.model,
+        batcher=batcher,
+        trees=prediction.trees,
+        tree_rows=prediction.tree_rows,
+        y=run._subsample(run.y),
+        sample_weight=run._subsample(run.sample_weight),
+        permutations=run.permutations,
+        columns=prediction.columns,
+        job_order=job_order,
+        baseline_rides=rides,
+        walk_from=_FEWEST_WALKED if batcher is not None else 1,
+        walk_block_bytes=walk_block_bytes(run.max_memory),
+        # A remote worker's threads are the backend's to count.
+        n_threads=(
+            1
+            if runner.remote or not walked
+            else prediction.trees.predict_threads(runner.n_workers)
+        ),
+    )
+    split = run.stream_first_round and run.watched
+    return RunPlan(
+        chunks=chunks,
+        schedule=_schedule(run, len(job_order), n_features, walked, cap, split),
+        score_names=run.plan.names if rides else tuple(run.baseline.scores),
+        split_first_round=split,
+    )
+
+
+def _baseline_route(run):
+    """Whether X's own predictions may ride the first chunk's walk, and the
+    bytes of a row's outputs if so (else None: the baseline, now predicted
+    or given, says)."""
+    if _may_walk_x(run):
+        # The model's own predict sees X's first row only: its checks of X's
+        # columns (their number, names and types; the walk reads them as
+        # they are) and the size of its responses. X's predictions then come
+        # from the first chunk's walk, bit for bit the model's.
+        with local_joblib_calls():
+            first_row = run.plan.predict(_safe_indexing(run.X, slice(0, 1)))
+        return True, sum(v.nbytes for v in first_row.values())
+    if run.baseline is None:
+        run._predict_baseline()
+    else:  # given by reuse_baseline
+        run._check_baseline()
+    return False, None
+
+
+def _may_walk_x(run):
+    """Whether the tree shortcut may walk every row of X, so that X's own
+    predictions can ride its first chunk (see `chunks.score_chunk`)."""
+    return (
+        run.baseline is None
+        and run.rows is None
+        and run.algorithm != "generic"
+        and run._custom_scorer() is None
+        and unsupported(final_estimator(run.estimator), None, run.plan.response_methods)
+        is None
+    )
+
+
+def _prediction(run):
+    """What is permuted and what predicts it: the tree walk where it applies
+    (and, under "auto", pays), else the model on stacked copies."""
+    source, columns, model = _permutation_space(run)
+    algorithm = run.algorithm
+    if predicts_faster(model, algorithm, columns, run.n_repeats):
+        algorithm = "generic"
+    shortcut = tree_shortcut(
+        algorithm,
+        model,
+        source,
+        run.plan.response_methods,
+        obstacle=run._custom_scorer(),
+    )
+    trees, tree_rows = shortcut[:2] if shortcut else (None, None)
+    return _Prediction(model, columns, source, trees, tree_rows)
+
+
+def _permutation_space(run):
+    """The data to permute, its column groups and the model predicting it.
+
+    Normally X itself and the estimator. For a pipeline whose preprocessing
+    is provably column-wise, the preprocessed rows (transformed once) and the
+    final step, which then sees exactly what the pipeline gives it.
+    """
+    rows = run._subsample(run.X)
+    view = columnwise_view(run.estimator, run.X.shape[1])
+    if view is not None and run.plan.all_replayable:
+        transformed = view.transform(rows)
+        if isinstance(transformed, np.ndarray) or (
+            sparse.issparse(transformed)
+            and transformed.format == "csr"
+            and transformed.has_sorted_indices
+        ):
+            columns = [view.map_columns(c) for c in run.feature_columns]
+            return transformed, columns, view.model
+    return rows, run.feature_columns, run.estimator
+
+
+def _bytes_in_flight(run, prediction, per_copy, rides):
+    """Bytes the chunks in flight may take: `max_memory` less what the run
+    holds for its whole length (the permutations, and the rows the walk
+    reads, float32 for a forest, and a block a worker, or the subsample or
+    transform of X that is stacked); at least one copy a worker."""
+    resident = sum(p.nbytes for p in run.permutations)
+    if rides:  # X's own copy, in the first chunk
+        resident += per_copy
+    n_workers = run.runner.n_workers
+    if prediction.trees is not None:
+        block_bytes = walk_block_bytes(run.max_memory)
+        resident += prediction.tree_rows.nbytes + block_bytes * n_workers
+    elif prediction.source is not run.X:
+        resident += getattr(prediction.source, "nbytes", 0)
+    return max(run.max_memory - resident, per_copy * n_workers)
+
+
+def _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight):
+    """What stacks the chunks the walk leaves to the model (fewer than
+    `_FEWEST_WALKED` copies), or None where it walks them all.
+
+    The walk reads tree_rows only; its smallest chunks are stacked from X
+    itself, or else from tree_rows where the model reads them as it reads X
+    (no other copy is kept for them), within the budget.
+    """
+    if run.runner.remote:  # the workers get tree_rows only
+        return None
+    if prediction.source is not run.X:
+        if not prediction.trees.predicts_walk_rows():
+            return None
+        batcher = make_batcher(prediction.tree_rows)
+    stacked = (_FEWEST_WALKED - 1) * (batcher.bytes_per_copy + per_copy)
+    if stacked * run.runner.n_workers > in_flight:
+        return None
+    return batcher
+
+
+def _schedule(run, n_jobs, n_features, walked, cap, split):
+    """The chunks the jobs go in.
+
+    Split, the first round comes in small chunks for a display to show as
+    they come. The walk instead takes its blocks of rounds (the first round
+    is one) in as few chunks as the budget and the workers allow, after the
+    probe if watched (the first bars): each chunk walks every row's path, and
+    a block shows nothing before all of it is done (measured in
+    benchmarks/results/permutation.md).
+    """
+    full_size = walked and not run.watched
+    walked_blocks = None
+    if walked:
+        walked_blocks = [
+            b * n_features for b in _blocks_of_rounds(run.n_repeats, run.watched)[1:]
+        ]
+    return ChunkSchedule(
+        n_jobs,
+        cap if full_size else n_features,
+        cap,
+        probe=not full_size,
+        split_first_round=split and not walked,
+        block_ends=walked_blocks,
+        shares=run.runner.n_workers,
+    )
+
+
+def _job_order(n_repeats, n_features, walked, watched):
+    """The jobs in the order chunks take them (job ``j`` is repeat
+    ``j // n_features`` of feature ``j % n_features``).
+
+    Predicted copies go round by round (a round: every feature at one
+    repeat). The tree walk shares each row's detours among a chunk's copies
+    of one feature (a feature's further copies cost it a fraction of its
+    first: benchmarks/results/permutation.md), so it takes the rounds in
+    blocks, feature by feature within a block: a feature's repeats walk
+    together. Watched, the first round comes alone (the first bars) and
+    blocks grow from 4 rounds by doubling, so the display still moves;
+    otherwise one block holds every round. Whatever the order, every round
+    is yielded, each once all its jobs are done.
+    """
+    jobs = np.arange(n_repeats * n_features).reshape(n_repeats, n_features)
+    if not walked:
+        return jobs.ravel()
+    bounds = _blocks_of_rounds(n_repeats, watched)
+    return np.concatenate(
+        [jobs[a:b].T.ravel() for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    )
+
+
+def _blocks_of_rounds(n_repeats, watched):
+    """Where the walk's blocks of rounds begin and end (see `_job_order`)."""
+    if not watched:
+        return [0, n_repeats]
+    bounds, size = [0, 1], 4
+    while bounds[-1] < n_repeats:
+        stop = bounds[-1] + size
+        # A remainder smaller than a block joins the last one.
+        bounds.append(n_repeats if n_repeats - stop < size else stop)
+        size *= 2
+    return bounds

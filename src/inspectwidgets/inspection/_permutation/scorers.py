@@ -1,0 +1,127 @@
+"""The scorers of a run, checked before any prediction: scikit-learn's
+scorer names, whether each fits the estimator, and which can be replayed
+from shared predictions or vectorized."""
+
+import difflib
+from dataclasses import dataclass
+
+from sklearn.base import ClassifierMixin, RegressorMixin, is_regressor
+from sklearn.metrics import accuracy_score, get_scorer_names, r2_score
+
+from .._core.compat import (
+    _BaseScorer,
+    _check_response_method,
+    _PassthroughScorer,
+    _Scorer,
+)
+from .._core.pipeline import final_estimator
+from .._core.validation import quoted
+from .vectorized_metrics import VECTORIZED
+
+_CLASSIFICATION_MODULES = (
+    "sklearn.metrics._classification",
+    "sklearn.metrics._ranking",
+)
+
+
+@dataclass
+class PlannedScorer:
+    """One scorer of a scoring plan.
+
+    `name` is None for a custom callable that may return a dict of scores.
+    `replayable` scorers get their predictions from a
+    :class:`~.scoring.ReplayEstimator`; the others are called with the real
+    estimator on the permuted data.
+    """
+
+    name: str | None
+    scorer: object
+    replayable: bool
+    pass_sample_weight: bool
+    vectorized: object = None
+
+
+def _score_is_builtin(estimator):
+    """The metric behind ``estimator.score`` when it is scikit-learn's default."""
+    final = final_estimator(estimator)
+    score_method = getattr(type(final), "score", None)
+    if score_method is RegressorMixin.score:
+        return r2_score
+    if score_method is ClassifierMixin.score:
+        return accuracy_score
+    return None
+
+
+def builtin_score_name(estimator):
+    """The scorer name equal to ``estimator.score``, or None if it is custom."""
+    return {r2_score: "r2", accuracy_score: "accuracy"}.get(
+        _score_is_builtin(estimator)
+    )
+
+
+def as_replayable(estimator, scorer):
+    """Replace a passthrough scorer by the equivalent metric scorer, if any.
+
+    ``RegressorMixin.score`` is ``r2_score(y, predict(X), sample_weight=...)``
+    and ``ClassifierMixin.score`` is the same with ``accuracy_score``; a Pipeline
+    scores with its final step, so both can be replayed from predictions.
+    """
+    if isinstance(scorer, _PassthroughScorer):
+        metric = _score_is_builtin(estimator)
+        if metric is not None:
+            return _Scorer(metric, 1, {}, "predict")
+    return scorer
+
+
+def check_scorer_names(scoring):
+    names = []
+    if isinstance(scoring, str):
+        names = [scoring]
+    elif isinstance(scoring, (list, tuple, set)):
+        names = [s for s in scoring if isinstance(s, str)]
+    elif isinstance(scoring, dict):
+        names = [s for s in scoring.values() if isinstance(s, str)]
+    valid = get_scorer_names()
+    for name in names:
+        if name not in valid:
+            close = difflib.get_close_matches(name, valid, n=4, cutoff=0.5)
+            hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise ValueError(
+                f"scoring: {quoted(name)} is not a known scorer name.{hint} "
+                "See sklearn.metrics.get_scorer_names() for all valid names."
+            )
+
+
+def check_scorer_fits(estimator, name, scorer):
+    """Raise before any prediction if `scorer` cannot score `estimator`."""
+    if not isinstance(scorer, _BaseScorer):
+        return
+    label = name or repr(scorer)
+    try:
+        _check_response_method(estimator, scorer._response_method)
+    except AttributeError:
+        methods = scorer._response_method
+        methods = [methods] if isinstance(methods, str) else list(methods)
+        raise ValueError(
+            f"scoring: {quoted(label)} needs the estimator's "
+            f"{' or '.join(methods)}, which {type(estimator).__name__} does not "
+            "have. Choose a scorer that fits this estimator."
+        ) from None
+    module = getattr(scorer._score_func, "__module__", "") or ""
+    if is_regressor(estimator) and module.startswith(_CLASSIFICATION_MODULES):
+        raise ValueError(
+            f"scoring: {quoted(label)} is a classification metric but "
+            f"{type(estimator).__name__} is a regressor. Use a regression scorer "
+            "such as 'r2' or 'neg_mean_squared_error'."
+        )
+
+
+def vectorized_metric(scorer):
+    """The vectorized version of a plain scikit-learn metric scorer, if any.
+
+    Only scorers without extra keyword arguments qualify: their positive class
+    and averaging are the metric's defaults, which the versions reproduce.
+    """
+    if type(scorer) is _Scorer and not scorer._kwargs:
+        return VECTORIZED.get(scorer._score_func)
+    return None
