@@ -33,11 +33,14 @@ demo: venv
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --no-browser $(ALLOW_ROOT) \
 		--LabApp.default_url=/lab/tree/quickstart.ipynb notebooks/quickstart.ipynb
 
-# ruff on the Python; on the JS (js/src), tsc against the JSDoc types
+# ruff and mypy on the Python (mypy on src/inspectwidgets, configured in
+# pyproject.toml [tool.mypy]; tests/test_typing.py checks the public API is
+# fully annotated); on the JS (js/src), tsc against the JSDoc types
 # (js/tsconfig.json) and eslint (js/eslint.config.js).
 lint: venv $(JS_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	cd js && npm run --silent typecheck
 	cd js && npm run --silent lint
 

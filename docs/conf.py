@@ -76,6 +76,10 @@ nb_ipywidgets_js = {"iw_embed.js": {"type": "module"}}
 # --- API reference ----------------------------------------------------------
 autosummary_generate = True
 autodoc_default_options = {"members": False}
+# The signatures without their type hints (for mypy and editors): expanded,
+# numpy's ArrayLike alone is a line of _NestedSequence[...], and each
+# parameter's type is already in the numpydoc Parameters section.
+autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False

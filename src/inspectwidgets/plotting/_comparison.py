@@ -1,8 +1,18 @@
 """Importance measures side by side: a dot plot on one normalized scale."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..inspection._comparison import compare_importances, normalized_measures
+from ..inspection._core import Data, Estimator
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 
 class ImportanceComparisonDisplay:
@@ -25,20 +35,28 @@ class ImportanceComparisonDisplay:
         ("permutation_train", "permutation_test"), for measures with some.
     """
 
-    def __init__(self, frame):
+    def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame
 
     @classmethod
     def from_estimator(
-        cls, estimator, X_train, y_train, X_test, y_test, *, ax=None, **kwargs
-    ):
+        cls,
+        estimator: Estimator,
+        X_train: Data,
+        y_train: ArrayLike,
+        X_test: Data,
+        y_test: ArrayLike,
+        *,
+        ax: Axes | None = None,
+        **kwargs: Any,
+    ) -> Self:
         """Compare (keyword arguments as in ``compare_importances``) and plot."""
         frame = compare_importances(
             estimator, X_train, y_train, X_test, y_test, **kwargs
         )
         return cls(frame).plot(ax=ax)
 
-    def plot(self, *, ax=None):
+    def plot(self, *, ax: Axes | None = None) -> Self:
         import matplotlib.pyplot as plt
         from matplotlib.lines import Line2D
 

@@ -1,5 +1,10 @@
 """Accumulated local effects and H² interaction strength as matplotlib charts."""
 
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Self
+
 import numpy as np
 import pandas as pd
 
@@ -10,9 +15,13 @@ from ..inspection import (
     interaction_strength,
     partial_dependence,
 )
-from ..inspection._core import float_features
+from ..inspection._core import Column, Data, Estimator, float_features
 from ..inspection._effects import pair_matrix, select_output
 from ._partial_dependence import output_index
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 # Arguments of `accumulated_local_effects` that the partial dependence of the
 # overlay takes too, so both describe the same model output.
@@ -58,7 +67,11 @@ class AccumulatedLocalEffectsDisplay:
         The second-order effect of a pair.
     """
 
-    def __init__(self, result, partial_dependence=None):
+    def __init__(
+        self,
+        result: AccumulatedLocalEffectsResult,
+        partial_dependence: PartialDependenceResult | None = None,
+    ) -> None:
         if not isinstance(result, AccumulatedLocalEffectsResult):
             raise TypeError(
                 "result must be an AccumulatedLocalEffectsResult; got "
@@ -83,15 +96,15 @@ class AccumulatedLocalEffectsDisplay:
     @classmethod
     def from_estimator(
         cls,
-        estimator,
-        X,
-        features,
+        estimator: Estimator,
+        X: Data,
+        features: Column | Sequence[Column],
         *,
-        with_partial_dependence=False,
-        ax=None,
-        target=None,
-        **kwargs,
-    ):
+        with_partial_dependence: bool = False,
+        ax: Axes | None = None,
+        target: Hashable | None = None,
+        **kwargs: Any,
+    ) -> Self:
         """Compute (keyword arguments as in ``accumulated_local_effects``) and
         plot `target` (see :meth:`plot`). With `with_partial_dependence`, also
         the partial dependence at the ALE's edges (brute force, the same
@@ -117,7 +130,7 @@ class AccumulatedLocalEffectsDisplay:
             )
         return cls(result, dependence).plot(ax=ax, target=target)
 
-    def plot(self, *, ax=None, target=None):
+    def plot(self, *, ax: Axes | None = None, target: Hashable | None = None) -> Self:
         """Draw the effect of one output of the result.
 
         Parameters
@@ -137,7 +150,7 @@ class AccumulatedLocalEffectsDisplay:
         output = output_index(result, target, result.centered.shape[0])
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
-        self.lines_ = []
+        self.lines_: list[Line2D] = []
         self.band_ = self.bars_ = self.bars_ax_ = self.contours_ = None
         if len(result.edges) == 2:
             xs, ys = (np.asarray(e, dtype=float) for e in result.edges)
@@ -220,7 +233,7 @@ class InteractionStrengthDisplay:
         H²_jk of the pairs computed (NaN cells: pairs not computed).
     """
 
-    def __init__(self, frame):
+    def __init__(self, frame: pd.DataFrame) -> None:
         if not isinstance(frame, pd.DataFrame) or not {
             "kind",
             "feature",
@@ -235,14 +248,28 @@ class InteractionStrengthDisplay:
         self.frame = frame
 
     @classmethod
-    def from_estimator(cls, estimator, X, *, kind="both", target=None, **kwargs):
+    def from_estimator(
+        cls,
+        estimator: Estimator,
+        X: Data,
+        *,
+        kind: Literal["both", "bars", "heatmap"] = "both",
+        target: Hashable | None = None,
+        **kwargs: Any,
+    ) -> Self:
         """Compute (keyword arguments as in ``interaction_strength``) and plot
         (see :meth:`plot`)."""
         return cls(interaction_strength(estimator, X, **kwargs)).plot(
             kind=kind, target=target
         )
 
-    def plot(self, *, kind="both", target=None, axes=None):
+    def plot(
+        self,
+        *,
+        kind: Literal["both", "bars", "heatmap"] = "both",
+        target: Hashable | None = None,
+        axes: Axes | Sequence[Axes] | None = None,
+    ) -> Self:
         """Draw H² of one output.
 
         Parameters
@@ -268,7 +295,8 @@ class InteractionStrengthDisplay:
             _, axes = plt.subplots(
                 1, n_charts, layout="constrained", figsize=(5 * n_charts, 4)
             )
-        axes = list(np.atleast_1d(axes))
+        # numpy's stubs take no Axes: an array of objects here.
+        axes = list(np.atleast_1d(axes))  # type: ignore[arg-type]
         if len(axes) != n_charts:
             raise ValueError(
                 f"axes: kind={kind!r} draws on {n_charts}; got {len(axes)}."

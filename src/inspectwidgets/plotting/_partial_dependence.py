@@ -1,6 +1,10 @@
 """Partial dependence and ICE curves as a matplotlib chart."""
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -9,6 +13,11 @@ from ..inspection import (
     PartialDependenceResult,
     partial_dependence,
 )
+from ..inspection._core import Column, Data, Estimator
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 
 class PartialDependenceDisplay:
@@ -36,7 +45,7 @@ class PartialDependenceDisplay:
         The cells of two features of which one (or both) is categorical.
     """
 
-    def __init__(self, result):
+    def __init__(self, result: PartialDependenceResult) -> None:
         if not isinstance(result, PartialDependenceResult):
             raise TypeError(
                 "result must be a PartialDependenceResult (use "
@@ -46,7 +55,16 @@ class PartialDependenceDisplay:
         self.result = result
 
     @classmethod
-    def from_estimator(cls, estimator, X, features, *, ax=None, target=None, **kwargs):
+    def from_estimator(
+        cls,
+        estimator: Estimator,
+        X: Data,
+        features: Column | Sequence[Column],
+        *,
+        ax: Axes | None = None,
+        target: Hashable | None = None,
+        **kwargs: Any,
+    ) -> Self:
         """Compute (keyword arguments as in ``partial_dependence``) and plot
         `target` (see :meth:`plot`). The correlation check is on
         (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``) unless
@@ -57,7 +75,7 @@ class PartialDependenceDisplay:
         )
         return cls(result).plot(ax=ax, target=target)
 
-    def plot(self, *, ax=None, target=None):
+    def plot(self, *, ax: Axes | None = None, target: Hashable | None = None) -> Self:
         """Draw the curve or surface of one output of the result.
 
         Parameters
@@ -87,7 +105,7 @@ class PartialDependenceDisplay:
         output = output_index(result, target)
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
-        self.lines_ = []
+        self.lines_: list[Line2D] = []
         self.deciles_vlines_ = self.contours_ = self.heatmaps_ = None
         if len(names) == 2:
             self._surface(ax, output)

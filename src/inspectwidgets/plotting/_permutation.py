@@ -1,8 +1,17 @@
 """Permutation importance as a matplotlib chart: bars with error bars, or boxes."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..inspection import PermutationImportanceResult, permutation_importance
+from ..inspection._core import Data, Estimator
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 def chart_size(n_bars):
@@ -29,7 +38,7 @@ class PermutationImportanceDisplay:
         The bars (or box artists) drawn.
     """
 
-    def __init__(self, result):
+    def __init__(self, result: PermutationImportanceResult) -> None:
         if not isinstance(result, PermutationImportanceResult):
             raise TypeError(
                 "result must be a PermutationImportanceResult (use "
@@ -41,31 +50,50 @@ class PermutationImportanceDisplay:
     @classmethod
     def from_estimator(
         cls,
-        estimator,
-        X,
-        y,
+        estimator: Estimator,
+        X: Data,
+        y: ArrayLike | None,
         *,
-        ax=None,
-        kind="bar",
-        scorer=None,
-        max_features=20,
-        **kwargs,
-    ):
+        ax: Axes | None = None,
+        kind: Literal["bar", "box"] = "bar",
+        scorer: str | None = None,
+        max_features: int = 20,
+        **kwargs: Any,
+    ) -> Self:
         """Compute permutation importance (keyword arguments as in
         :func:`~inspectwidgets.permutation_importance`) and plot it."""
-        result = permutation_importance(estimator, X, y, return_result=True, **kwargs)
+        # return_result=True: the result, never scikit-learn's Bunch.
+        result = cast(
+            PermutationImportanceResult,
+            permutation_importance(estimator, X, y, return_result=True, **kwargs),
+        )
         return cls(result).plot(
             ax=ax, kind=kind, scorer=scorer, max_features=max_features
         )
 
     @classmethod
-    def from_result(cls, result, *, ax=None, kind="bar", scorer=None, max_features=20):
+    def from_result(
+        cls,
+        result: PermutationImportanceResult,
+        *,
+        ax: Axes | None = None,
+        kind: Literal["bar", "box"] = "bar",
+        scorer: str | None = None,
+        max_features: int = 20,
+    ) -> Self:
         """Plot an existing result."""
         return cls(result).plot(
             ax=ax, kind=kind, scorer=scorer, max_features=max_features
         )
 
-    def plot(self, *, ax=None, kind="bar", scorer=None, max_features=20):
+    def plot(
+        self,
+        *,
+        ax: Axes | None = None,
+        kind: Literal["bar", "box"] = "bar",
+        scorer: str | None = None,
+        max_features: int = 20,
+    ) -> Self:
         """Draw the chart.
 
         Parameters

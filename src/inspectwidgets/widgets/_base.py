@@ -17,12 +17,15 @@ when ``run()`` is called, else the one active when the widget was created,
 is entered again on the worker thread.
 """
 
+from __future__ import annotations
+
 import contextlib
 import functools
 import logging
 import threading
 import time
 import traceback
+from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
 import anywidget
 import traitlets
@@ -36,7 +39,12 @@ from ..inspection._core import (
 )
 from ._figures import with_png
 
-STATUSES = ("idle", "running", "done", "cancelled", "error")
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+Status: TypeAlias = Literal["idle", "running", "done", "cancelled", "error"]
+STATUSES: tuple[Status, ...] = get_args(Status)
 
 # The phase a running widget shows for a step before its chunks (see
 # report_step); the front end adds the step's time left.
@@ -108,7 +116,7 @@ class ComputationWidget(anywidget.AnyWidget):
 
     # Public API -----------------------------------------------------------
 
-    def run(self):
+    def run(self) -> None:
         """Start (or restart) the computation with the current settings.
 
         Cancels a run in flight. Returns at once; use :meth:`wait` to block.
@@ -163,13 +171,13 @@ class ComputationWidget(anywidget.AnyWidget):
                 self._result_generation = generation
         self._finish(generation, "done")
 
-    def cancel(self):
+    def cancel(self) -> None:
         """Stop the run in flight after its current prediction chunk; what
         was computed so far (repeats, grid points) stays in ``result``."""
         with self._lock:
             self._cancel.set()
 
-    def close(self):
+    def close(self) -> None:
         """Cancel the run in flight, end the worker thread and close the widget.
 
         Waits up to ``_close_timeout`` seconds for the worker to stop (it
@@ -193,7 +201,7 @@ class ComputationWidget(anywidget.AnyWidget):
             worker.join(self._close_timeout)
         super().close()
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> Status:
         """Block until no run is pending or in flight; return the status.
 
         The whole state is then sent to the front end again, from the
@@ -375,6 +383,6 @@ class ComputationWidget(anywidget.AnyWidget):
     def _progress_of(self, snapshot):
         raise NotImplementedError
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib Figure of what the widget shows."""
         raise NotImplementedError

@@ -1,8 +1,12 @@
 """The importance comparison widget: measures side by side, classes, clusters."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 import traitlets
+from numpy.typing import ArrayLike
 from sklearn.utils import Bunch
 
 from ..inspection import DEFAULT_CORRELATION_THRESHOLD
@@ -13,6 +17,7 @@ from ..inspection._comparison import (
     numeric_clusters,
     plan_comparison,
 )
+from ..inspection._core import Data, Estimator
 from ..inspection._permutation import builtin_score_name, permutation_run
 from ._base import ComputationWidget
 from ._comparison_payloads import (
@@ -33,6 +38,10 @@ from ._workload import (
     take_rows,
     workload_text,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -135,22 +144,24 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
 
     def __init__(
         self,
-        estimator,
-        X_train,
-        y_train,
-        X_test,
-        y_test,
+        estimator: Estimator,
+        X_train: Data,
+        y_train: ArrayLike,
+        X_test: Data,
+        y_test: ArrayLike,
         *,
-        scoring=None,
-        n_repeats=30,
-        correlation_threshold=DEFAULT_CORRELATION_THRESHOLD,
-        random_state=0,
-        n_jobs=None,
-        view="measures",
-        sort_by="permutation_test",
-        max_rows=None,
-        run=True,
-    ):
+        scoring: str | None = None,
+        n_repeats: int = 30,
+        correlation_threshold: float = DEFAULT_CORRELATION_THRESHOLD,
+        random_state: int = 0,
+        n_jobs: int | None = None,
+        view: Literal["measures", "classes", "correlation"] = "measures",
+        sort_by: Literal[
+            "permutation_test", "permutation_train", "mdi", "relative_importance"
+        ] = "permutation_test",
+        max_rows: int | None = None,
+        run: bool = True,
+    ) -> None:
         plan = plan_comparison(
             estimator, X_train, X_test, scoring=scoring, sort_by=sort_by
         )
@@ -324,13 +335,13 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             self._clusters, self._data["test"][0], self.correlation_threshold
         )
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The comparison table (as :func:`compare_importances` returns it)."""
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
         return self.result.frame
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib Figure of the measures view."""
         from ..plotting import ImportanceComparisonDisplay
 

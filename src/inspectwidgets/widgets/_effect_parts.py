@@ -7,9 +7,16 @@ of a tree model). A part computed in full is kept with its `PartSettings`, so
 switching back to settings already computed redraws without predicting.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..inspection._core import quoted, quoted_names
+
+if TYPE_CHECKING:
+    from ..inspection import AccumulatedLocalEffectsResult, PartialDependenceResult
+
 
 PD_KINDS = ("average", "individual", "both")
 KINDS = (*PD_KINDS, "ale", "average_and_ale")
@@ -20,8 +27,8 @@ class Effects:
     """One snapshot of a run: the partial dependence and/or the ALE (None
     where the kind does not draw it, or before it starts)."""
 
-    pd: object = None
-    ale: object = None
+    pd: PartialDependenceResult | None = None
+    ale: AccumulatedLocalEffectsResult | None = None
     steps: object = None
     """ICE of the same rows as `pd` at every step of a tree model."""
     expects: tuple = ()

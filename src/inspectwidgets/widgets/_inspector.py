@@ -35,19 +35,32 @@ inputs, computed on their own (its stages still share that subsample's
 baseline).
 """
 
+from __future__ import annotations
+
 import contextlib
+import os
 import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 import anywidget
 import traitlets
+from numpy.typing import ArrayLike
 
-from ..inspection._core import column_names, quoted_names
+from ..inspection._core import Data, Estimator, column_names, quoted_names
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES
 from ._figures import with_png
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
 from ._review_header import scores_frame
 from ._shared import SharedPermutations
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from ._base import ComputationWidget, Status
+
 
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
@@ -140,22 +153,22 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
 
     def __init__(
         self,
-        estimator,
-        X,
-        y,
+        estimator: Estimator,
+        X: Data,
+        y: ArrayLike,
         *,
-        X_train=None,
-        y_train=None,
-        scoring=None,
-        n_repeats=5,
-        random_state=None,
-        max_rows=MAX_ROWS,
-        selected_features=None,
-        view="importance",
-        importance_on="test",
-        n_jobs=None,
-        run=True,
-    ):
+        X_train: Data | None = None,
+        y_train: ArrayLike | None = None,
+        scoring: str | list[str] | None = None,
+        n_repeats: int = 5,
+        random_state: int | None = None,
+        max_rows: int = MAX_ROWS,
+        selected_features: list[str] | None = None,
+        view: Literal["importance", "comparison"] = "importance",
+        importance_on: Literal["test", "train", "cv", "oob"] = "test",
+        n_jobs: int | None = None,
+        run: bool = True,
+    ) -> None:
         X, y, X_train, y_train, random_state = check_review_arguments(
             estimator, X, y, X_train, y_train, n_repeats, random_state
         )
@@ -165,8 +178,8 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         self._names = column_names(X)
         self._lock = threading.RLock()
         self._version = 0
-        self._children = {}
-        self._dirty = set()
+        self._children: dict[str, ComputationWidget] = {}
+        self._dirty: set[str] = set()
         self._ready = False
         self._started = False  # run() was called: shown views compute
         self._shared = SharedPermutations()
@@ -309,36 +322,38 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
     # Public API -------------------------------------------------------------------
 
     @property
-    def views(self):
+    def views(self) -> dict[str, ComputationWidget]:
         """The widgets behind the views: ``{"importance": ...,
         "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
         "comparison": ..., "effects": ...}`` (those on training data only
         with it, "importance_oob" only for a bagged ensemble)."""
         return dict(self._children)
 
-    def run(self):
+    def run(self) -> None:
         """Compute the shown views whose inputs changed since their last run
         (what the inspector does by itself unless made with ``run=False``);
         from then on views compute when shown."""
         self._started = True
         self._refresh()
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> dict[str, Status]:
         """Block until no view computes; return ``{view: status}``."""
         return {key: child.wait(timeout) for key, child in self._children.items()}
 
-    def cancel(self):
+    def cancel(self) -> None:
         """Stop every view's run in flight."""
         for child in self._children.values():
             child.cancel()
 
-    def close(self):
+    def close(self) -> None:
         # Empty when the constructor refused its arguments.
         for child in getattr(self, "_children", {}).values():
             child.close()
         super().close()
 
-    def to_frame(self, view=None):
+    def to_frame(
+        self, view: str | None = None
+    ) -> pd.DataFrame | dict[str, pd.DataFrame]:
         """A computed table: "header" (the scores beside the dummy's),
         "importance", "importance_train", "importance_cv", "importance_oob",
         "comparison" or "effects"; every computed one in a dict when `view`
@@ -357,7 +372,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             raise RuntimeError(f"No {view} result yet; show the view, then wait().")
         return tables[view]()
 
-    def figure(self, view=None):
+    def figure(self, view: str | None = None) -> Figure:
         """A matplotlib Figure of `view` (a key of :attr:`views`; the shown
         tab when None), drawn by its Display."""
         view = view or self._tab()
@@ -372,7 +387,13 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         shown = self._children.get(self._tab())
         return with_png(bundle, self.figure if shown and shown.result else None)
 
-    def save_html(self, path, *, title="Model review", overwrite=True):
+    def save_html(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        title: str = "Model review",
+        overwrite: bool = True,
+    ) -> Path:
         """Write the review as one standalone HTML file (no kernel, no
         network), safe to send: written whole or not at all, with errors'
         messages but no traceback nor local path. `overwrite` (default True,

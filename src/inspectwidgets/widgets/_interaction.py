@@ -13,11 +13,16 @@ heatmap is js/src/charts/heatmap.js. Choosing a pair recomputes only its
 surface; H² is kept while its own settings stay.
 """
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import traitlets
+from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
 from ..inspection import (
@@ -26,6 +31,9 @@ from ..inspection import (
     iter_partial_dependence,
 )
 from ..inspection._core import (
+    Column,
+    Data,
+    Estimator,
     check_fitted,
     check_X,
     column_names,
@@ -39,6 +47,10 @@ from ._effect_payloads import curve_payload, effects_payload
 from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._serialization import binary_array
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -134,22 +146,22 @@ class InteractionWidget(ComputationWidget):
 
     def __init__(
         self,
-        estimator,
-        X,
+        estimator: Estimator,
+        X: Data,
         *,
-        features=None,
-        n_top=5,
-        n_samples=300,
-        pair=None,
-        kind="average",
-        grid_resolution=20,
-        target=None,
-        scale="probability",
-        categorical_features=None,
-        sample_weight=None,
-        random_state=0,
-        run=True,
-    ):
+        features: Sequence[Column] | None = None,
+        n_top: int = 5,
+        n_samples: int = 300,
+        pair: tuple[Column, Column] | None = None,
+        kind: Literal["average", "ale"] = "average",
+        grid_resolution: int = 20,
+        target: str | None = None,
+        scale: Literal["probability", "log_odds"] = "probability",
+        categorical_features: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        random_state: int = 0,
+        run: bool = True,
+    ) -> None:
         check_fitted(estimator)
         X = check_X(X)
         names = column_names(X)
@@ -200,7 +212,7 @@ class InteractionWidget(ComputationWidget):
     def _h2_key(self):
         return (tuple(self.features), self.n_top, self.n_samples, self._scale())
 
-    def run(self):
+    def run(self) -> None:
         """Start (or restart) the computation: H², then the pair's surface.
 
         Cancels a run in flight; recomputes H² even if its settings did not
@@ -335,13 +347,13 @@ class InteractionWidget(ComputationWidget):
 
     # Results in Python --------------------------------------------------------
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The H² DataFrame of :func:`~inspectwidgets.interaction_strength`."""
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
         return self.result
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib Figure of the H² bars and pair heatmap."""
         from ..plotting import InteractionStrengthDisplay
 

@@ -1,11 +1,20 @@
 """The live partial dependence / ICE / accumulated local effects widget."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
 import traitlets
+from numpy.typing import ArrayLike
 
 from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
 )
 from ..inspection._core import (
+    Column,
+    Data,
+    Estimator,
     check_fitted,
     check_X,
     column_names,
@@ -14,6 +23,7 @@ from ._base import ComputationWidget
 from ._effect_parts import (
     KINDS,
     Effects,
+    PartSettings,
     check_features,
     plan_parts,
     progress_of,
@@ -31,6 +41,10 @@ from ._workload import (
     take_rows,
     workload_text,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
 
 
 class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
@@ -152,24 +166,26 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
 
     def __init__(
         self,
-        estimator,
-        X,
+        estimator: Estimator,
+        X: Data,
         *,
-        features=None,
-        kind="both",
-        centered=False,
-        grid_resolution=50,
-        n_ice=100,
-        ice_steps=False,
-        target=None,
-        scale="probability",
-        categorical_features=None,
-        sample_weight=None,
-        percentiles=(0.05, 0.95),
-        random_state=0,
-        max_rows=None,
-        run=True,
-    ):
+        features: Column | Sequence[Column] | None = None,
+        kind: Literal[
+            "average", "individual", "both", "ale", "average_and_ale"
+        ] = "both",
+        centered: bool = False,
+        grid_resolution: int = 50,
+        n_ice: int = 100,
+        ice_steps: bool = False,
+        target: str | None = None,
+        scale: Literal["probability", "log_odds"] = "probability",
+        categorical_features: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        percentiles: tuple[float, float] = (0.05, 0.95),
+        random_state: int = 0,
+        max_rows: int | None = None,
+        run: bool = True,
+    ) -> None:
         # Over 60 lines only by the engine's parameters, written out.
         check_fitted(estimator)
         X = check_X(X)
@@ -193,8 +209,10 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
         # Before the traits: their observers read the rows (split_grid).
         self._X = self._subsample(max_rows)
         self._ready = False
-        self._held = {}  # complete results by settings: see `_refresh`
-        self._steps_problems = {}  # feature -> why no steps ("": none)
+        # Complete results by part ("pd", "ale", ...): see `_refresh`.
+        self._held: dict[str, tuple[PartSettings, object]] = {}
+        # Feature -> why it has no steps ("": none).
+        self._steps_problems: dict[str, str] = {}
         self._snapshot = Effects()
         self.pd_result = None
         super().__init__(
@@ -219,7 +237,7 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
 
     # ComputationWidget hooks --------------------------------------------------
 
-    def run(self):
+    def run(self) -> None:
         """Start (or restart) the computation with the current settings,
         recomputing every part (results kept from earlier runs are dropped).
 
@@ -351,13 +369,13 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
 
     # Results in Python --------------------------------------------------------
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame of the average over the grid."""
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
         return self.result.to_frame()
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib Figure of the current curve or surface."""
         from ..plotting import AccumulatedLocalEffectsDisplay, PartialDependenceDisplay
 

@@ -1,12 +1,19 @@
 """The live permutation-importance widget."""
 
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import traitlets
+from numpy.typing import ArrayLike
 from sklearn.metrics import check_scoring
 
 from ..inspection._core import (
+    Data,
+    Estimator,
+    FeatureGroups,
     check_fitted,
     check_X,
     quoted_names,
@@ -19,6 +26,10 @@ from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._serialization import binary_array
 from ._workload import Workload, is_large, rows_text, workload_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
 
 
 class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget):
@@ -117,22 +128,22 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
 
     def __init__(
         self,
-        estimator,
-        X,
-        y,
+        estimator: Estimator,
+        X: Data,
+        y: ArrayLike,
         *,
-        scoring=None,
-        n_repeats=5,
-        features=None,
-        random_state=0,
-        n_jobs=None,
-        sample_weight=None,
-        max_samples=1.0,
-        max_features=25,
-        kind="bar",
-        scorer=None,
-        run=True,
-    ):
+        scoring: str | list[str] | None = None,
+        n_repeats: int = 5,
+        features: FeatureGroups = None,
+        random_state: int = 0,
+        n_jobs: int | None = None,
+        sample_weight: ArrayLike | None = None,
+        max_samples: int | float = 1.0,
+        max_features: int = 25,
+        kind: Literal["bar", "box", "table"] = "bar",
+        scorer: str | None = None,
+        run: bool = True,
+    ) -> None:
         check_fitted(estimator)
         X = check_X(X)
         labels, columns = resolve_features(X, features)
@@ -286,12 +297,12 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             )
         return self.result
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame of the current result: feature, scorer, repeat,
         importance (plus baseline and permuted scores)."""
         return self._require_result().to_frame()
 
-    def figure(self):
+    def figure(self) -> Figure:
         """A matplotlib Figure of the chart as currently set (`scorer`,
         `kind`, `max_features`); the "table" kind draws bars.
 

@@ -26,6 +26,7 @@ has every repeat of the members scored so far.
 
 import inspect
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,8 +54,8 @@ class _Step:
 class _ResampledImportance(PermutationImportanceWidget):
     """A PermutationImportanceWidget over a resampling engine (below)."""
 
-    _engine_run = None  # CrossValRun or OobRun
-    _engine_function = None  # the one-shot function whose parameters it takes
+    _engine_run: Any = None  # CrossValRun or OobRun
+    _engine_function: Any = None  # the one-shot whose parameters it takes
 
     def __init__(self, estimator, X, y, *, cv=5, **kwargs):
         self._cv = cv

@@ -1,5 +1,7 @@
 """Groups of correlated features, for grouped permutation importance."""
 
+from __future__ import annotations
+
 import numpy as np
 from scipy.cluster import hierarchy
 from scipy.spatial.distance import squareform
@@ -7,10 +9,16 @@ from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
 from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
+from .._core.hints import Data
 from .._core.validation import check_X, column_names, quoted
 
 
-def cluster_features(X, *, correlation_threshold=None, n_clusters=None):
+def cluster_features(
+    X: Data,
+    *,
+    correlation_threshold: float | None = None,
+    n_clusters: int | None = None,
+) -> Bunch:
     """Group features whose Spearman rank correlations are all strong.
 
     Features are joined by complete linkage on the distance ``1 - |ρ|``: two

@@ -1,11 +1,18 @@
 """What each importance measure says about the same model, side by side."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.pipeline import Pipeline
 from sklearn.utils import Bunch
 
+from .._core.hints import Data, Estimator, RandomState
 from .._core.pipeline import columnwise_view
 from .._core.validation import check_columns, check_fitted, check_X
 from .._permutation import PermutationImportanceResult, permutation_importance
@@ -45,6 +52,9 @@ INTERVAL_STDS = 2
 MIN_INTERVAL_REPEATS = 10
 
 #: The measures a comparison table can be sorted by, and their columns.
+SortBy: TypeAlias = Literal[
+    "permutation_test", "permutation_train", "mdi", "relative_importance"
+]
 SORT_COLUMNS = {
     "permutation_test": "permutation_test_mean",
     "permutation_train": "permutation_train_mean",
@@ -83,20 +93,20 @@ def _per_raw_column(values, output_columns, combine):
 
 
 def compare_importances(
-    estimator,
-    X_train,
-    y_train,
-    X_test,
-    y_test,
+    estimator: Estimator,
+    X_train: Data,
+    y_train: ArrayLike,
+    X_test: Data,
+    y_test: ArrayLike,
     *,
-    scoring=None,
-    n_repeats=30,
-    random_state=None,
-    n_jobs=None,
-    sample_weight_train=None,
-    sample_weight_test=None,
-    sort_by="permutation_test",
-):
+    scoring: str | Callable[..., Any] | None = None,
+    n_repeats: int = 30,
+    random_state: RandomState = None,
+    n_jobs: int | None = None,
+    sample_weight_train: ArrayLike | None = None,
+    sample_weight_test: ArrayLike | None = None,
+    sort_by: SortBy = "permutation_test",
+) -> pd.DataFrame:
     """MDI, relative importance and permutation importance (train and test) of
     one fitted model, with plain-language flags where the evidence shows they
     disagree.
@@ -178,7 +188,7 @@ def compare_importances(
     bp            3.0                    3.0
     """
     plan = plan_comparison(estimator, X_train, X_test, scoring=scoring, sort_by=sort_by)
-    kwargs = dict(
+    kwargs: dict[str, Any] = dict(
         scoring=scoring, n_repeats=n_repeats, random_state=random_state, n_jobs=n_jobs
     )
     train = permutation_importance(

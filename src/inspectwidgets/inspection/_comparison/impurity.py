@@ -1,5 +1,10 @@
 """Importances read from fitted trees: MDI and ESL's relative importance."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.ensemble import (
@@ -12,6 +17,7 @@ from sklearn.tree import BaseDecisionTree
 from sklearn.utils import Bunch
 
 from .._core.compat import BaseForest
+from .._core.hints import Estimator
 from .._core.validation import check_fitted
 
 _BOOSTING = (GradientBoostingClassifier, GradientBoostingRegressor)
@@ -101,7 +107,9 @@ def _trees_by_class(estimator):
     )
 
 
-def impurity_importance(estimator, *, feature_names=None):
+def impurity_importance(
+    estimator: Estimator, *, feature_names: Sequence[str] | None = None
+) -> Bunch:
     """Mean decrease in impurity (MDI), with its spread over the trees.
 
     For scikit-learn's trees and forests and for GradientBoosting* this equals
@@ -151,6 +159,8 @@ def impurity_importance(estimator, *, feature_names=None):
     n_features = len(names)
     groups, improvements = _trees_by_class(estimator)
     trees = [tree for group in groups for tree in group]
+    # Each tree's row, then them all as one (n_trees, n_features) array.
+    rows: Any
     if isinstance(estimator, (BaseDecisionTree, BaseForest)):
         # As scikit-learn: each tree normalized, then their mean normalized.
         rows = [
@@ -180,7 +190,12 @@ def impurity_importance(estimator, *, feature_names=None):
     )
 
 
-def relative_importance(estimator, *, per_class=False, feature_names=None):
+def relative_importance(
+    estimator: Estimator,
+    *,
+    per_class: bool = False,
+    feature_names: Sequence[str] | None = None,
+) -> Bunch:
     """Relative importance of *The Elements of Statistical Learning* (10.13.1).
 
     For each tree, the squared-error improvements ι²_t of the internal nodes

@@ -7,6 +7,7 @@ below, from this package (tests/test_layers.py).
 """
 
 from .dtypes import float_features
+from .hints import Column, Data, Estimator, FeatureGroups, RandomState, Scoring
 from .parallel import chunk_progress, remote_config, step_progress
 from .signature import bind_arguments
 from .trees import load_walks, walks_needed
@@ -56,4 +57,11 @@ INTERNAL_API = [
     "walks_needed",
     # the engines' parameter lists, for the widgets that call a Run
     "bind_arguments",
+    # the types of the public signatures (hints.py)
+    "Column",
+    "Data",
+    "Estimator",
+    "FeatureGroups",
+    "RandomState",
+    "Scoring",
 ]

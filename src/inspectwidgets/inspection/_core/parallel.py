@@ -69,7 +69,9 @@ _progress = threading.local()
 # backend come one after another; widgets share the instance across threads,
 # and a backend such as dask's keeps per-call state on itself (its result
 # collector stops when any call ends), so concurrent calls would hang.
-_backend_locks = weakref.WeakKeyDictionary()
+_backend_locks: weakref.WeakKeyDictionary[object, threading.Lock] = (
+    weakref.WeakKeyDictionary()
+)
 _backend_locks_lock = threading.Lock()
 
 

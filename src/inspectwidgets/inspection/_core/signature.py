@@ -7,7 +7,11 @@ one-shot's own (`callback`, `return_result`), read from that signature rather
 than written again, so the three cannot drift apart.
 """
 
+from __future__ import annotations
+
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 ONE_SHOT_ONLY = ("callback", "return_result")
 
@@ -19,6 +23,18 @@ def streaming_signature(one_shot):
         parameters=[
             p for name, p in signature.parameters.items() if name not in ONE_SHOT_ONLY
         ]
+    )
+
+
+def adopt_parameters(
+    function: Callable[..., Any], signature: inspect.Signature
+) -> None:
+    """Show `signature`'s parameters as `function`'s (written with
+    ``**params``) to help() and the docs, keeping `function`'s own return
+    annotation: an ``iter_…`` function yields what its one-shot returns."""
+    own = inspect.signature(function).return_annotation
+    function.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        return_annotation=own
     )
 
 

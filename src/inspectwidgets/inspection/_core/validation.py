@@ -7,10 +7,14 @@ share with scikit-learn are checked first by scikit-learn's own constraints
 message; where scikit-learn words an error itself, ours starts with its words.
 """
 
+from __future__ import annotations
+
 import numbers
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 from sklearn import get_config
 from sklearn.base import is_regressor
 from sklearn.exceptions import NotFittedError
@@ -22,6 +26,9 @@ from .compat import (
     InvalidParameterError,
     validate_parameter_constraints,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Characters of a name (a column, a class, a scorer) an error message quotes:
 # a 10,000-character column name is not echoed whole.
@@ -93,7 +100,7 @@ def check_fitted(estimator):
         ) from exc
 
 
-def check_X(X):
+def check_X(X: Any) -> npt.NDArray[Any] | pd.DataFrame:
     """Return X as a DataFrame (unchanged) or a 2-D ndarray, as scikit-learn does.
 
     scikit-learn's `permutation_importance` keeps DataFrames and passes anything

@@ -1,11 +1,35 @@
 """The public accumulated local effects functions: one-shot and streamed."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from numpy.typing import ArrayLike
+
 from .._core.chunks import DEFAULT_MAX_MEMORY
-from .._core.signature import bind_arguments, streaming_arguments, streaming_signature
+from .._core.hints import (
+    Algorithm,
+    Cancel,
+    Column,
+    Data,
+    Estimator,
+    ResponseMethod,
+    Scale,
+)
+from .._core.signature import (
+    adopt_parameters,
+    bind_arguments,
+    streaming_arguments,
+    streaming_signature,
+)
+from .result import AccumulatedLocalEffectsResult
 from .run import AccumulatedLocalEffectsRun
 
 
-def iter_accumulated_local_effects(estimator, X, features, **params):
+def iter_accumulated_local_effects(
+    estimator: Estimator, X: Data, features: Column | Sequence[Column], **params: Any
+) -> Iterator[AccumulatedLocalEffectsResult]:
     """Stream accumulated local effects, one chunk of rows at a time.
 
     Arguments are validated (and the bins built) when this is called; the
@@ -36,23 +60,23 @@ def iter_accumulated_local_effects(estimator, X, features, **params):
 
 
 def accumulated_local_effects(
-    estimator,
-    X,
-    features,
+    estimator: Estimator,
+    X: Data,
+    features: Column | Sequence[Column],
     *,
-    grid_resolution=20,
-    sample_weight=None,
-    response_method="auto",
-    categorical_features=None,
-    feature_names=None,
-    scale="probability",
-    classes=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    n_jobs=None,
-    algorithm="auto",
-    cancel=None,
-    callback=None,
-):
+    grid_resolution: int = 20,
+    sample_weight: ArrayLike | None = None,
+    response_method: ResponseMethod = "auto",
+    categorical_features: ArrayLike | None = None,
+    feature_names: ArrayLike | None = None,
+    scale: Scale = "probability",
+    classes: ArrayLike | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    n_jobs: int | None = None,
+    algorithm: Algorithm = "auto",
+    cancel: Cancel | None = None,
+    callback: Callable[[AccumulatedLocalEffectsResult], object] | None = None,
+) -> AccumulatedLocalEffectsResult:
     """Accumulated local effects (ALE) of one feature, or of a pair.
 
     Apley & Zhu (2020): the feature's range is cut into bins at quantiles;
@@ -170,4 +194,4 @@ def accumulated_local_effects(
 
 
 RUN_SIGNATURE = streaming_signature(accumulated_local_effects)
-iter_accumulated_local_effects.__signature__ = RUN_SIGNATURE
+adopt_parameters(iter_accumulated_local_effects, RUN_SIGNATURE)

@@ -9,10 +9,15 @@ The row means of M are the partial dependence on S at the data points,
 and per pair: ``n_samples**2 * (n_features + n_pairs)`` predictions.
 """
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
@@ -21,6 +26,15 @@ from .._core.effect_params import (
     check_pd_X,
     column_labels,
     resolve_classes,
+)
+from .._core.hints import (
+    Algorithm,
+    Column,
+    Data,
+    Estimator,
+    RandomState,
+    ResponseMethod,
+    Scale,
 )
 from .._core.responses import Responses
 from .._core.trees import check_tree_algorithm
@@ -44,21 +58,21 @@ NEGLIGIBLE = 1e-10
 
 
 def interaction_strength(
-    estimator,
-    X,
-    features=None,
+    estimator: Estimator,
+    X: Data,
+    features: Sequence[Column] | None = None,
     *,
-    pairs=None,
-    n_top=5,
-    n_samples=300,
-    random_state=None,
-    response_method="auto",
-    scale="probability",
-    classes=None,
-    feature_names=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    algorithm="auto",
-):
+    pairs: Literal["all"] | Sequence[tuple[Column, Column]] | None = None,
+    n_top: int = 5,
+    n_samples: int | None = 300,
+    random_state: RandomState = None,
+    response_method: ResponseMethod = "auto",
+    scale: Scale = "probability",
+    classes: ArrayLike | None = None,
+    feature_names: ArrayLike | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    algorithm: Algorithm = "auto",
+) -> pd.DataFrame:
     """Friedman and Popescu's H² interaction statistics (2008).
 
     With partial dependences centred to mean 0 over the data points ``x_i``

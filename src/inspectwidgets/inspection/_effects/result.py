@@ -1,11 +1,18 @@
 """The result of an accumulated local effects run, complete or partial."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .accumulate import centring_offset
+
+if TYPE_CHECKING:
+    from .._partial_dependence import PartialDependenceResult
 
 
 @dataclass(frozen=True)
@@ -56,10 +63,10 @@ class AccumulatedLocalEffectsResult:
     scale : str
     """
 
-    feature_names: tuple
-    feature_columns: tuple
-    categorical: tuple
-    edges: tuple
+    feature_names: tuple[str, ...]
+    feature_columns: tuple[int, ...]
+    categorical: tuple[bool, ...]
+    edges: tuple[np.ndarray, ...]
     centered: np.ndarray
     uncentered: np.ndarray
     local_effects: np.ndarray
@@ -67,17 +74,17 @@ class AccumulatedLocalEffectsResult:
     bin_counts: np.ndarray
     n_rows: int
     n_rows_done: int
-    output_names: tuple | None
+    output_names: tuple[Any, ...] | None
     response_method: str
     scale: str
     n_missing: int = 0
 
     @property
-    def done(self):
+    def done(self) -> bool:
         """Whether every row has contributed."""
         return self.n_rows_done == self.n_rows
 
-    def center(self, values):
+    def center(self, values: ArrayLike) -> np.ndarray:
         """`values` given at this result's edges (of one feature), centred
         as `centered` is: minus their weighted mean over the rows, each bin's
         rows at the bin's midpoint (each category's rows at the category).
@@ -105,7 +112,7 @@ class AccumulatedLocalEffectsResult:
         counts = np.asarray(self.bin_counts, dtype=float)
         return values - centring_offset(values, counts, self.categorical[0])
 
-    def band(self):
+    def band(self) -> tuple[np.ndarray, np.ndarray]:
         """The uncertainty band of one feature's effect at the edges: the
         centred ALE plus or minus the standard deviation of the rows' local
         effects in the bin ending at each edge (the transition into each
@@ -122,7 +129,7 @@ class AccumulatedLocalEffectsResult:
         std = np.concatenate([std[:, :1], std], axis=1)
         return self.centered - std, self.centered + std
 
-    def center_partial_dependence(self, result):
+    def center_partial_dependence(self, result: PartialDependenceResult) -> np.ndarray:
         """The average of a partial dependence result computed at this
         result's edges (``custom_values={feature: edges[0]}``), centred as
         the ALE is (:meth:`center`), so the two compare like with like.
@@ -154,7 +161,7 @@ class AccumulatedLocalEffectsResult:
         filled = np.stack([np.interp(x, x[done], v[done]) for v in values])
         return np.where(done, self.center(filled), np.nan)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per output and edge (or pair of edges), tidy.
 
         Columns: ``output`` (class or target index), the feature(s) (their

@@ -18,4 +18,4 @@ __all__ = [
 # Internal API for widgets, plotting and the other engines: none. The effects
 # engine shares partial dependence's argument checks, grid rows and responses
 # through _core (effect_params.py, grid_rows.py, responses.py).
-INTERNAL_API = []
+INTERNAL_API: list[str] = []

@@ -1,16 +1,42 @@
 """The public partial dependence functions: one-shot and streamed."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Literal
+
+from numpy.typing import ArrayLike
+from sklearn.utils import Bunch
+
 from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.hints import (
+    Algorithm,
+    Cancel,
+    Column,
+    Data,
+    Estimator,
+    RandomState,
+    ResponseMethod,
+    Scale,
+    SparseMatrix,
+)
 from .._core.signature import (
+    adopt_parameters,
     bind_arguments,
     finish,
     streaming_arguments,
     streaming_signature,
 )
+from .result import PartialDependenceResult
 from .run import PartialDependenceRun
 
 
-def iter_partial_dependence(estimator, X, features, **params):
+def iter_partial_dependence(
+    estimator: Estimator,
+    X: Data | SparseMatrix,
+    features: Column | Sequence[Column],
+    **params: Any,
+) -> Iterator[PartialDependenceResult]:
     """Stream a partial dependence, one chunk of grid points at a time.
 
     Arguments are validated (and correlation warnings issued) when this is
@@ -51,32 +77,32 @@ def iter_partial_dependence(estimator, X, features, **params):
 
 
 def partial_dependence(
-    estimator,
-    X,
-    features,
+    estimator: Estimator,
+    X: Data | SparseMatrix,
+    features: Column | Sequence[Column],
     *,
-    sample_weight=None,
-    categorical_features=None,
-    feature_names=None,
-    response_method="auto",
-    percentiles=(0.05, 0.95),
-    grid_resolution=100,
-    custom_values=None,
-    method="auto",
-    kind="average",
-    centered=False,
-    scale="probability",
-    classes=None,
-    n_ice=None,
-    random_state=None,
-    correlation_threshold=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    algorithm="auto",
-    missing="sklearn",
-    callback=None,
-    cancel=None,
-    return_result=False,
-):
+    sample_weight: ArrayLike | None = None,
+    categorical_features: ArrayLike | None = None,
+    feature_names: ArrayLike | None = None,
+    response_method: ResponseMethod = "auto",
+    percentiles: tuple[float, float] = (0.05, 0.95),
+    grid_resolution: int = 100,
+    custom_values: dict[Column, ArrayLike] | None = None,
+    method: Literal["auto", "recursion", "brute"] = "auto",
+    kind: Literal["average", "individual", "both"] = "average",
+    centered: bool = False,
+    scale: Scale = "probability",
+    classes: ArrayLike | None = None,
+    n_ice: int | None = None,
+    random_state: RandomState = None,
+    correlation_threshold: float | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    algorithm: Algorithm = "auto",
+    missing: Literal["sklearn", "observed"] = "sklearn",
+    callback: Callable[[PartialDependenceResult], object] | None = None,
+    cancel: Cancel | None = None,
+    return_result: bool = False,
+) -> PartialDependenceResult | Bunch:
     """Partial dependence of `features`, as in scikit-learn.
 
     A drop-in for :func:`sklearn.inspection.partial_dependence`: the same
@@ -237,4 +263,4 @@ def partial_dependence(
 
 
 RUN_SIGNATURE = streaming_signature(partial_dependence)
-iter_partial_dependence.__signature__ = RUN_SIGNATURE
+adopt_parameters(iter_partial_dependence, RUN_SIGNATURE)

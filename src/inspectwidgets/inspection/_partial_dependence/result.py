@@ -1,9 +1,15 @@
 """The result of a partial dependence run, complete or partial."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from sklearn.utils import Bunch
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class CorrelatedFeature:
     spearman_rho: float
 
     @property
-    def message(self):
+    def message(self) -> str:
         return (
             f"Feature {self.feature!r} is strongly correlated with "
             f"{self.partner!r} (Spearman rho = {self.spearman_rho:+.2f}): its "
@@ -122,49 +128,49 @@ class PartialDependenceResult:
         refused a missing input), or "".
     """
 
-    feature_names: tuple
-    feature_columns: tuple
-    categorical: tuple
-    grid_values: tuple
+    feature_names: tuple[str, ...]
+    feature_columns: tuple[int, ...]
+    categorical: tuple[bool, ...]
+    grid_values: tuple[np.ndarray, ...]
     average: np.ndarray
     individual: np.ndarray | None
     ice_rows: np.ndarray | None
     done: np.ndarray
-    kind: str
-    method: str
+    kind: Literal["average", "individual", "both"]
+    method: Literal["brute", "recursion"]
     response_method: str
-    output_names: tuple | None
-    scale: str
+    output_names: tuple[Any, ...] | None
+    scale: Literal["probability", "log_odds"]
     centered: bool
-    distributions: tuple
-    correlated: tuple = ()
-    missing: tuple = ()
+    distributions: tuple[FeatureDistribution, ...]
+    correlated: tuple[CorrelatedFeature, ...] = ()
+    missing: tuple[bool, ...] = ()
     missing_note: str = ""
 
     @property
-    def n_points(self):
+    def n_points(self) -> int:
         """Number of grid points."""
         return self.done.size
 
     @property
-    def n_points_done(self):
+    def n_points_done(self) -> int:
         return int(self.done.sum())
 
     @property
-    def progress(self):
+    def progress(self) -> float:
         """Fraction of the grid points computed, in [0, 1]."""
         return self.n_points_done / self.n_points
 
     @property
-    def complete(self):
+    def complete(self) -> bool:
         return bool(self.done.all())
 
     @property
-    def warnings(self):
+    def warnings(self) -> tuple[str, ...]:
         """Messages about how to read the result (strong correlations)."""
         return tuple(c.message for c in self.correlated)
 
-    def to_sklearn(self):
+    def to_sklearn(self) -> Bunch:
         """What :func:`sklearn.inspection.partial_dependence` returns: a Bunch
         with `grid_values` and, depending on `kind`, `average` and/or
         `individual`."""
@@ -175,7 +181,7 @@ class PartialDependenceResult:
             bunch["individual"] = self.individual
         return bunch
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame of the average: one row per grid point and output,
         with a column per feature, ``output``, ``average`` and ``done``."""
         import pandas as pd

@@ -17,7 +17,11 @@ Any other model, or one whose structure is not the expected one, is predicted
 point by point as before.
 """
 
+from __future__ import annotations
+
 import numpy as np
+import numpy.typing as npt
+from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.tree import BaseDecisionTree
 
@@ -29,6 +33,7 @@ from .._core.effect_params import (
     resolve_pd_features,
 )
 from .._core.grid_rows import grid_rows
+from .._core.hints import Column, Data, Estimator
 from .._core.pipeline import columnwise_view
 from .._core.validation import quoted
 
@@ -158,7 +163,14 @@ def column_values(rows, column):
         return None
 
 
-def split_grid(estimator, X, feature, *, bounds=None, feature_names=None):
+def split_grid(
+    estimator: Estimator,
+    X: Data,
+    feature: Column,
+    *,
+    bounds: tuple[float, float] | None = None,
+    feature_names: ArrayLike | None = None,
+) -> npt.NDArray[np.float64]:
     """Grid values at which a tree model's ICE curves are exact, every step.
 
     A tree sends a row left when the feature's value is ``<=`` a split's

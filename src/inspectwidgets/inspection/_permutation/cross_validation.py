@@ -1,15 +1,29 @@
 """Cross-validated permutation importance: refit per fold, permute held-out rows."""
 
+from __future__ import annotations
+
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import check_cv
 from sklearn.utils import Bunch, check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import _safe_indexing
+from .._core.hints import (
+    Algorithm,
+    CrossValidator,
+    Data,
+    Estimator,
+    FeatureGroups,
+    RandomState,
+    Scoring,
+)
 from .._core.parallel import ChunkRunner
 from .._core.predictions import call_model
 from .._core.validation import (
@@ -99,24 +113,24 @@ def _is_per_sample(value, n_samples):
 
 
 def cross_val_permutation_importance(
-    estimator,
-    X,
-    y,
+    estimator: Estimator,
+    X: Data,
+    y: ArrayLike,
     *,
-    cv=5,
-    groups=None,
-    scoring=None,
-    n_repeats=5,
-    n_jobs=None,
-    random_state=None,
-    sample_weight=None,
-    max_samples=1.0,
-    features=None,
-    fit_params=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    algorithm="auto",
-    return_estimator=False,
-):
+    cv: int | CrossValidator | Iterable[tuple[ArrayLike, ArrayLike]] = 5,
+    groups: ArrayLike | None = None,
+    scoring: Scoring = None,
+    n_repeats: int = 5,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+    sample_weight: ArrayLike | None = None,
+    max_samples: int | float = 1.0,
+    features: FeatureGroups = None,
+    fit_params: dict[str, Any] | None = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    algorithm: Algorithm = "auto",
+    return_estimator: bool = False,
+) -> Bunch | dict[str, Bunch]:
     """Permutation importance on the held-out fold of each cross-validation split.
 
     For every split a clone of `estimator` is fitted on the training rows and

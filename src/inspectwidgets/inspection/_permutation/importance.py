@@ -1,14 +1,30 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.utils import Bunch
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.compat import _safe_indexing
+from .._core.hints import (
+    Algorithm,
+    Cancel,
+    Data,
+    Estimator,
+    FeatureGroups,
+    RandomState,
+    Scoring,
+)
 from .._core.parallel import ChunkRunner, local_joblib_calls
 from .._core.signature import (
+    adopt_parameters,
     bind_arguments,
     finish,
     streaming_arguments,
@@ -235,7 +251,9 @@ class PermutationRun:
         )
 
 
-def iter_permutation_importance(estimator, X, y, **params):
+def iter_permutation_importance(
+    estimator: Estimator, X: Data, y: ArrayLike | None, **params: Any
+) -> Iterator[PermutationImportanceResult]:
     """Stream permutation importance, one repeat round at a time.
 
     Arguments are validated when this is called; the work happens as the
@@ -281,23 +299,23 @@ def permutation_run(estimator, X, y, **params):
 
 
 def permutation_importance(
-    estimator,
-    X,
-    y,
+    estimator: Estimator,
+    X: Data,
+    y: ArrayLike | None,
     *,
-    scoring=None,
-    n_repeats=5,
-    n_jobs=None,
-    random_state=None,
-    sample_weight=None,
-    max_samples=1.0,
-    features=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    algorithm="auto",
-    callback=None,
-    cancel=None,
-    return_result=False,
-):
+    scoring: Scoring = None,
+    n_repeats: int = 5,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+    sample_weight: ArrayLike | None = None,
+    max_samples: int | float = 1.0,
+    features: FeatureGroups = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    algorithm: Algorithm = "auto",
+    callback: Callable[[PermutationImportanceResult], object] | None = None,
+    cancel: Cancel | None = None,
+    return_result: bool = False,
+) -> PermutationImportanceResult | Bunch | dict[str, Bunch]:
     """Permutation importance for feature evaluation, as in scikit-learn.
 
     A drop-in for :func:`sklearn.inspection.permutation_importance`: the same
@@ -392,5 +410,5 @@ def permutation_importance(
 
 
 RUN_SIGNATURE = streaming_signature(permutation_importance)
-iter_permutation_importance.__signature__ = RUN_SIGNATURE
-permutation_run.__signature__ = RUN_SIGNATURE
+adopt_parameters(iter_permutation_importance, RUN_SIGNATURE)
+adopt_parameters(permutation_run, RUN_SIGNATURE)

@@ -1,15 +1,26 @@
 """Breiman's out-of-bag permutation importance for bagged ensembles."""
 
+from __future__ import annotations
+
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_array, check_random_state
 
 from .._core.batching import ArrayBatcher
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import BaseBagging, BaseForest
+from .._core.hints import (
+    Algorithm,
+    Data,
+    Estimator,
+    FeatureGroups,
+    RandomState,
+    Scoring,
+)
 from .._core.parallel import ChunkRunner
 from .._core.predictions import call_model
 from .._core.trees import tree_shortcut
@@ -94,19 +105,19 @@ class _Member:
 
 
 def oob_permutation_importance(
-    forest,
-    X,
-    y,
+    forest: Estimator,
+    X: Data,
+    y: ArrayLike,
     *,
-    scoring=None,
-    n_repeats=5,
-    n_jobs=None,
-    random_state=None,
-    sample_weight=None,
-    features=None,
-    max_memory=DEFAULT_MAX_MEMORY,
-    algorithm="auto",
-):
+    scoring: Scoring = None,
+    n_repeats: int = 5,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+    sample_weight: ArrayLike | None = None,
+    features: FeatureGroups = None,
+    max_memory: int = DEFAULT_MAX_MEMORY,
+    algorithm: Algorithm = "auto",
+) -> Bunch | dict[str, Bunch]:
     """Breiman's out-of-bag permutation importance.
 
     Each member of a bagged ensemble is scored on the rows it did not see in

@@ -1,12 +1,20 @@
 """The result of a permutation-importance run, complete or partial."""
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 from sklearn.utils import Bunch
 
 from .._core.validation import quoted
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -44,23 +52,23 @@ class PermutationImportanceResult:
         so not in this snapshot; empty once a round is complete.
     """
 
-    feature_names: tuple
-    feature_columns: tuple
-    scorer_names: tuple
-    baseline_scores: dict
-    permuted_scores: dict
+    feature_names: tuple[str, ...]
+    feature_columns: tuple[tuple[int, ...], ...]
+    scorer_names: tuple[str, ...]
+    baseline_scores: dict[str, float | int]
+    permuted_scores: dict[str, np.ndarray]
     n_repeats: int
     multimetric: bool = False
-    pending_features: tuple = ()
+    pending_features: tuple[str, ...] = ()
 
     @property
-    def n_repeats_done(self):
+    def n_repeats_done(self) -> int:
         """Repeats every feature of this snapshot has (1 for a first round
         in progress, whose `pending_features` have none)."""
         return next(iter(self.permuted_scores.values())).shape[1]
 
     @property
-    def rounds_done(self):
+    def rounds_done(self) -> float:
         """Repeat rounds done, counting a first round in progress by the
         share of its features done: the run's progress is this over
         `n_repeats`."""
@@ -70,7 +78,7 @@ class PermutationImportanceResult:
         return done / (done + len(self.pending_features))
 
     @property
-    def complete(self):
+    def complete(self) -> bool:
         return self.n_repeats_done == self.n_repeats and not self.pending_features
 
     def _scorer(self, scorer):
@@ -88,12 +96,14 @@ class PermutationImportanceResult:
             )
         return scorer
 
-    def importances(self, scorer=None):
+    def importances(self, scorer: str | None = None) -> np.ndarray:
         """Importances of shape (n_features, n_repeats_done) for one scorer."""
         scorer = self._scorer(scorer)
         return self.baseline_scores[scorer] - self.permuted_scores[scorer]
 
-    def top(self, scorer=None, k=None):
+    def top(
+        self, scorer: str | None = None, k: int | None = None
+    ) -> tuple[npt.NDArray[np.intp], int]:
         """Indices of the `k` features with the highest mean importance, most
         important first (ties keep the requested order), and how many features
         are left out."""
@@ -106,7 +116,12 @@ class PermutationImportanceResult:
         shown = order if k is None else order[:k]
         return shown, len(order) - len(shown)
 
-    def select(self, feature_columns, scorers, feature_names=None):
+    def select(
+        self,
+        feature_columns: Sequence[Sequence[int]],
+        scorers: Sequence[str],
+        feature_names: Sequence[str] | None = None,
+    ) -> PermutationImportanceResult | None:
         """The same numbers for some of the features and scorers: the
         features permuting exactly `feature_columns` (one tuple of column
         positions each, in that order, renamed `feature_names` if given) and
@@ -135,7 +150,7 @@ class PermutationImportanceResult:
             multimetric=self.multimetric,
         )
 
-    def to_bunch(self, scorer=None):
+    def to_bunch(self, scorer: str | None = None) -> Bunch:
         """scikit-learn's Bunch for one scorer, plus `baseline_score` and
         `feature_names`."""
         name = self._scorer(scorer)
@@ -162,14 +177,14 @@ class PermutationImportanceResult:
             feature_names=np.asarray(self.feature_names, dtype=object),
         )
 
-    def to_sklearn(self):
+    def to_sklearn(self) -> Bunch | dict[str, Bunch]:
         """What :func:`sklearn.inspection.permutation_importance` returns: a
         Bunch, or a dict of Bunches keyed by scorer name for several scorers."""
         if self.multimetric:
             return {name: self.to_bunch(name) for name in self.scorer_names}
         return self.to_bunch(self.scorer_names[0])
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame: one row per feature, scorer and repeat."""
         import pandas as pd
 
