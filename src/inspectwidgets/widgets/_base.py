@@ -33,7 +33,7 @@ from ..inspection._core.parallel import (
     remote_config,
     step_progress,
 )
-from ..inspection._core.trees import load_walks, walks_needed
+from ..inspection._core.tree_walks import load_walks, walks_needed
 
 STATUSES = ("idle", "running", "done", "cancelled", "error")
 

@@ -28,7 +28,8 @@ from sklearn.tree import (
 )
 
 from inspectwidgets.inspection._core.batching import make_batcher
-from inspectwidgets.inspection._core.trees import TreeModel, unsupported
+from inspectwidgets.inspection._core.tree_kinds import unsupported
+from inspectwidgets.inspection._core.tree_models import TreeModel
 
 
 @pytest.fixture(scope="module")

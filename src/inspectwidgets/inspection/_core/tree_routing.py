@@ -1,4 +1,4 @@
-"""The compiled walk behind the tree shortcut (see ``trees.py``).
+"""The compiled walk behind the tree shortcut (see ``tree_models`` and ``tree_replay``).
 
 A copy of X in which only a few columns change is, for every tree, the same
 walk as X itself except at nodes that split on a changed column. So each row
@@ -20,7 +20,7 @@ order, onto the model's starting values, as its predict adds them.
 import numpy as np
 from numba import njit
 
-from .trees import CATEGORICAL, FLAGS_SHIFT, NAN_LEFT, TREE_BLOCK_BYTES
+from .tree_nodes import CATEGORICAL, FLAGS_SHIFT, NAN_LEFT, TREE_BLOCK_BYTES
 
 _FEATURE = (1 << FLAGS_SHIFT) - 1
 

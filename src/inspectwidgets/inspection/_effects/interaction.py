@@ -16,7 +16,7 @@ import pandas as pd
 from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
-from .._core.trees import check_tree_algorithm
+from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_columns,

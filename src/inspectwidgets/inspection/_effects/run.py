@@ -28,7 +28,7 @@ from .._core.dtypes import float_features
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
-from .._core.trees import check_tree_algorithm
+from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_cancel,

@@ -10,7 +10,7 @@ For a pipeline whose preprocessing maps each column on its own, X is
 transformed once and the transformed columns of the feature are set to the
 transform of the grid values, which is what the pipeline would compute.
 Tree models walk each row once through each tree with all of a chunk's grid
-points (``_core.trees``); boosting models the walk cannot take go tree by
+points (``_core.tree_replay``); boosting models the walk cannot take go tree by
 tree, each tree on its own few cells of the grid (``treewise``); tree
 ensembles predict grid points they route alike only once (``tree_splits``).
 The numbers stay the same, bit for bit.
@@ -32,12 +32,8 @@ from .._core.compat import _check_sample_weight
 from .._core.parallel import ChunkRunner
 from .._core.pipeline import columnwise_view, final_estimator
 from .._core.predictions import call_model
-from .._core.trees import (
-    check_tree_algorithm,
-    row_blocks,
-    tree_shortcut,
-    walk_block_bytes,
-)
+from .._core.tree_choice import check_tree_algorithm, tree_shortcut
+from .._core.tree_replay import row_blocks, walk_block_bytes
 from .._core.validation import (
     check_algorithm,
     check_cancel,
@@ -310,7 +306,7 @@ class PartialDependenceRun:
         # once (see tree_splits).
         groups = GridGroups(grid_point_groups(model, rows, columns), self.shape)
         # Tree models: each row walks each tree once with all the chunk's
-        # grid points (see _core.trees).
+        # grid points (see _core.tree_replay).
         trees = tree_shortcut(
             self.algorithm,
             model,

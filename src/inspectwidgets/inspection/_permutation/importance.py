@@ -17,13 +17,9 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.trees import (
-    check_tree_algorithm,
-    predicts_faster,
-    tree_shortcut,
-    unsupported,
-    walk_block_bytes,
-)
+from .._core.tree_choice import check_tree_algorithm, predicts_faster, tree_shortcut
+from .._core.tree_kinds import unsupported
+from .._core.tree_replay import walk_block_bytes
 from .._core.validation import (
     check_algorithm,
     check_cancel,

@@ -12,7 +12,7 @@ from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.compat import BaseBagging, BaseForest
 from .._core.parallel import ChunkRunner
 from .._core.predictions import call_model
-from .._core.trees import tree_shortcut
+from .._core.tree_choice import tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_fitted,
