@@ -25,19 +25,16 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     else:
         return False
     # Estimated on up to 16 of the trees, evenly spaced: a forest's trees
-    # are alike, and all of a 100-tree forest's took 78 ms before its walk.
+    # are alike, and all of them would delay the walk (benchmarks/results/trees.md).
     trees = list(trees)[:: max(1, len(trees) // 16)]
     share = detour_share([e.tree_ for e in trees], columns)
     return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
 
 
-# What a node costs the walk's detours, in nodes a stacked predict walks
-# (scikit-learn's Cython): 1.0 to 1.5 in three forests of benchmarks/trees.py
-# (10,000 rows, 5 repeats; the walk's time over the generic path's against
-# detour_share + 1 / (repeats x features): 0.19 -> 0.28, 0.21 -> 0.22, 0.53
-# -> 0.72). The walk pays below a share of about 0.6. (Gradient boosting's
-# shallow trees, share 0.06, walk in 0.49 of the generic path's time: the
-# row's own path weighs more there, but the walk still pays.)
+# What a node of the walk's detours costs, in nodes a stacked predict walks
+# (scikit-learn's Cython); tuned on benchmarks/results/trees.md, re-checked by
+# `benchmarks/trees.py --case detour`. With it, the walk is chosen below a
+# detour share of about 0.6.
 DETOUR_COST = 1.5
 
 
@@ -52,9 +49,8 @@ def detour_share(trees, columns):
     trees over few features): the walk then costs a predict per copy and
     more."""
     # All trees' nodes side by side, children numbered in the whole: one
-    # numpy step per depth for all of them. It runs before a widget's first
-    # bars (16 trees of a 100-tree forest on 20,000 rows: 8.2 ms, 11.3 ms
-    # tree by tree).
+    # numpy step per depth for all of them, faster than tree by tree: it runs
+    # before a widget's first bars.
     starts = np.cumsum([0] + [tree.node_count for tree in trees])
     left, right, feature, reach = [], [], [], []
     for tree, at in zip(trees, starts, strict=False):

@@ -11,7 +11,7 @@ import numpy as np
 # Node flags: missing values go left; the split is on categories (column 3 of
 # the node then indexes the bitsets, not a threshold). A split node keeps them
 # above FLAGS_SHIFT in its feature column, so the walks read one cache line a
-# node (a separate array cost a forest's partial dependence 15%).
+# node (a separate array was slower: benchmarks/results/trees.md).
 NAN_LEFT, CATEGORICAL = 1, 2
 FLAGS_SHIFT = 32
 

@@ -18,7 +18,7 @@ from .tree_walks import routing
 # sums, their copy-major copy and the responses made of them; at most half of
 # max_memory), so that a chunk holds its copies' responses and little else:
 # partial dependence's 50 grid points over 100,000 rows take one walk instead
-# of four (RF 100 trees: 10.1 -> 3.9 s).
+# of four (benchmarks/results/trees.md).
 WALK_BLOCK_BYTES = 8 * 2**20
 
 

@@ -31,7 +31,7 @@ _WALKS = ("route_copies", "route_queries", "route_grid")
 
 def routing():
     """The walks' module. numba loads on first use, not with the package
-    (0.2 s and more), and under a lock: two runs starting together (the
+    (importing it is slow), and under a lock: two runs starting together (the
     views of a ModelInspector) could otherwise see it half imported."""
     with _ROUTING_LOCK:
         from . import tree_routing
