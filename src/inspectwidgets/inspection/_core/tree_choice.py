@@ -97,11 +97,22 @@ def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
     reason = obstacle or unsupported(model, X, methods)
     if reason is None:
         trees = TreeModel.of(model, X, methods)
+        if trees is None:
+            return _refused(
+                algorithm,
+                "the model's private attributes are not what the shortcut reads "
+                "(another scikit-learn release?)",
+            )
         X_in = trees.as_model_input(X)
         donor_in = None if donor is None else trees.as_model_input(donor)
         if X_in is not None and (donor is None or donor_in is not None):
             return trees, X_in, donor_in
         reason = "X holds NaN or infinity"
+    return _refused(algorithm, reason)
+
+
+def _refused(algorithm, reason):
+    """None, the generic path; with ``algorithm="tree"`` a ValueError."""
     if algorithm == "tree":
         raise ValueError(f"algorithm='tree': {reason}.")
     return None

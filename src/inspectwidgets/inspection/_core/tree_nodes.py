@@ -1,24 +1,54 @@
-"""The node arrays the compiled walks (``tree_routing``) read.
+"""The arrays the compiled walks (``tree_routing``) read, and their layout.
 
-One row of four int64 per node, as scikit-learn's own node struct keeps a
-node in one cache line: left child, right child (-1 at a leaf), the split's
-feature with the node's flags above FLAGS_SHIFT, and the threshold's float64
-bits (at a categorical split: the row of its bitsets instead).
+One row of four int64 per node (columns LEFT, RIGHT, FEATURE, THRESHOLD), as
+scikit-learn's own node struct keeps a node in one cache line: left child,
+right child (-1 at a leaf), the split's feature with the node's flags above
+FLAGS_SHIFT, and the threshold's float64 bits (at a categorical split: the
+row of its bitsets instead).
 """
+
+from collections import namedtuple
 
 import numpy as np
 
-# Node flags: missing values go left; the split is on categories (column 3 of
-# the node then indexes the bitsets, not a threshold). A split node keeps them
+# The columns of a node's row.
+LEFT, RIGHT, FEATURE, THRESHOLD = 0, 1, 2, 3
+N_NODE_COLUMNS = 4
+
+# Node flags: missing values go left; the split is on categories (THRESHOLD
+# then indexes the bitsets, not a threshold). A split node keeps them
 # above FLAGS_SHIFT in its feature column, so the walks read one cache line a
 # node (a separate array was slower: benchmarks/results/trees.md).
 NAN_LEFT, CATEGORICAL = 1, 2
 FLAGS_SHIFT = 32
+# FEATURE & FEATURE_MASK: the split's column, without the flags.
+FEATURE_MASK = (1 << FLAGS_SHIFT) - 1
 
 # What a permutation walk keeps in a core's cache: a block of trees' nodes
 # and, as much again, a block of rows' values and sums (half of a 512 KiB L2
 # each; see route_copies).
 TREE_BLOCK_BYTES = 1 << 18
+
+# The trees, as every walk takes them (numba reads a namedtuple's fields as
+# it would separate arguments). See ``tree_routing`` for each field.
+WalkTrees = namedtuple(
+    "WalkTrees",
+    ["roots", "outputs", "nodes", "thresholds", "bitsets", "leaf_value", "max_depth"],
+)
+
+# Where each copy's values are, for ``route_copies`` (see there).
+CopyLayout = namedtuple(
+    "CopyLayout",
+    ["values", "offset", "group_start", "position", "column_groups",
+     "column_group_start"],
+)  # fmt: skip
+
+
+def walk_trees_of(roots, outputs, nodes, bitsets, leaf_value, max_depth):
+    """The trees bundled for the walks; the thresholds are the node rows seen
+    as float64 (a view: the same memory)."""
+    thresholds = nodes.view(np.float64)
+    return WalkTrees(roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth)
 
 
 class _Nodes:
@@ -36,21 +66,22 @@ class _Nodes:
         ``(is_categorical, left_sets, known_sets)`` per node."""
         start = self.n_nodes
         n = len(left)
-        block = np.empty((n, 4), dtype=np.int64)
-        for column, children in enumerate((left, right)):
+        block = np.empty((n, N_NODE_COLUMNS), dtype=np.int64)
+        for column, children in ((LEFT, left), (RIGHT, right)):
             children = np.asarray(children, dtype=np.int64)
             block[:, column] = np.where(children == -1, -1, children + start)
-        block[:, 3] = np.asarray(threshold, np.float64).view(np.int64)
+        block[:, THRESHOLD] = np.asarray(threshold, np.float64).view(np.int64)
         flags = np.where(np.asarray(nan_left) != 0, NAN_LEFT, 0).astype(np.int64)
         if categories is not None:
             is_categorical, left_sets, known_sets = categories
             at = np.flatnonzero(is_categorical)
             flags[at] |= CATEGORICAL
-            block[at, 3] = sum(len(b) for b in self.bitsets) + np.arange(len(at))
+            first = sum(len(b) for b in self.bitsets)
+            block[at, THRESHOLD] = first + np.arange(len(at))
             self.bitsets.append(np.stack([left_sets, known_sets], axis=1))
         feature = np.asarray(feature, dtype=np.int64)
-        split = block[:, 0] != -1
-        block[:, 2] = np.where(split, feature | (flags << FLAGS_SHIFT), feature)
+        split = block[:, LEFT] != -1
+        block[:, FEATURE] = np.where(split, feature | (flags << FLAGS_SHIFT), feature)
         leaf_value = np.asarray(leaf_value, dtype=np.float64).reshape(n, -1)
         self.blocks.append((start, block, leaf_value, output))
         self.n_nodes += n

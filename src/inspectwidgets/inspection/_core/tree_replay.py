@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .tree_kinds import _GRADIENT_BOOSTING, _HIST_GRADIENT_BOOSTING
+from .tree_nodes import CopyLayout
 from .tree_walks import routing
 
 # What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
@@ -91,7 +92,7 @@ def _donated(trees, routing, X, copies, donor, n_threads):
             def route(start, stop, column=columns[0], grid=grid, out=out):
                 routing.route_grid(
                     np.ascontiguousarray(X[start:stop].T), grid, column,
-                    *trees._walk_arguments(), out[start:stop],
+                    trees.walk_trees, out[start:stop],
                 )  # fmt: skip
 
         else:
@@ -102,7 +103,7 @@ def _donated(trees, routing, X, copies, donor, n_threads):
             def route(start, stop, columns=columns, values=values, out=out):
                 routing.route_queries(
                     X[start:stop], columns, values[:, start:stop],
-                    *trees._walk_arguments(), out[start:stop],
+                    trees.walk_trees, out[start:stop],
                 )  # fmt: skip
 
         _in_row_ranges(n_rows, n_threads, route)
@@ -121,7 +122,7 @@ def _responses(trees, raw, methods):
         raw = np.asfortranarray(raw)
     if not trees.classifier:
         if kind in _HIST_GRADIENT_BOOSTING:
-            return {"predict": model._loss.link.inverse(raw.ravel())}
+            return {"predict": trees.loss.link.inverse(raw.ravel())}
         if boosting or model.n_outputs_ == 1:
             return {"predict": raw.ravel() if boosting else raw[:, 0]}
         return {"predict": raw}
@@ -138,7 +139,7 @@ def _responses(trees, raw, methods):
             # GradientBoosting the ravelled decision: it reads both alike).
             proba = raw
             if boosting:
-                proba = model._loss.predict_proba(
+                proba = trees.loss.predict_proba(
                     raw if kind in _HIST_GRADIENT_BOOSTING else decision
                 )
             responses[method] = proba if method == "predict_proba" else np.log(proba)
@@ -200,13 +201,13 @@ class _PermutedWalk:
                 np.asarray(rows)[low:high, None], list(columns)
             ]
         out = trees._empty(n_rows, len(copies))
+        layout = CopyLayout(values, self.offset, self.group_start, self.position,
+                            self.column_groups, self.column_group_start)  # fmt: skip
 
         def route(start, stop):
             self.route_copies(
-                X, values, self.offset, self.group_start, self.position,
-                self.column_groups, self.column_group_start,
-                *trees._walk_arguments(), trees._tree_blocks, start, stop, out,
-            )  # fmt: skip
+                X, layout, trees.walk_trees, trees._tree_blocks, start, stop, out
+            )
 
         _in_row_ranges(n_rows, self.n_threads, route)
         stacked = np.empty((len(copies), n_rows, trees.n_outputs))

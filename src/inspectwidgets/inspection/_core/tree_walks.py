@@ -8,6 +8,7 @@ import numpy as np
 
 from .pipeline import final_estimator
 from .tree_kinds import _SUPPORTED
+from .tree_nodes import N_NODE_COLUMNS, CopyLayout, walk_trees_of
 
 
 def walks_needed(estimator):
@@ -45,20 +46,18 @@ def load_walks():
     walks = routing()
     route_copies, route_queries = walks.route_copies, walks.route_queries
 
-    nodes = np.full((1, 4), -1, dtype=np.int64)  # one leaf
+    nodes = np.full((1, N_NODE_COLUMNS), -1, dtype=np.int64)  # one leaf
     bitsets = np.zeros((0, 2, 8), dtype=np.uint32)
-    leaf_value = np.zeros((1, 1))
     one = np.zeros(1, dtype=np.int64)
-    trees = (one, one, nodes, bitsets, leaf_value, 0)
+    trees = walk_trees_of(one, one, nodes, bitsets, np.zeros((1, 1)), 0)
     for dtype in (np.float32, np.float64):
         X = np.zeros((2, 1), dtype=dtype)  # two rows: a real broadcast
         grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
-        route_queries(X, one, grid_point, *trees, np.zeros((2, 1, 1)))
+        route_queries(X, one, grid_point, trees, np.zeros((2, 1, 1)))
         walks.route_grid(
-            np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, *trees, np.zeros((2, 1, 1))
+            np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, trees, np.zeros((2, 1, 1))
         )
-        route_copies(
-            X, X.copy(), one, np.array([0, 1]), np.zeros((1, 1), dtype=np.int64),
-            one, np.array([0, 1]), *trees, np.array([0, 1]), 0, 2,
-            np.zeros((2, 1, 1)),
-        )  # fmt: skip
+        position = np.zeros((1, 1), dtype=np.int64)
+        groups = np.array([0, 1])
+        copies = CopyLayout(X.copy(), one, groups, position, one, groups)
+        route_copies(X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1)))
