@@ -73,8 +73,10 @@ class TreeModel:
         # boosting's own encoder puts categorical columns first).
         self.column_of = None
         # Boosting's private parts the replay needs after the trees, read
-        # once here (see `of`): its loss, histogram boosting's encoder.
-        self.loss, self.preprocessor = None, None
+        # here (see `of`): its loss's step from raw predictions to a
+        # regressor's predict or a classifier's probabilities (None where the
+        # trees' sums are those already), histogram boosting's encoder.
+        self.link, self.preprocessor = None, None
 
     @classmethod
     def of(cls, model, X, methods):
@@ -267,7 +269,8 @@ def _gradient_boosting(model):
     start = model._raw_predict_init(row)
     trees = TreeModel(model, nodes, start.shape[1], dtype=np.float32, start=start,
                       finite=True)  # fmt: skip
-    trees.loss = model._loss
+    if trees.classifier:
+        trees.link = model._loss.predict_proba
     return trees
 
 
@@ -302,7 +305,9 @@ def _hist_gradient_boosting(model):
     start = np.zeros_like(model._baseline_prediction) + model._baseline_prediction
     trees = TreeModel(model, nodes, start.shape[1], dtype=np.float64, start=start,
                       finite=False)  # fmt: skip
-    trees.loss, trees.preprocessor = model._loss, model._preprocessor
+    loss = model._loss
+    trees.link = loss.predict_proba if trees.classifier else loss.link.inverse
+    trees.preprocessor = model._preprocessor
     if trees.preprocessor is not None:
         trees.column_of = _encoded_columns(trees.preprocessor)
     return trees

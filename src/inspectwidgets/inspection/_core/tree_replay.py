@@ -96,15 +96,13 @@ def _donated(trees, routing, X, copies, donor, n_threads):
                 )  # fmt: skip
 
         else:
-            values = np.broadcast_to(
-                values[:, None, :], (len(blocks), n_rows, len(columns))
-            )
+            # Column by column, the copies side by side.
+            values = np.ascontiguousarray(values.T)
 
             def route(start, stop, columns=columns, values=values, out=out):
                 routing.route_queries(
-                    X[start:stop], columns, values[:, start:stop],
-                    trees.walk_trees, out[start:stop],
-                )  # fmt: skip
+                    X[start:stop], columns, values, trees.walk_trees, out[start:stop]
+                )
 
         _in_row_ranges(n_rows, n_threads, route)
         stacked[blocks] = out.transpose(2, 0, 1)
@@ -122,7 +120,7 @@ def _responses(trees, raw, methods):
         raw = np.asfortranarray(raw)
     if not trees.classifier:
         if kind in _HIST_GRADIENT_BOOSTING:
-            return {"predict": trees.loss.link.inverse(raw.ravel())}
+            return {"predict": trees.link(raw.ravel())}
         if boosting or model.n_outputs_ == 1:
             return {"predict": raw.ravel() if boosting else raw[:, 0]}
         return {"predict": raw}
@@ -139,9 +137,7 @@ def _responses(trees, raw, methods):
             # GradientBoosting the ravelled decision: it reads both alike).
             proba = raw
             if boosting:
-                proba = trees.loss.predict_proba(
-                    raw if kind in _HIST_GRADIENT_BOOSTING else decision
-                )
+                proba = trees.link(raw if kind in _HIST_GRADIENT_BOOSTING else decision)
             responses[method] = proba if method == "predict_proba" else np.log(proba)
     return responses
 

@@ -64,16 +64,16 @@ from .tree_nodes import (
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _test(node, trees):
+def _test(node, nodes, thresholds):
     """The test at split `node`: its flags and its threshold. A loop
     partitioning many values reads them once, before it: its stores might
     alias the node arrays, so the compiler would read them again for every
     value."""
-    return trees.nodes[node, FEATURE] >> FLAGS_SHIFT, trees.thresholds[node, THRESHOLD]
+    return nodes[node, FEATURE] >> FLAGS_SHIFT, thresholds[node, THRESHOLD]
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _sends_left(value, flag, limit, node, trees):
+def _sends_left(value, flag, limit, node, nodes, bitsets):
     """The model's rule at `node`, whose test :func:`_test` read: ``value <=
     limit`` in float64 (a float32 value widened, as scikit-learn's trees
     compare), NaN by the node's learned direction; or, at a categorical split
@@ -92,7 +92,7 @@ def _sends_left(value, flag, limit, node, trees):
     # max_bins (<= 255), so truncation keeps them.
     code = np.int64(value) & 255
     word, bit = code >> 5, code & 31
-    sets = trees.bitsets[trees.nodes[node, THRESHOLD]]
+    sets = bitsets[nodes[node, THRESHOLD]]
     if (sets[0, word] >> bit) & 1:
         return True
     if (sets[1, word] >> bit) & 1:
@@ -101,24 +101,26 @@ def _sends_left(value, flag, limit, node, trees):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _goes_left(value, node, trees):
+def _goes_left(value, node, nodes, thresholds, bitsets):
     """Whether `node` sends one `value` left (:func:`_sends_left`)."""
-    flag, limit = _test(node, trees)
-    return _sends_left(value, flag, limit, node, trees)
+    flag, limit = _test(node, nodes, thresholds)
+    return _sends_left(value, flag, limit, node, nodes, bitsets)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _partition(order, lo, hi, values, at, node, trees, side_first):
+def _partition(order, lo, hi, values, row, at, shift, node, nodes, thresholds,
+               bitsets, side_first):  # fmt: skip
     """Reorder ``order[lo:hi]`` so that the queries `node` sends to
     `side_first` (True: left) come first; return where the others start.
-    Query `q`'s value is ``values[q]``, or ``values[at[q]]`` with `at` (None
-    compiles the first form alone)."""
-    flag, limit = _test(node, trees)
+    Query `q`'s value is ``values[row, q]``, or ``values[row, at[q] + shift]``
+    with `at` (None compiles the first form alone). Indices, not a slice of
+    `values`: a slice is a new array, counted in and out at every node."""
+    flag, limit = _test(node, nodes, thresholds)
     mid = lo
     for j in range(lo, hi):
         q = order[j]
-        value = values[q] if at is None else values[at[q]]
-        first = _sends_left(value, flag, limit, node, trees) == side_first
+        value = values[row, q] if at is None else values[row, at[q] + shift]
+        first = _sends_left(value, flag, limit, node, nodes, bitsets) == side_first
         # Branch-free (Lomuto): the sides are unpredictable.
         order[j] = order[mid]
         order[mid] = q
@@ -133,6 +135,9 @@ def _push(stack, top, node, lo, hi, low_point, high_point):
     stack[top, 3], stack[top, 4] = low_point, high_point
 
 
+# Longer than most functions, a third of it docstring: one loop nest over
+# trees and pending parts, whose state (stack, node, rows and points) every
+# step reads; the steps that need no more are helpers (_partition, _push).
 @njit(nogil=True, cache=True)
 def route_grid(Xt, grid, column, trees, out):
     """Every grid point's leaf values for every row, added tree by tree into
@@ -159,15 +164,12 @@ def route_grid(Xt, grid, column, trees, out):
         A leaf's value is added to the points reaching it, which lie side by
         side here.
     """
-    roots, outputs, nodes, thresholds = (
-        trees.roots, trees.outputs, trees.nodes, trees.thresholds,
-    )  # fmt: skip
-    leaf_value = trees.leaf_value
+    roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth = trees
     n_rows = Xt.shape[1]
     width = leaf_value.shape[1]
     rows = np.empty(n_rows, dtype=np.int64)
     # Pending parts: node, rows lo:hi (of `rows`), grid points lo:hi.
-    stack = np.empty((trees.max_depth + 2, 5), dtype=np.int64)
+    stack = np.empty((max_depth + 2, 5), dtype=np.int64)
     for t in range(roots.shape[0]):
         for r in range(n_rows):
             rows[r] = r
@@ -199,7 +201,10 @@ def route_grid(Xt, grid, column, trees, out):
                         top += 1
                         node, high_point = nodes[node, LEFT], a
                     continue
-                mid = _partition(rows, lo, hi, Xt[f], None, node, trees, True)
+                mid = _partition(
+                    rows, lo, hi, Xt, f, None, 0, node, nodes, thresholds, bitsets,
+                    True,
+                )  # fmt: skip
                 if mid == lo:
                     node = nodes[node, RIGHT]
                 elif mid == hi:
@@ -219,6 +224,7 @@ def route_grid(Xt, grid, column, trees, out):
                         sums[q] += value
 
 
+# As route_grid: one loop nest, its steps in helpers; a third is docstring.
 @njit(nogil=True, cache=True)
 def route_queries(X, columns, values, trees, out):
     """Every query's leaf values, added tree by tree into `out`.
@@ -229,28 +235,26 @@ def route_queries(X, columns, values, trees, out):
         The rows the copies are made of.
     columns : int64 array of shape (n_changed,)
         The columns a copy changes.
-    values : array of shape (n_queries, n_rows, n_changed), X's dtype
-        ``values[q, i]``: the changed columns' values of row `i` in copy `q`
-        (a broadcast view when every row gets the same values).
+    values : array of shape (n_changed, n_queries), X's dtype
+        ``values[c, q]``: changed column `c`'s value in copy `q`, the same for
+        every row.
     trees : WalkTrees
         The trees (see the module's docstring).
     out : float64 array of shape (n_rows, n_outputs, n_queries)
         Where the trees' leaf values are added, in order, onto what the
         model starts from (see ``TreeModel.start``).
     """
-    roots, outputs, nodes, leaf_value = (
-        trees.roots, trees.outputs, trees.nodes, trees.leaf_value,
-    )  # fmt: skip
+    roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth = trees
     n_rows = X.shape[0]
-    n_queries = values.shape[0]
+    n_queries = values.shape[1]
     width = leaf_value.shape[1]
     changed = np.full(X.shape[1], -1, dtype=np.int64)
     for c in range(columns.shape[0]):
         changed[columns[c]] = c
     order = np.empty(n_queries, dtype=np.int64)
-    stack_node = np.empty(trees.max_depth + 2, dtype=np.int64)
-    stack_lo = np.empty(trees.max_depth + 2, dtype=np.int64)
-    stack_hi = np.empty(trees.max_depth + 2, dtype=np.int64)
+    stack_node = np.empty(max_depth + 2, dtype=np.int64)
+    stack_lo = np.empty(max_depth + 2, dtype=np.int64)
+    stack_hi = np.empty(max_depth + 2, dtype=np.int64)
     # Trees outer, rows inner: a tree's nodes stay in cache across the rows,
     # and every output still receives the trees in the model's order.
     for t in range(roots.shape[0]):
@@ -266,13 +270,13 @@ def route_queries(X, columns, values, trees, out):
                     f = nodes[node, FEATURE] & FEATURE_MASK
                     c = changed[f]
                     if c < 0:
-                        go_left = _goes_left(X[i, f], node, trees)
+                        go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
                         node = nodes[node, LEFT] if go_left else nodes[node, RIGHT]
                         continue
-                    query_values = values[:, i, c]
                     mid = _partition(
-                        order, lo, hi, query_values, None, node, trees, True
-                    )
+                        order, lo, hi, values, c, None, 0, node, nodes, thresholds,
+                        bitsets, True,
+                    )  # fmt: skip
                     if mid == lo:
                         node = nodes[node, RIGHT]
                     elif mid == hi:
@@ -291,15 +295,18 @@ def route_queries(X, columns, values, trees, out):
                         sums[order[j]] += value
 
 
-# Inlined into route_copies: a call per detour was slower.
+# Inlined into route_copies: a call per detour was slower. Its arrays come
+# one by one, not bundled as the walks take them: taken out of a tuple, each
+# is counted in and out at every detour.
 @njit(nogil=True, cache=True, inline="always")
-def _route_rows(X, i, g, node, lo, hi, first, copies, trees, scratch, out):
+def _route_rows(
+    X, i, g, node, lo, hi, first, values, offset, position, nodes, thresholds,
+    bitsets, leaf_value, order, stack, on_path, out,
+):  # fmt: skip
     """Route the copies ``order[lo:hi]`` of row `i`, all of group `g`, from
     `node` down to their leaves, add the leaf values to their sums in
-    ``out[i]`` from output `first` on and mark them off the path.
-    `scratch`: ``(order, stack, on_path)`` of :func:`route_copies`."""
-    nodes, leaf_value = trees.nodes, trees.leaf_value
-    order, stack, on_path = scratch
+    ``out[i]`` from output `first` on and mark them off the path (the arrays
+    are :func:`route_copies`')."""
     stack[0, 0], stack[0, 1], stack[0, 2] = node, lo, hi
     top = 1
     while top > 0:
@@ -307,14 +314,15 @@ def _route_rows(X, i, g, node, lo, hi, first, copies, trees, scratch, out):
         node, lo, hi = stack[top, 0], stack[top, 1], stack[top, 2]
         while nodes[node, LEFT] != -1:
             f = nodes[node, FEATURE] & FEATURE_MASK
-            at = copies.position[g, f]
+            at = position[g, f]
             if at < 0:
-                go_left = _goes_left(X[i, f], node, trees)
+                go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
                 node = nodes[node, LEFT] if go_left else nodes[node, RIGHT]
                 continue
-            # Copy q's value of f: values[i, offset[q] + at].
-            row = copies.values[i, at:]
-            mid = _partition(order, lo, hi, row, copies.offset, node, trees, True)
+            mid = _partition(
+                order, lo, hi, values, i, offset, at, node, nodes, thresholds,
+                bitsets, True,
+            )  # fmt: skip
             if mid == lo:
                 node = nodes[node, RIGHT]
             elif mid == hi:
@@ -366,11 +374,8 @@ def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
     shape (n_rows, n_outputs, n_copies), initialized as for
     :func:`route_queries`.
     """
-    roots, outputs, nodes, leaf_value = (
-        trees.roots, trees.outputs, trees.nodes, trees.leaf_value,
-    )  # fmt: skip
-    values, offset, group_start = copies.values, copies.offset, copies.group_start
-    column_groups, column_group_start = copies.column_groups, copies.column_group_start
+    roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth = trees
+    values, offset, group_start, position, column_groups, column_group_start = copies
     n_groups = group_start.shape[0] - 1
     n_copies = offset.shape[0]
     width = leaf_value.shape[1]
@@ -378,10 +383,9 @@ def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
     # reorder them there, so no row needs a fresh order.
     order = np.arange(n_copies)
     on_path_end = np.empty(n_groups, dtype=np.int64)
-    stack = np.empty((trees.max_depth + 2, 3), dtype=np.int64)
+    stack = np.empty((max_depth + 2, 3), dtype=np.int64)
     # Which copies end in the row's own leaf: they get its value together.
     on_path = np.empty(n_copies, dtype=np.bool_)
-    scratch = (order, stack, on_path)
     # Rows in blocks whose values and sums stay in a core's cache while the
     # block's trees walk them, tree after tree (a tree's branches then repeat
     # from row to row).
@@ -408,22 +412,22 @@ def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
                         if left == -1:
                             break
                         f = nodes[node, FEATURE] & FEATURE_MASK
-                        go_left = _goes_left(X[i, f], node, trees)
+                        go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
                         for held in range(
                             column_group_start[f], column_group_start[f + 1]
                         ):
                             g = column_groups[held]
-                            # Copy q's value of f: values[i, offset[q] + at].
-                            row = values[i, copies.position[g, f] :]
                             lo, hi = group_start[g], on_path_end[g]
                             keep = _partition(
-                                order, lo, hi, row, offset, node, trees, go_left
-                            )
+                                order, lo, hi, values, i, offset, position[g, f],
+                                node, nodes, thresholds, bitsets, go_left,
+                            )  # fmt: skip
                             if keep < hi:
                                 other = nodes[node, RIGHT] if go_left else left
                                 _route_rows(
-                                    X, i, g, other, keep, hi, first, copies, trees,
-                                    scratch, out,
+                                    X, i, g, other, keep, hi, first, values, offset,
+                                    position, nodes, thresholds, bitsets, leaf_value,
+                                    order, stack, on_path, out,
                                 )  # fmt: skip
                             on_path_end[g] = keep
                         if go_left:

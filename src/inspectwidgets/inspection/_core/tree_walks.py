@@ -51,9 +51,8 @@ def load_walks():
     one = np.zeros(1, dtype=np.int64)
     trees = walk_trees_of(one, one, nodes, bitsets, np.zeros((1, 1)), 0)
     for dtype in (np.float32, np.float64):
-        X = np.zeros((2, 1), dtype=dtype)  # two rows: a real broadcast
-        grid_point = np.broadcast_to(X[:1, None, :], (1, 2, 1))
-        route_queries(X, one, grid_point, trees, np.zeros((2, 1, 1)))
+        X = np.zeros((2, 1), dtype=dtype)
+        route_queries(X, one, X[:1].T.copy(), trees, np.zeros((2, 1, 1)))
         walks.route_grid(
             np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, trees, np.zeros((2, 1, 1))
         )
