@@ -108,14 +108,15 @@ def _goes_left(value, node, nodes, thresholds, bitsets):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _partition(order, lo, hi, values, row, at, shift, node, nodes, thresholds,
-               bitsets, side_first):  # fmt: skip
+def _partition(order, lo, hi, values, row, at, shift, test, node, nodes, bitsets,
+               side_first):  # fmt: skip
     """Reorder ``order[lo:hi]`` so that the queries `node` sends to
     `side_first` (True: left) come first; return where the others start.
-    Query `q`'s value is ``values[row, q]``, or ``values[row, at[q] + shift]``
-    with `at` (None compiles the first form alone). Indices, not a slice of
-    `values`: a slice is a new array, counted in and out at every node."""
-    flag, limit = _test(node, nodes, thresholds)
+    `test`: the node's, as :func:`_test` read it. Query `q`'s value is
+    ``values[row, q]``, or ``values[row, at[q] + shift]`` with `at` (None
+    compiles the first form alone). Indices, not a slice of `values`: a slice
+    is a new array, counted in and out at every node."""
+    flag, limit = test
     mid = lo
     for j in range(lo, hi):
         q = order[j]
@@ -201,10 +202,10 @@ def route_grid(Xt, grid, column, trees, out):
                         top += 1
                         node, high_point = nodes[node, LEFT], a
                     continue
+                test = _test(node, nodes, thresholds)
                 mid = _partition(
-                    rows, lo, hi, Xt, f, None, 0, node, nodes, thresholds, bitsets,
-                    True,
-                )  # fmt: skip
+                    rows, lo, hi, Xt, f, None, 0, test, node, nodes, bitsets, True
+                )
                 if mid == lo:
                     node = nodes[node, RIGHT]
                 elif mid == hi:
@@ -273,8 +274,9 @@ def route_queries(X, columns, values, trees, out):
                         go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
                         node = nodes[node, LEFT] if go_left else nodes[node, RIGHT]
                         continue
+                    test = _test(node, nodes, thresholds)
                     mid = _partition(
-                        order, lo, hi, values, c, None, 0, node, nodes, thresholds,
+                        order, lo, hi, values, c, None, 0, test, node, nodes,
                         bitsets, True,
                     )  # fmt: skip
                     if mid == lo:
@@ -319,9 +321,10 @@ def _route_rows(
                 go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
                 node = nodes[node, LEFT] if go_left else nodes[node, RIGHT]
                 continue
+            test = _test(node, nodes, thresholds)
             mid = _partition(
-                order, lo, hi, values, i, offset, at, node, nodes, thresholds,
-                bitsets, True,
+                order, lo, hi, values, i, offset, at, test, node, nodes, bitsets,
+                True,
             )  # fmt: skip
             if mid == lo:
                 node = nodes[node, RIGHT]
@@ -412,7 +415,11 @@ def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
                         if left == -1:
                             break
                         f = nodes[node, FEATURE] & FEATURE_MASK
-                        go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
+                        test = _test(node, nodes, thresholds)
+                        flag, limit = test
+                        go_left = _sends_left(
+                            X[i, f], flag, limit, node, nodes, bitsets
+                        )
                         for held in range(
                             column_group_start[f], column_group_start[f + 1]
                         ):
@@ -420,7 +427,7 @@ def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
                             lo, hi = group_start[g], on_path_end[g]
                             keep = _partition(
                                 order, lo, hi, values, i, offset, position[g, f],
-                                node, nodes, thresholds, bitsets, go_left,
+                                test, node, nodes, bitsets, go_left,
                             )  # fmt: skip
                             if keep < hi:
                                 other = nodes[node, RIGHT] if go_left else left
