@@ -29,8 +29,16 @@ FEATURE_MASK = (1 << FLAGS_SHIFT) - 1
 # each; see route_copies).
 TREE_BLOCK_BYTES = 1 << 18
 
-# The trees, as every walk takes them (numba reads a namedtuple's fields as
-# it would separate arguments). See ``tree_routing`` for each field.
+# The trees, as every walk takes them: ``roots`` (each tree's root in the
+# node arrays), ``outputs`` (the first output each tree adds to: a forest's
+# trees add to every output from 0, a boosting model's k-th tree of a stage
+# to output k), ``nodes`` (int64, one row per node, as above),
+# ``thresholds`` (``nodes`` seen as float64: THRESHOLD holds the threshold's
+# bits), ``bitsets`` (uint32 of shape (n_categorical_nodes, 2, 8): a
+# categorical split's left categories, its feature's known ones),
+# ``leaf_value`` (float64 of shape (n_nodes, width): what a leaf adds to
+# outputs ``outputs[t]:outputs[t] + width``) and ``max_depth`` (the deepest
+# tree's depth, the root at 0).
 WalkTrees = namedtuple(
     "WalkTrees",
     ["roots", "outputs", "nodes", "thresholds", "bitsets", "leaf_value", "max_depth"],

@@ -36,15 +36,10 @@ Invariants of every walk:
   pop, fit in ``max_depth + 1`` rows; the stacks keep one row more, a margin
   that costs nothing.
 
-The trees come as ``tree_nodes.WalkTrees``: ``roots`` (each tree's root in the
-node arrays), ``outputs`` (the first output each tree adds to: a forest's trees
-add to every output from 0, a boosting model's k-th tree of a stage to output
-k), ``nodes`` (int64, one row per node: see ``tree_nodes``), ``thresholds``
-(``nodes`` seen as float64: THRESHOLD holds the threshold's bits), ``bitsets``
-(uint32 of shape (n_categorical_nodes, 2, 8): a categorical split's left
-categories, its feature's known ones), ``leaf_value`` (float64 of shape
-(n_nodes, width): what a leaf adds to outputs ``outputs[t]:outputs[t] +
-width``) and ``max_depth`` (the deepest tree's depth).
+The walks take the trees as ``tree_nodes.WalkTrees`` (its fields are
+described there) and unpack them once: helpers called per node take arrays,
+since numba counts an array taken out of a tuple, or a slice, in and out at
+every use.
 """
 
 import numpy as np
@@ -159,7 +154,7 @@ def route_grid(Xt, grid, column, trees, out):
     column : int
         The column the grid replaces.
     trees : WalkTrees
-        The trees (see the module's docstring).
+        The trees (see ``tree_nodes``).
     out : float64 array of shape (n_rows, n_outputs, n_points)
         Where the leaf values are added, onto what the model starts from.
         A leaf's value is added to the points reaching it, which lie side by
@@ -240,7 +235,7 @@ def route_queries(X, columns, values, trees, out):
         ``values[c, q]``: changed column `c`'s value in copy `q`, the same for
         every row.
     trees : WalkTrees
-        The trees (see the module's docstring).
+        The trees (see ``tree_nodes``).
     out : float64 array of shape (n_rows, n_outputs, n_queries)
         Where the trees' leaf values are added, in order, onto what the
         model starts from (see ``TreeModel.start``).
