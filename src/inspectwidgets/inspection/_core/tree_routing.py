@@ -39,7 +39,10 @@ Invariants of every walk:
 The walks take the trees as ``tree_nodes.WalkTrees`` (its fields are
 described there) and unpack them once: helpers called per node take arrays,
 since numba counts an array taken out of a tuple, or a slice, in and out at
-every use.
+every use. The helpers stay in this file: numba's cache (``cache=True``)
+checks only the file of the function it compiled, so a helper elsewhere could
+change under a stale walk (as a change to ``tree_nodes``' constants can:
+delete ``__pycache__/tree_routing.*.nbi`` and ``.nbc`` after one).
 """
 
 import numpy as np
