@@ -39,8 +39,8 @@ from .tree_nodes import (
     FLAGS_SHIFT,
     LEFT,
     TREE_BLOCK_BYTES,
+    WalkTrees,
     _Nodes,
-    walk_trees_of,
 )
 
 
@@ -180,8 +180,8 @@ class TreeModel:
     @functools.cached_property
     def walk_trees(self):
         """The trees as the walks take them (``tree_nodes.WalkTrees``)."""
-        return walk_trees_of(self.roots, self.outputs, self.nodes, self.bitsets,
-                          self.leaf_value, self.max_depth)  # fmt: skip
+        return WalkTrees(self.roots, self.outputs, self.nodes, self.bitsets,
+                         self.leaf_value, self.max_depth)  # fmt: skip
 
     @functools.cached_property
     def _tree_blocks(self):

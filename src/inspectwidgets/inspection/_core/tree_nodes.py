@@ -32,16 +32,17 @@ TREE_BLOCK_BYTES = 1 << 18
 # The trees, as every walk takes them: ``roots`` (each tree's root in the
 # node arrays), ``outputs`` (the first output each tree adds to: a forest's
 # trees add to every output from 0, a boosting model's k-th tree of a stage
-# to output k), ``nodes`` (int64, one row per node, as above),
-# ``thresholds`` (``nodes`` seen as float64: THRESHOLD holds the threshold's
-# bits), ``bitsets`` (uint32 of shape (n_categorical_nodes, 2, 8): a
+# to output k), ``nodes`` (int64, one row per node, as above; a walk reads
+# THRESHOLD through ``nodes.view(np.float64)``, made in the walk itself, so
+# that the compiler sees one array), ``bitsets`` (uint32 of shape
+# (n_categorical_nodes, 2, 8): a
 # categorical split's left categories, its feature's known ones),
 # ``leaf_value`` (float64 of shape (n_nodes, width): what a leaf adds to
 # outputs ``outputs[t]:outputs[t] + width``) and ``max_depth`` (the deepest
 # tree's depth, the root at 0).
 WalkTrees = namedtuple(
     "WalkTrees",
-    ["roots", "outputs", "nodes", "thresholds", "bitsets", "leaf_value", "max_depth"],
+    ["roots", "outputs", "nodes", "bitsets", "leaf_value", "max_depth"],
 )
 
 # Where each copy's values are, for ``route_copies`` (see there).
@@ -50,13 +51,6 @@ CopyLayout = namedtuple(
     ["values", "offset", "group_start", "position", "column_groups",
      "column_group_start"],
 )  # fmt: skip
-
-
-def walk_trees_of(roots, outputs, nodes, bitsets, leaf_value, max_depth):
-    """The trees bundled for the walks; the thresholds are the node rows seen
-    as float64 (a view: the same memory)."""
-    thresholds = nodes.view(np.float64)
-    return WalkTrees(roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth)
 
 
 class _Nodes:

@@ -163,7 +163,8 @@ def route_grid(Xt, grid, column, trees, out):
         A leaf's value is added to the points reaching it, which lie side by
         side here.
     """
-    roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth = trees
+    roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
+    thresholds = nodes.view(np.float64)
     n_rows = Xt.shape[1]
     width = leaf_value.shape[1]
     rows = np.empty(n_rows, dtype=np.int64)
@@ -243,7 +244,8 @@ def route_queries(X, columns, values, trees, out):
         Where the trees' leaf values are added, in order, onto what the
         model starts from (see ``TreeModel.start``).
     """
-    roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth = trees
+    roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
+    thresholds = nodes.view(np.float64)
     n_rows = X.shape[0]
     n_queries = values.shape[1]
     width = leaf_value.shape[1]
@@ -375,7 +377,8 @@ def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
     shape (n_rows, n_outputs, n_copies), initialized as for
     :func:`route_queries`.
     """
-    roots, outputs, nodes, thresholds, bitsets, leaf_value, max_depth = trees
+    roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
+    thresholds = nodes.view(np.float64)
     values, offset, group_start, position, column_groups, column_group_start = copies
     n_groups = group_start.shape[0] - 1
     n_copies = offset.shape[0]

@@ -8,7 +8,7 @@ import numpy as np
 
 from .pipeline import final_estimator
 from .tree_kinds import _SUPPORTED
-from .tree_nodes import N_NODE_COLUMNS, CopyLayout, walk_trees_of
+from .tree_nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
 
 def walks_needed(estimator):
@@ -49,7 +49,7 @@ def load_walks():
     nodes = np.full((1, N_NODE_COLUMNS), -1, dtype=np.int64)  # one leaf
     bitsets = np.zeros((0, 2, 8), dtype=np.uint32)
     one = np.zeros(1, dtype=np.int64)
-    trees = walk_trees_of(one, one, nodes, bitsets, np.zeros((1, 1)), 0)
+    trees = WalkTrees(one, one, nodes, bitsets, np.zeros((1, 1)), 0)
     for dtype in (np.float32, np.float64):
         X = np.zeros((2, 1), dtype=dtype)
         route_queries(X, one, X[:1].T.copy(), trees, np.zeros((2, 1, 1)))
