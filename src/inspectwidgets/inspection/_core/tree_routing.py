@@ -30,19 +30,16 @@ Invariants of every walk:
   them. Walks reorder copies, rows and blocks of trees, never the trees a sum
   receives: each copy gets one leaf a tree.
 - Stack bound. A pending part is pushed only at a split, for the child not
-  taken; at a node of depth d at most d parts are pending (one per split
-  above it), and splits lie above the deepest leaf, at depth ``max_depth``
-  (root at 0). So ``max_depth`` parts, and one for the root before the first
-  pop, fit in ``max_depth + 1`` rows; the stacks keep one row more, a margin
-  that costs nothing.
+  taken: at a node of depth d (root at 0) at most d parts are pending, and
+  splits lie above the deepest leaf, at ``max_depth``. So ``max_depth + 1``
+  rows hold them and the root's; the stacks keep one more, a free margin.
 
-The walks take the trees as ``tree_nodes.WalkTrees`` (its fields are
-described there) and unpack them once: helpers called per node take arrays,
-since numba counts an array taken out of a tuple, or a slice, in and out at
-every use. The helpers stay in this file: numba's cache (``cache=True``)
-checks only the file of the function it compiled, so a helper elsewhere could
-change under a stale walk (as a change to ``tree_nodes``' constants can:
-delete ``__pycache__/tree_routing.*.nbi`` and ``.nbc`` after one).
+The walks take the trees as ``tree_nodes.WalkTrees`` and unpack them once:
+helpers called per node take arrays, since numba counts an array taken out of
+a tuple, or a slice, in and out at every use. The helpers stay in this file:
+numba's cache (``cache=True``) checks only the compiled function's own file,
+so a change elsewhere (``tree_nodes``' constants) needs
+``__pycache__/tree_routing.*.nbi`` and ``.nbc`` deleted.
 """
 
 import numpy as np
