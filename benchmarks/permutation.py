@@ -40,7 +40,8 @@ import inspectwidgets
 from inspectwidgets import permutation_importance
 from inspectwidgets.inspection._core.batching import make_batcher
 from inspectwidgets.inspection._core.chunks import DEFAULT_MAX_MEMORY
-from inspectwidgets.inspection._core.trees import tree_shortcut, walk_block_bytes
+from inspectwidgets.inspection._core.tree_choice import tree_shortcut
+from inspectwidgets.inspection._core.tree_replay import walk_block_bytes
 from inspectwidgets.inspection._permutation.plan import _FEWEST_WALKED
 
 RANDOM_STATE = 0

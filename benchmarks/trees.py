@@ -1,6 +1,7 @@
 """The tree shortcut against scikit-learn and our generic path, side by side.
 
     python benchmarks/trees.py [--quick] [--runs N] [--rows N] [--case TEXT]
+    python benchmarks/trees.py --case detour [--quick] [--runs N] [--rows N]
 
 Per case: median seconds of scikit-learn, our generic path
 (``algorithm="generic"``: stacked copies, predicted) and the tree shortcut
@@ -9,6 +10,12 @@ each is from scikit-learn (the shortcut must be exact: a difference exits 1).
 Then the cold cost: the first call in a new process, with the compiled walk
 loaded from numba's cache, and with an empty cache (it compiles). See
 README.md beside this file.
+
+``--case detour`` re-checks ``DETOUR_COST``, the constant behind
+``algorithm="auto"``'s choice between the walk and the generic path for
+permutation importance: on forests whose detour share spans the break-even,
+it times both paths and says whether the rule picks the faster one
+(benchmarks/results/trees.md holds the measurements it was tuned on).
 """
 
 import functools
@@ -41,6 +48,11 @@ from sklearn.preprocessing import OneHotEncoder
 
 import inspectwidgets
 from inspectwidgets import partial_dependence, permutation_importance
+from inspectwidgets.inspection._core.tree_choice import (
+    DETOUR_COST,
+    detour_share,
+    predicts_faster,
+)
 
 QUICK_ROWS = 1000
 RANDOM_STATE = 0
@@ -292,6 +304,89 @@ def timing_table(n_rows, runs, agreement, only=""):
     return _timing.format_table(columns, rows)
 
 
+# Forests from few features split on near the root (a high detour share: the
+# generic path should win) to many features (a low one: the walk should).
+DETOUR_FORESTS = ((2, None), (4, None), (8, None), (30, "sqrt"))
+DETOUR_REPEATS = 5
+
+
+def detour_forest(n_rows, n_features, max_features):
+    X, y = make_regression(
+        n_samples=2 * n_rows,
+        n_features=n_features,
+        n_informative=n_features,
+        noise=5,
+        random_state=0,
+    )
+    model = RandomForestRegressor(
+        n_estimators=50, max_features=max_features, random_state=0, n_jobs=-1
+    )
+    model.fit(X[:n_rows], y[:n_rows]).set_params(n_jobs=None)
+    return model, X[n_rows:], y[n_rows:]
+
+
+def detour_table(n_rows, runs):
+    """Per forest: its detour share, the rule's cost term, the walk's time
+    over the generic path's, what the rule picks and whether that was the
+    faster path; and the cost per detour node the timing implies (the
+    ratio over the share term: DETOUR_COST should lie among them)."""
+    columns = [
+        ("features", ">"),
+        ("detour share", ">"),
+        ("share + 1/(repeats x features)", ">"),
+        ("tree s", ">"),
+        ("generic s", ">"),
+        ("tree/generic", ">"),
+        ("implied cost", ">"),
+        ("rule picks", "<"),
+        ("faster", "<"),
+        ("holds", "<"),
+    ]
+    rows, holds = [], True
+    for n_features, max_features in DETOUR_FORESTS:
+        model, X, y = detour_forest(n_rows, n_features, max_features)
+        groups = [(j,) for j in range(n_features)]
+        # The trees predicts_faster estimates on.
+        sample = model.estimators_[:: max(1, len(model.estimators_) // 16)]
+        share = detour_share([e.tree_ for e in sample], groups)
+        term = share + 1 / (DETOUR_REPEATS * n_features)
+        picks_generic = predicts_faster(model, "auto", groups, DETOUR_REPEATS)
+
+        def timed(algorithm, model=model, X=X, y=y):
+            return permutation_importance(
+                model, X, y, n_repeats=DETOUR_REPEATS, random_state=RANDOM_STATE,
+                algorithm=algorithm,
+            )  # fmt: skip
+
+        medians, _ = _timing.time_side_by_side(
+            {name: functools.partial(timed, name) for name in ("tree", "generic")},
+            runs,
+        )
+        ratio = medians["tree"] / medians["generic"]
+        picked = "generic" if picks_generic else "tree"
+        faster = "tree" if ratio < 1 else "generic"
+        holds = holds and picked == faster
+        rows.append(
+            [
+                str(n_features),
+                f"{share:.2f}",
+                f"{term:.2f}",
+                f"{medians['tree']:.2f}",
+                f"{medians['generic']:.2f}",
+                f"{ratio:.2f}",
+                f"{ratio / term:.2f}",
+                picked,
+                faster,
+                "yes" if picked == faster else "NO",
+            ]
+        )
+        print(f"  measured: detour, {n_features} features", file=sys.stderr)
+    verdict = f"DETOUR_COST = {DETOUR_COST}: the rule picks the faster path " + (
+        "in every case." if holds else "NOT in every case: re-tune it."
+    )
+    return _timing.format_table(columns, rows) + "\n\n" + verdict
+
+
 COLD_SCRIPT = """
 import time
 from sklearn.datasets import make_classification
@@ -339,7 +434,8 @@ def main():
         parser.add_argument(
             "--case",
             default="",
-            help="only the cases whose name or job (importance, dependence) hold this",
+            help="only the cases whose name or job (importance, dependence) hold "
+            "this; 'detour': re-check DETOUR_COST instead",
         )
 
     args, runs = _timing.parse_runs(
@@ -354,6 +450,10 @@ def main():
     print(_timing.describe_method(runs, args.quick, "sklearn, generic and tree"))
     print()
     started = time.perf_counter()
+    if args.case == "detour":
+        print(detour_table(n_rows, runs))
+        print(f"(total {time.perf_counter() - started:.0f} s)")
+        return
     print(timing_table(n_rows, runs, agreement, args.case))
     print()
     print(cold_lines())

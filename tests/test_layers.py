@@ -160,7 +160,7 @@ VIOLATIONS = [
     (
         client_violations,
         PACKAGE / "plotting" / "_new_display.py",
-        "def f():\n    from inspectwidgets.inspection._core.trees import unsupported\n",
+        "def f():\n    from inspectwidgets.inspection._core.tree_walks import routing\n",
         "import from inspectwidgets.inspection._core, not its modules",
     ),
     (

@@ -5,6 +5,8 @@ the stacked copies: the shortcut is exact by construction (the model's input
 dtype, the same comparisons, leaf values added in the model's order from its
 own start, its own link)."""
 
+import functools
+
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
@@ -28,7 +30,8 @@ from sklearn.tree import (
 )
 
 from inspectwidgets.inspection._core.batching import make_batcher
-from inspectwidgets.inspection._core.trees import TreeModel, unsupported
+from inspectwidgets.inspection._core.tree_kinds import unsupported
+from inspectwidgets.inspection._core.tree_models import TreeModel
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +253,53 @@ def test_which_grids_walk_all_rows_at_once(data):
     assert not trees._is_grid(column, increasing[::-1])
     assert not trees._is_grid(column, np.array([[0.0], [np.nan]]))
     assert not trees._is_grid(np.array([0, 1]), np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize(
+    "make, hidden",
+    [
+        (lambda: HistGradientBoostingRegressor(max_iter=5), "_baseline_prediction"),
+        (lambda: HistGradientBoostingClassifier(max_iter=5), "_predictors"),
+        (lambda: GradientBoostingClassifier(n_estimators=5), "_loss"),
+    ],
+)
+def test_a_moved_private_attribute_means_plain_prediction(
+    data, monkeypatch, make, hidden
+):
+    """Where a scikit-learn release moved a private attribute the shortcut
+    reads (here: hidden from everything but the model's own methods), the
+    shortcut steps aside: "auto" gives the generic path's numbers, "tree"
+    says why not (compat.py's promise)."""
+    from inspectwidgets import permutation_importance
+
+    X, y = data
+    model = make().fit(X, y)
+    kind = type(model)
+    expected = permutation_importance(
+        model, X, y, n_repeats=2, random_state=0, algorithm="generic"
+    ).importances
+    value = getattr(model, hidden)
+    delattr(model, hidden)
+    for method in ("predict", "predict_proba", "decision_function", "_raw_predict"):
+        own = getattr(kind, method, None)
+        if own is None:
+            continue
+
+        @functools.wraps(own)  # the scorers find a method by its name
+        def restored(self, *args, own=own, **kwargs):
+            if hidden in vars(self):  # called from another restored method
+                return own(self, *args, **kwargs)
+            setattr(self, hidden, value)  # where the new release keeps it
+            try:
+                return own(self, *args, **kwargs)
+            finally:
+                delattr(self, hidden)
+
+        monkeypatch.setattr(kind, method, restored)
+    assert TreeModel.of(model, X, {"predict"}) is None
+    got = permutation_importance(
+        model, X, y, n_repeats=2, random_state=0, algorithm="auto", n_jobs=1
+    ).importances
+    assert_array_equal(got, expected)
+    with pytest.raises(ValueError, match="private attributes"):
+        permutation_importance(model, X, y, n_repeats=2, algorithm="tree")

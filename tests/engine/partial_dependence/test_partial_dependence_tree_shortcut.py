@@ -113,9 +113,9 @@ def test_rows_walked_in_blocks(monkeypatch):
     probabilities scikit-learn returns in Fortran order."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from inspectwidgets.inspection._core import trees
+    from inspectwidgets.inspection._core import tree_replay
 
-    monkeypatch.setattr(trees, "WALK_BLOCK_BYTES", 2048)
+    monkeypatch.setattr(tree_replay, "WALK_BLOCK_BYTES", 2048)
     X, y = make_classification(
         n_samples=150, n_features=5, n_informative=3, n_classes=3, random_state=0
     )

@@ -328,17 +328,17 @@ def test_rows_walked_in_blocks_give_sklearns_numbers(monkeypatch, forest_data):
     probabilities histogram boosting returns in Fortran order."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from inspectwidgets.inspection._core import trees
+    from inspectwidgets.inspection._core import tree_replay
 
-    monkeypatch.setattr(trees, "WALK_BLOCK_BYTES", 2048)
+    monkeypatch.setattr(tree_replay, "WALK_BLOCK_BYTES", 2048)
     walked = []
-    walk = trees._PermutedWalk.__call__
+    walk = tree_replay._PermutedWalk.__call__
 
     def recording(self, low, high):
         walked.append((low, high))
         return walk(self, low, high)
 
-    monkeypatch.setattr(trees._PermutedWalk, "__call__", recording)
+    monkeypatch.setattr(tree_replay._PermutedWalk, "__call__", recording)
     forest, X, y = forest_data
     X3, y3 = make_classification(
         n_samples=300, n_features=5, n_informative=3, n_classes=3, random_state=0
@@ -364,7 +364,7 @@ def test_auto_judges_gradient_boosting_by_its_detours_and_walks_histogram_boosti
 ):
     """GradientBoosting is walked where copies mostly stay on their row's
     path (many features) and predicted where they leave it near the root
-    (one feature, split on at every node): trees.detour_share.
+    (one feature, split on at every node): tree_choice.detour_share.
     HistGradientBoosting is walked."""
     import functools
 

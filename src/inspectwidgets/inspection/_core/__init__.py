@@ -10,7 +10,7 @@ from .dtypes import float_features
 from .hints import Column, Data, Estimator, FeatureGroups, RandomState, Scoring
 from .parallel import chunk_progress, remote_config, step_progress
 from .signature import bind_arguments
-from .trees import load_walks, walks_needed
+from .tree_walks import load_walks, walks_needed
 from .validation import (
     check_columns,
     check_fitted,

@@ -1,38 +1,70 @@
-"""The compiled walk behind the tree shortcut (see ``trees.py``).
+"""The compiled walks behind the tree shortcut (see ``tree_models``).
 
 A copy of X in which only a few columns change is, for every tree, the same
 walk as X itself except at nodes that split on a changed column. So each row
 walks each tree once, carrying all its copies (the "queries"): at a node on an
 unchanged column they all go the same way; at a node on a changed column they
-are partitioned by the same comparison the tree makes, and each part goes on.
-Every query ends in exactly the leaf a prediction would reach, at a cost close
-to one prediction per row instead of one per copy. A grid of one column's
-values, the same for every row, is walked the other way round: all rows down
-each tree together (:func:`route_grid`).
+are partitioned by the same comparison the tree makes (:func:`_partition`),
+and each part goes on. Every query ends in exactly the leaf a prediction would
+reach, at a cost close to one prediction per row instead of one per copy.
 
-Exactness: X and the queries are what the model's own predict walks (float32
-for scikit-learn's trees, forests and gradient boosting, float64 for
-histogram gradient boosting), compared as its Cython compares them (see
-:func:`_sends_left`); leaf values are added tree after tree, in the model's
-order, onto the model's starting values, as its predict adds them.
+Three walks: :func:`route_grid` for a grid of values of one column, the same
+for every row (partial dependence's grid points), taking all rows down each
+tree at once; :func:`route_queries` for other copies whose values are the same
+for every row (2-way grids, categories, missing values), starting all of them
+at the root, row by row; :func:`route_copies` for copies whose values differ by
+row (permutations), following the row's own path. One walk could do the last
+two, but was slower on partial dependence (benchmarks/results/trees.md).
+
+Invariants of every walk:
+
+- Input dtype. X and every value a copy takes are in the model's own input
+  dtype, as ``TreeModel.as_model_input`` makes them: float32 for
+  scikit-learn's trees, forests and gradient boosting (their ``check_array``),
+  float64 for histogram gradient boosting (after its own encoder). A value is
+  compared as the model's Cython compares it: widened to float64, ``<=`` the
+  float64 threshold (:func:`_sends_left`).
+- Summation order. ``out`` starts from what the model starts from
+  (``TreeModel.start``); each tree adds its leaf value to every copy reaching
+  that leaf, trees in the model's order for every output, as its predict adds
+  them. Walks reorder copies, rows and blocks of trees, never the trees a sum
+  receives: each copy gets one leaf a tree.
+- Stack bound. A pending part is pushed only at a split, for the child not
+  taken: at a node of depth d (root at 0) at most d parts are pending, and
+  splits lie above the deepest leaf, at ``max_depth``. So ``max_depth + 1``
+  rows hold them and the root's; the stacks keep one more, a free margin.
+
+The walks take the trees as ``tree_nodes.WalkTrees`` and unpack them once:
+helpers called per node take arrays, since numba counts an array taken out of
+a tuple, or a slice, in and out at every use. The helpers stay in this file:
+numba's cache (``cache=True``) checks only the compiled function's own file,
+so a change elsewhere (``tree_nodes``' constants) needs
+``__pycache__/tree_routing.*.nbi`` and ``.nbc`` deleted.
 """
 
 import numpy as np
 from numba import njit
 
-from .trees import CATEGORICAL, FLAGS_SHIFT, NAN_LEFT, TREE_BLOCK_BYTES
-
-_FEATURE = (1 << FLAGS_SHIFT) - 1
+from .tree_nodes import (
+    CATEGORICAL,
+    FEATURE,
+    FEATURE_MASK,
+    FLAGS_SHIFT,
+    LEFT,
+    NAN_LEFT,
+    RIGHT,
+    THRESHOLD,
+    TREE_BLOCK_BYTES,
+)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _test(node, nodes, threshold):
-    """The test at split `node`: its flags and its threshold (`threshold` is
-    the node array seen as float64: column 3). A loop partitioning many
-    values reads them once, before it: its stores might alias the node
-    arrays, so the compiler would read them again for every value (extra
-    trees' partial dependence on 100,000 rows: 4.5 -> 3.1 s in the walk)."""
-    return nodes[node, 2] >> FLAGS_SHIFT, threshold[node, 3]
+def _test(node, nodes, thresholds):
+    """The test at split `node`: its flags and its threshold. A loop
+    partitioning many values reads them once, before it: its stores might
+    alias the node arrays, so the compiler would read them again for every
+    value."""
+    return nodes[node, FEATURE] >> FLAGS_SHIFT, thresholds[node, THRESHOLD]
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -55,7 +87,7 @@ def _sends_left(value, flag, limit, node, nodes, bitsets):
     # max_bins (<= 255), so truncation keeps them.
     code = np.int64(value) & 255
     word, bit = code >> 5, code & 31
-    sets = bitsets[nodes[node, 3]]
+    sets = bitsets[nodes[node, THRESHOLD]]
     if (sets[0, word] >> bit) & 1:
         return True
     if (sets[1, word] >> bit) & 1:
@@ -64,26 +96,31 @@ def _sends_left(value, flag, limit, node, nodes, bitsets):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _goes_left(value, node, nodes, threshold, bitsets):
+def _goes_left(value, node, nodes, thresholds, bitsets):
     """Whether `node` sends one `value` left (:func:`_sends_left`)."""
-    flag, limit = _test(node, nodes, threshold)
+    flag, limit = _test(node, nodes, thresholds)
     return _sends_left(value, flag, limit, node, nodes, bitsets)
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _partition(values, i, c, order, lo, hi, node, nodes, threshold, bitsets):
-    """Reorder ``order[lo:hi]`` so the queries `node` sends left come
-    first; return where the others start."""
-    flag, limit = _test(node, nodes, threshold)
+def _partition(order, lo, hi, values, row, at, shift, test, node, nodes, bitsets,
+               side_first):  # fmt: skip
+    """Reorder ``order[lo:hi]`` so that the queries `node` sends to
+    `side_first` (True: left) come first; return where the others start.
+    `test`: the node's, as :func:`_test` read it. Query `q`'s value is
+    ``values[row, q]``, or ``values[row, at[q] + shift]`` with `at` (None
+    compiles the first form alone). Indices, not a slice of `values`: a slice
+    is a new array, counted in and out at every node."""
+    flag, limit = test
     mid = lo
     for j in range(lo, hi):
         q = order[j]
-        v = values[q, i, c]
-        go_left = _sends_left(v, flag, limit, node, nodes, bitsets)
+        value = values[row, q] if at is None else values[row, at[q] + shift]
+        first = _sends_left(value, flag, limit, node, nodes, bitsets) == side_first
         # Branch-free (Lomuto): the sides are unpredictable.
         order[j] = order[mid]
         order[mid] = q
-        mid += go_left
+        mid += first
     return mid
 
 
@@ -94,46 +131,37 @@ def _push(stack, top, node, lo, hi, low_point, high_point):
     stack[top, 3], stack[top, 4] = low_point, high_point
 
 
-# Three walks: route_grid for a grid of values of one column, the same for
-# every row (partial dependence's grid points), taking all rows down each
-# tree at once; route_queries for other copies whose values are the same for
-# every row (2-way grids, categories, missing values), starting all of them at
-# the root, row by row; route_copies for copies whose values differ by row
-# (permutations), following the row's own path. One walk can do the last two,
-# but on 10,000 rows it made an extra-trees partial dependence 1.5x slower
-# (0.38 s against 0.59 s per 100 grid points).
+# Longer than most functions, a third of it docstring: one loop nest over
+# trees and pending parts, whose state (stack, node, rows and points) every
+# step reads; the steps that need no more are helpers (_partition, _push).
 @njit(nogil=True, cache=True)
-def route_grid(
-    Xt, grid, column, roots, outputs, nodes, bitsets, leaf_value, max_depth, out,
-):  # fmt: skip
+def route_grid(Xt, grid, column, trees, out):
     """Every grid point's leaf values for every row, added tree by tree into
     `out`: the rows go down each tree together, split by the tree's own test
     at a node on another column (a partition of their indices) and all of
     them both ways at a node on `column`, with the grid points on each side
     of its threshold (a bisection). So a node's arrays are read once per
-    tree and rows, not once per row, and the rows' tests stream: a
-    forest's partial dependence 1.5x, extra trees' 2.5x faster than walking
-    the rows one by one (benchmarks/trees.py's models, 10,000 rows).
+    tree and rows, not once per row, and the rows' tests stream.
 
     Parameters
     ----------
     Xt : float32 or float64 array of shape (n_columns, n_rows)
         The rows the copies are made of, transposed: a node's partition reads
-        one column's values (histogram boosting on 100,000 rows: 0.24 s
-        against 1.31 s reading X's rows).
+        one column's values, contiguous.
     grid : array of shape (n_points,)
         The values `column` takes, increasing, none missing, in X's dtype;
         no categorical split tests `column`.
     column : int
         The column the grid replaces.
-    roots, outputs, nodes, bitsets, leaf_value, max_depth
-        The trees, as for :func:`route_queries`.
+    trees : WalkTrees
+        The trees (see ``tree_nodes``).
     out : float64 array of shape (n_rows, n_outputs, n_points)
         Where the leaf values are added, onto what the model starts from.
         A leaf's value is added to the points reaching it, which lie side by
         side here.
     """
-    threshold = nodes.view(np.float64)
+    roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
+    thresholds = nodes.view(np.float64)
     n_rows = Xt.shape[1]
     width = leaf_value.shape[1]
     rows = np.empty(n_rows, dtype=np.int64)
@@ -148,46 +176,42 @@ def route_grid(
             top -= 1
             node, lo, hi = stack[top, 0], stack[top, 1], stack[top, 2]
             low_point, high_point = stack[top, 3], stack[top, 4]
-            while nodes[node, 0] != -1:
-                f = nodes[node, 2] & _FEATURE
+            while nodes[node, LEFT] != -1:
+                f = nodes[node, FEATURE] & FEATURE_MASK
                 if f == column:
                     # The first point sent right, by bisection.
                     a, b = low_point, high_point
                     while a < b:
                         half = (a + b) >> 1
-                        if grid[half] <= threshold[node, 3]:
+                        if grid[half] <= thresholds[node, THRESHOLD]:
                             a = half + 1
                         else:
                             b = half
                     if a == low_point:
-                        node = nodes[node, 1]
+                        node = nodes[node, RIGHT]
                     elif a == high_point:
-                        node = nodes[node, 0]
+                        node = nodes[node, LEFT]
                     else:
                         # Both sides take every row: the left one reorders
                         # them within lo:hi only, so the set stays the same.
-                        _push(stack, top, nodes[node, 1], lo, hi, a, high_point)
+                        _push(stack, top, nodes[node, RIGHT], lo, hi, a, high_point)
                         top += 1
-                        node, high_point = nodes[node, 0], a
+                        node, high_point = nodes[node, LEFT], a
                     continue
-                values = Xt[f]
-                flag, limit = _test(node, nodes, threshold)
-                mid = lo
-                for j in range(lo, hi):
-                    r = rows[j]
-                    go_left = _sends_left(values[r], flag, limit, node, nodes, bitsets)
-                    # Branch-free (Lomuto), as in _partition.
-                    rows[j] = rows[mid]
-                    rows[mid] = r
-                    mid += go_left
+                test = _test(node, nodes, thresholds)
+                mid = _partition(
+                    rows, lo, hi, Xt, f, None, 0, test, node, nodes, bitsets, True
+                )
                 if mid == lo:
-                    node = nodes[node, 1]
+                    node = nodes[node, RIGHT]
                 elif mid == hi:
-                    node = nodes[node, 0]
+                    node = nodes[node, LEFT]
                 else:
-                    _push(stack, top, nodes[node, 1], mid, hi, low_point, high_point)
+                    _push(
+                        stack, top, nodes[node, RIGHT], mid, hi, low_point, high_point
+                    )
                     top += 1
-                    node, hi = nodes[node, 0], mid
+                    node, hi = nodes[node, LEFT], mid
             first = outputs[t]
             for k in range(width):
                 value = leaf_value[node, k]
@@ -197,47 +221,30 @@ def route_grid(
                         sums[q] += value
 
 
+# As route_grid: one loop nest, its steps in helpers; a third is docstring.
 @njit(nogil=True, cache=True)
-def route_queries(
-    X, columns, values, roots, outputs, nodes, bitsets, leaf_value, max_depth,
-    out,
-):  # fmt: skip
+def route_queries(X, columns, values, trees, out):
     """Every query's leaf values, added tree by tree into `out`.
 
     Parameters
     ----------
-    X : float32 array of shape (n_rows, n_columns)
+    X : float32 or float64 array of shape (n_rows, n_columns)
         The rows the copies are made of.
     columns : int64 array of shape (n_changed,)
         The columns a copy changes.
-    values : float32 array of shape (n_queries, n_rows, n_changed)
-        ``values[q, i]``: the changed columns' values of row `i` in copy `q`
-        (a broadcast view when every row gets the same values).
-    roots : int64 array of shape (n_trees,)
-        Each tree's root in the node arrays, whose children are indices into
-        the same arrays (-1 at a leaf).
-    outputs : int64 array of shape (n_trees,)
-        The first output each tree adds to: a forest's trees add to every
-        output (0), a boosting model's k-th tree of a stage to output k.
-    nodes : int64 array of shape (n_nodes, 4)
-        Per node: left child, right child (indices into `nodes`, -1 at a
-        leaf), feature with the node's flags above ``FLAGS_SHIFT``
-        (``NAN_LEFT``: its ``missing_go_to_left``; ``CATEGORICAL``), and the
-        threshold's float64 bits: one cache line per node visited, as
-        scikit-learn's own node struct.
-    bitsets : uint32 array of shape (n_categorical_nodes, 2, 8)
-        Per categorical split: its left categories, its feature's known ones.
-    leaf_value : float64 array of shape (n_nodes, width)
-        What a leaf adds to outputs ``outputs[t]:outputs[t] + width``.
-    max_depth : int
-        The deepest tree's depth: bounds the stack of pending parts.
+    values : array of shape (n_changed, n_queries), X's dtype
+        ``values[c, q]``: changed column `c`'s value in copy `q`, the same for
+        every row.
+    trees : WalkTrees
+        The trees (see ``tree_nodes``).
     out : float64 array of shape (n_rows, n_outputs, n_queries)
         Where the trees' leaf values are added, in order, onto what the
         model starts from (see ``TreeModel.start``).
     """
-    threshold = nodes.view(np.float64)
+    roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
+    thresholds = nodes.view(np.float64)
     n_rows = X.shape[0]
-    n_queries = values.shape[0]
+    n_queries = values.shape[1]
     width = leaf_value.shape[1]
     changed = np.full(X.shape[1], -1, dtype=np.int64)
     for c in range(columns.shape[0]):
@@ -257,28 +264,28 @@ def route_queries(
             while top > 0:
                 top -= 1
                 node, lo, hi = stack_node[top], stack_lo[top], stack_hi[top]
-                while nodes[node, 0] != -1:
-                    f = nodes[node, 2] & _FEATURE
+                while nodes[node, LEFT] != -1:
+                    f = nodes[node, FEATURE] & FEATURE_MASK
                     c = changed[f]
                     if c < 0:
-                        x = X[i, f]
-                        go_left = _goes_left(x, node, nodes, threshold, bitsets)
-                        node = nodes[node, 0] if go_left else nodes[node, 1]
+                        go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
+                        node = nodes[node, LEFT] if go_left else nodes[node, RIGHT]
                         continue
+                    test = _test(node, nodes, thresholds)
                     mid = _partition(
-                        values, i, c, order, lo, hi, node, nodes, threshold,
-                        bitsets,
+                        order, lo, hi, values, c, None, 0, test, node, nodes,
+                        bitsets, True,
                     )  # fmt: skip
                     if mid == lo:
-                        node = nodes[node, 1]
+                        node = nodes[node, RIGHT]
                     elif mid == hi:
-                        node = nodes[node, 0]
+                        node = nodes[node, LEFT]
                     else:
                         stack_node[top], stack_lo[top], stack_hi[top] = (
-                            nodes[node, 1], mid, hi,
+                            nodes[node, RIGHT], mid, hi,
                         )  # fmt: skip
                         top += 1
-                        node, hi = nodes[node, 0], mid
+                        node, hi = nodes[node, LEFT], mid
                 first = outputs[t]
                 for k in range(width):
                     value = leaf_value[node, k]
@@ -287,46 +294,47 @@ def route_queries(
                         sums[order[j]] += value
 
 
-# Inlined into route_copies: a call per detour cost a quarter of the walk's
-# time (a 100-tree forest on 20,000 rows, 8 copies: 1.08 -> 0.71 s).
+# Inlined into route_copies: a call per detour was slower. Its arrays come
+# one by one, not bundled as the walks take them: taken out of a tuple, each
+# is counted in and out at every detour.
 @njit(nogil=True, cache=True, inline="always")
 def _route_rows(
-    X, i, g, position, values, offset, order, lo, hi, node, nodes, threshold,
-    bitsets, leaf_value, first, stack, on_path, out,
+    X, i, g, node, lo, hi, first, values, offset, position, nodes, thresholds,
+    bitsets, leaf_value, order, stack, on_path, out,
 ):  # fmt: skip
     """Route the copies ``order[lo:hi]`` of row `i`, all of group `g`, from
     `node` down to their leaves, add the leaf values to their sums in
-    ``out[i]`` from output `first` on and mark them off the path."""
+    ``out[i]`` from output `first` on and mark them off the path (the arrays
+    are :func:`route_copies`')."""
     stack[0, 0], stack[0, 1], stack[0, 2] = node, lo, hi
     top = 1
     while top > 0:
         top -= 1
         node, lo, hi = stack[top, 0], stack[top, 1], stack[top, 2]
-        while nodes[node, 0] != -1:
-            f = nodes[node, 2] & _FEATURE
+        while nodes[node, LEFT] != -1:
+            f = nodes[node, FEATURE] & FEATURE_MASK
             at = position[g, f]
             if at < 0:
-                x = X[i, f]
-                go_left = _goes_left(x, node, nodes, threshold, bitsets)
-                node = nodes[node, 0] if go_left else nodes[node, 1]
+                go_left = _goes_left(X[i, f], node, nodes, thresholds, bitsets)
+                node = nodes[node, LEFT] if go_left else nodes[node, RIGHT]
                 continue
-            flag, limit = _test(node, nodes, threshold)
-            mid = lo
-            for j in range(lo, hi):
-                q = order[j]
-                v = values[i, offset[q] + at]
-                go_left = _sends_left(v, flag, limit, node, nodes, bitsets)
-                order[j] = order[mid]
-                order[mid] = q
-                mid += go_left
+            test = _test(node, nodes, thresholds)
+            mid = _partition(
+                order, lo, hi, values, i, offset, at, test, node, nodes, bitsets,
+                True,
+            )  # fmt: skip
             if mid == lo:
-                node = nodes[node, 1]
+                node = nodes[node, RIGHT]
             elif mid == hi:
-                node = nodes[node, 0]
+                node = nodes[node, LEFT]
             else:
-                stack[top, 0], stack[top, 1], stack[top, 2] = nodes[node, 1], mid, hi
+                stack[top, 0], stack[top, 1], stack[top, 2] = (
+                    nodes[node, RIGHT],
+                    mid,
+                    hi,
+                )
                 top += 1
-                node, hi = nodes[node, 0], mid
+                node, hi = nodes[node, LEFT], mid
         for j in range(lo, hi):
             on_path[order[j]] = False
         for k in range(leaf_value.shape[1]):
@@ -336,19 +344,20 @@ def _route_rows(
                 sums[order[j]] += value
 
 
+# The walk's loops nest five deep (tree blocks, row blocks, trees, rows, the
+# path's nodes) around the partition of each group's copies: split up, the
+# state they share (order, on_path_end, the path's test) would travel through
+# every call.
 @njit(nogil=True, cache=True)
-def route_copies(
-    X, values, offset, group_start, position, column_groups, column_group_start,
-    roots, outputs, nodes, bitsets, leaf_value, max_depth, tree_blocks,
-    row_start, row_stop, out,
-):  # fmt: skip
+def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
     """Leaf values of modified copies of X, added tree by tree into `out`.
 
-    Copies ``group_start[g]:group_start[g + 1]`` belong to group `g`; column
-    `f` is the group's ``position[g, f]``-th column (-1: not in the group), and
-    in copy `q` it holds ``values[i, offset[q] + position[g, f]]`` at row `i`.
-    The groups holding column `f` are ``column_groups[column_group_start[f]:
-    column_group_start[f + 1]]``.
+    `copies` is a ``tree_nodes.CopyLayout``. Copies ``group_start[g]:
+    group_start[g + 1]`` belong to group `g`; column `f` is the group's
+    ``position[g, f]``-th column (-1: not in the group), and in copy `q` it
+    holds ``values[i, offset[q] + position[g, f]]`` at row `i` (`values` in
+    X's dtype). The groups holding column `f` are ``column_groups[
+    column_group_start[f]:column_group_start[f + 1]]``.
 
     Each row walks each tree's own path once. Every copy follows it until a
     node on one of its group's columns sends it the other way; only then does
@@ -365,7 +374,9 @@ def route_copies(
     shape (n_rows, n_outputs, n_copies), initialized as for
     :func:`route_queries`.
     """
-    threshold = nodes.view(np.float64)
+    roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
+    thresholds = nodes.view(np.float64)
+    values, offset, group_start, position, column_groups, column_group_start = copies
     n_groups = group_start.shape[0] - 1
     n_copies = offset.shape[0]
     width = leaf_value.shape[1]
@@ -378,8 +389,7 @@ def route_copies(
     on_path = np.empty(n_copies, dtype=np.bool_)
     # Rows in blocks whose values and sums stay in a core's cache while the
     # block's trees walk them, tree after tree (a tree's branches then repeat
-    # from row to row): 30% off a histogram boosting model's permutation
-    # importance, whose trees all fit in one block.
+    # from row to row).
     rows = max(16, TREE_BLOCK_BYTES // (8 * (values.shape[1] + n_copies * width + 1)))
     for b in range(tree_blocks.shape[0] - 1):
         for block_start in range(row_start, row_stop, rows):
@@ -396,46 +406,39 @@ def route_copies(
                     # tree, so the order copies reach theirs in changes no sum.
                     # A branch, not a select, where the test decides: the
                     # processor goes on down its guess instead of waiting
-                    # for the test (a 100-tree forest on 20,000 rows, one
-                    # copy: 0.41 -> 0.28 s).
+                    # for the test.
                     node = roots[t]
                     while True:
-                        left = nodes[node, 0]
+                        left = nodes[node, LEFT]
                         if left == -1:
                             break
-                        f = nodes[node, 2] & _FEATURE
-                        flag, limit = _test(node, nodes, threshold)
-                        x = X[i, f]
-                        go_left = _sends_left(x, flag, limit, node, nodes, bitsets)
+                        f = nodes[node, FEATURE] & FEATURE_MASK
+                        test = _test(node, nodes, thresholds)
+                        flag, limit = test
+                        go_left = _sends_left(
+                            X[i, f], flag, limit, node, nodes, bitsets
+                        )
                         for held in range(
                             column_group_start[f], column_group_start[f + 1]
                         ):
                             g = column_groups[held]
-                            at = position[g, f]
                             lo, hi = group_start[g], on_path_end[g]
-                            keep = lo
-                            for j in range(lo, hi):
-                                q = order[j]
-                                v = values[i, offset[q] + at]
-                                stays = (
-                                    _sends_left(v, flag, limit, node, nodes, bitsets)
-                                    == go_left
-                                )
-                                order[j] = order[keep]
-                                order[keep] = q
-                                keep += stays
+                            keep = _partition(
+                                order, lo, hi, values, i, offset, position[g, f],
+                                test, node, nodes, bitsets, go_left,
+                            )  # fmt: skip
                             if keep < hi:
-                                other = nodes[node, 1] if go_left else nodes[node, 0]
+                                other = nodes[node, RIGHT] if go_left else left
                                 _route_rows(
-                                    X, i, g, position, values, offset, order, keep, hi,
-                                    other, nodes, threshold, bitsets,
-                                    leaf_value, first, stack, on_path, out,
+                                    X, i, g, other, keep, hi, first, values, offset,
+                                    position, nodes, thresholds, bitsets, leaf_value,
+                                    order, stack, on_path, out,
                                 )  # fmt: skip
                             on_path_end[g] = keep
                         if go_left:
                             node = left
                             continue
-                        node = nodes[node, 1]
+                        node = nodes[node, RIGHT]
                     # A select, not a branch: the sums add as one vector.
                     for k in range(width):
                         value = leaf_value[node, k]

@@ -18,7 +18,7 @@ from scipy import sparse
 from .._core.batching import make_batcher
 from .._core.pipeline import columnwise_view
 from .._core.predictions import call_model
-from .._core.trees import tree_shortcut
+from .._core.tree_choice import tree_shortcut
 
 
 class CopyPredictor:

@@ -37,7 +37,7 @@ from .._core.hints import (
     Scale,
 )
 from .._core.responses import Responses
-from .._core.trees import check_tree_algorithm
+from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_columns,

@@ -41,7 +41,7 @@ from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.trees import check_tree_algorithm
+from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_cancel,

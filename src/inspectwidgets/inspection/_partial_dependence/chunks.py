@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.trees import row_blocks
+from .._core.tree_replay import row_blocks
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.trees import tree_shortcut, walk_block_bytes
+from .._core.tree_choice import tree_shortcut
+from .._core.tree_replay import walk_block_bytes
 from .accumulation import GridGroups
 from .chunks import PredictedChunks
 from .tree_splits import grid_point_groups
@@ -54,7 +55,7 @@ def plan_run(run, snapshots):
     # (see tree_splits).
     groups = GridGroups(grid_point_groups(model, rows, columns), run.shape)
     # Tree models: each row walks each tree once with all the chunk's grid
-    # points (see _core.trees).
+    # points (see _core.tree_replay).
     trees = tree_shortcut(
         run.algorithm,
         model,

@@ -30,7 +30,7 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.trees import check_tree_algorithm
+from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_cancel,

@@ -23,7 +23,7 @@ from .._core.hints import (
 )
 from .._core.parallel import ChunkRunner
 from .._core.predictions import call_model
-from .._core.trees import tree_shortcut
+from .._core.tree_choice import tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_fitted,

@@ -20,7 +20,9 @@ from .._core.chunks import ChunkSchedule
 from .._core.compat import _safe_indexing
 from .._core.parallel import local_joblib_calls
 from .._core.pipeline import columnwise_view, final_estimator
-from .._core.trees import predicts_faster, tree_shortcut, unsupported, walk_block_bytes
+from .._core.tree_choice import predicts_faster, tree_shortcut
+from .._core.tree_kinds import unsupported
+from .._core.tree_replay import walk_block_bytes
 from .chunks import PermutedChunks
 
 

@@ -1,0 +1,128 @@
+"""Whether to take the tree shortcut: what ``algorithm`` asks, what the
+model allows, and under ``"auto"`` what it would cost."""
+
+import numpy as np
+
+from .pipeline import columnwise_view
+from .tree_kinds import _FORESTS, _GRADIENT_BOOSTING, _SINGLE_TREES, unsupported
+from .tree_models import TreeModel
+
+
+def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
+    """Whether, under ``algorithm="auto"``, predicting stacked copies beats
+    walking them: with the permuted `columns` (one tuple per feature or
+    group) of a single tree, a forest or gradient boosting, where most copies
+    would leave their row's path early (see :func:`detour_share`)."""
+    if algorithm != "auto" or columns is None:
+        return False
+    kind = type(model)
+    if kind in _FORESTS:
+        trees = model.estimators_
+    elif kind in _GRADIENT_BOOSTING:
+        trees = model.estimators_.ravel()
+    elif kind in _SINGLE_TREES:
+        trees = [model]
+    else:
+        return False
+    # Estimated on up to 16 of the trees, evenly spaced: a forest's trees
+    # are alike, and all of them would delay the walk (benchmarks/results/trees.md).
+    trees = list(trees)[:: max(1, len(trees) // 16)]
+    share = detour_share([e.tree_ for e in trees], columns)
+    return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
+
+
+# What a node of the walk's detours costs, in nodes a stacked predict walks
+# (scikit-learn's Cython); tuned on benchmarks/results/trees.md, re-checked by
+# `benchmarks/trees.py --case detour`. With it, the walk is chosen below a
+# detour share of about 0.6.
+DETOUR_COST = 1.5
+
+
+def detour_share(trees, columns):
+    """The share of a row's path a permuted copy walks again: per tree and
+    group of `columns`, the expected number of path nodes below the path's
+    first split on the group (where a copy can leave it and walk a subtree of
+    its own) over the expected path length, the expectations over the
+    training rows (``weighted_n_node_samples``); averaged over the groups and
+    trees. Near 0 when each feature is split on deep in few paths (many
+    features), near 1 when every feature is split on near the root (deep
+    trees over few features): the walk then costs a predict per copy and
+    more."""
+    # All trees' nodes side by side, children numbered in the whole: one
+    # numpy step per depth for all of them, faster than tree by tree: it runs
+    # before a widget's first bars.
+    starts = np.cumsum([0] + [tree.node_count for tree in trees])
+    left, right, feature, reach = [], [], [], []
+    for tree, at in zip(trees, starts, strict=False):
+        left.append(np.where(tree.children_left == -1, -1, tree.children_left + at))
+        right.append(np.where(tree.children_right == -1, -1, tree.children_right + at))
+        feature.append(tree.feature)
+        samples = tree.weighted_n_node_samples
+        reach.append(samples / samples[0])
+    left, right, feature, reach = map(np.concatenate, (left, right, feature, reach))
+    inner = left != -1
+    # member[f, g]: column f is in group g (columns beyond: none).
+    n_columns = max(max(group) for group in columns) + 1
+    member = np.zeros((max(n_columns, feature.max() + 1), len(columns)), bool)
+    for g, group in enumerate(columns):
+        member[list(group), g] = True
+    # below[n, g]: node n lies under a split on group g. Level by level: a
+    # node's children are numbered after it.
+    below = np.zeros((len(left), len(columns)), bool)
+    level = starts[:-1]
+    while level.size:
+        level = level[inner[level]]
+        seen = below[level] | member[feature[level]]
+        below[left[level]] = seen
+        below[right[level]] = seen
+        level = np.concatenate([left[level], right[level]])
+    # Per tree: the expected path length, and per group the expected nodes
+    # walked again (sums over each tree's inner nodes).
+    on_paths = np.where(inner, reach, 0.0)
+    path_length = np.add.reduceat(on_paths, starts[:-1])
+    walked = np.add.reduceat(on_paths[:, None] * below, starts[:-1])
+    kept = path_length > 0  # a single leaf: nothing to walk
+    if not kept.any():
+        return 0.0
+    return float(np.mean(walked[kept].mean(axis=1) / path_length[kept]))
+
+
+def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
+    """``(TreeModel, X, donor)`` as the trees read them where the shortcut
+    applies to `model` on `X` (and `donor`), else None; with
+    ``algorithm="tree"`` a ValueError says why not. `obstacle`: a reason of
+    the caller's own (a custom scorer, the recursion method)."""
+    if algorithm == "generic":
+        return None
+    reason = obstacle or unsupported(model, X, methods)
+    if reason is None:
+        trees = TreeModel.of(model, X, methods)
+        if trees is None:
+            return _refused(
+                algorithm,
+                "the model's private attributes are not what the shortcut reads "
+                "(another scikit-learn release?)",
+            )
+        X_in = trees.as_model_input(X)
+        donor_in = None if donor is None else trees.as_model_input(donor)
+        if X_in is not None and (donor is None or donor_in is not None):
+            return trees, X_in, donor_in
+        reason = "X holds NaN or infinity"
+    return _refused(algorithm, reason)
+
+
+def _refused(algorithm, reason):
+    """None, the generic path; with ``algorithm="tree"`` a ValueError."""
+    if algorithm == "tree":
+        raise ValueError(f"algorithm='tree': {reason}.")
+    return None
+
+
+def check_tree_algorithm(estimator, X, methods, obstacle=None):
+    """For ``algorithm="tree"``, before any work: a ValueError unless the
+    model (a column-wise pipeline's final step, if so) can take the shortcut."""
+    view = columnwise_view(estimator, X.shape[1])
+    model = estimator if view is None else view.model
+    reason = obstacle or unsupported(model, X if view is None else None, methods)
+    if reason is not None:
+        raise ValueError(f"algorithm='tree': {reason}.")

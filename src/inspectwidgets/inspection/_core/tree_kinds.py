@@ -1,0 +1,99 @@
+"""Which scikit-learn models the tree shortcut reproduces, and why not others.
+
+Exact types only (a subclass may predict otherwise), single-output
+classifiers and any regressor, on dense input; anything else takes the
+generic path.
+"""
+
+from scipy import sparse
+from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.ensemble import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
+from sklearn.tree import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    ExtraTreeClassifier,
+    ExtraTreeRegressor,
+)
+
+_SINGLE_TREES = (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    ExtraTreeClassifier,
+    ExtraTreeRegressor,
+)
+_FORESTS = (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+)
+_GRADIENT_BOOSTING = (GradientBoostingClassifier, GradientBoostingRegressor)
+_HIST_GRADIENT_BOOSTING = (
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
+)
+_SUPPORTED = _SINGLE_TREES + _FORESTS + _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING
+_CLASSIFIERS = (
+    DecisionTreeClassifier,
+    ExtraTreeClassifier,
+    RandomForestClassifier,
+    ExtraTreesClassifier,
+    GradientBoostingClassifier,
+    HistGradientBoostingClassifier,
+)
+# Whatever a model has beyond these (apply, staged_*, ...) is the generic
+# path's.
+_METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"}
+# Dummy strategies whose prediction is the same for every row: a gradient
+# boosting model started from one starts every copy alike.
+_CONSTANT_DUMMIES = {
+    DummyClassifier: {"prior", "most_frequent", "constant"},
+    DummyRegressor: {"mean", "median", "quantile", "constant"},
+}
+
+
+def _methods_of(model):
+    """The prediction methods the shortcut gives for `model`."""
+    if type(model) not in _CLASSIFIERS:
+        return {"predict"}
+    return {m for m in _METHODS if hasattr(model, m)}
+
+
+def unsupported(model, X, methods):
+    """Why the tree shortcut cannot predict `model` on `X` (None if it can).
+    X may be None when not known yet."""
+    kind = type(model)
+    if kind not in _SUPPORTED:
+        return (
+            f"{kind.__name__} is not one of scikit-learn's tree models "
+            "(DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*, "
+            "GradientBoosting*, HistGradientBoosting*)"
+        )
+    if kind in _CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
+        return "a multi-output classifier takes the generic path"
+    if kind in _GRADIENT_BOOSTING:
+        init = model.init_
+        if not (
+            (isinstance(init, str) and init == "zero")
+            or init.get_params().get("strategy")
+            in _CONSTANT_DUMMIES.get(type(init), ())
+        ):
+            return (
+                f"its initial model ({type(init).__name__}) may predict each "
+                "row differently"
+            )
+    needed = set(methods) - _methods_of(model)
+    if needed:
+        return f"the scorers need {', '.join(sorted(needed))}"
+    if X is not None and sparse.issparse(X):
+        return "the data reaching the trees is sparse"
+    return None
