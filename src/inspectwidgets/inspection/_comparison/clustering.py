@@ -8,9 +8,10 @@ from scipy.spatial.distance import squareform
 from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
+from .._core.columns import column_names
 from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .._core.hints import Data
-from .._core.validation import check_X, column_names, quoted
+from .._core.validation import check_X, quoted
 
 
 def cluster_features(

@@ -6,6 +6,7 @@ module in docs/architecture.md); widgets and plotting import only the names
 below, from this package (tests/test_layers.py).
 """
 
+from .columns import column_names, resolve_features
 from .dtypes import float_features
 from .hints import Column, Data, Estimator, FeatureGroups, RandomState, Scoring
 from .parallel import chunk_progress, remote_config, step_progress
@@ -20,10 +21,8 @@ from .validation import (
     check_target,
     check_X,
     check_y,
-    column_names,
     quoted,
     quoted_names,
-    resolve_features,
 )
 
 __all__ = []  # nothing here is public

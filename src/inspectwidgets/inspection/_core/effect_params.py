@@ -12,15 +12,9 @@ from scipy import sparse
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils import check_array
 
+from .columns import column_position
 from .compat import _check_response_method
-from .validation import (
-    check_fitted,
-    check_not_empty,
-    check_X,
-    column_position,
-    quoted,
-    quoted_names,
-)
+from .validation import check_fitted, check_not_empty, check_X, quoted, quoted_names
 
 
 def check_pd_estimator(estimator):

@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.columns import column_position
 from .._core.effect_params import (
     check_pd_estimator,
     check_pd_X,
@@ -43,7 +44,6 @@ from .._core.validation import (
     check_columns,
     check_max_memory,
     check_random_state_argument,
-    column_position,
     quoted,
 )
 from .copies import CopyPredictor

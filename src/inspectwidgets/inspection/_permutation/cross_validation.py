@@ -14,6 +14,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import Bunch, check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
+from .._core.columns import resolve_features
 from .._core.compat import _safe_indexing
 from .._core.hints import (
     Algorithm,
@@ -34,7 +35,6 @@ from .._core.validation import (
     check_target,
     check_X,
     check_y,
-    resolve_features,
 )
 from .importance import permutation_importance
 from .scoring import ScoringPlan

@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils import Bunch
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.columns import resolve_features
 from .._core.compat import _safe_indexing
 from .._core.hints import (
     Algorithm,
@@ -44,7 +45,6 @@ from .._core.validation import (
     check_target,
     check_X,
     check_y,
-    resolve_features,
 )
 from .chunks import score_chunk
 from .plan import plan_run

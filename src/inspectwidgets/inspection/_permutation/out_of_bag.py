@@ -12,6 +12,7 @@ from sklearn.utils import Bunch, check_array, check_random_state
 
 from .._core.batching import ArrayBatcher
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
+from .._core.columns import resolve_features
 from .._core.compat import BaseBagging, BaseForest
 from .._core.hints import (
     Algorithm,
@@ -34,7 +35,6 @@ from .._core.validation import (
     check_target,
     check_X,
     check_y,
-    resolve_features,
 )
 from .schedule import check_schedule_size, permutation_schedule
 from .scoring import ScoringPlan
