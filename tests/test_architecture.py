@@ -3,6 +3,7 @@ package and module under src/inspectwidgets/ is listed in its folder, and
 nothing listed is gone. A new module fails here until the page says what it
 is for."""
 
+import ast
 import re
 from pathlib import Path
 
@@ -64,3 +65,59 @@ def test_the_parser_reads_folders_modules_and_lists():
     )
     assert floor_plan(page) == {"pkg/", "pkg/a.py", "pkg/sub/", "pkg/sub/b.py",
                                 "pkg/sub/c.py", "pkg/d.py"}  # fmt: skip
+
+
+MAX_MODULE_LINES = 450
+MAX_FUNCTION_LINES = 60
+
+
+def _body_lines(node):
+    """Lines of a function's body, its docstring not counted."""
+    first = node.body[0]
+    docstring = isinstance(first, ast.Expr) and isinstance(
+        getattr(first, "value", None), ast.Constant
+    )
+    start = first.end_lineno + 1 if docstring and len(node.body) > 1 else first.lineno
+    return node.end_lineno - start + 1
+
+
+def long_functions_without_a_reason(source):
+    """Functions over MAX_FUNCTION_LINES whose `def` (or first decorator) has
+    no comment right above it saying why."""
+    lines = source.splitlines()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if _body_lines(node) <= MAX_FUNCTION_LINES:
+            continue
+        top = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        if not lines[top - 2].strip().startswith("#"):
+            yield f"{node.name} (line {node.lineno}, {_body_lines(node)} lines)"
+
+
+def test_modules_stay_readable_in_one_sitting():
+    long = {
+        str(path.relative_to(PACKAGE)): n
+        for path in PACKAGE.rglob("*.py")
+        if (n := len(path.read_text().splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}, f"split these modules by concern: {long}"
+
+
+def test_a_long_function_says_why_beside_it():
+    offenders = {
+        str(path.relative_to(PACKAGE)): found
+        for path in PACKAGE.rglob("*.py")
+        if (found := list(long_functions_without_a_reason(path.read_text())))
+    }
+    assert offenders == {}, f"split these, or say why not above them: {offenders}"
+
+
+def test_the_length_check_reads_docstrings_and_comments():
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES + 1))
+    long = 'def f():\n    """Doc."""\n' + body
+    assert list(long_functions_without_a_reason(long)) == ["f (line 1, 61 lines)"]
+    assert list(long_functions_without_a_reason("# Why.\n" + long)) == []
+    body = body.removesuffix(f"    x{MAX_FUNCTION_LINES} = {MAX_FUNCTION_LINES}\n")
+    short = 'def f():\n    """Doc\n    on two lines."""\n' + body
+    assert list(long_functions_without_a_reason(short)) == []

@@ -72,41 +72,9 @@ class ImportanceComparisonDisplay:
         )
         self.within_noise_ = {}
         for measure, offset in zip(measures, offsets, strict=True):
-            # Whiskers over the interval the flags rest on (none while it is
-            # unknown), so a hollow dot's whisker crosses 0.
-            xerr = (
-                None
-                if measure.normalized_low is None
-                else np.array(
-                    [
-                        measure.normalized - measure.normalized_low,
-                        measure.normalized_high - measure.normalized,
-                    ]
-                )
-            )
-            drawn = ax.errorbar(
-                measure.normalized,
-                rows + offset,
-                xerr=xerr,
-                fmt="o",
-                markersize=5,
-                capsize=2,
-                label=measure.label,
-            )
-            if measure.within_noise is None or not measure.within_noise.any():
-                continue
-            # Hollow over the filled dot: on one normalized scale, noise
-            # would otherwise look as large as the top feature.
-            (hollow,) = ax.plot(
-                measure.normalized[measure.within_noise],
-                (rows + offset)[measure.within_noise],
-                "o",
-                markersize=5,
-                markerfacecolor=ax.get_facecolor(),
-                markeredgecolor=drawn.lines[0].get_color(),
-                linestyle="none",
-            )
-            self.within_noise_[measure.key] = hollow
+            hollow = _draw_measure(ax, measure, rows + offset)
+            if hollow is not None:
+                self.within_noise_[measure.key] = hollow
         flagged = [
             f"{name} *" if note else name
             for name, note in zip(frame.index, frame["notes"], strict=True)
@@ -131,3 +99,41 @@ class ImportanceComparisonDisplay:
         ax.set_title(title, fontsize="medium")
         self.ax_, self.figure_ = ax, ax.figure
         return self
+
+
+def _draw_measure(ax, measure, rows):
+    """One measure's dots and whiskers at heights `rows`; returns the hollow
+    dots drawn over its features within noise, or None."""
+    # Whiskers over the interval the flags rest on (none while it is
+    # unknown), so a hollow dot's whisker crosses 0.
+    xerr = None
+    if measure.normalized_low is not None:
+        xerr = np.array(
+            [
+                measure.normalized - measure.normalized_low,
+                measure.normalized_high - measure.normalized,
+            ]
+        )
+    drawn = ax.errorbar(
+        measure.normalized,
+        rows,
+        xerr=xerr,
+        fmt="o",
+        markersize=5,
+        capsize=2,
+        label=measure.label,
+    )
+    if measure.within_noise is None or not measure.within_noise.any():
+        return None
+    # Hollow over the filled dot: on one normalized scale, noise would
+    # otherwise look as large as the top feature.
+    (hollow,) = ax.plot(
+        measure.normalized[measure.within_noise],
+        rows[measure.within_noise],
+        "o",
+        markersize=5,
+        markerfacecolor=ax.get_facecolor(),
+        markeredgecolor=drawn.lines[0].get_color(),
+        linestyle="none",
+    )
+    return hollow

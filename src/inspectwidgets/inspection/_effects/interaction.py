@@ -200,12 +200,8 @@ def interaction_strength(
         outputs = output_names or tuple(range(F.shape[1]))
         h2 = _ratio(F - F_j - F_rest, F, F)
         records += _records("one_vs_rest", names[j], None, outputs, h2)
-    if wanted is None:  # the pairs among the top features by H²_j
-        strongest = pd.DataFrame(records).groupby("feature", sort=False).h_squared.max()
-        top = strongest.fillna(-1).sort_values(ascending=False, kind="stable")
-        top = [names.index(f) for f in top.index[:n_top]]
-        top = sorted(top)  # pairs named in column order
-        wanted = [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
+    if wanted is None:
+        wanted = _top_pairs(records, names, n_top)
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
         outputs = output_names or tuple(range(F_jk.shape[1]))
@@ -222,6 +218,15 @@ def interaction_strength(
     ).reset_index(drop=True)
     frame.attrs.update(n_samples=len(rows), n_predictions=n_predictions)
     return frame
+
+
+def _top_pairs(records, names, n_top):
+    """The pairs among the `n_top` features of largest one-vs-rest H²
+    (their largest over outputs), each pair in column order."""
+    strongest = pd.DataFrame(records).groupby("feature", sort=False).h_squared.max()
+    top = strongest.fillna(-1).sort_values(ascending=False, kind="stable")
+    top = sorted(names.index(f) for f in top.index[:n_top])
+    return [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
 
 
 def _dependences(predictor, subset, max_memory):
