@@ -71,15 +71,18 @@ docs: venv
 	$(PY) docs/check_links.py $(DOCS_HTML)
 	@echo "open $(DOCS_HTML)/index.html"
 
-# Tests spread over the cores (pytest-xdist), a test file per worker at a
-# time: a file's fixtures (a JupyterLab server, a fitted model) are made once.
+# Tests spread over the cores (pytest-xdist). The full run hands out a test
+# file per worker at a time, so a file's fixtures (a JupyterLab server, a
+# fitted model) are made once; the inner loop has no costly fixture and hands
+# out tests one by one, which balances better.
 XDIST := -n auto --dist loadfile
+XDIST_FAST := -n auto
 
 # The inner loop: every pytest test but the `slow` groups (browser, notebooks,
 # scale, drop-in; marked by folder in tests/conftest.py). Not part of `test`,
 # which runs them all.
 test-fast: venv
-	$(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) -m "not slow" $(PYTEST_ARGS)
 
 # The Examples sections of the public docstrings, run as doctests.
 doctest: venv

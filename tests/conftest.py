@@ -4,7 +4,8 @@ loop (`make test-fast`) leaves to `make test`.
 Marked by folder, here, so a new test in those folders is marked without
 remembering to: the browser tests (JupyterLab and Chromium), scikit-learn's
 own inspection suite run against ours (tests/dropin), the scale tests
-(memory budgets, dask) and the notebooks.
+(memory budgets, dask), the input matrix of tests/common, the notebooks and
+the widget tests that run one in a fresh kernel.
 """
 
 from pathlib import Path
@@ -12,7 +13,18 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-SLOW = [TESTS / "browser", TESTS / "dropin", TESTS / "engine" / "scale"]
+SLOW = [
+    TESTS / "browser",
+    TESTS / "dropin",
+    TESTS / "engine" / "scale",
+    # The input matrix: every entry point against every kind of bad and messy
+    # input (docs/reliability.md), about a third of the rest's time.
+    TESTS / "common" / "test_bad_inputs.py",
+    TESTS / "common" / "test_messy_data.py",
+    # Widgets displayed in a fresh kernel, run by nbclient as a notebook is.
+    TESTS / "widgets" / "test_figure_display.py",
+    TESTS / "widgets" / "test_static_fallback.py",
+]
 
 
 def pytest_collection_modifyitems(config, items):

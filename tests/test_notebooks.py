@@ -17,11 +17,8 @@ import re
 import sys
 from pathlib import Path
 
-import nbformat
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
@@ -51,6 +48,12 @@ def test_python3_kernel_is_this_interpreter():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path):
+    # Imported here: nbformat's schema validator takes seconds to load, paid
+    # by every pytest run that only collects this file.
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,

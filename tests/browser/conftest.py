@@ -24,7 +24,6 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -270,6 +269,10 @@ async ([index, code]) => {{
 
 def write_notebook(path, cells):
     """Write code `cells` (strings) as a Python 3 notebook at `path`."""
+    # Imported here: nbformat's schema validator takes seconds to load, and
+    # every pytest process loads this conftest, the inner loop's included.
+    import nbformat
+
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {
         "name": "python3",

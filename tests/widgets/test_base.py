@@ -108,21 +108,32 @@ def test_the_traceback_is_kept_and_logged(caplog):
 
 
 def test_close_cancels_the_run_and_ends_the_thread():
+    """close() during a chunk: the chunk ends, no other starts, and close()
+    returns once the worker thread has ended."""
     X, y = _data()
     model = GatedRegressor(free_calls=1).fit(X, y)
     w = PermutationImportanceWidget(model, X, y, n_repeats=500)
     assert w.status == "running"
     worker = w._worker
     model.wait_for_a_waiting_call()
+
+    def open_once_cancelled():
+        # close() joins the worker, which waits at the gate: open it from
+        # here, once close() has cancelled the run.
+        while not w._cancel.is_set():
+            time.sleep(0.001)
+        model.mark("gate opened")
+        model.open()
+
+    opener = threading.Thread(target=open_once_cancelled)
+    opener.start()
     model.mark("close")
-    w.close()  # returns while a prediction still waits
+    w.close()
     model.mark("close returned")
-    model.open()
-    worker.join(timeout=30)
+    opener.join()
+    assert model.after("close") == ["gate opened", "predict ended", "close returned"]
     assert not worker.is_alive()
-    assert model.after("close") == ["close returned", "predict ended"]
     assert w.status == "cancelled"
-    assert not any(t is worker for t in threading.enumerate())
     with pytest.raises(RuntimeError, match="closed"):
         w.run()
 

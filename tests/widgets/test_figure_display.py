@@ -6,9 +6,7 @@ pyplot figure had been made, so a fresh kernel printed
 ``<Figure size 640x480 with 1 Axes>`` instead.
 """
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 pytestmark = pytest.mark.notebook
 
@@ -34,6 +32,11 @@ for name, w in widgets.items():
 
 
 def _outputs(cells):
+    # Imported here, as only this runs a kernel: nbformat's schema validator
+    # takes seconds to load, paid by every pytest worker that collects this.
+    import nbformat
+    from nbclient import NotebookClient
+
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
     NotebookClient(nb, kernel_name="python3", timeout=300).execute()

@@ -2,10 +2,6 @@
 
 import re
 
-import nbclient
-import nbformat
-from nbconvert import HTMLExporter
-
 CODE = """\
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import Ridge
@@ -19,6 +15,12 @@ w
 
 
 def test_exported_html_without_widget_state_shows_the_png():
+    # Imported here: nbformat's schema validator takes seconds to load, paid
+    # by every pytest worker that collects this file.
+    import nbclient
+    import nbformat
+    from nbconvert import HTMLExporter
+
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     nb.cells = [nbformat.v4.new_code_cell(CODE)]
