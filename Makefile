@@ -109,7 +109,7 @@ test-blas-kernels: venv
 		OPENBLAS_CORETYPE=$$kernel $(PY) -c "import numpy, threadpoolctl; \
 			print('OpenBLAS kernels:', sorted({i.get('architecture') for i in \
 			threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))"; \
-		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q -p no:cacheprovider \
+		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q -p no:cacheprovider $(XDIST) \
 			$(BLAS_TESTS) || exit $$?; \
 	done
 
@@ -125,10 +125,11 @@ test-wheel: venv
 	$(PY) -m build --outdir dist .
 	$(PYTHON) -m venv $(WHEEL_VENV)
 	# With the `dask` extra a user installs for clusters.
-	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls dist/inspectwidgets-*.whl)[dask]" pytest
+	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls dist/inspectwidgets-*.whl)[dask]" \
+		pytest pytest-xdist
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
 		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
-	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_packaging.py \
+	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/test_packaging.py \
 		tests/engine/core/test_tree_shortcut.py tests/engine/scale/test_dask_backend.py \
 		tests/widgets/test_permutation_widget.py
 
@@ -145,12 +146,12 @@ test-oldest: venv
 	# The pins beside the package: pip resolves the rest (numba, matplotlib,
 	# the widget libraries) to versions that go with them. The JS bundle is
 	# already built by `venv`.
-	$(OLDEST_VENV)/bin/python -m pip install --quiet -e . $(OLDEST_PINS) pytest
+	$(OLDEST_VENV)/bin/python -m pip install --quiet -e . $(OLDEST_PINS) pytest pytest-xdist
 	$(OLDEST_VENV)/bin/python -m pip check
 	$(OLDEST_VENV)/bin/python -c "import sklearn, numpy, scipy, pandas; \
 		print('oldest:', *(f'{m.__name__} {m.__version__}' for m in \
 		(sklearn, numpy, scipy, pandas)))"
-	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/engine tests/dropin
+	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/engine tests/dropin
 
 # The notebooks, each run once: their executed copies (outputs and widget
 # state) go to EXECUTED_NOTEBOOKS, where `docs` takes them instead of

@@ -206,14 +206,6 @@ def widget_cell(nb):
 # --- 1. Live fill-in -------------------------------------------------------
 
 
-BAR_WIDTHS_JS = """
-(root) => [...root.querySelectorAll('[data-testid="piw-bar"]')]
-  .filter((bar) => bar.getBoundingClientRect().width > 0)
-  .map((bar) => (+bar.getAttribute('width')).toFixed(1))
-  .join()
-"""
-
-
 def test_bars_fill_in_while_running(open_notebook):
     """The chart shows each result the run streams, while it runs: held at
     two points of the run (the model waits), the page draws that many
@@ -237,7 +229,7 @@ def test_bars_fill_in_while_running(open_notebook):
         expect(root).to_have_attribute("data-status", "running")
         expect(root.get_by_test_id("piw-bar").first).to_be_visible()
         wait_settled(nb)
-        drawn.append(nb.page.evaluate(BAR_WIDTHS_JS, root.element_handle()))
+        drawn.append(root.get_by_test_id("piw-bar").evaluate_all(BAR_WIDTHS_JS))
     assert drawn[0] and drawn[0] != drawn[1], f"the bars never changed: {drawn}"
 
     nb.run_code("paced.allow_all()")

@@ -117,11 +117,14 @@ def test_run_inside_config_and_local_otherwise(client, data, forest):
 
 
 class SlowRidge(Ridge):
-    """Ridge whose every prediction takes a while, so that a run lasts long
-    enough to stream several rounds and be cancelled."""
+    """Ridge taking 0.1 s per 1,000 rows predicted, so that a run lasts long
+    enough to stream several rounds and be cancelled. The time grows with
+    the rows, as a model's does: the engine's chunks stop growing at a few
+    copies (ChunkSchedule doubles a chunk only while it is fast), so no one
+    chunk can hold the rest of the run, however loaded the machine."""
 
     def predict(self, X):
-        time.sleep(0.2)
+        time.sleep(0.1 * len(X) / 1_000)
         return super().predict(X)
 
 
