@@ -75,3 +75,5 @@ def test_every_source_module_is_installed_and_imports():
         importlib.import_module(name.removesuffix(".__init__"))
     bundles = sorted(p.name for p in (source / "static").glob("*.js"))
     assert bundles and all((installed / "static" / b).is_file() for b in bundles)
+    # PEP 561: a user's type checker reads the public API's annotations.
+    assert (installed / "py.typed").is_file()
