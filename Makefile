@@ -96,9 +96,10 @@ doctest: venv
 	$(PY) -m pytest -q -p no:cacheprovider --doctest-modules src/inspectwidgets
 
 # pytest exits 5 when it collects no test; that fails here like any other
-# non-zero exit, with a hint.
+# non-zero exit, with a hint. The 25 slowest tests are listed: where to look
+# when `make test` grows.
 test-py: venv
-	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) || { rc=$$?; \
+	$(PY) -m pytest $(XDIST) --durations=25 $(PYTEST_ARGS) || { rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 		exit $$rc; }
 
