@@ -154,8 +154,9 @@ test-oldest: venv
 	# The pins beside the package: uv resolves the rest (numba, matplotlib,
 	# the widget libraries) to versions that go with them. The JS bundle is
 	# already built by `venv`.
+	# effector: the published ALE tests/engine/effects compares with.
 	$(UV) pip install --quiet --python $(OLDEST_VENV)/bin/python -e . $(OLDEST_PINS) \
-		pytest pytest-xdist
+		pytest pytest-xdist effector
 	$(UV) pip check --python $(OLDEST_VENV)/bin/python
 	$(OLDEST_VENV)/bin/python -c "import sklearn, numpy, scipy, pandas; \
 		print('oldest:', *(f'{m.__name__} {m.__version__}' for m in \
