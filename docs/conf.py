@@ -201,8 +201,23 @@ def _write_model_shim(app, exception):
         )
 
 
+def _widget_signature(app, what, name, obj, options, signature, return_annotation):
+    """A widget's parameters, from its ``__init__``: autodoc reads traitlets'
+    ``HasDescriptors.__new__(*args, **kwargs)`` first and shows only that."""
+    if what != "class" or not signature or not signature.startswith("(*args"):
+        return None
+    import inspect
+
+    parameters = list(inspect.signature(obj.__init__).parameters.values())[1:]
+    shown = inspect.Signature(
+        [p.replace(annotation=inspect.Parameter.empty) for p in parameters]
+    )
+    return str(shown), return_annotation
+
+
 def setup(app):
     app.connect("builder-inited", _check_api_reference)
+    app.connect("autodoc-process-signature", _widget_signature)
     app.connect("source-read", _gallery_links)
     # Before myst-nb's handler (priority 500) puts the state into the page.
     app.connect("html-page-context", _embed_widgets, priority=400)

@@ -6,12 +6,17 @@ work. Light and dark screenshots go to tests/output/browser/.
 """
 
 import functools
+import html
 import http.server
+import inspect
+import re
 import threading
 from pathlib import Path
 
 import pytest
 from conftest import OUTPUT_DIR, _missing
+
+import inspectwidgets
 
 try:
     from playwright.sync_api import expect
@@ -167,3 +172,20 @@ def test_every_gallery_widget_draws(open_page, name):
     assert blocked == [] and errors == []
     page.locator(".iw-embed").first.scroll_into_view_if_needed()
     _screenshot(page, f"docs_gallery_{name}.png")
+
+
+WIDGETS = sorted(
+    name for name in inspectwidgets.__all__ if name.endswith(("Widget", "Inspector"))
+)
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_widget_api_page_shows_its_parameters(name, site_url):
+    """A widget's API page gives its ``__init__``'s parameters, not the
+    ``(*args, **kwargs)`` of traitlets' ``__new__`` that autodoc reads first."""
+    page = (SITE / "api" / "generated" / f"inspectwidgets.{name}.html").read_text()
+    shown = html.unescape(re.sub(r"<[^>]+>", "", page.split('class="sig-paren">(')[1]))
+    # Each parameter's name: a word after the start or a comma, before "=",
+    # "," or the closing parenthesis (default values hold no such word).
+    names = re.findall(r"(?:^|,\s*)\**(\w+)(?=\s*[=,)])", shown.split("\n")[0])
+    assert names == list(inspect.signature(getattr(inspectwidgets, name)).parameters)
