@@ -49,7 +49,8 @@ from .._core.validation import (
 from .chunks import score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
-from .schedule import check_schedule_size, permutation_schedule
+from .bootstrap import check_bootstrap, check_bootstrap_scorers, draw_bootstrap
+from .schedule import check_schedule_size, draw_seed, schedule_of_seed
 from .scoring import ScoringPlan
 
 
@@ -97,9 +98,24 @@ class PermutationRun:
         # (a widget's first bars, where a round takes seconds): see
         # PermutationImportanceResult.pending_features.
         self.stream_first_round = False
-        self.rows, self.permutations = permutation_schedule(
-            a.random_state, n_samples, max_samples, n_repeats
+        seed = draw_seed(a.random_state)
+        self.rows, self.permutations = schedule_of_seed(
+            seed, n_samples, max_samples, n_repeats
         )
+        self.n_bootstrap = check_bootstrap(a.n_bootstrap, a.confidence_level)
+        self.confidence_level = float(a.confidence_level)
+        self.bootstrap = None
+        if self.n_bootstrap is not None:
+            check_bootstrap_scorers(self.plan)
+            # Their own stream of the same seed: the permutations, hence
+            # the importances, are those of a run without them.
+            self.bootstrap = draw_bootstrap(
+                seed,
+                self.n_bootstrap,
+                max_samples,
+                self._subsample(sample_weight),
+                self.rows,
+            )
         if self.algorithm == "tree":
             check_tree_algorithm(
                 a.estimator, X, self.plan.response_methods, self._custom_scorer()
@@ -126,6 +142,10 @@ class PermutationRun:
         same X, y and sample_weight) instead of predicting X again: for a
         caller that has already scored these rows."""
         names = self.plan.names
+        if self.bootstrap is not None and baseline.bootstrap_draw != (
+            self.bootstrap.draw
+        ):
+            return  # scored without this run's resamples: predicted again
         if sorted(baseline.scores) != sorted(names):
             raise ValueError(
                 f"baseline: scores {sorted(baseline.scores)} do not match this "
@@ -140,7 +160,11 @@ class PermutationRun:
         # cluster's n_jobs and sum its trees in a racy order.
         with local_joblib_calls():
             self.baseline = self.plan.baseline(
-                self.X, self.y, self.sample_weight, self._baseline_block_rows()
+                self.X,
+                self.y,
+                self.sample_weight,
+                self._baseline_block_rows(),
+                self.bootstrap,
             )
         self._check_baseline()
 
@@ -171,10 +195,16 @@ class PermutationRun:
         # repeat), one flat array per scorer; chunks take the jobs in
         # `job_order`.
         scores = {name: np.full(n_jobs, np.nan) for name in run_plan.score_names}
+        # The same under each held-out resample, (job, resample), if asked.
+        resampled = {
+            name: np.full((n_jobs, self.n_bootstrap), np.nan)
+            for name in run_plan.score_names
+            if self.bootstrap is not None
+        }
         done = np.zeros(n_jobs, dtype=bool)
         rounds_done = 0
         first_round_shown = 0
-        for start, stop, (chunk_scores, baseline) in self.runner.run(
+        for start, stop, (chunk_scores, chunk_resampled, baseline) in self.runner.run(
             run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
         ):
             if baseline is not None:
@@ -183,6 +213,8 @@ class PermutationRun:
             jobs = job_order[start:stop]
             for name in run_plan.score_names:
                 scores[name][jobs] = chunk_scores[name]
+                if chunk_resampled is not None:
+                    resampled[name][jobs] = chunk_resampled[name]
             done[jobs] = True
             if self.baseline is None:
                 continue  # the chunk it rides has yet to come in
@@ -192,7 +224,7 @@ class PermutationRun:
             if run_plan.split_first_round and 0 < n_first_done < n_features:
                 if n_first_done > first_round_shown:
                     first_round_shown = n_first_done
-                    yield self._first_round_snapshot(scores, first_done)
+                    yield self._first_round_snapshot(scores, resampled, first_done)
                 continue
             while (
                 rounds_done < self.n_repeats
@@ -201,9 +233,28 @@ class PermutationRun:
                 ].all()
             ):
                 rounds_done += 1
-                yield self._snapshot(scores, rounds_done)
+                yield self._snapshot(scores, rounds_done, resampled)
 
-    def _snapshot(self, scores, n_done):
+    def _bootstrap_fields(self, resampled, select):
+        """The result's held-out resample fields: `select` takes a
+        scorer's (job, resample) scores to (feature, repeat, resample)."""
+        if self.bootstrap is None:
+            return {}
+        return {
+            "bootstrap_baseline_scores": dict(self.baseline.bootstrap_scores),
+            "bootstrap_permuted_scores": {
+                name: select(s) for name, s in resampled.items()
+            },
+            "confidence_level": self.confidence_level,
+        }
+
+    def _snapshot(self, scores, n_done, resampled=None):
+        n_features = len(self.feature_names)
+        by_round = lambda s: (  # noqa: E731
+            s.reshape(self.n_repeats, n_features, -1)[:n_done]
+            .transpose(1, 0, 2)
+            .copy()
+        )
         return PermutationImportanceResult(
             feature_names=tuple(self.feature_names),
             feature_columns=tuple(self.feature_columns),
@@ -215,9 +266,10 @@ class PermutationRun:
             },
             n_repeats=self.n_repeats,
             multimetric=self.baseline.multimetric,
+            **self._bootstrap_fields(resampled, by_round),
         )
 
-    def _first_round_snapshot(self, scores, first_done):
+    def _first_round_snapshot(self, scores, resampled, first_done):
         """The features whose first repeat is done, the others pending."""
         done = np.flatnonzero(first_done)
         n_features = len(self.feature_names)
@@ -235,6 +287,9 @@ class PermutationRun:
             pending_features=tuple(
                 self.feature_names[i] for i in np.flatnonzero(~first_done)
             ),
+            **self._bootstrap_fields(
+                resampled, lambda s: s[:n_features][done, np.newaxis].copy()
+            ),
         )
 
     def empty_result(self):
@@ -248,6 +303,11 @@ class PermutationRun:
                 for name in self.baseline.scores
             },
             0,
+            {
+                name: np.empty((self.n_repeats * n_features, self.n_bootstrap))
+                for name in self.baseline.scores
+                if self.bootstrap is not None
+            },
         )
 
 
@@ -312,6 +372,8 @@ def permutation_importance(
     features: FeatureGroups = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     algorithm: Algorithm = "auto",
+    n_bootstrap: int | None = None,
+    confidence_level: float = 0.95,
     callback: Callable[[PermutationImportanceResult], object] | None = None,
     cancel: Cancel | None = None,
     return_result: bool = False,
@@ -375,6 +437,29 @@ def permutation_importance(
         boosting whose copies would mostly leave their rows' paths early
         (predicting them is then cheaper), and predicts elsewhere, where the
         model's own checks judge NaN.
+    n_bootstrap : int >= 2 or None, default=None
+        Resamples of the held-out rows for an interval that also covers
+        their sampling noise (None: none, and the numbers are exactly
+        scikit-learn's). The rows scored (X's, or the `max_samples`
+        subsample) are drawn with replacement `n_bootstrap` times, from a
+        random stream of their own (the permutations, hence the
+        importances, do not change); each score, the baseline's and every
+        permuted copy's, is computed again with ``sample_weight`` multiplied
+        by the draw counts, from the same predictions (nothing is predicted
+        again). Under resample b, the importance is the mean over repeats of
+        (baseline score_b - permuted score_b). The percentile interval of
+        these (``interval`` in the Bunch) covers how the importance would vary
+        over other held-out samples of this size from the same distribution
+        and over the repeats' shuffles, for this fitted model (refitting is
+        not covered); ``importances_std`` covers the shuffles only. Needs
+        scorers replayable from predictions (names, or made by
+        ``make_scorer``). Costs a (copies x rows) by (rows x n_bootstrap)
+        product per scorer for r2, (root) mean squared, absolute and
+        percentage errors, accuracy and log loss, and ``n_bootstrap`` scorer
+        calls per copy for other scorers.
+    confidence_level : float in (0, 1), default=0.95
+        The held-out interval's nominal coverage (as in
+        :func:`scipy.stats.bootstrap`).
     callback : callable, default=None
         Called with the partial :class:`PermutationImportanceResult` after
         every repeat round, e.g. to report progress.
@@ -391,6 +476,9 @@ def permutation_importance(
         ``importances_mean`` (n_features,), ``importances_std`` (n_features,),
         ``importances`` (n_features, n_repeats), plus ``baseline_score`` and
         ``feature_names``; a dict keyed by scorer name for several scorers.
+        With `n_bootstrap`, also ``importances_bootstrap`` (n_features,
+        n_bootstrap), ``interval`` (n_features, 2: low, high) and
+        ``confidence_level``.
 
     Examples
     --------
@@ -402,6 +490,21 @@ def permutation_importance(
     >>> r = permutation_importance(model, X, y, n_repeats=5, random_state=0)
     >>> r.importances.shape
     (10, 5)
+
+    The held-out interval beside the repeats' spread, for the same
+    importances:
+
+    >>> b = permutation_importance(
+    ...     model, X, y, n_repeats=5, random_state=0, n_bootstrap=200
+    ... )
+    >>> bool((b.importances == r.importances).all())
+    True
+    >>> b.interval.shape, b.importances_bootstrap.shape
+    ((10, 2), (10, 200))
+    >>> bmi = list(X.columns).index("bmi")
+    >>> low, high = b.interval[bmi]
+    >>> bool(high - low > 4 * b.importances_std[bmi])
+    True
     """
     arguments = locals()  # the first statement: exactly the parameters
     run = PermutationRun(**streaming_arguments(arguments))

@@ -28,6 +28,7 @@ from .._core.parallel import report_step
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.validation import quoted
+from .bootstrap import bootstrap_scores
 from .scorers import (
     PlannedScorer,
     as_replayable,
@@ -84,6 +85,10 @@ class Baseline:
     scores: dict
     multimetric: bool
     output_bytes_per_row: float
+    # Under a held-out bootstrap (see bootstrap.py): the scores under each
+    # resample, by name, and the draw they belong to; else None.
+    bootstrap_scores: dict | None = None
+    bootstrap_draw: object = None
 
 
 class ScoringPlan:
@@ -159,6 +164,12 @@ class ScoringPlan:
         if planned.replayable:
             return planned.scorer._score(_uncached_call, estimator, X, y, **kwargs)
         return planned.scorer(estimator, X, y, **kwargs)
+
+    def replay_score(self, planned, outputs, y, sample_weight):
+        """`planned`'s score of one copy's prediction `outputs` (a dict by
+        method), weighted by `sample_weight`: nothing is predicted."""
+        estimator = ReplayEstimator(self.estimator, outputs)
+        return self._call(planned, estimator, None, y, sample_weight)
 
     def score_blocks(
         self, outputs, n_blocks, y, sample_weight, block_X, vectorize=True
@@ -262,7 +273,7 @@ class ScoringPlan:
                 outputs[method] = call_model(estimator, method, X)
         return outputs
 
-    def baseline(self, X, y, sample_weight, block_rows=None):
+    def baseline(self, X, y, sample_weight, block_rows=None, bootstrap=None):
         """Scores on the unpermuted data, by scikit-learn's own code path, and
         what they tell about the run (see :class:`Baseline`).
 
@@ -290,22 +301,37 @@ class ScoringPlan:
                 method: np.concatenate([block[method] for block in blocks])
                 for method in blocks[0]
             }
-        return self.baseline_of(outputs, X, y, sample_weight)
+        return self.baseline_of(outputs, X, y, sample_weight, bootstrap)
 
-    def baseline_of(self, outputs, X, y, sample_weight):
+    def baseline_of(self, outputs, X, y, sample_weight, bootstrap=None):
         """The :class:`Baseline` of `outputs`, the model's predictions of X
         (by :meth:`predict`, or bit for bit the same), scored as
         scikit-learn scores them. X's rows are counted; a custom scorer
-        would see X itself."""
+        would see X itself. With `bootstrap` (a
+        :class:`~.bootstrap.HeldoutBootstrap`), also scored under each of
+        its resamples of the rows it scores."""
         scores, returned_dict = self._score_blocks(
             outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
+        resampled = None
+        if bootstrap is not None:
+            rows = bootstrap.rows
+            resampled = bootstrap_scores(
+                self,
+                outputs if rows is None else {m: v[rows] for m, v in outputs.items()},
+                1,
+                y if rows is None or y is None else _safe_indexing(y, rows),
+                bootstrap,
+            )
+            resampled = {name: v[0] for name, v in resampled.items()}
         return Baseline(
             # An int stays an int: scikit-learn's importances then are too.
             scores={name: values[0].item() for name, values in scores.items()},
             multimetric=self.multimetric or returned_dict,
             output_bytes_per_row=sum(v.nbytes for v in outputs.values())
             / max(1, X.shape[0]),
+            bootstrap_scores=resampled,
+            bootstrap_draw=None if bootstrap is None else bootstrap.draw,
         )
 
 
