@@ -60,15 +60,16 @@ def score_chunk(c, start, stop):
         c.sample_weight,
         lambda b: c.batcher.block(stacked, b),
     )
-    return scores, _resampled(c, outputs, len(copies)), None
+    return scores, _resampled(c, outputs, copies), None
 
 
-def _resampled(c, outputs, n_copies):
+def _resampled(c, outputs, copies):
     """The copies' scores under the held-out resamples, from the same
     predictions (see bootstrap.py)."""
     if c.bootstrap is None:
         return None
-    return bootstrap_scores(c.plan, outputs, n_copies, c.y, c.bootstrap)
+    donors = [permutation for permutation, _ in copies]
+    return bootstrap_scores(c.plan, outputs, len(copies), c.y, c.bootstrap, donors)
 
 
 def _walk(c, copies, rides):
@@ -92,6 +93,6 @@ def _walk(c, copies, rides):
             c.bootstrap,
         )
         outputs = {m: v[n_rows:] for m, v in outputs.items()}
-    n_copies = len(copies) - rides
-    scores = c.plan.score_blocks(outputs, n_copies, c.y, c.sample_weight, None)
-    return scores, _resampled(c, outputs, n_copies), baseline
+    copies = copies[1:] if rides else copies
+    scores = c.plan.score_blocks(outputs, len(copies), c.y, c.sample_weight, None)
+    return scores, _resampled(c, outputs, copies), baseline
