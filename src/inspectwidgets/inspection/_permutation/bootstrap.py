@@ -112,7 +112,8 @@ def check_bootstrap(n_bootstrap, confidence_level):
             )
         if n_bootstrap < 2:
             raise ValueError(
-                f"n_bootstrap must be >= 2 (or None for no interval); got {n_bootstrap}."
+                "n_bootstrap must be >= 2 (or None for no interval); "
+                f"got {n_bootstrap}."
             )
         n_bootstrap = int(n_bootstrap)
     if (
@@ -141,6 +142,16 @@ def check_bootstrap_scorers(plan):
                 f"n_bootstrap: the scorer {label} takes no sample_weight, "
                 "through which the resamples weight the rows."
             )
+
+
+def run_bootstrap(plan, seed, n_bootstrap, n_rows, sample_weight, rows):
+    """A run's :class:`HeldoutBootstrap` (None without `n_bootstrap`), its
+    scorers checked; `n_rows`, `sample_weight` and `rows` those of the rows
+    scored."""
+    if n_bootstrap is None:
+        return None
+    check_bootstrap_scorers(plan)
+    return draw_bootstrap(seed, n_bootstrap, n_rows, sample_weight, rows)
 
 
 def draw_bootstrap(seed, n_bootstrap, n_rows, sample_weight, rows):
@@ -305,4 +316,3 @@ _ROW_LOSSES = {
     accuracy_score: ("mean", _correct),
     log_loss: ("mean", _log_losses),
 }
-

@@ -46,12 +46,13 @@ from .._core.validation import (
     check_X,
     check_y,
 )
+from .bootstrap import check_bootstrap, run_bootstrap
 from .chunks import score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
-from .bootstrap import check_bootstrap, check_bootstrap_scorers, draw_bootstrap
 from .schedule import check_schedule_size, draw_seed, schedule_of_seed
 from .scoring import ScoringPlan
+from .snapshots import empty_snapshot, first_round_snapshot, snapshot
 
 
 class PermutationRun:
@@ -104,18 +105,16 @@ class PermutationRun:
         )
         self.n_bootstrap = check_bootstrap(a.n_bootstrap, a.confidence_level)
         self.confidence_level = float(a.confidence_level)
-        self.bootstrap = None
-        if self.n_bootstrap is not None:
-            check_bootstrap_scorers(self.plan)
-            # Their own stream of the same seed: the permutations, hence
-            # the importances, are those of a run without them.
-            self.bootstrap = draw_bootstrap(
-                seed,
-                self.n_bootstrap,
-                max_samples,
-                self._subsample(sample_weight),
-                self.rows,
-            )
+        # The held-out resamples (bootstrap.py), from their own stream of
+        # the seed: the permutations are those of a run without them.
+        self.bootstrap = run_bootstrap(
+            self.plan,
+            seed,
+            self.n_bootstrap,
+            max_samples,
+            self._subsample(sample_weight),
+            self.rows,
+        )
         if self.algorithm == "tree":
             check_tree_algorithm(
                 a.estimator, X, self.plan.response_methods, self._custom_scorer()
@@ -224,7 +223,7 @@ class PermutationRun:
             if run_plan.split_first_round and 0 < n_first_done < n_features:
                 if n_first_done > first_round_shown:
                     first_round_shown = n_first_done
-                    yield self._first_round_snapshot(scores, resampled, first_done)
+                    yield first_round_snapshot(self, scores, resampled, first_done)
                 continue
             while (
                 rounds_done < self.n_repeats
@@ -233,82 +232,13 @@ class PermutationRun:
                 ].all()
             ):
                 rounds_done += 1
-                yield self._snapshot(scores, rounds_done, resampled)
-
-    def _bootstrap_fields(self, resampled, select):
-        """The result's held-out resample fields: `select` takes a
-        scorer's (job, resample) scores to (feature, repeat, resample)."""
-        if self.bootstrap is None:
-            return {}
-        return {
-            "bootstrap_baseline_scores": dict(self.baseline.bootstrap_scores),
-            "bootstrap_permuted_scores": {
-                name: select(s) for name, s in resampled.items()
-            },
-            "confidence_level": self.confidence_level,
-        }
-
-    def _snapshot(self, scores, n_done, resampled=None):
-        n_features = len(self.feature_names)
-        by_round = lambda s: (  # noqa: E731
-            s.reshape(self.n_repeats, n_features, -1)[:n_done]
-            .transpose(1, 0, 2)
-            .copy()
-        )
-        return PermutationImportanceResult(
-            feature_names=tuple(self.feature_names),
-            feature_columns=tuple(self.feature_columns),
-            scorer_names=tuple(self.baseline.scores),
-            baseline_scores=dict(self.baseline.scores),
-            permuted_scores={
-                name: s.reshape(self.n_repeats, -1)[:n_done].T.copy()
-                for name, s in scores.items()
-            },
-            n_repeats=self.n_repeats,
-            multimetric=self.baseline.multimetric,
-            **self._bootstrap_fields(resampled, by_round),
-        )
-
-    def _first_round_snapshot(self, scores, resampled, first_done):
-        """The features whose first repeat is done, the others pending."""
-        done = np.flatnonzero(first_done)
-        n_features = len(self.feature_names)
-        return PermutationImportanceResult(
-            feature_names=tuple(self.feature_names[i] for i in done),
-            feature_columns=tuple(self.feature_columns[i] for i in done),
-            scorer_names=tuple(self.baseline.scores),
-            baseline_scores=dict(self.baseline.scores),
-            permuted_scores={
-                name: s[:n_features][done, np.newaxis].copy()
-                for name, s in scores.items()
-            },
-            n_repeats=self.n_repeats,
-            multimetric=self.baseline.multimetric,
-            pending_features=tuple(
-                self.feature_names[i] for i in np.flatnonzero(~first_done)
-            ),
-            **self._bootstrap_fields(
-                resampled, lambda s: s[:n_features][done, np.newaxis].copy()
-            ),
-        )
+                yield snapshot(self, scores, rounds_done, resampled)
 
     def empty_result(self):
         """A result with no repeats, for a run cancelled before its first round."""
         if self.baseline is None:  # cancelled before the chunk it rides
             self._predict_baseline()
-        n_features = len(self.feature_names)
-        return self._snapshot(
-            {
-                name: np.empty(self.n_repeats * n_features)
-                for name in self.baseline.scores
-            },
-            0,
-            {
-                name: np.empty((self.n_repeats * n_features, self.n_bootstrap))
-                for name in self.baseline.scores
-                if self.bootstrap is not None
-            },
-        )
+        return empty_snapshot(self)
 
 
 def iter_permutation_importance(
@@ -438,25 +368,18 @@ def permutation_importance(
         (predicting them is then cheaper), and predicts elsewhere, where the
         model's own checks judge NaN.
     n_bootstrap : int >= 2 or None, default=None
-        Resamples of the held-out rows for an interval that also covers
-        their sampling noise (None: none, and the numbers are exactly
-        scikit-learn's). The rows scored (X's, or the `max_samples`
-        subsample) are drawn with replacement `n_bootstrap` times, from a
-        random stream of their own (the permutations, hence the
-        importances, do not change); each score, the baseline's and every
-        permuted copy's, is computed again with ``sample_weight`` multiplied
-        by the draw counts, from the same predictions (nothing is predicted
-        again). Under resample b, the importance is the mean over repeats of
-        (baseline score_b - permuted score_b). The percentile interval of
-        these (``interval`` in the Bunch) covers how the importance would vary
-        over other held-out samples of this size from the same distribution
-        and over the repeats' shuffles, for this fitted model (refitting is
-        not covered); ``importances_std`` covers the shuffles only. Needs
-        scorers replayable from predictions (names, or made by
-        ``make_scorer``). Costs a (copies x rows) by (rows x n_bootstrap)
-        product per scorer for r2, (root) mean squared, absolute and
-        percentage errors, accuracy and log loss, and ``n_bootstrap`` scorer
-        calls per copy for other scorers.
+        Resamples of the held-out rows for an interval that also covers their
+        sampling noise; None: none, and the numbers are exactly
+        scikit-learn's. The rows scored are drawn with replacement from a
+        random stream of their own (the importances do not change) and every
+        score is computed again with the draw counts in ``sample_weight``,
+        from the same predictions. Under resample b, the importance is the
+        mean over repeats of (baseline score_b - permuted score_b); their
+        percentile interval (``interval``) covers other held-out samples of
+        this size from the same distribution and the repeats' shuffles, for
+        this fitted model (not refits); ``importances_std`` covers the
+        shuffles only. Needs scorers scored from predictions (names, or made
+        by ``make_scorer``). See docs/permutation_importance.md.
     confidence_level : float in (0, 1), default=0.95
         The held-out interval's nominal coverage (as in
         :func:`scipy.stats.bootstrap`).

@@ -191,16 +191,11 @@ class PermutationImportanceResult:
             if feature_names is not None
             else tuple(self.feature_names[i] for i in rows)
         )
-        resampled = {}
+        baseline_resampled = permuted_resampled = None
         if self.bootstrap_baseline_scores is not None:
             permuted = self.bootstrap_permuted_scores or {}
-            resampled = {
-                "bootstrap_baseline_scores": {
-                    s: self.bootstrap_baseline_scores[s] for s in scorers
-                },
-                "bootstrap_permuted_scores": {s: permuted[s][rows] for s in scorers},
-                "confidence_level": self.confidence_level,
-            }
+            baseline_resampled = {s: self.bootstrap_baseline_scores[s] for s in scorers}
+            permuted_resampled = {s: permuted[s][rows] for s in scorers}
         return PermutationImportanceResult(
             feature_names=names,
             feature_columns=tuple(wanted),
@@ -209,7 +204,9 @@ class PermutationImportanceResult:
             permuted_scores={s: self.permuted_scores[s][rows] for s in scorers},
             n_repeats=self.n_repeats,
             multimetric=self.multimetric,
-            **resampled,
+            bootstrap_baseline_scores=baseline_resampled,
+            bootstrap_permuted_scores=permuted_resampled,
+            confidence_level=self.confidence_level,
         )
 
     def to_bunch(self, scorer: str | None = None) -> Bunch:
