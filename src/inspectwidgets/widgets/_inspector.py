@@ -62,6 +62,11 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget, Status
 
 
+HELD_OUT_RESAMPLES = 200
+"""Resamples of the held-out rows behind the Importance view's interval on
+test rows, computed where its scorers are row-loss metrics (matrix products:
+benchmarks/results/permutation.md measures the cost)."""
+
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
 grid point or repeat, so above this many rows they use a seeded subsample
@@ -193,7 +198,9 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             n_repeats=n_repeats,
             random_state=self._random_state,
             n_jobs=n_jobs,
+            n_bootstrap=HELD_OUT_RESAMPLES,
         )
+        importance._resample_slow_scorers = False
         importance._shared = (self._shared, "test")
         self._scoring = list(importance.scoring)
         self._importance_options = self._training_views()

@@ -64,6 +64,10 @@ class SharedPermutations:
         names = run.plan.names
         with self._lock:
             for result in self._results.get(key, ()):
+                if run.n_bootstrap is not None and (
+                    result.n_bootstrap != run.n_bootstrap
+                ):
+                    continue  # without this run's resamples (same seed: same draws)
                 kept = result.select(run.feature_columns, names, run.feature_names)
                 if kept is not None:
                     # Whether it is multimetric is the asking run's to say.

@@ -144,6 +144,24 @@ def check_bootstrap_scorers(plan):
             )
 
 
+def resamples_scorers(plan):
+    """Whether held-out resamples can score every scorer of `plan` (a
+    :class:`~.scoring.ScoringPlan`) from predictions, and how: "fast" where
+    each is a row-loss metric (matrix products), "slow" where some are scored
+    by calls, one per copy and resample; None where they cannot."""
+    try:
+        check_bootstrap_scorers(plan)
+    except ValueError:
+        return None
+    fast = all(
+        type(p.scorer) is _Scorer
+        and not p.scorer._kwargs
+        and p.scorer._score_func in _ROW_LOSSES
+        for p in plan.scorers
+    )
+    return "fast" if fast else "slow"
+
+
 def run_bootstrap(plan, seed, n_bootstrap, n_rows, sample_weight, rows):
     """A run's :class:`HeldoutBootstrap` (None without `n_bootstrap`), its
     scorers checked; `n_rows`, `sample_weight` and `rows` those of the rows
