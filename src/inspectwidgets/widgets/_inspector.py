@@ -200,7 +200,6 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             n_jobs=n_jobs,
             n_bootstrap=HELD_OUT_RESAMPLES,
         )
-        importance._resample_slow_scorers = False
         importance._shared = (self._shared, "test")
         self._scoring = list(importance.scoring)
         self._importance_options = self._training_views()

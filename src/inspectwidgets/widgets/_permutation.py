@@ -64,7 +64,8 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     n_bootstrap : int or None, default=None
         Resamples of the rows for the held-out interval shown in the
         tooltips (see :func:`~inspectwidgets.permutation_importance`), where
-        the scorers are scored from predictions; None for none.
+        every scorer allows it (r2, (root) mean squared, absolute and
+        percentage errors, accuracy, log loss); None for none.
     max_features : int, default=25
         Most important features drawn; the rest are counted, not sent.
     kind : {"bar", "box", "table"}, default="bar"
@@ -240,17 +241,11 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         )
         return store.stream(rows, run, settings)
 
-    # Whether scorers scored by calls (one per copy and resample, seconds
-    # where the row-loss metrics take milliseconds) are resampled too: the
-    # inspector, which turns the interval on by itself, says no.
-    _resample_slow_scorers = True
-
     def _resamples(self, scoring):
         """`n_bootstrap` where this view's scorers allow it, else None."""
         if self._n_bootstrap is None:
             return None
-        how = resamples_scorers(ScoringPlan(self._estimator, scoring))
-        if how == "fast" or (how == "slow" and self._resample_slow_scorers):
+        if resamples_scorers(ScoringPlan(self._estimator, scoring)):
             return self._n_bootstrap
         return None
 

@@ -3,27 +3,34 @@
 The repeats' spread of a permutation importance covers the shuffles of one
 held-out set; another held-out sample of the same size would give another
 importance. To see that too, the rows are resampled with replacement
-`n_bootstrap` times (multinomial counts, drawn once per run from their own
-random stream) and every score, the baseline's and each permuted copy's, is
-computed again with the counts multiplied into ``sample_weight``: the
-permuted predictions are reused, nothing is predicted again.
+`n_bootstrap` times (multinomial counts ``c``, drawn once per run from their
+own random stream) and every score, the baseline's and each permuted copy's,
+is computed again with weights built from the counts and the user's
+``sample_weight``: the permuted predictions are reused, nothing is predicted
+again.
 
-A row of a permuted copy pairs row i (its target and other features) with
-the permuted feature's value from its donor row ``j = permutation[i]``. A
-resample holding row i ``c_i`` times and row j ``c_j`` times holds ``c_i *
-c_j`` such pairs, so a copy's row i weighs ``c_i * c_j * sample_weight[i]``;
-the baseline's row i weighs ``c_i * sample_weight[i]``. Weighting the copies'
-rows by ``c_i`` alone treats the donors as fixed: every row enters an
-importance twice, as a target and as a donor, and that interval missed much
-of the sampling variance (a 95 % interval covered 64 to 75 % of known
-importances in a simulation, the pair weights 87 to 96 %; see
-tests/engine/permutation/test_heldout_bootstrap.py).
+The baseline's row i weighs ``c_i * sample_weight[i]``. A row of a permuted
+copy pairs row i (its target and other features) with the permuted
+feature's value from its donor row ``j = permutation[i]``, so a resample
+changes its weight through both rows: it weighs ``(c_i + c_j - 1) *
+sample_weight[i]``, the first-order (linear) effect of both counts; it can
+be negative. Every row thus moves the importance as a target and as a
+donor, as it does across held-out samples. Weighting a copy's row by ``c_i``
+alone treats the donors as fixed and misses much of the sampling variance;
+weighting it by ``c_i * c_j`` (a resample's count of such pairs) adds a
+second-order term as large as the whole loss's variance. In a simulation of
+a known process (95 % intervals over fresh held-out sets, the model fixed)
+``c_i`` covered 64 to 93 %, ``c_i * c_j`` 87 to 99 % with intervals too wide
+where the rows' losses are noisy, ``c_i + c_j - 1`` 85 to 98 %
+(tests/engine/permutation/test_heldout_bootstrap.py keeps one of these).
 
-For metrics that are weighted means of per-row losses (and r2, a ratio of
-two), all resamples of all copies are one matrix product of the copies' row
-losses (copies x rows) with the weights (rows x resamples); other scorers
-replayable from predictions are called once per copy and resample with the
-cached predictions.
+The weights being linear in the counts, each score is a ratio of weighted
+sums over rows, and ``sum_i c_{p(i)} a_i = sum_j c_j a_{p^-1(j)}``: every
+resample of every copy comes from one matrix product of row sums (copies x
+rows) with the counts (rows x resamples). Hence only metrics that are
+weighted means of per-row losses are resampled (r2, a ratio of two): mean
+squared, root mean squared, absolute and absolute percentage errors,
+accuracy and log loss.
 """
 
 import numbers
@@ -43,7 +50,7 @@ from sklearn.metrics import (
 from .._core.compat import _Scorer, _scorer_accepts_sample_weight
 from .vectorized_metrics import _labels_match, _numeric
 
-# Rows of the weight matrix made float at once: 8 MiB of float64 whatever the
+# Rows of the counts made float at once: 8 MiB of float64 whatever the
 # number of resamples.
 _BLOCK_BYTES = 8 * 2**20
 
@@ -62,43 +69,40 @@ class BootstrapDraw:
 class HeldoutBootstrap:
     """A run's resamples of its held-out rows.
 
-    `counts[b, i]` is how many times row `i` of the scored rows (X's, or the
+    `counts[i, b]` is how many times row `i` of the scored rows (X's, or the
     `max_samples` subsample `rows`) is drawn in resample `b`; `sample_weight`
     the user's weights of those rows, or None.
     """
 
     draw: BootstrapDraw
-    counts: np.ndarray  # (n_bootstrap, n_rows), a small unsigned int type
+    counts: np.ndarray  # (n_rows, n_bootstrap), a small unsigned int type
     sample_weight: object
     rows: object  # the subsample of X scored, or None for every row
 
     @property
     def n_bootstrap(self):
-        return self.counts.shape[0]
-
-    def weight_blocks(self, donors=None):
-        """``(row slice, weights)`` covering every row, the weights of shape
-        (block rows, n_bootstrap) as float64: the baseline's, or with
-        `donors` (a copy's permutation) a permuted copy's."""
-        n_rows = self.counts.shape[1]
-        step = max(256, _BLOCK_BYTES // (8 * self.n_bootstrap))
-        for start in range(0, n_rows, step):
-            rows = slice(start, min(start + step, n_rows))
-            w = self.counts[:, rows].T.astype(np.float64)
-            if donors is not None:
-                w *= self.counts[:, donors[rows]].T
-            if self.sample_weight is not None:
-                w *= np.asarray(self.sample_weight, dtype=np.float64)[rows, None]
-            yield rows, w
+        return self.counts.shape[1]
 
     def weights(self, b, donors=None):
-        """The weights of resample `b` over every row (see `weight_blocks`)."""
-        w = self.counts[b].astype(np.float64)
+        """The weights of resample `b` over every row: the baseline's, or
+        with `donors` (a copy's permutation) a permuted copy's."""
+        w = self.counts[:, b].astype(np.float64)
         if donors is not None:
-            w *= self.counts[b, donors]
+            w += w[donors] - 1
         if self.sample_weight is not None:
             w *= np.asarray(self.sample_weight, dtype=np.float64)
         return w
+
+    def resampled_sums(self, sums):
+        """``sums @ counts``, shape (k, n_bootstrap), for `sums` of shape
+        (k, n_rows): a block of rows of the counts made float at a time."""
+        n_rows = self.counts.shape[0]
+        total = np.zeros((sums.shape[0], self.n_bootstrap))
+        step = max(256, _BLOCK_BYTES // (8 * self.n_bootstrap))
+        for start in range(0, n_rows, step):
+            rows = slice(start, min(start + step, n_rows))
+            total += sums[:, rows] @ self.counts[rows].astype(np.float64)
+        return total
 
 
 def check_bootstrap(n_bootstrap, confidence_level):
@@ -127,15 +131,24 @@ def check_bootstrap(n_bootstrap, confidence_level):
     return n_bootstrap
 
 
+def _row_loss(planned):
+    """``(how, losses)`` of a scorer that is a weighted mean of row losses
+    (see `_ROW_LOSSES`), or None."""
+    scorer = planned.scorer
+    if not planned.replayable or type(scorer) is not _Scorer or scorer._kwargs:
+        return None
+    return _ROW_LOSSES.get(scorer._score_func)
+
+
 def check_bootstrap_scorers(plan):
-    """Refuse scorers the resamples cannot reuse predictions for."""
+    """Refuse scorers the resamples cannot score (see the module doc)."""
     for planned in plan.scorers:
         label = planned.name or repr(planned.scorer)
-        if not planned.replayable:
+        if _row_loss(planned) is None:
             raise ValueError(
-                f"n_bootstrap: the scorer {label} needs the permuted rows "
-                "themselves, so every resample would predict them again; use "
-                "a scorer name or one made by make_scorer."
+                f"n_bootstrap: the scorer {label} is not a mean over rows; the "
+                "held-out interval takes r2, (root) mean squared, absolute and "
+                "absolute percentage errors, accuracy and log loss."
             )
         if plan.multimetric and not _scorer_accepts_sample_weight(planned.scorer):
             raise ValueError(
@@ -146,20 +159,12 @@ def check_bootstrap_scorers(plan):
 
 def resamples_scorers(plan):
     """Whether held-out resamples can score every scorer of `plan` (a
-    :class:`~.scoring.ScoringPlan`) from predictions, and how: "fast" where
-    each is a row-loss metric (matrix products), "slow" where some are scored
-    by calls, one per copy and resample; None where they cannot."""
+    :class:`~.scoring.ScoringPlan`)."""
     try:
         check_bootstrap_scorers(plan)
     except ValueError:
-        return None
-    fast = all(
-        type(p.scorer) is _Scorer
-        and not p.scorer._kwargs
-        and p.scorer._score_func in _ROW_LOSSES
-        for p in plan.scorers
-    )
-    return "fast" if fast else "slow"
+        return False
+    return True
 
 
 def run_bootstrap(plan, seed, n_bootstrap, n_rows, sample_weight, rows):
@@ -176,11 +181,11 @@ def draw_bootstrap(seed, n_bootstrap, n_rows, sample_weight, rows):
     """The :class:`HeldoutBootstrap` of `seed`: its own stream (the seed and
     a fixed key), so the permutations drawn from `seed` are unchanged."""
     rng = np.random.default_rng([seed, 37])
-    counts = np.empty((n_bootstrap, n_rows), dtype=np.uint16)
+    counts = np.empty((n_rows, n_bootstrap), dtype=np.uint16)
     for b in range(n_bootstrap):
         # Row indices drawn with replacement, counted: multinomial counts.
         drawn = np.bincount(rng.integers(0, n_rows, n_rows), minlength=n_rows)
-        counts[b] = np.minimum(drawn, np.iinfo(np.uint16).max)
+        counts[:, b] = np.minimum(drawn, np.iinfo(np.uint16).max)
     if counts.max(initial=0) < 256:
         counts = counts.astype(np.uint8)
     return HeldoutBootstrap(
@@ -194,96 +199,97 @@ def draw_bootstrap(seed, n_bootstrap, n_rows, sample_weight, rows):
 def bootstrap_scores(plan, outputs, n_blocks, y, bootstrap, donors=None):
     """Every scorer's scores of `n_blocks` equal blocks of prediction
     `outputs` (as :meth:`~.scoring.ScoringPlan.score_blocks` takes them) under
-    each resample: a dict of arrays of shape (n_blocks, n_bootstrap).
-    `donors` holds each block's permutation (None for the baseline's)."""
-    if donors is None:
-        donors = [None] * n_blocks
-    # Blocks sharing a permutation (a repeat's features) share weights.
-    grouped = {}
-    for block, permutation in enumerate(donors):
-        grouped.setdefault(id(permutation), (permutation, []))[1].append(block)
-    groups = list(grouped.values())
+    each resample: a dict of arrays of shape (n_blocks, n_bootstrap), NaN
+    where a metric's inputs are outside what it reproduces. `donors` holds
+    each block's permutation (None for the baseline's)."""
     blocked = {
         method: value.reshape((n_blocks, -1) + value.shape[1:])
         for method, value in outputs.items()
     }
-    y = None if y is None else np.asarray(y)
-    scores = {}
+    y = np.asarray(y)
+    n_rows = y.shape[0]
+    weight = (
+        np.ones(n_rows)
+        if bootstrap.sample_weight is None
+        else np.asarray(bootstrap.sample_weight, dtype=np.float64)
+    )
+    donors = [None] * n_blocks if donors is None else donors
+    inverses = {id(p): None if p is None else np.argsort(p) for p in donors}
+    # Row sums to resample, as rows of one matrix: per scorer its blocks'
+    # weighted losses, and per permutation the weights and (for r2) y's
+    # moments about its mean (the weighted sum of squares is shift-free).
+    sums, where = [], {}
+
+    def add(key, rows):
+        where[key] = slice(len(sums), len(sums) + len(rows))
+        sums.extend(rows)
+
+    y_centred = y.astype(float) - y.mean() if y.dtype.kind in "fiu" else None
+    for key in inverses:  # one permutation's id
+        add(("weight", key), [weight])
+        if y_centred is not None:
+            add(("y", key), [weight * y_centred, weight * y_centred**2])
+    losses = {}
     for planned in plan.scorers:
-        name = planned.name or "score"
-        values = None
-        if y is not None:
-            values = _vectorized(planned, y, plan, blocked, bootstrap, groups)
-        if values is None:
-            values = np.empty((n_blocks, bootstrap.n_bootstrap))
-            for permutation, blocks in groups:
-                for b in range(bootstrap.n_bootstrap):
-                    weight = bootstrap.weights(b, permutation)
-                    for block in blocks:
-                        values[block, b] = plan.replay_score(
-                            planned,
-                            {m: v[block] for m, v in blocked.items()},
-                            y,
-                            weight,
-                        )
-        else:
-            values = planned.scorer._sign * values
-        scores[name] = values
-    return scores
+        how, row_losses = _row_loss(planned)
+        loss = row_losses(y, plan._response(planned, blocked), plan._classes)
+        losses[planned.name or "score"] = (how, loss, planned.scorer._sign)
+        if loss is not None:
+            add(planned.name or "score", list(weight * loss))
+    resampled = _linear_sums(np.asarray(sums), where, donors, inverses, bootstrap)
+    return {
+        name: sign * _scores(how, resampled, name, donors)
+        if loss is not None
+        else np.full((n_blocks, bootstrap.n_bootstrap), np.nan)
+        for name, (how, loss, sign) in losses.items()
+    }
 
 
-def _vectorized(planned, y, plan, blocked, bootstrap, groups):
-    """All resamples of all blocks by matrix products, or None where the
-    metric is not a weighted mean of row losses reproduced here."""
-    scorer = planned.scorer
-    if type(scorer) is not _Scorer or scorer._kwargs:
-        return None
-    kind = _ROW_LOSSES.get(scorer._score_func)
-    if kind is None:
-        return None
-    how, losses = kind
-    response = plan._response(planned, blocked)
-    loss = losses(y, response, plan._classes)
-    if loss is None:
-        return None
-    values = np.empty((loss.shape[0], bootstrap.n_bootstrap))
-    for permutation, blocks in groups:
-        total = np.zeros((len(blocks), bootstrap.n_bootstrap))
-        weight_sum = np.zeros(bootstrap.n_bootstrap)
-        for rows, w in bootstrap.weight_blocks(permutation):
-            total += loss[blocks, rows] @ w
-            weight_sum += w.sum(axis=0)
-        if how == "r2":
-            values[blocks] = _r2(total, _r2_denominators(y, bootstrap, permutation))
+def _linear_sums(sums, where, donors, inverses, bootstrap):
+    """Each row sum of `sums` under each resample's weights, as
+    ``{key: (rows, n_bootstrap)}``: ``sum_i c_i a_i`` for the baseline,
+    ``sum_i (c_i + c_{p(i)} - 1) a_i`` for a copy permuted by p, which is
+    ``sum_j c_j (a_j + a_{p^-1(j)}) - sum_i a_i``."""
+    rows, offsets = [], []
+    for key, span in where.items():
+        block = sums[span]
+        if isinstance(key, tuple):  # one permutation's own rows
+            inverse = inverses[key[1]]
+            rows.append(block if inverse is None else block + block[:, inverse])
+            offsets.append(0 if inverse is None else block.sum(axis=1))
             continue
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = total / weight_sum
-        values[blocks] = np.sqrt(mean) if how == "sqrt" else mean
-    return values
+        # A scorer's blocks, each with its own permutation.
+        paired = np.empty_like(block)
+        offset = np.zeros(len(block))
+        for b, p in enumerate(donors):
+            inverse = inverses[id(p)]
+            paired[b] = block[b] if inverse is None else block[b] + block[b, inverse]
+            offset[b] = 0 if inverse is None else block[b].sum()
+        rows.append(paired)
+        offsets.append(offset)
+    total = bootstrap.resampled_sums(np.concatenate(rows))
+    out, start = {}, 0
+    for (key, span), offset in zip(where.items(), offsets, strict=True):
+        n = span.stop - span.start
+        out[key] = total[start : start + n] - np.asarray(offset)[..., None]
+        start += n
+    return out
 
 
-def _r2(numerator, denominator):
-    """scikit-learn's r2 with force_finite, per block and resample."""
+def _scores(how, resampled, name, donors):
+    """One scorer's (block, resample) scores from the resampled sums."""
+    total = resampled[name]
+    weight = np.stack([resampled[("weight", id(p))][0] for p in donors])
     with np.errstate(invalid="ignore", divide="ignore"):
-        r2 = 1 - numerator / denominator
-    zero = denominator == 0
-    return np.where(zero, np.where(numerator == 0, 1.0, 0.0), r2)
-
-
-def _r2_denominators(y, bootstrap, permutation):
-    """Each resample's weighted sum of squares of y about its weighted mean."""
-    y = y.astype(float)
-    weighted = np.zeros(bootstrap.n_bootstrap)
-    weight_sum = np.zeros(bootstrap.n_bootstrap)
-    for rows, w in bootstrap.weight_blocks(permutation):
-        weighted += y[rows] @ w
-        weight_sum += w.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = weighted / weight_sum
-    denominator = np.zeros(bootstrap.n_bootstrap)
-    for rows, w in bootstrap.weight_blocks(permutation):
-        denominator += np.sum(w * (y[rows, None] - mean) ** 2, axis=0)
-    return denominator
+        if how != "r2":
+            mean = total / weight
+            return np.sqrt(mean) if how == "sqrt" else mean
+        first = np.stack([resampled[("y", id(p))][0] for p in donors])
+        second = np.stack([resampled[("y", id(p))][1] for p in donors])
+        denominator = second - first**2 / weight
+        r2 = 1 - total / denominator
+    # scikit-learn's force_finite
+    return np.where(denominator == 0, np.where(total == 0, 1.0, 0.0), r2)
 
 
 def _squared(y, predictions, classes):
@@ -306,7 +312,7 @@ def _relative(y, predictions, classes):
 
 
 def _correct(y, predictions, classes):
-    if not _numeric(y, predictions):
+    if y.ndim != 1 or predictions.ndim != 2:
         return None
     return (predictions == y).astype(np.float64)
 

@@ -165,12 +165,6 @@ class ScoringPlan:
             return planned.scorer._score(_uncached_call, estimator, X, y, **kwargs)
         return planned.scorer(estimator, X, y, **kwargs)
 
-    def replay_score(self, planned, outputs, y, sample_weight):
-        """`planned`'s score of one copy's prediction `outputs` (a dict by
-        method), weighted by `sample_weight`: nothing is predicted."""
-        estimator = ReplayEstimator(self.estimator, outputs)
-        return self._call(planned, estimator, None, y, sample_weight)
-
     def score_blocks(
         self, outputs, n_blocks, y, sample_weight, block_X, vectorize=True
     ):
