@@ -198,8 +198,8 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             n_repeats=n_repeats,
             random_state=self._random_state,
             n_jobs=n_jobs,
-            n_bootstrap=HELD_OUT_RESAMPLES,
         )
+        self._shared.resamples["test"] = HELD_OUT_RESAMPLES
         importance._shared = (self._shared, "test")
         self._scoring = list(importance.scoring)
         self._importance_options = self._training_views()

@@ -103,18 +103,9 @@ class PermutationRun:
         self.rows, self.permutations = schedule_of_seed(
             seed, n_samples, max_samples, n_repeats
         )
-        self.n_bootstrap = check_bootstrap(a.n_bootstrap, a.confidence_level)
+        self._seed, self.bootstrap = seed, None
         self.confidence_level = float(a.confidence_level)
-        # The held-out resamples (bootstrap.py), from their own stream of
-        # the seed: the permutations are those of a run without them.
-        self.bootstrap = run_bootstrap(
-            self.plan,
-            seed,
-            self.n_bootstrap,
-            max_samples,
-            self._subsample(sample_weight),
-            self.rows,
-        )
+        self.resample(check_bootstrap(a.n_bootstrap, a.confidence_level))
         if self.algorithm == "tree":
             check_tree_algorithm(
                 a.estimator, X, self.plan.response_methods, self._custom_scorer()
@@ -135,16 +126,33 @@ class PermutationRun:
     def _cancelled(self):
         return self.cancel is not None and self.cancel.is_set()
 
+    def resample(self, n_bootstrap):
+        """Score this run, not yet started, under `n_bootstrap` resamples of
+        its held-out rows too (None: none); see bootstrap.py. They come from
+        their own stream of the seed: the permutations are unchanged."""
+        self.n_bootstrap = check_bootstrap(n_bootstrap, self.confidence_level)
+        self.bootstrap = run_bootstrap(
+            self.plan,
+            self._seed,
+            self.n_bootstrap,
+            len(self.permutations[0]),
+            self._subsample(self.sample_weight),
+            self.rows,
+        )
+
     def reuse_baseline(self, baseline):
         """Take the scores of the unpermuted data from `baseline` (a
         :class:`~.scoring.Baseline` of a plan with the same scorers, on the
         same X, y and sample_weight) instead of predicting X again: for a
-        caller that has already scored these rows."""
+        caller that has already scored these rows. Under resamples, they
+        are scored from its predictions."""
         names = self.plan.names
         if self.bootstrap is not None and baseline.bootstrap_draw != (
             self.bootstrap.draw
         ):
-            return  # scored without this run's resamples: predicted again
+            if baseline.outputs is None:
+                return  # predicted again, with this run's resamples
+            baseline = self.plan.resample_baseline(baseline, self.y, self.bootstrap)
         if sorted(baseline.scores) != sorted(names):
             raise ValueError(
                 f"baseline: scores {sorted(baseline.scores)} do not match this "

@@ -8,7 +8,7 @@ into scores, so the numbers are scikit-learn's. For the commonest metrics a
 vectorized version scores all copies of a batch at once.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.base import is_classifier
@@ -89,6 +89,9 @@ class Baseline:
     # resample, by name, and the draw they belong to; else None.
     bootstrap_scores: dict | None = None
     bootstrap_draw: object = None
+    # The predictions of X scored, by method: a run under resamples that
+    # reuses this baseline scores them again (never compared).
+    outputs: dict | None = field(default=None, compare=False, repr=False)
 
 
 class ScoringPlan:
@@ -307,25 +310,30 @@ class ScoringPlan:
         scores, returned_dict = self._score_blocks(
             outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
-        resampled = None
-        if bootstrap is not None:
-            rows = bootstrap.rows
-            resampled = bootstrap_scores(
-                self,
-                outputs if rows is None else {m: v[rows] for m, v in outputs.items()},
-                1,
-                y if rows is None or y is None else _safe_indexing(y, rows),
-                bootstrap,
-            )
-            resampled = {name: v[0] for name, v in resampled.items()}
-        return Baseline(
+        baseline = Baseline(
             # An int stays an int: scikit-learn's importances then are too.
             scores={name: values[0].item() for name, values in scores.items()},
             multimetric=self.multimetric or returned_dict,
             output_bytes_per_row=sum(v.nbytes for v in outputs.values())
             / max(1, X.shape[0]),
-            bootstrap_scores=resampled,
-            bootstrap_draw=None if bootstrap is None else bootstrap.draw,
+            outputs=outputs,
+        )
+        if bootstrap is None:
+            return baseline
+        return self.resample_baseline(baseline, y, bootstrap)
+
+    def resample_baseline(self, baseline, y, bootstrap):
+        """`baseline` also scored under the resamples of `bootstrap`, from
+        its predictions (see bootstrap.py)."""
+        rows, outputs = bootstrap.rows, baseline.outputs
+        if rows is not None:
+            outputs = {m: v[rows] for m, v in outputs.items()}
+            y = None if y is None else _safe_indexing(y, rows)
+        resampled = bootstrap_scores(self, outputs, 1, y, bootstrap)
+        return replace(
+            baseline,
+            bootstrap_scores={name: v[0] for name, v in resampled.items()},
+            bootstrap_draw=bootstrap.draw,
         )
 
 
