@@ -176,23 +176,7 @@ class PermutationImportanceDisplay:
         ax.set_yticks(positions, labels=names)
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
         ax.set_xlabel(f"Decrease in {scorer} when permuted")
-        baseline = result.baseline_scores[scorer]
-        title = (
-            f"Permutation importance ({result.n_repeats_done} of "
-            f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
-        )
-        if kind == "bar":
-            title += "\nbars: ± std over the repeats' shuffles of these rows"
-        if self.interval_lines_ is not None:
-            title += (
-                f"\nwhiskers: {100 * result.confidence_level:g} % interval over "
-                f"{result.n_bootstrap} resamples of the held-out rows "
-                "(their sampling noise too)"
-            )
-        if hidden:
-            title += f"\n{hidden} more features not shown"
-        if result.pending_features:
-            title += f"\n{len(result.pending_features)} features not permuted yet"
+        title = _title(result, scorer, kind, hidden, self.interval_lines_)
         ax.set_title(title, fontsize="medium")
         self.ax_ = ax
         self.figure_ = ax.figure
@@ -213,3 +197,25 @@ def _draw_interval(ax, positions, bounds):
         capsize=4,
         label="held-out interval",
     )
+
+
+def _title(result, scorer, kind, hidden, interval_lines):
+    """What the chart shows, and what its bars and whiskers cover."""
+    baseline = result.baseline_scores[scorer]
+    title = (
+        f"Permutation importance ({result.n_repeats_done} of "
+        f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
+    )
+    if kind == "bar":
+        title += "\nbars: ± std over the repeats' shuffles of these rows"
+    if interval_lines is not None:
+        title += (
+            f"\nwhiskers: {100 * result.confidence_level:g} % interval over "
+            f"{result.n_bootstrap} resamples of the held-out rows "
+            "(their sampling noise too)"
+        )
+    if hidden:
+        title += f"\n{hidden} more features not shown"
+    if result.pending_features:
+        title += f"\n{len(result.pending_features)} features not permuted yet"
+    return title
