@@ -347,3 +347,20 @@ def test_tree_walk_baseline_rides_with_its_resamples():
         assert_allclose(
             walked[name].importances_bootstrap, stacked[name].importances_bootstrap
         )
+
+
+def test_a_given_baseline_is_rescored_under_the_resamples(diabetes):
+    """A caller's baseline (the inspector's header scores) is scored under
+    the run's resamples from its kept predictions, as if predicted again."""
+    from inspectwidgets.inspection._permutation import ScoringPlan
+
+    model, X, y = diabetes
+    kwargs = dict(n_repeats=3, random_state=4, n_bootstrap=40, scoring=["r2"])
+    fresh = list(permutation_run(model, X, y, **kwargs))[-1]
+    run = permutation_run(model, X, y, **kwargs)
+    run.reuse_baseline(ScoringPlan(model, ["r2"]).baseline(X, y, None))
+    reused = list(run)[-1]
+    assert_array_equal(
+        reused.bootstrap_baseline_scores["r2"], fresh.bootstrap_baseline_scores["r2"]
+    )
+    assert_array_equal(reused.interval("r2"), fresh.interval("r2"))
