@@ -72,3 +72,33 @@ def test_bad_arguments(result):
         PermutationImportanceDisplay(result).plot(kind="violin", scorer="r2")
     with pytest.raises(ValueError, match="name the one you want"):
         PermutationImportanceDisplay(result).plot()
+
+
+def test_held_out_interval_whiskers_span_the_resampled_percentiles():
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    model = Ridge(alpha=1e-2).fit(X, y)
+    display = PermutationImportanceDisplay.from_estimator(
+        model, X, y, n_repeats=5, random_state=0, n_bootstrap=100, max_features=3
+    )
+    result = display.result
+    shown, _ = result.top(k=3)
+    bounds = result.interval()[shown]
+    # The whiskers' ends, drawn bar by bar, most important on top.
+    segments = display.interval_lines_.lines[2][0].get_segments()
+    ends = np.array([[s[0][0], s[1][0]] for s in segments])
+    np.testing.assert_allclose(ends, bounds)
+    title = display.ax_.get_title()
+    assert "bars: ± std over the repeats' shuffles of these rows" in title
+    assert "whiskers: 95 % interval over 100 resamples of the held-out rows" in title
+    plt.close(display.figure_)
+    # Off on request; refused where the result has no resamples.
+    quiet = PermutationImportanceDisplay.from_result(result, interval=False)
+    assert quiet.interval_lines_ is None
+    assert "whiskers" not in quiet.ax_.get_title()
+    plt.close(quiet.figure_)
+
+
+def test_interval_needs_a_result_with_resamples(result):
+    with pytest.raises(ValueError, match="interval: this result has no resamples"):
+        PermutationImportanceDisplay.from_result(result, scorer="r2", interval=True)
+    plt.close("all")

@@ -380,6 +380,8 @@ def test_importance_reuses_a_comparison_computed_first(regression, engine_calls)
     inspector.view = "importance"
     settle(inspector)
     assert engine_calls == before  # the Comparison's test measure, kept
+    # with the held-out interval the inspector asks of every run on test rows
+    assert inspector.views["importance"].result.n_bootstrap == 200
     model, _, _, X_test, y_test = regression
     expected = permutation_importance(
         model, X_test, y_test, n_repeats=2, random_state=0

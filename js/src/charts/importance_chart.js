@@ -118,6 +118,12 @@ function buildRow(g) {
  *   side of the mean (1.96 for a cross-validated result's 95% interval).
  * @property {string} [spreadLabel="std"] what the error bars are, for the
  *   tooltip.
+ * @property {import("../codecs.js").TypedArray | null} [intervalLow] the
+ *   held-out interval's lower ends, one per feature (a result computed with
+ *   `n_bootstrap`), shown in the tooltip.
+ * @property {import("../codecs.js").TypedArray | null} [intervalHigh] its
+ *   upper ends.
+ * @property {string} [intervalLabel] what that interval covers.
  *
  * @typedef {object} MarksOptions how `drawBars` and `drawBoxes` draw.
  * @property {boolean} visible whether the marks are shown.

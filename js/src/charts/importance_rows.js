@@ -66,6 +66,8 @@ export function makeRows(data) {
       std: (Number.isFinite(std?.[i]) ? std[i] : 0) * spread,
       permuted: permutedMean ? permutedMean[i] : NaN,
       box: row ? boxStats(row) : null,
+      low: data.intervalLow?.[i] ?? NaN,
+      high: data.intervalHigh?.[i] ?? NaN,
     };
   });
 }
@@ -109,6 +111,14 @@ export function tooltipLines(row, kind, data, formats) {
     lines.push([
       "",
       `median ${importance(row.box.median)}, IQR ${importance(row.box.q1)} to ${importance(row.box.q3)}`,
+    ]);
+  }
+  if (Number.isFinite(row.low) && Number.isFinite(row.high)) {
+    // Beside the repeats' spread: this one also covers the sampling noise
+    // of the held-out rows (computed in Python, see permutation_importance).
+    lines.push([
+      "",
+      `${data.intervalLabel || "held-out interval"}: [${importance(row.low)}, ${importance(row.high)}]`,
     ]);
   }
   lines.push(["", `repeats: ${data.repeatsDone ?? 0}`]);

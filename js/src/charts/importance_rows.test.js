@@ -65,3 +65,38 @@ describe("error bars of a resampled result", () => {
     expect(lines[1][1]).toMatch(/\(mean ± 1\.96 std across folds\)$/);
   });
 });
+
+describe("the held-out interval", () => {
+  const data = {
+    features: ["a", "b"],
+    mean: Float32Array.from([0.5, 0.1]),
+    std: Float32Array.from([0.1, 0.05]),
+    values: null,
+    repeatsDone: 5,
+    baseline: 0.9,
+    permutedMean: null,
+    scorer: "r2",
+    intervalLow: Float32Array.from([0.25, -0.125]),
+    intervalHigh: Float32Array.from([0.75, 0.375]),
+    intervalLabel: "95 % interval over resampled held-out rows",
+  };
+
+  it("is a tooltip line beside the repeats' spread, with its own ends", () => {
+    const rows = makeRows(data);
+    const lines = tooltipLines(rows[1], "bar", data, makeFormats(data));
+    const texts = lines.map((l) => l[1]);
+    expect(texts[1]).toMatch(/\(mean ± std\)$/);
+    expect(texts[2]).toBe(
+      "95 % interval over resampled held-out rows: [\u22120.125, 0.375]",
+    );
+  });
+
+  it("is absent from a result without resamples", () => {
+    const plain = { ...data, intervalLow: null, intervalHigh: null };
+    const rows = makeRows(plain);
+    const texts = tooltipLines(rows[0], "bar", plain, makeFormats(plain)).map(
+      (l) => l[1],
+    );
+    expect(texts.some((t) => t.includes("interval"))).toBe(false);
+  });
+});

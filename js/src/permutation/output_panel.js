@@ -95,6 +95,9 @@ export function createOutputPanel() {
           permutedMean: result?.permutedMean ?? null,
           spread: result?.spread ?? 1,
           spreadLabel: result?.spreadLabel ?? "std",
+          intervalLow: result?.intervalLow ?? null,
+          intervalHigh: result?.intervalHigh ?? null,
+          intervalLabel: result?.intervalLabel ?? "",
           scorer,
         });
         if (drawn.negative > 0)

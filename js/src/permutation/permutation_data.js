@@ -18,11 +18,14 @@ import { statusText } from "../ui/status.js";
  *   permutedMean: TypedArray, values: TypedArray | null,
  *   repeatsDone: number, baseline: number, nHidden: number,
  *   nFeatures: number, spread: number, spreadLabel: string,
- *   baselineNote: string} | null} `null`
+ *   baselineNote: string, intervalLow: TypedArray | null,
+ *   intervalHigh: TypedArray | null, intervalLabel: string} | null} `null`
  *   when `chart` holds no result for `scorer`. `spread` is how many std the
  *   error bars span (1.96 across the folds of a cross-validated result),
  *   `spreadLabel` says so; `baselineNote` what the baseline is when not
- *   one score of one model (e.g. the folds' mean).
+ *   one score of one model (e.g. the folds' mean); `intervalLow` and
+ *   `intervalHigh` the held-out interval's ends where the result has one
+ *   (`intervalLabel` says what it covers), else null.
  * @throws {TypeError | RangeError} when an array is malformed (see
  *   `decodeArray`) or its length differs from the number of features.
  */
@@ -66,6 +69,9 @@ export function scorerResult(chart, scorer) {
     spread: Number.isFinite(chart.spread) ? Number(chart.spread) : 1,
     spreadLabel: String(chart.spread_label ?? "std"),
     baselineNote: String(chart.baseline_note ?? ""),
+    intervalLow: block.interval_low ? vector("interval_low") : null,
+    intervalHigh: block.interval_high ? vector("interval_high") : null,
+    intervalLabel: String(chart.interval_label ?? ""),
   };
 }
 

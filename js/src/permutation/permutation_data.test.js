@@ -110,3 +110,33 @@ describe("progressText", () => {
     ).toBe("1 / 30 repeats · about 4 s left");
   });
 });
+
+describe("scorerResult with a held-out interval", () => {
+  it("decodes its ends and label, and is null without them", () => {
+    const chart = makeChart({ r2: R2 });
+    expect(scorerResult(chart, "r2").intervalLow).toBeNull();
+    expect(scorerResult(chart, "r2").intervalLabel).toBe("");
+    const ends = (values) => ({
+      data: new DataView(Float32Array.from(values).buffer),
+      dtype: "float32",
+      shape: [values.length],
+    });
+    const withInterval = {
+      ...chart,
+      interval_label: "95 % interval over resampled held-out rows",
+      scorers: {
+        r2: {
+          ...chart.scorers.r2,
+          interval_low: ends([0.25, 0.125, -0.5]),
+          interval_high: ends([0.5, 0.25, 0.5]),
+        },
+      },
+    };
+    const result = scorerResult(withInterval, "r2");
+    expect([...result.intervalLow]).toEqual([0.25, 0.125, -0.5]);
+    expect([...result.intervalHigh]).toEqual([0.5, 0.25, 0.5]);
+    expect(result.intervalLabel).toBe("95 % interval over resampled held-out rows");
+    withInterval.scorers.r2.interval_low = ends([0.25]);
+    expect(() => scorerResult(withInterval, "r2")).toThrow(RangeError);
+  });
+});

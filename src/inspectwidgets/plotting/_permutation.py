@@ -58,17 +58,23 @@ class PermutationImportanceDisplay:
         kind: Literal["bar", "box"] = "bar",
         scorer: str | None = None,
         max_features: int = 20,
+        interval: bool | None = None,
         **kwargs: Any,
     ) -> Self:
         """Compute permutation importance (keyword arguments as in
-        :func:`~inspectwidgets.permutation_importance`) and plot it."""
+        :func:`~inspectwidgets.permutation_importance`, ``n_bootstrap``
+        included) and plot it."""
         # return_result=True: the result, never scikit-learn's Bunch.
         result = cast(
             PermutationImportanceResult,
             permutation_importance(estimator, X, y, return_result=True, **kwargs),
         )
         return cls(result).plot(
-            ax=ax, kind=kind, scorer=scorer, max_features=max_features
+            ax=ax,
+            kind=kind,
+            scorer=scorer,
+            max_features=max_features,
+            interval=interval,
         )
 
     @classmethod
@@ -80,10 +86,15 @@ class PermutationImportanceDisplay:
         kind: Literal["bar", "box"] = "bar",
         scorer: str | None = None,
         max_features: int = 20,
+        interval: bool | None = None,
     ) -> Self:
         """Plot an existing result."""
         return cls(result).plot(
-            ax=ax, kind=kind, scorer=scorer, max_features=max_features
+            ax=ax,
+            kind=kind,
+            scorer=scorer,
+            max_features=max_features,
+            interval=interval,
         )
 
     def plot(
@@ -93,6 +104,7 @@ class PermutationImportanceDisplay:
         kind: Literal["bar", "box"] = "bar",
         scorer: str | None = None,
         max_features: int = 20,
+        interval: bool | None = None,
     ) -> Self:
         """Draw the chart.
 
@@ -107,6 +119,11 @@ class PermutationImportanceDisplay:
         max_features : int, default=20
             Draw the most important features only; the title says how many
             are hidden.
+        interval : bool or None, default=None
+            Draw the held-out interval (a result computed with
+            ``n_bootstrap``) as whiskers beside each bar or box: it also
+            covers the sampling noise of the held-out rows, which the
+            repeats' spread does not. None draws it when the result has it.
 
         Returns
         -------
@@ -118,6 +135,13 @@ class PermutationImportanceDisplay:
             raise ValueError(f'kind must be "bar" or "box"; got {kind!r}.')
         result = self.result
         scorer = result._scorer(scorer)
+        if interval is None:
+            interval = result.n_bootstrap is not None
+        if interval and result.n_bootstrap is None:
+            raise ValueError(
+                "interval: this result has no resamples of the held-out rows; "
+                "compute it with n_bootstrap=200 (for instance)."
+            )
         shown, hidden = result.top(scorer, max_features)
         importances = result.importances(scorer)[shown]
         names = [result.feature_names[i] for i in shown]
@@ -144,21 +168,54 @@ class PermutationImportanceDisplay:
                 importances.T, positions=positions, orientation="horizontal", widths=0.6
             )
             self.artists_ = boxes["boxes"]
+        self.interval_lines_ = None
+        if interval and importances.shape[1]:
+            self.interval_lines_ = _draw_interval(
+                ax, positions, result.interval(scorer)[shown]
+            )
         ax.set_yticks(positions, labels=names)
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
         ax.set_xlabel(f"Decrease in {scorer} when permuted")
-        baseline = result.baseline_scores[scorer]
-        title = (
-            f"Permutation importance ({result.n_repeats_done} of "
-            f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
-        )
-        if kind == "bar":
-            title += "\nbars: ± std over the repeats' shuffles of these rows"
-        if hidden:
-            title += f"\n{hidden} more features not shown"
-        if result.pending_features:
-            title += f"\n{len(result.pending_features)} features not permuted yet"
+        title = _title(result, scorer, kind, hidden, self.interval_lines_)
         ax.set_title(title, fontsize="medium")
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
+
+
+def _draw_interval(ax, positions, bounds):
+    """The held-out interval as thin whiskers just below each bar's centre."""
+    low, high = bounds[:, 0], bounds[:, 1]
+    middle = (low + high) / 2
+    return ax.errorbar(
+        middle,
+        positions - 0.3,
+        xerr=[middle - low, high - middle],
+        fmt="none",
+        ecolor="0.15",
+        elinewidth=1.2,
+        capsize=4,
+        label="held-out interval",
+    )
+
+
+def _title(result, scorer, kind, hidden, interval_lines):
+    """What the chart shows, and what its bars and whiskers cover."""
+    baseline = result.baseline_scores[scorer]
+    title = (
+        f"Permutation importance ({result.n_repeats_done} of "
+        f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
+    )
+    if kind == "bar":
+        title += "\nbars: ± std over the repeats' shuffles of these rows"
+    if interval_lines is not None:
+        title += (
+            f"\nwhiskers: {100 * result.confidence_level:g} % interval over "
+            f"{result.n_bootstrap} resamples of the held-out rows "
+            "(their sampling noise too)"
+        )
+    if hidden:
+        title += f"\n{hidden} more features not shown"
+    if result.pending_features:
+        title += f"\n{len(result.pending_features)} features not permuted yet"
+    return title

@@ -68,6 +68,17 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget, Status
 
 
+HELD_OUT_RESAMPLES = 200
+"""Resamples of the held-out rows behind the Importance view's interval on
+test rows, computed where its scorers are means over rows and the rows are
+at most `HELD_OUT_MAX_ROWS`."""
+
+HELD_OUT_MAX_ROWS = 20_000
+"""Above this many held-out rows the inspector computes no interval by
+itself: each chunk reads the rows x resamples counts, which on 100,000 rows
+added 19 to 29 s to runs of 2 to 11 s, against under 1.6 s on 10,000
+(benchmarks/results/permutation.md, "The held-out interval")."""
+
 MAX_ROWS = 5_000
 """Default of `max_rows`: Effects and Comparison predict every row once per
 grid point or repeat, so above this many rows they use a seeded subsample
@@ -201,6 +212,8 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             random_state=self._random_state,
             n_jobs=n_jobs,
         )
+        if len(X) <= HELD_OUT_MAX_ROWS:
+            self._shared.resamples["test"] = HELD_OUT_RESAMPLES
         importance._shared = (self._shared, "test")
         self._scoring = list(importance.scoring)
         self._importance_options = self._training_views()

@@ -19,7 +19,12 @@ from ..inspection._core import (
     quoted_names,
     resolve_features,
 )
-from ..inspection._permutation import builtin_score_name, permutation_run
+from ..inspection._permutation import (
+    ScoringPlan,
+    builtin_score_name,
+    permutation_run,
+    resamples_scorers,
+)
 from ._base import ComputationWidget
 from ._figures import new_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
@@ -56,6 +61,11 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     random_state : int, default=0
     n_jobs, sample_weight, max_samples
         As in :func:`~inspectwidgets.permutation_importance`.
+    n_bootstrap : int or None, default=None
+        Resamples of the rows for the held-out interval shown in the
+        tooltips (see :func:`~inspectwidgets.permutation_importance`), where
+        every scorer allows it (r2, (root) mean squared, absolute and
+        percentage errors, accuracy, log loss); None for none.
     max_features : int, default=25
         Most important features drawn; the rest are counted, not sent.
     kind : {"bar", "box", "table"}, default="bar"
@@ -139,6 +149,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         n_jobs: int | None = None,
         sample_weight: ArrayLike | None = None,
         max_samples: int | float = 1.0,
+        n_bootstrap: int | None = None,
         max_features: int = 25,
         kind: Literal["bar", "box", "table"] = "bar",
         scorer: str | None = None,
@@ -156,6 +167,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         self._engine_kwargs = dict(
             n_jobs=n_jobs, sample_weight=sample_weight, max_samples=max_samples
         )
+        self._n_bootstrap = n_bootstrap
         self._ready = False
         super().__init__(
             features=labels,
@@ -202,11 +214,13 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
 
     def _stream(self, cancel):
         self._check_features()
+        scoring = engine_scoring(self._estimator, self.scoring)
         run = permutation_run(
             self._estimator,
             self._X,
             self._y,
-            scoring=engine_scoring(self._estimator, self.scoring),
+            scoring=scoring,
+            n_bootstrap=self._resamples(scoring),
             n_repeats=self.n_repeats,
             random_state=self.random_state,
             features={label: self._columns[label] for label in self.features},
@@ -226,6 +240,14 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             self._engine_kwargs["max_samples"],
         )
         return store.stream(rows, run, settings)
+
+    def _resamples(self, scoring):
+        """`n_bootstrap` where this view's scorers allow it, else None."""
+        if self._n_bootstrap is None:
+            return None
+        if resamples_scorers(ScoringPlan(self._estimator, scoring)):
+            return self._n_bootstrap
+        return None
 
     def _describe(self):
         """Every row unless the user passed `max_samples` (the sampling
@@ -352,7 +374,17 @@ def chart_payload(result, max_features):
             "permuted_mean": binary_array(result.baseline_scores[name] - mean),
             "values": binary_array(importances),
         }
+        if result.n_bootstrap is not None:
+            bounds = result.interval(name)[shown]
+            scorers[name]["interval_low"] = binary_array(bounds[:, 0])
+            scorers[name]["interval_high"] = binary_array(bounds[:, 1])
+    interval_label = ""
+    if result.n_bootstrap is not None:
+        interval_label = (
+            f"{100 * result.confidence_level:g} % interval over resampled held-out rows"
+        )
     return {
+        "interval_label": interval_label,
         "repeats_done": result.n_repeats_done,
         "n_repeats": result.n_repeats,
         "n_features": len(result.feature_names),

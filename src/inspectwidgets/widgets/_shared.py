@@ -23,7 +23,7 @@ scorers: the header's held-out scores are the Importance run's baseline.
 import threading
 from dataclasses import replace
 
-from ..inspection._permutation import ScoringPlan
+from ..inspection._permutation import ScoringPlan, resamples_scorers
 
 
 class SharedPermutations:
@@ -33,6 +33,10 @@ class SharedPermutations:
         self._lock = threading.Lock()
         self._results = {}  # (rows, n_repeats, random_state, max_samples) -> [...]
         self._baselines = {}  # (rows, scorer names) -> Baseline
+        # Resamples of the held-out interval every run on these rows gets
+        # where its scorers allow (the inspector's "test": 200), so that
+        # the views computing them share their results.
+        self.resamples = {}  # rows -> n_bootstrap
 
     def baseline(self, rows, estimator, X, y, scoring):
         """The scores of `estimator` on the unpermuted (`X`, `y`) for
@@ -62,8 +66,19 @@ class SharedPermutations:
 
     def _shared_stream(self, rows, run, key):
         names = run.plan.names
+        n_bootstrap = self.resamples.get(rows)
+        if (
+            n_bootstrap is not None
+            and run.bootstrap is None
+            and resamples_scorers(run.plan)
+        ):
+            run.resample(n_bootstrap)
         with self._lock:
             for result in self._results.get(key, ()):
+                if run.n_bootstrap is not None and (
+                    result.n_bootstrap != run.n_bootstrap
+                ):
+                    continue  # without this run's resamples (same seed: same draws)
                 kept = result.select(run.feature_columns, names, run.feature_names)
                 if kept is not None:
                     # Whether it is multimetric is the asking run's to say.

@@ -1,6 +1,7 @@
 """Permutation importance: scikit-learn's numbers, batched and streamed, and
 its cross-validated and out-of-bag variants."""
 
+from .bootstrap import resamples_scorers
 from .cross_validation import CrossValRun, cross_val_permutation_importance
 from .importance import (
     iter_permutation_importance,
@@ -31,4 +32,6 @@ INTERNAL_API = [
     # scorers: the estimator's own metric, and baselines shared by views
     "ScoringPlan",
     "builtin_score_name",
+    # whether a view's scorers allow the held-out interval, and at what cost
+    "resamples_scorers",
 ]

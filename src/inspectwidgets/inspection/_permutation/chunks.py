@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bootstrap import bootstrap_scores
 from .scoring import ScoringPlan
 
 
@@ -26,12 +27,15 @@ class PermutedChunks:
     walk_from: int  # the fewest copies the walk takes; fewer are predicted
     walk_block_bytes: int
     n_threads: int
+    bootstrap: object = None  # the held-out resamples (bootstrap.py), or None
 
 
 def score_chunk(c, start, stop):
     """Every scorer's score of the permuted copies of the jobs at
-    ``job_order[start:stop]``; and the :class:`~.scoring.Baseline` of X
-    itself where it rides this chunk (the first), else None.
+    ``job_order[start:stop]``; their scores under each held-out resample
+    (arrays of shape (copies, n_bootstrap)), or None without a bootstrap;
+    and the :class:`~.scoring.Baseline` of X itself where it rides this
+    chunk (the first), else None.
 
     X rides as one more copy, whose columns take their own rows' values: it
     never leaves its rows' paths, so the walk carries it almost for free,
@@ -56,7 +60,16 @@ def score_chunk(c, start, stop):
         c.sample_weight,
         lambda b: c.batcher.block(stacked, b),
     )
-    return scores, None
+    return scores, _resampled(c, outputs, copies), None
+
+
+def _resampled(c, outputs, copies):
+    """The copies' scores under the held-out resamples, from the same
+    predictions (see bootstrap.py)."""
+    if c.bootstrap is None:
+        return None
+    donors = [permutation for permutation, _ in copies]
+    return bootstrap_scores(c.plan, outputs, len(copies), c.y, c.bootstrap, donors)
 
 
 def _walk(c, copies, rides):
@@ -77,9 +90,9 @@ def _walk(c, copies, rides):
             c.tree_rows,
             c.y,
             c.sample_weight,
+            c.bootstrap,
         )
         outputs = {m: v[n_rows:] for m, v in outputs.items()}
-    scores = c.plan.score_blocks(
-        outputs, len(copies) - rides, c.y, c.sample_weight, None
-    )
-    return scores, baseline
+    copies = copies[1:] if rides else copies
+    scores = c.plan.score_blocks(outputs, len(copies), c.y, c.sample_weight, None)
+    return scores, _resampled(c, outputs, copies), baseline

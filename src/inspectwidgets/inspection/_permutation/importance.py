@@ -46,11 +46,13 @@ from .._core.validation import (
     check_X,
     check_y,
 )
+from .bootstrap import check_bootstrap, run_bootstrap
 from .chunks import score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
-from .schedule import check_schedule_size, permutation_schedule
+from .schedule import check_schedule_size, draw_seed, schedule_of_seed
 from .scoring import ScoringPlan
+from .snapshots import empty_snapshot, first_round_snapshot, snapshot
 
 
 class PermutationRun:
@@ -97,9 +99,13 @@ class PermutationRun:
         # (a widget's first bars, where a round takes seconds): see
         # PermutationImportanceResult.pending_features.
         self.stream_first_round = False
-        self.rows, self.permutations = permutation_schedule(
-            a.random_state, n_samples, max_samples, n_repeats
+        seed = draw_seed(a.random_state)
+        self.rows, self.permutations = schedule_of_seed(
+            seed, n_samples, max_samples, n_repeats
         )
+        self._seed, self.bootstrap = seed, None
+        self.confidence_level = float(a.confidence_level)
+        self.resample(check_bootstrap(a.n_bootstrap, a.confidence_level))
         if self.algorithm == "tree":
             check_tree_algorithm(
                 a.estimator, X, self.plan.response_methods, self._custom_scorer()
@@ -120,12 +126,33 @@ class PermutationRun:
     def _cancelled(self):
         return self.cancel is not None and self.cancel.is_set()
 
+    def resample(self, n_bootstrap):
+        """Score this run, not yet started, under `n_bootstrap` resamples of
+        its held-out rows too (None: none); see bootstrap.py. They come from
+        their own stream of the seed: the permutations are unchanged."""
+        self.n_bootstrap = check_bootstrap(n_bootstrap, self.confidence_level)
+        self.bootstrap = run_bootstrap(
+            self.plan,
+            self._seed,
+            self.n_bootstrap,
+            len(self.permutations[0]),
+            self._subsample(self.sample_weight),
+            self.rows,
+        )
+
     def reuse_baseline(self, baseline):
         """Take the scores of the unpermuted data from `baseline` (a
         :class:`~.scoring.Baseline` of a plan with the same scorers, on the
         same X, y and sample_weight) instead of predicting X again: for a
-        caller that has already scored these rows."""
+        caller that has already scored these rows. Under resamples, they
+        are scored from its predictions."""
         names = self.plan.names
+        if self.bootstrap is not None and baseline.bootstrap_draw != (
+            self.bootstrap.draw
+        ):
+            if baseline.outputs is None:
+                return  # predicted again, with this run's resamples
+            baseline = self.plan.resample_baseline(baseline, self.y, self.bootstrap)
         if sorted(baseline.scores) != sorted(names):
             raise ValueError(
                 f"baseline: scores {sorted(baseline.scores)} do not match this "
@@ -140,7 +167,11 @@ class PermutationRun:
         # cluster's n_jobs and sum its trees in a racy order.
         with local_joblib_calls():
             self.baseline = self.plan.baseline(
-                self.X, self.y, self.sample_weight, self._baseline_block_rows()
+                self.X,
+                self.y,
+                self.sample_weight,
+                self._baseline_block_rows(),
+                self.bootstrap,
             )
         self._check_baseline()
 
@@ -171,10 +202,16 @@ class PermutationRun:
         # repeat), one flat array per scorer; chunks take the jobs in
         # `job_order`.
         scores = {name: np.full(n_jobs, np.nan) for name in run_plan.score_names}
+        # The same under each held-out resample, (job, resample), if asked.
+        resampled = {
+            name: np.full((n_jobs, self.n_bootstrap), np.nan)
+            for name in run_plan.score_names
+            if self.bootstrap is not None
+        }
         done = np.zeros(n_jobs, dtype=bool)
         rounds_done = 0
         first_round_shown = 0
-        for start, stop, (chunk_scores, baseline) in self.runner.run(
+        for start, stop, (chunk_scores, chunk_resampled, baseline) in self.runner.run(
             run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
         ):
             if baseline is not None:
@@ -183,6 +220,8 @@ class PermutationRun:
             jobs = job_order[start:stop]
             for name in run_plan.score_names:
                 scores[name][jobs] = chunk_scores[name]
+                if chunk_resampled is not None:
+                    resampled[name][jobs] = chunk_resampled[name]
             done[jobs] = True
             if self.baseline is None:
                 continue  # the chunk it rides has yet to come in
@@ -192,7 +231,7 @@ class PermutationRun:
             if run_plan.split_first_round and 0 < n_first_done < n_features:
                 if n_first_done > first_round_shown:
                     first_round_shown = n_first_done
-                    yield self._first_round_snapshot(scores, first_done)
+                    yield first_round_snapshot(self, scores, resampled, first_done)
                 continue
             while (
                 rounds_done < self.n_repeats
@@ -201,54 +240,13 @@ class PermutationRun:
                 ].all()
             ):
                 rounds_done += 1
-                yield self._snapshot(scores, rounds_done)
-
-    def _snapshot(self, scores, n_done):
-        return PermutationImportanceResult(
-            feature_names=tuple(self.feature_names),
-            feature_columns=tuple(self.feature_columns),
-            scorer_names=tuple(self.baseline.scores),
-            baseline_scores=dict(self.baseline.scores),
-            permuted_scores={
-                name: s.reshape(self.n_repeats, -1)[:n_done].T.copy()
-                for name, s in scores.items()
-            },
-            n_repeats=self.n_repeats,
-            multimetric=self.baseline.multimetric,
-        )
-
-    def _first_round_snapshot(self, scores, first_done):
-        """The features whose first repeat is done, the others pending."""
-        done = np.flatnonzero(first_done)
-        n_features = len(self.feature_names)
-        return PermutationImportanceResult(
-            feature_names=tuple(self.feature_names[i] for i in done),
-            feature_columns=tuple(self.feature_columns[i] for i in done),
-            scorer_names=tuple(self.baseline.scores),
-            baseline_scores=dict(self.baseline.scores),
-            permuted_scores={
-                name: s[:n_features][done, np.newaxis].copy()
-                for name, s in scores.items()
-            },
-            n_repeats=self.n_repeats,
-            multimetric=self.baseline.multimetric,
-            pending_features=tuple(
-                self.feature_names[i] for i in np.flatnonzero(~first_done)
-            ),
-        )
+                yield snapshot(self, scores, rounds_done, resampled)
 
     def empty_result(self):
         """A result with no repeats, for a run cancelled before its first round."""
         if self.baseline is None:  # cancelled before the chunk it rides
             self._predict_baseline()
-        n_features = len(self.feature_names)
-        return self._snapshot(
-            {
-                name: np.empty(self.n_repeats * n_features)
-                for name in self.baseline.scores
-            },
-            0,
-        )
+        return empty_snapshot(self)
 
 
 def iter_permutation_importance(
@@ -312,6 +310,8 @@ def permutation_importance(
     features: FeatureGroups = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     algorithm: Algorithm = "auto",
+    n_bootstrap: int | None = None,
+    confidence_level: float = 0.95,
     callback: Callable[[PermutationImportanceResult], object] | None = None,
     cancel: Cancel | None = None,
     return_result: bool = False,
@@ -375,6 +375,22 @@ def permutation_importance(
         boosting whose copies would mostly leave their rows' paths early
         (predicting them is then cheaper), and predicts elsewhere, where the
         model's own checks judge NaN.
+    n_bootstrap : int >= 2 or None, default=None
+        Resamples of the held-out rows for an interval that also covers their
+        sampling noise; None: none, and the numbers are exactly
+        scikit-learn's. The rows scored are drawn with replacement from a
+        random stream of their own (the importances do not change) and every
+        score is computed again with the draw counts in ``sample_weight``,
+        from the same predictions. Under resample b, the importance is the
+        mean over repeats of (baseline score_b - permuted score_b); their
+        percentile interval (``interval``) covers other held-out samples of
+        this size from the same distribution and the repeats' shuffles, for
+        this fitted model (not refits); ``importances_std`` covers the
+        shuffles only. Needs scorers scored from predictions (names, or made
+        by ``make_scorer``). See docs/permutation_importance.md.
+    confidence_level : float in (0, 1), default=0.95
+        The held-out interval's nominal coverage (as in
+        :func:`scipy.stats.bootstrap`).
     callback : callable, default=None
         Called with the partial :class:`PermutationImportanceResult` after
         every repeat round, e.g. to report progress.
@@ -391,6 +407,9 @@ def permutation_importance(
         ``importances_mean`` (n_features,), ``importances_std`` (n_features,),
         ``importances`` (n_features, n_repeats), plus ``baseline_score`` and
         ``feature_names``; a dict keyed by scorer name for several scorers.
+        With `n_bootstrap`, also ``importances_bootstrap`` (n_features,
+        n_bootstrap), ``interval`` (n_features, 2: low, high) and
+        ``confidence_level``.
 
     Examples
     --------
@@ -402,6 +421,21 @@ def permutation_importance(
     >>> r = permutation_importance(model, X, y, n_repeats=5, random_state=0)
     >>> r.importances.shape
     (10, 5)
+
+    The held-out interval beside the repeats' spread, for the same
+    importances:
+
+    >>> b = permutation_importance(
+    ...     model, X, y, n_repeats=5, random_state=0, n_bootstrap=200
+    ... )
+    >>> bool((b.importances == r.importances).all())
+    True
+    >>> b.interval.shape, b.importances_bootstrap.shape
+    ((10, 2), (10, 200))
+    >>> bmi = list(X.columns).index("bmi")
+    >>> low, high = b.interval[bmi]
+    >>> bool(high - low > 4 * b.importances_std[bmi])
+    True
     """
     arguments = locals()  # the first statement: exactly the parameters
     run = PermutationRun(**streaming_arguments(arguments))

@@ -105,6 +105,7 @@ def plan_run(run):
             if runner.remote or not walked
             else prediction.trees.predict_threads(runner.n_workers)
         ),
+        bootstrap=run.bootstrap,
     )
     split = run.stream_first_round and run.watched
     return RunPlan(

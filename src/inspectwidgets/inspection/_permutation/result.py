@@ -50,6 +50,15 @@ class PermutationImportanceResult:
     pending_features : tuple of str
         Labels of the requested features whose first repeat is not done yet,
         so not in this snapshot; empty once a round is complete.
+    bootstrap_baseline_scores : dict of str to ndarray of shape (n_bootstrap,) or None
+        With ``n_bootstrap``: each scorer's score of the unpermuted rows under
+        each resample of the held-out rows; else None.
+    bootstrap_permuted_scores : dict of str to ndarray of shape \
+(n_features, n_repeats_done, n_bootstrap) or None
+        With ``n_bootstrap``: the permuted scores under each resample, from
+        the same predictions; else None.
+    confidence_level : float
+        The coverage the held-out interval aims at (see :meth:`interval`).
     """
 
     feature_names: tuple[str, ...]
@@ -60,6 +69,9 @@ class PermutationImportanceResult:
     n_repeats: int
     multimetric: bool = False
     pending_features: tuple[str, ...] = ()
+    bootstrap_baseline_scores: dict[str, np.ndarray] | None = None
+    bootstrap_permuted_scores: dict[str, np.ndarray] | None = None
+    confidence_level: float = 0.95
 
     @property
     def n_repeats_done(self) -> int:
@@ -101,6 +113,45 @@ class PermutationImportanceResult:
         scorer = self._scorer(scorer)
         return self.baseline_scores[scorer] - self.permuted_scores[scorer]
 
+    @property
+    def n_bootstrap(self) -> int | None:
+        """Resamples of the held-out rows, or None without them."""
+        if self.bootstrap_baseline_scores is None:
+            return None
+        return len(next(iter(self.bootstrap_baseline_scores.values())))
+
+    def bootstrap_importances(self, scorer: str | None = None) -> np.ndarray:
+        """Importances of shape (n_features, n_bootstrap) for one scorer: under
+        each resample b of the held-out rows, the mean over the repeats done
+        of (baseline score_b - permuted score_b)."""
+        scorer = self._scorer(scorer)
+        if self.bootstrap_baseline_scores is None:
+            raise ValueError(
+                "n_bootstrap: this result has no resamples of the held-out "
+                "rows; compute it with n_bootstrap=200 (for instance)."
+            )
+        permuted = self.bootstrap_permuted_scores[scorer]  # type: ignore[index]
+        if permuted.shape[1] == 0:
+            return np.full((permuted.shape[0], permuted.shape[2]), np.nan)
+        return self.bootstrap_baseline_scores[scorer] - permuted.mean(axis=1)
+
+    def interval(self, scorer: str | None = None) -> np.ndarray:
+        """The held-out interval of each feature's importance, shape
+        (n_features, 2): the percentile interval at `confidence_level` of
+        :meth:`bootstrap_importances`.
+
+        It covers the sampling noise of the held-out rows and the repeats'
+        shuffles of them, for this fitted model: how the importance would
+        vary over other held-out samples of the same size from the same
+        distribution, not over refits of the model. The repeats' std covers
+        the shuffles only.
+        """
+        values = self.bootstrap_importances(scorer)
+        tail = 100 * (1 - self.confidence_level) / 2
+        if np.isnan(values).all():
+            return np.full((len(values), 2), np.nan)
+        return np.percentile(values, [tail, 100 - tail], axis=1).T
+
     def top(
         self, scorer: str | None = None, k: int | None = None
     ) -> tuple[npt.NDArray[np.intp], int]:
@@ -140,6 +191,11 @@ class PermutationImportanceResult:
             if feature_names is not None
             else tuple(self.feature_names[i] for i in rows)
         )
+        baseline_resampled = permuted_resampled = None
+        if self.bootstrap_baseline_scores is not None:
+            permuted = self.bootstrap_permuted_scores or {}
+            baseline_resampled = {s: self.bootstrap_baseline_scores[s] for s in scorers}
+            permuted_resampled = {s: permuted[s][rows] for s in scorers}
         return PermutationImportanceResult(
             feature_names=names,
             feature_columns=tuple(wanted),
@@ -148,11 +204,16 @@ class PermutationImportanceResult:
             permuted_scores={s: self.permuted_scores[s][rows] for s in scorers},
             n_repeats=self.n_repeats,
             multimetric=self.multimetric,
+            bootstrap_baseline_scores=baseline_resampled,
+            bootstrap_permuted_scores=permuted_resampled,
+            confidence_level=self.confidence_level,
         )
 
     def to_bunch(self, scorer: str | None = None) -> Bunch:
         """scikit-learn's Bunch for one scorer, plus `baseline_score` and
-        `feature_names`."""
+        `feature_names`; with resamples of the held-out rows, also
+        `importances_bootstrap` (n_features, n_bootstrap), `interval`
+        (n_features, 2) and `confidence_level` (see :meth:`interval`)."""
         name = self._scorer(scorer)
         importances = self.importances(name)
         if isinstance(self.baseline_scores[name], numbers.Integral):
@@ -169,13 +230,18 @@ class PermutationImportanceResult:
                 if importances.shape[1]
                 else _nan(importances)
             )
-        return Bunch(
+        bunch = Bunch(
             importances_mean=mean,
             importances_std=std,
             importances=importances,
             baseline_score=self.baseline_scores[name],
             feature_names=np.asarray(self.feature_names, dtype=object),
         )
+        if self.bootstrap_baseline_scores is not None:
+            bunch.importances_bootstrap = self.bootstrap_importances(name)
+            bunch.interval = self.interval(name)
+            bunch.confidence_level = self.confidence_level
+        return bunch
 
     def to_sklearn(self) -> Bunch | dict[str, Bunch]:
         """What :func:`sklearn.inspection.permutation_importance` returns: a

@@ -24,8 +24,16 @@ def permutation_schedule(random_state, n_samples, max_samples, n_repeats):
         ``permutations[r]`` maps each row of the permuted column at repeat `r`
         to the row of the (subsampled) data it comes from.
     """
-    random_state = check_random_state(random_state)
-    seed = random_state.randint(np.iinfo(np.int32).max + 1)
+    return schedule_of_seed(draw_seed(random_state), n_samples, max_samples, n_repeats)
+
+
+def draw_seed(random_state):
+    """The one int seed scikit-learn draws from `random_state` for a run."""
+    return check_random_state(random_state).randint(np.iinfo(np.int32).max + 1)
+
+
+def schedule_of_seed(seed, n_samples, max_samples, n_repeats):
+    """:func:`permutation_schedule` of the int `seed` already drawn."""
     rng = np.random.RandomState(seed)
     rows = None
     if max_samples < n_samples:

@@ -8,7 +8,7 @@ into scores, so the numbers are scikit-learn's. For the commonest metrics a
 vectorized version scores all copies of a batch at once.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.base import is_classifier
@@ -28,6 +28,7 @@ from .._core.parallel import report_step
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.validation import quoted
+from .bootstrap import bootstrap_scores
 from .scorers import (
     PlannedScorer,
     as_replayable,
@@ -84,6 +85,13 @@ class Baseline:
     scores: dict
     multimetric: bool
     output_bytes_per_row: float
+    # Under a held-out bootstrap (see bootstrap.py): the scores under each
+    # resample, by name, and the draw they belong to; else None.
+    bootstrap_scores: dict | None = None
+    bootstrap_draw: object = None
+    # The predictions of X scored, by method: a run under resamples that
+    # reuses this baseline scores them again (never compared).
+    outputs: dict | None = field(default=None, compare=False, repr=False)
 
 
 class ScoringPlan:
@@ -262,7 +270,7 @@ class ScoringPlan:
                 outputs[method] = call_model(estimator, method, X)
         return outputs
 
-    def baseline(self, X, y, sample_weight, block_rows=None):
+    def baseline(self, X, y, sample_weight, block_rows=None, bootstrap=None):
         """Scores on the unpermuted data, by scikit-learn's own code path, and
         what they tell about the run (see :class:`Baseline`).
 
@@ -290,22 +298,42 @@ class ScoringPlan:
                 method: np.concatenate([block[method] for block in blocks])
                 for method in blocks[0]
             }
-        return self.baseline_of(outputs, X, y, sample_weight)
+        return self.baseline_of(outputs, X, y, sample_weight, bootstrap)
 
-    def baseline_of(self, outputs, X, y, sample_weight):
+    def baseline_of(self, outputs, X, y, sample_weight, bootstrap=None):
         """The :class:`Baseline` of `outputs`, the model's predictions of X
         (by :meth:`predict`, or bit for bit the same), scored as
         scikit-learn scores them. X's rows are counted; a custom scorer
-        would see X itself."""
+        would see X itself. With `bootstrap` (a
+        :class:`~.bootstrap.HeldoutBootstrap`), also scored under each of
+        its resamples of the rows it scores."""
         scores, returned_dict = self._score_blocks(
             outputs, 1, y, sample_weight, lambda b: X, vectorize=False
         )
-        return Baseline(
+        baseline = Baseline(
             # An int stays an int: scikit-learn's importances then are too.
             scores={name: values[0].item() for name, values in scores.items()},
             multimetric=self.multimetric or returned_dict,
             output_bytes_per_row=sum(v.nbytes for v in outputs.values())
             / max(1, X.shape[0]),
+            outputs=outputs,
+        )
+        if bootstrap is None:
+            return baseline
+        return self.resample_baseline(baseline, y, bootstrap)
+
+    def resample_baseline(self, baseline, y, bootstrap):
+        """`baseline` also scored under the resamples of `bootstrap`, from
+        its predictions (see bootstrap.py)."""
+        rows, outputs = bootstrap.rows, baseline.outputs
+        if rows is not None:
+            outputs = {m: v[rows] for m, v in outputs.items()}
+            y = None if y is None else _safe_indexing(y, rows)
+        resampled = bootstrap_scores(self, outputs, 1, y, bootstrap)
+        return replace(
+            baseline,
+            bootstrap_scores={name: v[0] for name, v in resampled.items()},
+            bootstrap_draw=bootstrap.draw,
         )
 
 

@@ -1,0 +1,84 @@
+"""The results a permutation-importance run yields as its rounds come in:
+consistent snapshots of the scores so far (every feature with the same
+repeats), which later rounds do not modify."""
+
+import numpy as np
+
+from .result import PermutationImportanceResult
+
+
+def snapshot(run, scores, n_done, resampled=None):
+    """Every feature's first `n_done` repeats. `scores` holds each scorer's
+    scores by job (repeat-major), `resampled` the same under each held-out
+    resample, shape (job, resample)."""
+    n_features = len(run.feature_names)
+
+    def by_round(s):
+        return (
+            s.reshape(run.n_repeats, n_features, -1)[:n_done].transpose(1, 0, 2).copy()
+        )
+
+    return PermutationImportanceResult(
+        feature_names=tuple(run.feature_names),
+        feature_columns=tuple(run.feature_columns),
+        scorer_names=tuple(run.baseline.scores),
+        baseline_scores=dict(run.baseline.scores),
+        permuted_scores={
+            name: s.reshape(run.n_repeats, -1)[:n_done].T.copy()
+            for name, s in scores.items()
+        },
+        n_repeats=run.n_repeats,
+        multimetric=run.baseline.multimetric,
+        **_bootstrap_fields(run, resampled, by_round),
+    )
+
+
+def first_round_snapshot(run, scores, resampled, first_done):
+    """The features whose first repeat is done, the others pending."""
+    done = np.flatnonzero(first_done)
+    n_features = len(run.feature_names)
+    return PermutationImportanceResult(
+        feature_names=tuple(run.feature_names[i] for i in done),
+        feature_columns=tuple(run.feature_columns[i] for i in done),
+        scorer_names=tuple(run.baseline.scores),
+        baseline_scores=dict(run.baseline.scores),
+        permuted_scores={
+            name: s[:n_features][done, np.newaxis].copy() for name, s in scores.items()
+        },
+        n_repeats=run.n_repeats,
+        multimetric=run.baseline.multimetric,
+        pending_features=tuple(
+            run.feature_names[i] for i in np.flatnonzero(~first_done)
+        ),
+        **_bootstrap_fields(
+            run, resampled, lambda s: s[:n_features][done, np.newaxis].copy()
+        ),
+    )
+
+
+def empty_snapshot(run):
+    """A snapshot with no repeats (a run cancelled before its first round)."""
+    n_jobs = run.n_repeats * len(run.feature_names)
+    names = run.baseline.scores
+    return snapshot(
+        run,
+        {name: np.empty(n_jobs) for name in names},
+        0,
+        {
+            name: np.empty((n_jobs, run.n_bootstrap))
+            for name in names
+            if run.bootstrap is not None
+        },
+    )
+
+
+def _bootstrap_fields(run, resampled, select):
+    """The result's held-out resample fields: `select` takes a scorer's
+    (job, resample) scores to (feature, repeat, resample)."""
+    if run.bootstrap is None:
+        return {}
+    return {
+        "bootstrap_baseline_scores": dict(run.baseline.bootstrap_scores),
+        "bootstrap_permuted_scores": {name: select(s) for name, s in resampled.items()},
+        "confidence_level": run.confidence_level,
+    }
