@@ -326,6 +326,17 @@ def test_bad_resample_arguments(classification, kwargs, error, match):
         permutation_importance(model, X, y, **kwargs)
 
 
+def test_several_outputs_are_refused_by_name():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 3))
+    Y = np.c_[X @ [1.0, 2.0, 3.0], X @ [3.0, 2.0, 1.0]]
+    model = Ridge().fit(X, Y)
+    with pytest.raises(ValueError, match=r"n_bootstrap: y has 2 outputs"):
+        permutation_importance(model, X, Y, n_bootstrap=10)
+    # Without resamples, scikit-learn's multi-output importance as before.
+    assert permutation_importance(model, X, Y, n_repeats=2).importances.shape == (3, 2)
+
+
 def test_interval_needs_resamples(classification):
     model, X, y = classification
     result = permutation_importance(model, X, y, n_repeats=2, return_result=True)

@@ -131,6 +131,11 @@ class PermutationRun:
         its held-out rows too (None: none); see bootstrap.py. They come from
         their own stream of the seed: the permutations are unchanged."""
         self.n_bootstrap = check_bootstrap(n_bootstrap, self.confidence_level)
+        if self.n_bootstrap is not None and np.ndim(self.y) > 1:
+            raise ValueError(
+                f"n_bootstrap: y has {np.shape(self.y)[1]} outputs; the held-out "
+                "interval scores one. Pass one column of y, or n_bootstrap=None."
+            )
         self.bootstrap = run_bootstrap(
             self.plan,
             self._seed,
