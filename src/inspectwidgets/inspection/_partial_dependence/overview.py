@@ -11,11 +11,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.dtypes import float_features
 from .._core.effect_params import (
     check_pd_estimator,
     check_pd_X,
     check_response_method,
     column_labels,
+    resolve_categorical,
     resolve_pd_features,
 )
 from .._core.hints import Algorithm, Cancel, Column, Data, Estimator, ResponseMethod
@@ -104,8 +106,13 @@ classes, max_memory, algorithm
     result : PartialDependenceOverview
         ``result.panels``: one :class:`OverviewPanel` per feature, most
         important first. A feature whose partial dependence cannot be computed
-        (a column of only missing values, integers scikit-learn refuses)
+        (a column of only missing values)
         has no `average` and its `note` says why, in one sentence.
+
+    Integer, nullable (``Int64``, ``Float64``, ``boolean``) and bool features not
+    listed in `categorical_features` are taken as numbers (as floats, in a new
+    X; the user's is unchanged), as the widgets take them; scikit-learn's
+    partial dependence refuses integer features.
 
     Examples
     --------
@@ -186,10 +193,18 @@ class OverviewRun:
             self.columns.append(positions[0])
             self.labels.append(str(names[positions[0]]))
         self.importances = _check_importances(a["importances"], features, self.labels)
+        # Integer, nullable and bool features not listed as categorical are
+        # numbers here, as in the widgets (a new X, as floats; the user's is
+        # unchanged): partial_dependence, as scikit-learn, refuses them.
+        categorical = resolve_categorical(
+            X, a["categorical_features"], self.columns, names
+        )
+        pairs = zip(self.columns, categorical, strict=True)
+        X = float_features(X, [c for c, cat in pairs if not cat])
         shared = {k: a[k] for k in _RUN_ARGUMENTS}
         self.runs, self.notes = [], []
         for column in self.columns:
-            run, note = _feature_run(estimator, X, column, shared)
+            run, note = _feature_run(estimator, X, names[column], shared)
             self.runs.append(run)
             self.notes.append(note)
         valid = [r for r in self.runs if r is not None]

@@ -90,7 +90,10 @@ def plan_overview(runs, snapshots):
     )
     first = cap
     if snapshots:
-        first = max(1, int(np.ceil(n_groups * FIRST_CHUNK_FRACTION)))
+        # At least the first feature's groups: the first snapshot has a panel.
+        first_feature = len(np.unique(group_of_point[0]))
+        first = max(first_feature, int(np.ceil(n_groups * FIRST_CHUNK_FRACTION)))
+        first = min(first, cap)
     schedule = ChunkSchedule(n_groups, first, cap, eager=trees is not None)
     return OverviewPlan(
         chunks=chunks,
