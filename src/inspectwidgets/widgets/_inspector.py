@@ -277,9 +277,19 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
 
     def _on_importance_status(self, change):
         # The review opens on the most important feature once it is known.
-        if change.new == "done" and not self.selected_features:
-            result = self._children["importance"].result
-            order, _ = result.top(result.scorer_names[0], 1)
+        if change.new != "done":
+            return
+        result = self._children["importance"].result
+        scorer = result.scorer_names[0]
+        # The Effects overview's order: these importances, not the curves'
+        # own spread, once known.
+        means = result.to_bunch(scorer).importances_mean
+        self._children["effects"].set_overview_importances(
+            dict(zip(result.feature_names, means, strict=True)),
+            f"permutation importance ({scorer})",
+        )
+        if not self.selected_features:
+            order, _ = result.top(scorer, 1)
             self.selected_features = [result.feature_names[order[0]]]
 
     @traitlets.validate("importance_on")

@@ -23,11 +23,17 @@ from .._core.effect_params import (
 from .._core.hints import Algorithm, Cancel, Column, Data, Estimator, ResponseMethod
 from .._core.parallel import ChunkRunner
 from .._core.signature import adopt_parameters, bind_arguments, streaming_signature
-from .._core.validation import check_cancel, check_columns, quoted
+from .._core.validation import check_cancel, check_columns
 from .chunks import predict_chunk
 from .grid import check_grid_resolution, check_missing, check_percentiles
 from .overview_plan import plan_overview
-from .overview_result import OverviewPanel, PartialDependenceOverview, pd_spread
+from .overview_result import (
+    OverviewPanel,
+    PartialDependenceOverview,
+    check_importances,
+    ordered,
+    pd_spread,
+)
 from .run import PartialDependenceRun
 
 
@@ -132,11 +138,12 @@ classes, max_memory, algorithm
     True
     """
     arguments = {k: v for k, v in locals().items() if k != "callback"}
+    run = OverviewRun(**arguments)
     result = None
-    for result in OverviewRun(**arguments).run(snapshots=callback is not None):
+    for result in run.run(snapshots=callback is not None):
         if callback is not None:
             callback(result)
-    return result
+    return run.empty_result() if result is None else result
 
 
 def iter_partial_dependence_overview(
@@ -192,7 +199,7 @@ class OverviewRun:
             positions, _ = resolve_pd_features(X, [feature], names)
             self.columns.append(positions[0])
             self.labels.append(str(names[positions[0]]))
-        self.importances = _check_importances(a["importances"], features, self.labels)
+        self.importances = check_importances(a["importances"], features, self.labels)
         # Integer, nullable and bool features not listed as categorical are
         # numbers here, as in the widgets (a new X, as floats; the user's is
         # unchanged): partial_dependence, as scikit-learn, refuses them.
@@ -258,6 +265,10 @@ class OverviewRun:
         if not snapshots:
             yield self._result(averages)
 
+    def empty_result(self) -> PartialDependenceOverview:
+        """The overview before any prediction (cancelled at once)."""
+        return self._result([None] * len(self.runs))
+
     def _cancelled(self):
         return self.cancel is not None and self.cancel.is_set()
 
@@ -286,7 +297,7 @@ class OverviewRun:
             1 for i, r in enumerate(self.runs) if r is None or averages[i] is not None
         )
         return PartialDependenceOverview(
-            panels=tuple(_ordered(panels, self.importances is not None)),
+            panels=tuple(ordered(panels, self.importances is not None)),
             order_by="pd_spread" if self.importances is None else "importance",
             output_names=self.output_names,
             response_method=self.response_method,
@@ -311,56 +322,6 @@ def _feature_run(estimator, X, column, shared):
         return PartialDependenceRun(**arguments), ""
     except (ValueError, TypeError) as exc:
         return None, str(exc)
-
-
-def _ordered(panels, supplied):
-    """Most important first. With supplied importances, every panel by its
-    importance; by the spread, panels computed first, then those pending,
-    then those failed (each group in a stable order)."""
-    if supplied:
-        return sorted(panels, key=lambda p: -p.importance)
-
-    def key(panel):
-        if panel.failed:
-            return (2, 0.0)
-        if panel.average is None:
-            return (1, 0.0)
-        return (0, -panel.importance)
-
-    return sorted(panels, key=key)
-
-
-def _check_importances(importances, features, labels):
-    """One finite importance per feature (by name from a mapping, or in
-    order), or None."""
-    if importances is None:
-        return None
-    if isinstance(importances, Mapping) or hasattr(importances, "items"):
-        mapping = dict(importances.items())
-        found = []
-        for feature, label in zip(features, labels, strict=True):
-            key = feature if feature in mapping else label
-            if key not in mapping:
-                raise ValueError(
-                    f"importances has no value for feature {quoted(label)}; give "
-                    "one per feature of `features`, by name."
-                )
-            found.append(mapping[key])
-        values = np.asarray(found, dtype=float)
-    else:
-        values = np.asarray(importances, dtype=float).ravel()
-        if len(values) != len(labels):
-            raise ValueError(
-                f"importances must hold one value per feature ({len(labels)}); "
-                f"got {len(values)}."
-            )
-    if not np.isfinite(values).all():
-        bad = labels[int(np.flatnonzero(~np.isfinite(values))[0])]
-        raise ValueError(
-            f"importances must be finite; got {quoted(bad)}'s "
-            f"{values[labels.index(bad)]}."
-        )
-    return values
 
 
 OVERVIEW_SIGNATURE = streaming_signature(partial_dependence_overview)

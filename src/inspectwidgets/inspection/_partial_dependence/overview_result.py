@@ -3,10 +3,14 @@ orders its panels."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+
+from .._core.validation import quoted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -130,6 +134,26 @@ class PartialDependenceOverview:
                 return panel
         raise KeyError(feature)
 
+    def with_importances(
+        self, importances: Mapping[str, float] | None
+    ) -> PartialDependenceOverview:
+        """The same panels ordered by `importances` (``{feature: importance}``
+        for every feature, e.g. permutation importances computed later), or by
+        their spread if None: nothing is predicted again."""
+        labels = [p.feature for p in self.panels]
+        values = check_importances(importances, labels, labels)
+        panels = [
+            dataclasses.replace(
+                p, importance=p.spread if values is None else float(values[i])
+            )
+            for i, p in enumerate(self.panels)
+        ]
+        return dataclasses.replace(
+            self,
+            panels=tuple(ordered(panels, values is not None)),
+            order_by="pd_spread" if values is None else "importance",
+        )
+
     def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame: one row per feature, grid value and output, with
         ``feature``, ``rank``, ``importance``, ``value``, ``missing_point``,
@@ -152,3 +176,53 @@ class PartialDependenceOverview:
         columns = ["feature", "rank", "importance", "value", "missing_point",
                    "output", "average"]  # fmt: skip
         return pd.DataFrame.from_records(records, columns=columns)
+
+
+def ordered(panels, supplied):
+    """Most important first. With supplied importances, every panel by its
+    importance; by the spread, panels computed first, then those pending,
+    then those failed (each group in a stable order)."""
+    if supplied:
+        return sorted(panels, key=lambda p: -p.importance)
+
+    def key(panel):
+        if panel.failed:
+            return (2, 0.0)
+        if panel.average is None:
+            return (1, 0.0)
+        return (0, -panel.importance)
+
+    return sorted(panels, key=key)
+
+
+def check_importances(importances, features, labels):
+    """One finite importance per feature (by name from a mapping, or in
+    order), or None."""
+    if importances is None:
+        return None
+    if isinstance(importances, Mapping) or hasattr(importances, "items"):
+        mapping = dict(importances.items())
+        found = []
+        for feature, label in zip(features, labels, strict=True):
+            key = feature if feature in mapping else label
+            if key not in mapping:
+                raise ValueError(
+                    f"importances has no value for feature {quoted(label)}; give "
+                    "one per feature of `features`, by name."
+                )
+            found.append(mapping[key])
+        values = np.asarray(found, dtype=float)
+    else:
+        values = np.asarray(importances, dtype=float).ravel()
+        if len(values) != len(labels):
+            raise ValueError(
+                f"importances must hold one value per feature ({len(labels)}); "
+                f"got {len(values)}."
+            )
+    if not np.isfinite(values).all():
+        bad = labels[int(np.flatnonzero(~np.isfinite(values))[0])]
+        raise ValueError(
+            f"importances must be finite; got {quoted(bad)}'s "
+            f"{values[labels.index(bad)]}."
+        )
+    return values
