@@ -66,7 +66,7 @@ export function createPdOverview(host, { onSelect }) {
     header.textContent =
       overview.status === "error"
         ? `Overview failed: ${overview.error}`
-        : orderText(overview);
+        : orderText(overview, formatNumber);
     root.setAttribute("data-status", overview.status);
     const width = Math.max(host.clientWidth || 0, 320);
     const { columns, panelWidth } = gridLayout(overview.panels.length, width);

@@ -107,6 +107,8 @@ describe("the overview's layout", () => {
   it("says what the order is based on, and why a panel is empty", () => {
     const overview = overviewResult(overviewPayload());
     expect(orderText(overview)).toContain("by permutation importance (r2)");
+    // The shared scale's range: every drawn value, missing points too.
+    expect(orderText(overview)).toContain("one y-scale, 5 to 40");
     expect(
       orderText({ ...overview, order_label: "", order_by: "pd_spread", target: "yes" }),
     ).toContain("(by pd_spread) · class yes");

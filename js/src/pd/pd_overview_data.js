@@ -96,14 +96,25 @@ export function gridLayout(n, width, gap = 8) {
 }
 
 /**
- * What the header says the order is based on.
+ * What the header says the order is based on, and the shared y-scale's
+ * range (the panels have no axes of their own).
  *
  * @param {Overview} overview
+ * @param {(value: number) => string} [format]
  */
-export function orderText(overview) {
+export function orderText(overview, format = String) {
   const by = overview.order_label || overview.order_by;
   const cls = overview.target ? ` · class ${overview.target}` : "";
-  return `Every feature's partial dependence, most important first (by ${by})${cls} · one y-scale`;
+  const drawn = overview.panels.filter((p) => p.state === "done");
+  let scale = "one y-scale";
+  if (drawn.length > 0) {
+    const values = drawn.flatMap((p) => [
+      ...p.y,
+      ...(p.missing_y === null ? [] : [p.missing_y]),
+    ]);
+    scale = `one y-scale, ${format(Math.min(...values))} to ${format(Math.max(...values))}`;
+  }
+  return `Every feature's partial dependence, most important first (by ${by})${cls} · ${scale}`;
 }
 
 /**
