@@ -82,9 +82,7 @@ def contenders(model, X):
             partial_dependence(model, X, [f], method="brute", grid_resolution=GRID)
             for f in features
         ],
-        "overview": lambda: partial_dependence_overview(
-            model, X, grid_resolution=GRID
-        ),
+        "overview": lambda: partial_dependence_overview(model, X, grid_resolution=GRID),
         "widget": widget_payload,
     }, widget
 
