@@ -139,7 +139,8 @@ def test_inspector_orders_by_permutation_importance_and_clicks_select(churn):
     for _ in range(3):
         inspector.wait(TIMEOUT)
     effects = inspector.views["effects"]
-    inspector._on_message(inspector, {"view": "effects", "set": {"overview": True}}, [])
+    # Opened with the Effects panel once the importances are known.
+    assert effects.overview
     assert effects.wait_overview(TIMEOUT)
     payload = effects._overview
     importance = inspector.views["importance"].result
@@ -158,4 +159,13 @@ def test_inspector_orders_by_permutation_importance_and_clicks_select(churn):
         inspector, {"view": "effects", "set": {"features": [ranked[-1]]}}, []
     )
     assert inspector.selected_features == [ranked[-1]]
+    # Closed by the user, it stays closed when Importance runs again.
+    inspector._on_message(
+        inspector, {"view": "effects", "set": {"overview": False}}, []
+    )
+    inspector.n_repeats = 3
+    for _ in range(3):
+        inspector.wait(TIMEOUT)
+    assert inspector.views["importance"].result.n_repeats_done == 3
+    assert not effects.overview
     inspector.close()

@@ -115,6 +115,11 @@ class OverviewPanels(traitlets.HasTraits):
                 result = result.with_importances(None)
         self._overview = overview_payload(result, self.target, status, label)
 
+    def close(self) -> None:
+        """Stop the overview's thread too (after its current chunk)."""
+        self._overview_cancel.set()
+        super().close()  # type: ignore[misc]
+
     def cancel_overview(self):
         """Stop the overview after its current chunk."""
         self._overview_cancel.set()
