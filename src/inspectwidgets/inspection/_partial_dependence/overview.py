@@ -194,6 +194,12 @@ class OverviewRun:
             features = list(range(X.shape[1]))
         elif isinstance(features, (str, numbers.Integral)):
             features = [features]
+        features = list(features)
+        if not features:
+            raise ValueError(
+                "features: give at least one feature, or None for every column "
+                "of X; got an empty list."
+            )
         self.labels, self.columns = [], []
         for feature in features:
             positions, _ = resolve_pd_features(X, [feature], names)
