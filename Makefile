@@ -4,7 +4,12 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Re-run `pip install -e` when the project's metadata or the JS build inputs change.
+# uv installs (the venvs below, from PyPI's wheels): about 15 s for the dev
+# environment where pip takes two minutes, and the same again for the wheel
+# and oldest-version venvs. pip installs uv itself, into the project's venv.
+UV := $(VENV)/bin/uv
+UV_REQUIREMENT := uv>=0.13,<0.14
+# Re-run the editable install when the project's metadata or the JS build inputs change.
 STAMP := $(VENV)/.install.stamp
 JS_STAMP := js/node_modules/.package-lock.json
 PYTEST_ARGS ?=
@@ -20,11 +25,13 @@ venv: $(STAMP)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml js/package.json js/package-lock.json | $(PY)
-	$(PY) -m pip install --upgrade pip
+$(UV): | $(PY)
+	$(PY) -m pip install --quiet "$(UV_REQUIREMENT)"
+
+$(STAMP): pyproject.toml js/package.json js/package-lock.json | $(UV)
 	# Editable install; its build hook also runs `npm install` and
 	# `npm run build` in js/, producing src/inspectwidgets/static/.
-	$(PY) -m pip install -e ".[dev]"
+	$(UV) pip install --python $(PY) -e ".[dev]"
 	touch $@
 
 # The server is rooted at notebooks/; default_url makes the printed URL open the
@@ -89,9 +96,10 @@ doctest: venv
 	$(PY) -m pytest -q -p no:cacheprovider --doctest-modules src/inspectwidgets
 
 # pytest exits 5 when it collects no test; that fails here like any other
-# non-zero exit, with a hint.
+# non-zero exit, with a hint. The 25 slowest tests are listed: where to look
+# when `make test` grows.
 test-py: venv
-	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) || { rc=$$?; \
+	$(PY) -m pytest $(XDIST) --durations=25 $(PYTEST_ARGS) || { rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 		exit $$rc; }
 
@@ -125,8 +133,8 @@ test-wheel: venv
 	$(PY) -m build --outdir dist .
 	$(PYTHON) -m venv $(WHEEL_VENV)
 	# With the `dask` extra a user installs for clusters.
-	$(WHEEL_VENV)/bin/python -m pip install --quiet "$$(ls dist/inspectwidgets-*.whl)[dask]" \
-		pytest pytest-xdist
+	$(UV) pip install --quiet --python $(WHEEL_VENV)/bin/python \
+		"$$(ls dist/inspectwidgets-*.whl)[dask]" pytest pytest-xdist
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
 		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
 	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/test_packaging.py \
@@ -136,18 +144,20 @@ test-wheel: venv
 # The oldest versions pyproject.toml accepts, installed in their own venv, and
 # the engine's tests and scikit-learn's own inspection tests (tests/dropin)
 # run against them: the declared range is the tested one. Keep these pins
-# equal to the lower bounds in pyproject.toml. Part of `test`: about 4 minutes
-# here (3.5 of them the tests), the venv kept in build/ between runs.
+# equal to the lower bounds in pyproject.toml. Part of `test`: about 2.5
+# minutes here, nearly all of them the tests; the venv is kept in build/.
 OLDEST_VENV := build/oldest-venv
 OLDEST_PINS := scikit-learn==1.9.0 numpy==2.0.2 scipy==1.15.3 pandas==2.2.3 \
 	joblib==1.4.0 "dask[distributed]==2025.1.0"
 test-oldest: venv
 	test -x $(OLDEST_VENV)/bin/python || $(PYTHON) -m venv $(OLDEST_VENV)
-	# The pins beside the package: pip resolves the rest (numba, matplotlib,
+	# The pins beside the package: uv resolves the rest (numba, matplotlib,
 	# the widget libraries) to versions that go with them. The JS bundle is
 	# already built by `venv`.
-	$(OLDEST_VENV)/bin/python -m pip install --quiet -e . $(OLDEST_PINS) pytest pytest-xdist
-	$(OLDEST_VENV)/bin/python -m pip check
+	# effector: the published ALE tests/engine/effects compares with.
+	$(UV) pip install --quiet --python $(OLDEST_VENV)/bin/python -e . $(OLDEST_PINS) \
+		pytest pytest-xdist effector
+	$(UV) pip check --python $(OLDEST_VENV)/bin/python
 	$(OLDEST_VENV)/bin/python -c "import sklearn, numpy, scipy, pandas; \
 		print('oldest:', *(f'{m.__name__} {m.__version__}' for m in \
 		(sklearn, numpy, scipy, pandas)))"
@@ -160,7 +170,7 @@ EXECUTED_NOTEBOOKS := $(CURDIR)/build/executed-notebooks
 test-notebooks: venv
 	rm -rf $(EXECUTED_NOTEBOOKS)
 	INSPECTWIDGETS_EXECUTED_NOTEBOOKS=$(EXECUTED_NOTEBOOKS) \
-		$(PY) -m pytest -q -p no:cacheprovider -m notebook tests/test_notebooks.py
+		$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) -m notebook tests/test_notebooks.py
 
 # The full check. Each suite runs once, in this order: the notebooks before
 # docs (which shows their executed copies), docs before test-py (the browser

@@ -10,6 +10,10 @@ from sklearn.base import BaseEstimator, RegressorMixin
 # Seconds a gated predict waits before giving up: a guard against a hung
 # test, not a measurement (a test that reaches it has failed anyway).
 GATE_TIMEOUT = 60
+# Seconds a test waits for a run to finish: also a hang guard only. Generous:
+# a first run compiles the tree kernels (a fresh venv has no numba cache),
+# and CI shares two cores between two pytest workers and Chromium.
+HANG_GUARD = 300
 
 
 class GatedRegressor(RegressorMixin, BaseEstimator):

@@ -135,3 +135,66 @@ def test_from_estimator_checks_correlation_unless_told_not(forest):
         )
     assert quiet.result.correlated == () and quiet.ax_.get_xlabel() == "s1"
     plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def with_missing():
+    """A model that takes NaN, on a numeric column with missing values and a
+    category column with missing values; a missing `a` predicts high."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "a": rng.normal(size=n),
+            "b": rng.normal(size=n),
+            "c": pd.Categorical(rng.choice(["x", "y", None], n)),
+        }
+    )
+    X.loc[rng.random(n) < 0.1, "a"] = np.nan
+    y = np.nan_to_num(X["a"].to_numpy(), nan=3.0) + X["b"]
+    model = HistGradientBoostingRegressor(
+        categorical_features="from_dtype", random_state=0
+    ).fit(X, y)
+    return model, X
+
+
+def test_missing_point_is_drawn_apart_from_the_curve(with_missing):
+    model, X = with_missing
+    display = PartialDependenceDisplay.from_estimator(
+        model, X, "a", kind="both", missing="observed", grid_resolution=10
+    )
+    # The predictions with `a` missing, computed here from the model.
+    blanked = X.assign(a=np.nan)
+    expected_ice = model.predict(blanked)
+    dots, diamond = display.missing_lines_
+    np.testing.assert_allclose(dots.get_ydata(), expected_ice, rtol=1e-12)
+    np.testing.assert_allclose(diamond.get_ydata(), [expected_ice.mean()], rtol=1e-12)
+    # Right of every observed grid value, ticked "missing", and not on the curve.
+    observed = display.result.grid_values[0][:-1]
+    assert diamond.get_xdata()[0] > np.nanmax(observed)
+    labels = [t.get_text() for t in display.ax_.get_xticklabels()]
+    assert labels[-1] == "missing" and labels.count("missing") == 1
+    average = display.lines_[-1]
+    assert np.isfinite(average.get_xdata()).all() and len(average.get_xdata()) == 10
+    plt.close("all")
+
+
+def test_missing_category_and_surface_with_missing_values(with_missing):
+    model, X = with_missing
+    curve = PartialDependenceDisplay.from_estimator(
+        model, X, "c", categorical_features=["c"], missing="observed"
+    )
+    assert [t.get_text() for t in curve.ax_.get_xticklabels()] == ["x", "y", "missing"]
+    assert curve.missing_lines_ == []
+    surface = PartialDependenceDisplay.from_estimator(
+        model, X, ("a", "c"), categorical_features=["c"], missing="observed",
+        grid_resolution=8,
+    )  # fmt: skip
+    # The numeric feature's missing point has no place on a surface: its
+    # column is left out; the category keeps its "missing" row.
+    mesh = surface.heatmaps_.get_array()
+    assert mesh.shape == (3, 8) and np.isfinite(mesh).all()
+    assert [t.get_text() for t in surface.ax_.get_yticklabels()][-1] == "missing"
+    plt.close("all")

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 import pytest
-from common.gated import GatedRegressor
+from common.gated import HANG_GUARD, GatedRegressor
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.linear_model import LinearRegression
 
@@ -38,7 +38,7 @@ class PausingRegressor(RegressorMixin, BaseEstimator):
 def widget():
     X, y = _data()
     w = PermutationImportanceWidget(LinearRegression().fit(X, y), X, y, n_repeats=1)
-    assert w.wait(timeout=30) == "done"
+    assert w.wait(timeout=HANG_GUARD) == "done"
     yield w
     w.close()
 
@@ -48,11 +48,11 @@ def test_a_request_landing_as_the_idle_worker_times_out_is_not_lost(widget):
     # a live worker and starts none, so the worker must take the request.
     widget._idle_timeout = 0.01
     widget.run()
-    assert widget.wait(timeout=30) == "done"
+    assert widget.wait(timeout=HANG_GUARD) == "done"
     with widget._lock:
         time.sleep(0.1)  # the idle wait has timed out and waits for the lock
         widget.n_repeats = 2
-    assert widget.wait(timeout=10) == "done"
+    assert widget.wait(timeout=HANG_GUARD) == "done"
     assert widget.result.n_repeats_done == 2
 
 
@@ -60,7 +60,7 @@ def test_hammering_the_idle_timeout_loses_no_request(widget):
     widget._idle_timeout = 0.0005
     for n_repeats in [1, 2] * 150:
         widget.n_repeats = n_repeats
-        assert widget.wait(timeout=10) == "done"
+        assert widget.wait(timeout=HANG_GUARD) == "done"
         assert widget.result.n_repeats_done == n_repeats
 
 
@@ -81,11 +81,11 @@ def test_an_exception_from_closing_the_stream_still_finishes(widget, monkeypatch
     original = widget._stream
     monkeypatch.setattr(widget, "_stream", lambda cancel: Stream(original(cancel)))
     widget.run()
-    assert widget.wait(timeout=10) == "error"
+    assert widget.wait(timeout=HANG_GUARD) == "error"
     assert "could not release the pool" in widget.error
     monkeypatch.undo()
     widget.run()
-    assert widget.wait(timeout=10) == "done" and widget.error == ""
+    assert widget.wait(timeout=HANG_GUARD) == "done" and widget.error == ""
 
 
 def test_the_traceback_is_kept_and_logged(caplog):
@@ -95,14 +95,14 @@ def test_the_traceback_is_kept_and_logged(caplog):
     model.delay = "not a number"  # time.sleep raises TypeError mid-run
     with caplog.at_level(logging.ERROR, logger="inspectwidgets"):
         w.run()
-        assert w.wait(timeout=10) == "error"
+        assert w.wait(timeout=HANG_GUARD) == "error"
     assert w.error.startswith("TypeError:")
     assert "Traceback (most recent call last)" in w.error_details
     assert "in predict" in w.error_details
     assert [r.exc_info[0] for r in caplog.records] == [TypeError]
     model.delay = 0.0
     w.run()
-    assert w.wait(timeout=10) == "done"
+    assert w.wait(timeout=HANG_GUARD) == "done"
     assert (w.error, w.error_details) == ("", "")
     w.close()
 
@@ -153,12 +153,12 @@ def test_a_keyboard_interrupt_inside_a_run_leaves_the_widget_usable():
     X, y = _data()
     model = InterruptingRegressor().fit(X, y)
     w = PermutationImportanceWidget(model, X, y, n_repeats=2)
-    assert w.wait(timeout=10) == "error"
+    assert w.wait(timeout=HANG_GUARD) == "error"
     assert w.error.startswith("KeyboardInterrupt")
     InterruptingRegressor.interrupt = False
     try:
         w.n_repeats = 3
-        assert w.wait(timeout=10) == "done" and w.result.n_repeats_done == 3
+        assert w.wait(timeout=HANG_GUARD) == "done" and w.result.n_repeats_done == 3
     finally:
         InterruptingRegressor.interrupt = True
     w.close()
@@ -179,7 +179,7 @@ def test_wait_sends_the_final_state_from_the_callers_thread(monkeypatch):
         "_send",
         lambda msg, buffers=None: sent.append((threading.current_thread(), msg)),
     )
-    assert widget.wait(timeout=30) == "done"
+    assert widget.wait(timeout=HANG_GUARD) == "done"
     (state,) = [
         msg["state"]
         for thread, msg in sent

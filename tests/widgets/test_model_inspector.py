@@ -185,6 +185,14 @@ def test_refuses_bad_input_naming_the_argument(regression):
         ModelInspector(model, X_test, y_test, repeats=3)
     with pytest.raises(ValueError, match="random_state"):
         ModelInspector(model, X_test, y_test, random_state=-1)
+    # A generator gives the seed: the same generator state, the same seed.
+    seeds = [
+        ModelInspector(
+            model, X_test, y_test, random_state=np.random.RandomState(7), run=False
+        )._random_state
+        for _ in range(2)
+    ]
+    assert seeds[0] == seeds[1] == np.random.RandomState(7).randint(2**31)
     with pytest.raises(ValueError, match="no_such_scorer"):
         ModelInspector(model, X_test, y_test, scoring="no_such_scorer", run=False)
     with pytest.raises(traitlets.TraitError, match="selected_features"):

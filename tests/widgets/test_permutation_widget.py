@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-from common.gated import GatedRegressor
+from common.gated import HANG_GUARD, GatedRegressor
 from ipywidgets.widgets.widget import _remove_buffers
 from numpy.testing import assert_array_equal
 from sklearn.base import BaseEstimator, RegressorMixin
@@ -54,7 +54,7 @@ def test_trait_flow_matches_the_engine(diabetes):
     w = PermutationImportanceWidget(
         model, X, y, n_repeats=6, scoring=["r2", "neg_mean_absolute_error"]
     )
-    assert w.wait(timeout=30) == "done"
+    assert w.wait(timeout=HANG_GUARD) == "done"
     assert (w.status, w.progress, w.error) == ("done", 1.0, "")
     assert (w._repeats_done, w._repeats_total) == (6, 6)
     expected = permutation_importance(
@@ -85,9 +85,9 @@ def test_python_trait_changes_rerun_and_display_changes_do_not(diabetes):
     w = PermutationImportanceWidget(
         model, X, y, n_repeats=3, scoring=["r2", "explained_variance"]
     )
-    w.wait(timeout=30)
+    w.wait(timeout=HANG_GUARD)
     w.n_repeats = 4
-    assert w.wait(timeout=30) == "done" and w.result.n_repeats_done == 4
+    assert w.wait(timeout=HANG_GUARD) == "done" and w.result.n_repeats_done == 4
     before = w.result
     w.scorer = "explained_variance"
     w.kind = "box"
@@ -95,7 +95,7 @@ def test_python_trait_changes_rerun_and_display_changes_do_not(diabetes):
     w.max_features = 3
     assert w._chart["scorers"]["r2"]["n_hidden"] == 7 and w.result is before
     w.scoring = ["neg_mean_squared_error"]
-    w.wait(timeout=30)
+    w.wait(timeout=HANG_GUARD)
     assert w.scorer == "neg_mean_squared_error"
     assert list(w._chart["scorers"]) == ["neg_mean_squared_error"]
 
@@ -110,7 +110,7 @@ def test_run_and_stop_requests_from_the_front_end(diabetes):
     while w.result is None and time.monotonic() < deadline:
         time.sleep(0.01)
     w._stop_requests += 1  # what the Stop button does
-    assert w.wait(timeout=30) == "cancelled"
+    assert w.wait(timeout=HANG_GUARD) == "cancelled"
     done = w.result.n_repeats_done
     assert 1 <= done < 200
     expected = permutation_importance(model, X, y, n_repeats=200, random_state=0)
@@ -156,23 +156,23 @@ def test_a_model_failing_mid_run_is_reported_and_the_widget_recovers(diabetes):
     _, X, y = diabetes
     model = SlowRegressor(delay=0, fail_after=2).fit(X, y)
     w = PermutationImportanceWidget(model, X, y, n_repeats=50)
-    assert w.wait(timeout=30) == "error"
+    assert w.wait(timeout=HANG_GUARD) == "error"
     assert w.error == "RuntimeError: the model broke down"
     model.fail_after = None
     w.run()
-    assert w.wait(timeout=30) == "done" and w.error == ""
+    assert w.wait(timeout=HANG_GUARD) == "done" and w.error == ""
 
 
 def test_bad_settings_show_inline_and_bad_construction_raises(diabetes):
     model, X, y = diabetes
     w = PermutationImportanceWidget(model, X, y, n_repeats=2)
-    w.wait(timeout=30)
+    w.wait(timeout=HANG_GUARD)
     w.n_repeats = True  # an int to traitlets (and to scikit-learn's constraints)
     assert w.status == "error" and "n_repeats must be an int >= 1" in w.error
     w.n_repeats, w.scoring = 2, ["r3"]
     assert w.status == "error" and "Did you mean 'r2'" in w.error
     w.scoring = ["r2"]
-    assert w.wait(timeout=30) == "done"
+    assert w.wait(timeout=HANG_GUARD) == "done"
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_repeat'"):
         PermutationImportanceWidget(model, X, y, n_repeat=3)
     with pytest.raises(ValueError, match="unknown feature 'nope'"):
@@ -193,7 +193,7 @@ def test_groups_classifier_scorers_frame_and_figure():
         features={"ab": ["a", "b"], "c": "c"},
         scoring=["accuracy", "roc_auc", "neg_log_loss"],
     )
-    assert w.wait(timeout=30) == "done"
+    assert w.wait(timeout=HANG_GUARD) == "done"
     assert w.features == ["ab", "c"]
     assert set(w._feature_options) == {"ab", "a", "b", "c", "d", "e"}
     assert {"roc_auc", "average_precision", "neg_log_loss"} <= set(w._scorer_options)
@@ -214,7 +214,7 @@ def test_figure_draws_the_display_settings_of_the_same_names(diabetes):
     w = PermutationImportanceWidget(
         model, X, y, n_repeats=2, scoring=["r2", "explained_variance"], **settings
     )
-    assert w.wait(timeout=30) == "done"
+    assert w.wait(timeout=HANG_GUARD) == "done"
     (ax,) = w.figure().axes
     expected = PermutationImportanceDisplay(w.result).plot(
         ax=Figure().subplots(), **settings
@@ -259,7 +259,7 @@ def test_kernel_stays_free_while_computing(diabetes):
     assert w.status == "running"
     model.open()
     w.cancel()
-    assert w.wait(timeout=30) == "cancelled"
+    assert w.wait(timeout=HANG_GUARD) == "cancelled"
 
 
 def test_first_tree_run_says_it_is_compiling(monkeypatch):

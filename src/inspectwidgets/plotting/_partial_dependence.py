@@ -14,6 +14,7 @@ from ..inspection import (
     partial_dependence,
 )
 from ..inspection._core import Column, Data, Estimator
+from ..inspection._partial_dependence import MISSING_LABEL, value_label
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -37,6 +38,10 @@ class PartialDependenceDisplay:
     figure_, ax_ : matplotlib Figure and Axes
     lines_ : list of Line2D
         The ICE lines and then the average line (one feature); empty for two.
+    missing_lines_ : list of Line2D
+        A numeric feature's missing point (``missing="observed"`` on a model
+        that accepts missing values), drawn right of the curve past a dashed
+        line: the ICE values at it and their average; empty otherwise.
     deciles_vlines_ : LineCollection or None
         The deciles of one numeric feature, as ticks on the x axis.
     contours_ : QuadContourSet or None
@@ -106,6 +111,7 @@ class PartialDependenceDisplay:
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
         self.lines_: list[Line2D] = []
+        self.missing_lines_: list[Line2D] = []
         self.deciles_vlines_ = self.contours_ = self.heatmaps_ = None
         if len(names) == 2:
             self._surface(ax, output)
@@ -118,25 +124,40 @@ class PartialDependenceDisplay:
         result = self.result
         grid = result.grid_values[0]
         done = result.done
+        average = None if result.kind == "individual" else result.average[output]
+        ice = None if result.individual is None else result.individual[output]
         # Strings not listed as categorical (scikit-learn's grid is then
         # their unique values) are drawn as categories too.
         categorical = result.categorical[0] or not _numeric(grid)
+        # The missing point of a numeric feature is not a place on its axis:
+        # drawn apart, right of the curve (as the widget draws it).
+        if result.has_missing_point(0) and not categorical:
+            self._missing_point(
+                ax,
+                grid[:-1],
+                None if average is None or not done[-1] else average[-1],
+                None if ice is None or not done[-1] else ice[:, -1],
+            )
+            grid, done = grid[:-1], done[:-1]
+            average = None if average is None else average[:-1]
+            ice = None if ice is None else ice[:, :-1]
         x = np.arange(len(grid)) if categorical else np.asarray(grid, dtype=float)
-        if result.individual is not None:
-            ice = result.individual[output][:, done]
-            self.lines_ += ax.plot(x[done], ice.T, color="tab:blue", alpha=0.15, lw=0.8)
-        if result.kind != "individual":
+        if ice is not None:
+            self.lines_ += ax.plot(
+                x[done], ice[:, done].T, color="tab:blue", alpha=0.15, lw=0.8
+            )
+        if average is not None:
             style = dict(marker="o", linestyle="none") if categorical else {}
             self.lines_ += ax.plot(
                 x[done],
-                result.average[output][done],
+                average[done],
                 color="tab:orange",
                 lw=2.5,
                 label="average",
                 **style,
             )
         if categorical:
-            ax.set_xticks(x, labels=[str(v) for v in grid])
+            ax.set_xticks(x, labels=[value_label(v) for v in grid])
         elif result.distributions[0].deciles is not None:
             # As scikit-learn draws them: short ticks up from the x axis.
             self.deciles_vlines_ = ax.vlines(
@@ -151,28 +172,66 @@ class PartialDependenceDisplay:
             "centered partial dependence" if result.centered else "partial dependence"
         )
 
+    def _missing_point(self, ax, observed, average, ice):
+        """The predictions with the feature missing, at a place of their own
+        right of the observed grid past a dashed line, ticked "missing": the
+        ICE values as dots, their average as a diamond. Nothing but the line
+        and the tick until computed."""
+        from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
+
+        lo, hi = float(np.min(observed)), float(np.max(observed))
+        width = hi - lo or 1.0
+        at, separator = hi + 0.12 * width, hi + 0.06 * width
+        ax.axvline(separator, color="0.6", lw=0.8, linestyle="--")
+        if ice is not None:
+            self.missing_lines_ += ax.plot(
+                np.full(len(ice), at), ice, "o", color="tab:blue", alpha=0.3, ms=2
+            )
+        if average is not None:
+            self.missing_lines_ += ax.plot(
+                [at], [average], "D", color="tab:orange", ms=7, label=MISSING_LABEL
+            )
+        ax.set_xlim(lo - 0.03 * width, hi + 0.18 * width)
+        # Ticks on the observed range only, then the missing point's.
+        ticks = [t for t in MaxNLocator(nbins=6).tick_values(lo, hi) if lo <= t <= hi]
+        ax.xaxis.set_major_locator(FixedLocator([*ticks, at]))
+        ax.xaxis.set_major_formatter(
+            FuncFormatter(lambda x, _: MISSING_LABEL if x == at else f"{x:g}")
+        )
+
     def _surface(self, ax, output):
         result = self.result
-        values = result.average[output].T
-        if any(result.categorical):
+        # A surface has no place for a numeric feature's missing point: left
+        # out, as the widget leaves it out (its curve shows it).
+        categorical = [
+            result.categorical[axis] or not _numeric(result.grid_values[axis])
+            for axis in (0, 1)
+        ]
+        keep = [
+            slice(None, -1)
+            if result.has_missing_point(axis) and not categorical[axis]
+            else slice(None)
+            for axis in (0, 1)
+        ]
+        grids = [g[k] for g, k in zip(result.grid_values, keep, strict=True)]
+        values = result.average[output][keep[0], keep[1]].T
+        if any(categorical):
             # Cells, not contours: there is nothing between two categories.
             xs, ys = (
-                np.arange(len(g)) if categorical else np.asarray(g, dtype=float)
-                for g, categorical in zip(
-                    result.grid_values, result.categorical, strict=True
-                )
+                np.arange(len(g)) if is_categorical else np.asarray(g, dtype=float)
+                for g, is_categorical in zip(grids, categorical, strict=True)
             )
             surface = self.heatmaps_ = ax.pcolormesh(
                 xs, ys, values, shading="nearest", cmap="viridis"
             )
-            for axis, grid, categorical in zip(
-                (ax.xaxis, ax.yaxis), result.grid_values, result.categorical,
-                strict=True,
-            ):  # fmt: skip
-                if categorical:
-                    axis.set_ticks(np.arange(len(grid)), labels=[str(v) for v in grid])
+            for axis, grid, is_categorical in zip(
+                (ax.xaxis, ax.yaxis), grids, categorical, strict=True
+            ):
+                if is_categorical:
+                    labels = [value_label(v) for v in grid]
+                    axis.set_ticks(np.arange(len(grid)), labels=labels)
         else:
-            xs, ys = (np.asarray(g, dtype=float) for g in result.grid_values)
+            xs, ys = (np.asarray(g, dtype=float) for g in grids)
             surface = self.contours_ = ax.contourf(
                 xs, ys, values, levels=12, cmap="viridis"
             )

@@ -6,16 +6,9 @@ go as float32 buffers (`binary_array`).
 """
 
 import numpy as np
-import pandas as pd
 
+from ..inspection._partial_dependence import value_label
 from ._serialization import binary_array
-
-MISSING_LABEL = "missing"
-"""How a missing value (a category, or the marked point) is labelled."""
-
-
-def _label(value):
-    return MISSING_LABEL if pd.isna(value) else str(value)
 
 
 def _output_index(result, target):
@@ -61,7 +54,7 @@ def _distribution(summary, grid):
     if summary.categorical:
         return {
             "kind": "categories",
-            "labels": [_label(c) for c in summary.categories],
+            "labels": [value_label(c) for c in summary.categories],
             "counts": binary_array(summary.counts),
             "n_missing": summary.n_missing,
         }
@@ -81,22 +74,14 @@ def _distribution(summary, grid):
     }
 
 
-def _marked(result, axis):
-    """Whether the feature's last grid value is its missing point, drawn
-    apart from the curve (numeric features; a categorical feature's missing
-    value is a category labelled "missing")."""
-    missing = result.missing or (False,) * len(result.feature_names)
-    return bool(missing[axis]) and not result.categorical[axis]
-
-
 def _axis(result, axis):
     """Grid positions and labels of one feature: values for numeric features
     (without the missing point), 0..k-1 with the category labels for
     categorical ones."""
     values = result.grid_values[axis]
     if result.categorical[axis]:
-        return np.arange(len(values), dtype=float), [_label(v) for v in values]
-    if _marked(result, axis):
+        return np.arange(len(values), dtype=float), [value_label(v) for v in values]
+    if result.has_missing_point(axis):
         values = values[:-1]
     return np.asarray(values, dtype=float), []
 
@@ -126,7 +111,7 @@ def curve_payload(result, target, n_rows, steps=None):
             result.individual[output] if result.individual is not None else None
         )
         missing = _missing_point(result, average, individual, n_rows)
-        if _marked(result, 0):
+        if result.has_missing_point(0):
             done = done[:-1]
             average = None if average is None else average[:-1]
             individual = None if individual is None else individual[:, :-1]
@@ -145,8 +130,8 @@ def curve_payload(result, target, n_rows, steps=None):
         }
     grid_y, labels_y = _axis(result, 1)
     # A surface of numeric features leaves their missing points out.
-    rows = slice(None, -1) if _marked(result, 0) else slice(None)
-    columns = slice(None, -1) if _marked(result, 1) else slice(None)
+    rows = slice(None, -1) if result.has_missing_point(0) else slice(None)
+    columns = slice(None, -1) if result.has_missing_point(1) else slice(None)
     return {
         **common,
         "categorical": [bool(c) for c in result.categorical],
@@ -169,7 +154,7 @@ def _missing_point(result, average, individual, n_rows):
         return None
     point = {"n_missing": int(summary.n_missing), "n_rows": int(n_rows)}
     point |= {"average": None, "individual": None}
-    if _marked(result, 0) and result.done[-1]:
+    if result.has_missing_point(0) and result.done[-1]:
         if average is not None:
             point["average"] = float(average[-1])
         if individual is not None:

@@ -47,7 +47,13 @@ import anywidget
 import traitlets
 from numpy.typing import ArrayLike
 
-from ..inspection._core import Data, Estimator, column_names, quoted_names
+from ..inspection._core import (
+    Data,
+    Estimator,
+    RandomState,
+    column_names,
+    quoted_names,
+)
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES
 from ._figures import with_png
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
@@ -86,8 +92,9 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
     n_repeats : int, default=5
         Permutations per feature in every permutation view: Importance (on
         any rows) and Comparison.
-    random_state : int, default=None
-        One seed for every view; None draws one (shown in the header).
+    random_state : int, RandomState instance or None, default=None
+        One seed for every view (shown in the header); a RandomState or None
+        draws it from that generator or from numpy's global one.
     max_rows : int, default=5000
         Above this many rows, Effects and Comparison use a seeded random
         subsample of this many rows (train and test alike); Importance always
@@ -161,7 +168,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         y_train: ArrayLike | None = None,
         scoring: str | list[str] | None = None,
         n_repeats: int = 5,
-        random_state: int | None = None,
+        random_state: RandomState = None,
         max_rows: int = MAX_ROWS,
         selected_features: list[str] | None = None,
         view: Literal["importance", "comparison"] = "importance",

@@ -4,6 +4,7 @@ set on them (the design is in widgets/_inspector.py)."""
 
 import numpy as np
 import traitlets
+from sklearn.utils import check_random_state
 
 from ..inspection._core import (
     check_columns,
@@ -63,7 +64,9 @@ def check_review_arguments(estimator, X, y, X_train, y_train, n_repeats, random_
     check_n_repeats(n_repeats)
     check_random_state_argument(random_state, "ModelInspector")
     if random_state is None or isinstance(random_state, np.random.RandomState):
-        random_state = int(np.random.RandomState(random_state).randint(2**31))
+        # One seed from the generator (as a scikit-learn estimator draws it),
+        # shown in the header and shared by every view.
+        random_state = int(check_random_state(random_state).randint(2**31))
     return X, y, X_train, y_train, int(random_state)
 
 

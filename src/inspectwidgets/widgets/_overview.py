@@ -19,6 +19,7 @@ import numpy as np
 import traitlets
 
 from ..inspection import iter_partial_dependence_overview
+from ..inspection._partial_dependence import value_label
 from ._base import describe_error
 
 OVERVIEW_GRID_RESOLUTION = 20
@@ -188,7 +189,7 @@ def _panel(panel, output):
     if panel.missing:
         grid, missing_y, y = grid[:-1], float(y[-1]), y[:-1]
     if panel.categorical:
-        x = [str(v) for v in grid]
+        x = [value_label(v) for v in grid]  # as the single view labels them
     else:
         x = [float(v) for v in np.asarray(grid, dtype=float)]
     return {

@@ -59,6 +59,36 @@ def test_uncorrelated_features_are_never_grouped():
     assert [m for m in result.groups.values() if len(m) > 1] == [["a", "a_twin"]]
 
 
+def test_missing_values_leave_out_only_their_own_pairs_rows():
+    # Every row misses one of the four features: dropping incomplete rows
+    # would leave none, and no correlation to group on.
+    rng = np.random.default_rng(0)
+    n = 400
+    a = rng.normal(size=n)
+    X = pd.DataFrame(
+        {
+            "a": a,
+            "b": a + rng.normal(scale=0.2, size=n),
+            "c": rng.normal(size=n),
+            "d": pd.array(rng.integers(0, 50, size=n), dtype="Int64"),
+        }
+    )
+    for j, column in enumerate(X.columns):
+        X.loc[np.arange(n) % 4 == j, column] = None
+    assert X.dropna().empty
+    before = X.copy()
+    result = cluster_features(X, correlation_threshold=0.8)
+    # Each pair's rho by scipy on the rows where both are present.
+    values = X.astype(float).to_numpy()
+    for i in range(4):
+        for j in range(4):
+            both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
+            expected = 1.0 if i == j else spearmanr(values[both, i], values[both, j])[0]
+            assert_allclose(result.correlation[i, j], expected, rtol=1e-12)
+    assert result.groups == {"a + b": ["a", "b"], "c": ["c"], "d": ["d"]}
+    pd.testing.assert_frame_equal(X, before)
+
+
 def test_groups_plug_into_permutation_importance():
     rng = np.random.default_rng(0)
     a = rng.normal(size=400)

@@ -13,6 +13,7 @@ import time
 import joblib
 import numpy as np
 import pytest
+from common.gated import HANG_GUARD
 from numpy.testing import assert_array_equal
 from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor
 from sklearn.linear_model import LogisticRegression, Ridge
@@ -29,8 +30,9 @@ from inspectwidgets.inspection._core.parallel import ChunkRunner
 
 from numerics import assert_blas_close
 
-# A hung cluster fails the test instead of the whole run.
-TIMEOUT = 60
+# A hung cluster fails the test instead of the whole run; generous, as a
+# hang guard must be on a loaded machine.
+TIMEOUT = HANG_GUARD
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +128,10 @@ def test_model_and_X_shipped_once(client, data, tmp_path):
     assert result.importances.shape == (6, 40)
     unpickled = (tmp_path / "unpickled.txt").read_text().split()
     # Pickled with every chunk, it would arrive 240 times. Scattered once, it
-    # reaches each worker once, plus the odd copy dask moves between them.
-    assert 1 <= len(unpickled) <= 8, unpickled
+    # reaches each worker once, plus the odd copy dask moves or deserializes
+    # again (on a loaded machine a worker was seen to unpickle it 8 times):
+    # a tenth of the chunks separates the two.
+    assert 1 <= len(unpickled) <= 24, unpickled
 
 
 class SlowRidge(Ridge):

@@ -11,6 +11,7 @@ import time
 import joblib
 import numpy as np
 import pytest
+from common.gated import HANG_GUARD
 from numpy.testing import assert_array_equal
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.linear_model import Ridge
@@ -26,7 +27,7 @@ from numerics import assert_blas_close
 
 distributed = pytest.importorskip("distributed")
 
-TIMEOUT = 60
+TIMEOUT = HANG_GUARD
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.cluster import hierarchy
 from scipy.spatial.distance import squareform
-from scipy.stats import rankdata
 from sklearn.utils import Bunch
 
 from .._core.columns import column_names
-from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
+from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD, spearman_matrix
 from .._core.hints import Data
 from .._core.validation import check_X, quoted
 
@@ -57,8 +56,9 @@ def cluster_features(
             SciPy's complete linkage matrix, for a dendrogram: a merge's
             height is ``1 - |ρ|`` of its least correlated pair.
         correlation : ndarray of shape (n_features, n_features)
-            Spearman correlations over the rows without missing values (0 where
-            a feature is constant).
+            Spearman correlations, each pair over the rows where both
+            features are present (0 where a feature is constant there, or
+            fewer than 3 rows have both).
         feature_names : ndarray of str
             The columns' names (x0, x1, ... for an array).
 
@@ -90,12 +90,7 @@ def cluster_features(
         )
     if correlation_threshold is not None:
         check_correlation_threshold(correlation_threshold)
-    values = _float_values(X, names)
-    # Spearman's rho is Pearson's on ranks; rows with a missing value are left out.
-    ranks = rankdata(values[~np.isnan(values).any(axis=1)], axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        correlation = np.corrcoef(ranks, rowvar=False)
-    correlation = np.nan_to_num(correlation, nan=0.0)
+    correlation = np.nan_to_num(spearman_matrix(_float_values(X, names)), nan=0.0)
     # Symmetric with a unit diagonal, as squareform and Ward need.
     correlation = (correlation + correlation.T) / 2
     np.fill_diagonal(correlation, 1.0)

@@ -4,7 +4,13 @@ from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
 from .overview import iter_partial_dependence_overview, partial_dependence_overview
 from .overview_result import OverviewPanel, PartialDependenceOverview
-from .result import CorrelatedFeature, FeatureDistribution, PartialDependenceResult
+from .result import (
+    MISSING_LABEL,
+    CorrelatedFeature,
+    FeatureDistribution,
+    PartialDependenceResult,
+    value_label,
+)
 from .tree_splits import split_grid
 
 __all__ = [
@@ -21,7 +27,7 @@ __all__ = [
     "split_grid",
 ]
 
-# Internal API for widgets, plotting and the other engines: none. The effects
-# engine shares partial dependence's argument checks, grid rows and responses
-# through _core (effect_params.py, grid_rows.py, responses.py).
-INTERNAL_API: list[str] = []
+# Internal API for widgets and plotting: how both label a grid value.
+# The effects engine shares partial dependence's argument checks, grid rows
+# and responses through _core (effect_params.py, grid_rows.py, responses.py).
+INTERNAL_API = ["MISSING_LABEL", "value_label"]

@@ -8,9 +8,9 @@ category counts) and a rank-correlation check put the curve in context.
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 from scipy.stats.mstats import mquantiles
 
+from .._core.correlation import spearman_matrix
 from .grid import feature_column
 from .result import CorrelatedFeature, FeatureDistribution
 
@@ -78,21 +78,6 @@ def feature_distribution(X, column, name, categorical, grid_values):
     )
 
 
-def _pearson(a, b):
-    a, b = a - a.mean(), b - b.mean()
-    denominator = np.sqrt((a @ a) * (b @ b))
-    return float(a @ b / denominator) if denominator > 0 else np.nan
-
-
-def spearman(a, b):
-    """Spearman's rank correlation of two float arrays over rows where both
-    are finite (ties get average ranks); NaN when either is constant."""
-    both = np.isfinite(a) & np.isfinite(b)
-    if both.sum() < 3:
-        return np.nan
-    return _pearson(rankdata(a[both]), rankdata(b[both]))
-
-
 def _numeric_columns(X, rows):
     """Float values of X's numeric, non-categorical columns, by position."""
     numeric = {}
@@ -130,19 +115,16 @@ def correlated_features(X, columns, names, is_categorical, threshold):
     if X.shape[0] > MAX_CORRELATION_ROWS:
         rows = np.linspace(0, X.shape[0] - 1, MAX_CORRELATION_ROWS).astype(np.intp)
     numeric = _numeric_columns(X, rows)
-    # Ranks of the columns without missing values, computed once.
-    ranks = {j: rankdata(v) for j, v in numeric.items() if np.isfinite(v).all()}
+    order = list(numeric)
+    rho = spearman_matrix(np.column_stack(list(numeric.values()))) if numeric else None
     found = []
     for column, categorical in zip(columns, is_categorical, strict=True):
         if categorical or column not in numeric:
             continue
-        for partner, values in numeric.items():
-            if partner == column:
-                continue
-            if column in ranks and partner in ranks and len(values) >= 3:
-                rho = _pearson(ranks[column], ranks[partner])
-            else:
-                rho = spearman(numeric[column], values)
-            if np.isfinite(rho) and abs(rho) >= threshold:
-                found.append(CorrelatedFeature(names[column], names[partner], rho))
+        i = order.index(column)
+        for j, partner in enumerate(order):
+            if partner != column and abs(rho[i, j]) >= threshold:
+                found.append(
+                    CorrelatedFeature(names[column], names[partner], float(rho[i, j]))
+                )
     return tuple(sorted(found, key=lambda c: -abs(c.spearman_rho)))

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 from sklearn.utils import Bunch
 
-if TYPE_CHECKING:
-    import pandas as pd
+MISSING_LABEL = "missing"
+"""How charts label a missing value: the category, or the marked point."""
+
+
+def value_label(value: Any) -> str:
+    """A grid value as charts label it: its text, or :data:`MISSING_LABEL`."""
+    return MISSING_LABEL if pd.isna(value) else str(value)
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,13 @@ class PartialDependenceResult:
     correlated: tuple[CorrelatedFeature, ...] = ()
     missing: tuple[bool, ...] = ()
     missing_note: str = ""
+
+    def has_missing_point(self, axis: int = 0) -> bool:
+        """Whether feature `axis`'s last grid value is its missing point, to
+        be drawn apart from the curve: a numeric feature with missing values
+        under ``missing="observed"``. A categorical feature's missing value is
+        one of its categories instead (labelled :data:`MISSING_LABEL`)."""
+        return bool(self.missing and self.missing[axis]) and not self.categorical[axis]
 
     @property
     def n_points(self) -> int:
