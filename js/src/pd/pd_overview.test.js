@@ -112,6 +112,13 @@ describe("the overview's layout", () => {
     expect(
       orderText({ ...overview, order_label: "", order_by: "pd_spread", target: "yes" }),
     ).toContain("(by pd_spread) · class yes");
+    expect(orderText(overview)).not.toContain("computed");
+    const running = {
+      ...overview,
+      status: "running",
+      panels: [...overview.panels, { ...overview.panels[0], state: "pending" }],
+    };
+    expect(orderText(running)).toContain("· 4 of 5 features computed");
     expect(panelMessage(overview.panels[3], "done")).toContain("only missing");
     const pending = { ...overview.panels[0], state: "pending" };
     expect(panelMessage(pending, "running")).toBe("Computing…");

@@ -114,7 +114,12 @@ export function orderText(overview, format = String) {
     ]);
     scale = `one y-scale, ${format(Math.min(...values))} to ${format(Math.max(...values))}`;
   }
-  return `Every feature's partial dependence, most important first (by ${by})${cls} · ${scale}`;
+  const done = overview.panels.filter((p) => p.state !== "pending").length;
+  const progress =
+    overview.status === "running"
+      ? ` · ${done} of ${overview.panels.length} features computed`
+      : "";
+  return `Every feature's partial dependence, most important first (by ${by})${cls} · ${scale}${progress}`;
 }
 
 /**
