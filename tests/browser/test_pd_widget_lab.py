@@ -528,7 +528,9 @@ model = HistGradientBoostingRegressor(
     max_iter=30, categorical_features="from_dtype", random_state=0
 ).fit(X, y)
 X_seen = X.assign(last_survey=np.nan)  # not asked this year
-w = PartialDependenceWidget(model, X_seen, features="plan", overview=True)
+w = PartialDependenceWidget(
+    model, X_seen, features="plan", overview=True, grid_resolution=20, n_ice=30
+)
 w
 """
 
