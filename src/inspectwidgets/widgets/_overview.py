@@ -14,6 +14,7 @@ its note.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 
 import numpy as np
 import traitlets
@@ -46,7 +47,9 @@ class OverviewPanels(traitlets.HasTraits):
         self._overview_importances = None  # ({feature: value}, label) or None
         self.overview_result = None
 
-    def set_overview_importances(self, importances, label="importance"):
+    def set_overview_importances(
+        self, importances: Mapping[str, float] | None, label: str = "importance"
+    ) -> None:
         """Order the overview by `importances` (``{feature: value}``, every
         feature), described in the panel's header by `label`; None: by each
         partial dependence's spread. Nothing is predicted again."""
@@ -121,11 +124,11 @@ class OverviewPanels(traitlets.HasTraits):
         self._overview_cancel.set()
         super().close()  # type: ignore[misc]
 
-    def cancel_overview(self):
+    def cancel_overview(self) -> None:
         """Stop the overview after its current chunk."""
         self._overview_cancel.set()
 
-    def wait_overview(self, timeout=None):
+    def wait_overview(self, timeout: float | None = None) -> bool:
         """Block until the overview's thread is done (True) or `timeout`."""
         thread = getattr(self, "_overview_thread", None)
         if thread is not None:
