@@ -16,6 +16,8 @@ import { formatNumber } from "./charts/format.js";
 import { createPdCategories } from "./pd/pd_categories.js";
 import { createPdCurve } from "./pd/pd_curve.js";
 import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
+import { createPdOverview } from "./pd/pd_overview.js";
+import { overviewResult } from "./pd/pd_overview_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { warningActions, warningContent } from "./pd/pd_warning.js";
 import {
@@ -186,6 +188,18 @@ function render({ model, el }) {
     iceSteps,
     h("span", { text: "ICE at every split" }),
   ]);
+  const overviewToggle = h("input", {
+    testid: "pdw-overview-toggle",
+    attrs: { type: "checkbox", "aria-label": "Overview of every feature" },
+  });
+  const overviewField = h("label", { className: "iw-field" }, [
+    overviewToggle,
+    h("span", { text: "overview of every feature" }),
+  ]);
+  const overviewHost = h("div", {
+    className: "pdw-overview-host",
+    testid: "pdw-overview-host",
+  });
   const target = selectField("pdw-target", "Class");
   const scale = selectField("pdw-scale", "Scale");
   const grid = integerInput(
@@ -223,6 +237,7 @@ function render({ model, el }) {
       h("div", { className: "pdw-control-row" }, [
         feature.field,
         feature2.field,
+        overviewField,
       ]),
       h("div", { className: "pdw-control-row" }, [
         kind.field,
@@ -241,6 +256,7 @@ function render({ model, el }) {
     guard.node,
     status.error,
     status.staleNote,
+    overviewHost,
     output,
   );
   guard.attach({ root, statusBar: status.bar });
@@ -248,6 +264,8 @@ function render({ model, el }) {
 
   /** @type {{kind: string, chart: Chart} | null} */
   let current = null;
+  /** @type {ReturnType<typeof createPdOverview> | null} */
+  let overview = null;
   let shownCorrelations = "[]";
 
   // ---- Controls -----------------------------------------------------------
@@ -408,6 +426,36 @@ function render({ model, el }) {
     guard.wrap("the widget", drawLive, { updatesStatus: true }),
   );
 
+  // ---- The overview: every feature's PD, small multiples ------------------
+
+  function drawOverview() {
+    const shown = Boolean(model.get("overview"));
+    overviewToggle.checked = shown;
+    overviewHost.hidden = !shown;
+    if (!shown) return;
+    const value = overviewResult(model.get("_overview"));
+    if (!overview)
+      overview = createPdOverview(overviewHost, {
+        onSelect: (f) => binding.save({ features: [f] }),
+      });
+    overview.update(
+      value ?? {
+        status: "running",
+        progress: 0,
+        error: "",
+        order_by: "",
+        order_label: "",
+        target: "",
+        panels: [],
+      },
+      features()[0] ?? "",
+    );
+  }
+
+  const overviewFrame = frameScheduler(
+    guard.wrap("the overview", drawOverview),
+  );
+
   /** The banner's buttons: each switches `kind` (clicks go through `dom`,
    * removed with the widget). */
   /** @param {ReturnType<typeof warningActions>} actions */
@@ -433,6 +481,7 @@ function render({ model, el }) {
   dom.on(feature.select, "change", saveFeatures);
   dom.on(feature2.select, "change", saveFeatures);
   saveOnChange(kind.select, "kind", context);
+  saveOnChange(overviewToggle, "overview", context);
   saveOnChange(centered, "centered", context);
   saveOnChange(iceSteps, "ice_steps", context);
   saveOnChange(target.select, "target", context);
@@ -459,15 +508,20 @@ function render({ model, el }) {
   );
   binding.on(["kind"], live.schedule);
   binding.on(LIVE_TRAITS, live.schedule);
+  binding.on(["overview", "_overview", "features"], overviewFrame.schedule);
 
   syncFeatures();
   syncSettings();
   live.now();
+  overviewFrame.now();
 
   return () => {
     binding.removeAll();
     dom.removeAll();
     live.cancel();
+    overviewFrame.cancel();
+    overview?.destroy();
+    overview = null;
     stopResize();
     current?.chart.destroy();
     current = null;

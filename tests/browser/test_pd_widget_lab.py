@@ -499,3 +499,84 @@ def test_thousand_ice_curves_draw_and_redraw(open_notebook, record_timing):
     ink = canvas.evaluate(CANVAS_INK_JS)
     assert ink["ink"] > 0.05 * ink["total"], ink
     nb.screenshot(cell, "pd_ice_1000_centered.png")
+
+
+# --- The overview: every feature's PD as small multiples -------------------
+
+# A churn-like table as it comes: NaN in a float, an integer count, a
+# category, a long name, and a column the model knew but X holds only
+# missing values of (its panel must say why, not stay blank).
+CHURN_OVERVIEW = """\
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import HistGradientBoostingRegressor
+from inspectwidgets import PartialDependenceWidget
+
+rng = np.random.default_rng(0)
+n = 1000
+X = pd.DataFrame({
+    "tenure": rng.integers(0, 72, n),
+    "monthly_charges_including_all_add_on_services": rng.gamma(2.0, 30.0, n),
+    "plan": pd.Categorical(rng.choice(["basic", "plus", "pro"], n)),
+    "support_calls": rng.poisson(2, n).astype(float),
+    "last_survey": rng.normal(size=n),
+})
+X.loc[rng.random(n) < 0.06, "monthly_charges_including_all_add_on_services"] = np.nan
+charges = X["monthly_charges_including_all_add_on_services"].fillna(150)
+y = charges / 30 - X["tenure"] / 24 + 2 * (X["plan"] == "pro") + X["support_calls"] / 2
+model = HistGradientBoostingRegressor(
+    max_iter=30, categorical_features="from_dtype", random_state=0
+).fit(X, y)
+X_seen = X.assign(last_survey=np.nan)  # not asked this year
+w = PartialDependenceWidget(
+    model, X_seen, features="plan", overview=True, grid_resolution=20, n_ice=30
+)
+w
+"""
+
+
+def test_overview_small_multiples_open_a_feature(open_notebook):
+    nb, root, cell = open_widget(open_notebook, "pd_overview.ipynb", CHURN_OVERVIEW)
+    overview = root.get_by_test_id("pdw-overview")
+    expect(overview).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    panels = root.get_by_test_id("pdw-overview-panel")
+    expect(panels).to_have_count(5)
+    expect(root.get_by_test_id("pdw-overview-header")).to_contain_text("PD spread")
+    # Every numeric panel drawn (a path with points), the category as dots,
+    # the missing charges as a diamond, the empty column with its reason.
+    lines = root.get_by_test_id("pdw-overview-line")
+    expect(lines).to_have_count(3)
+    for d in lines.evaluate_all("(ps) => ps.map((p) => p.getAttribute('d'))"):
+        assert re.match(r"^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+)+$", d), d
+    plan = panels.filter(has_text="plan")
+    expect(plan.locator(".pdw-ov-dot")).to_have_count(3)
+    expect(root.get_by_test_id("pdw-overview-missing")).to_have_count(1)
+    survey = root.locator('[data-feature="last_survey"]')
+    expect(survey.get_by_test_id("pdw-overview-note")).to_contain_text(
+        "only missing values"
+    )
+    long_name = root.locator(
+        '[data-feature="monthly_charges_including_all_add_on_services"] .pdw-ov-title'
+    )
+    expect(long_name).to_have_attribute(
+        "title", re.compile("^monthly_charges_including_all_add_on_services")
+    )
+    nb.screenshot(cell, "pd_overview_light.png")
+
+    root.locator('[data-feature="tenure"]').click()
+    nb.eventually_prints("print(w.features)", "['tenure']")
+    expect(root.locator('[data-feature="tenure"]')).to_have_attribute(
+        "aria-pressed", "true", timeout=RUN_TIMEOUT
+    )
+    expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    expect(root.get_by_test_id("pdw-pdp")).to_be_visible()
+    # Keyboard: Enter on a focused panel opens it too.
+    root.locator('[data-feature="support_calls"]').focus()
+    nb.page.keyboard.press("Enter")
+    nb.eventually_prints("print(w.features)", "['support_calls']")
+    try:
+        nb.set_theme("JupyterLab Dark")
+        expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+        nb.screenshot(cell, "pd_overview_dark.png")
+    finally:
+        nb.set_theme("JupyterLab Light")

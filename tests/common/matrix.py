@@ -185,6 +185,22 @@ def _pd_call(function):
     return call
 
 
+def _overview_call(model, X, y, features=(0,), **settings):
+    """The overview of `features`; a panel without a curve raises its note
+    (the one sentence the user reads in its place)."""
+    result = iw.partial_dependence_overview(
+        model, X, list(features), **{"grid_resolution": 5, **settings}
+    )
+    for panel in result.panels:
+        if panel.failed:
+            raise ValueError(panel.note)
+    return result
+
+
+def _overview_numbers(result):
+    return [p.average for p in result.panels]
+
+
 def _perm_widget(model, X, y, **settings):
     return iw.PermutationImportanceWidget(model, X, y, **_perm_kwargs(settings))
 
@@ -329,6 +345,14 @@ TARGETS = [
         frozenset(PD | {"max_memory"}),
         _pd_call(lambda *a, **k: iw.partial_dependence(*a, return_result=True, **k)),
         _pd_numbers,
+        uses_y=False,
+    ),
+    Target(
+        "partial_dependence_overview",
+        "pd",
+        frozenset({"features", "grid_resolution", "max_memory"}),
+        _overview_call,
+        _overview_numbers,
         uses_y=False,
     ),
     Target(

@@ -200,6 +200,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         self._dirty: set[str] = set()
         self._ready = False
         self._started = False  # run() was called: shown views compute
+        self._overview_opened = False  # the Effects overview shown once
         self._shared = SharedPermutations()
         super().__init__(view=view, max_rows=max_rows, n_repeats=n_repeats)
         importance = self._child(
@@ -297,9 +298,25 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
 
     def _on_importance_status(self, change):
         # The review opens on the most important feature once it is known.
-        if change.new == "done" and not self.selected_features:
-            result = self._children["importance"].result
-            order, _ = result.top(result.scorer_names[0], 1)
+        if change.new != "done":
+            return
+        result = self._children["importance"].result
+        scorer = result.scorer_names[0]
+        # The Effects overview's order: these importances, not the curves'
+        # own spread, once known.
+        means = result.to_bunch(scorer).importances_mean
+        effects = self._children["effects"]
+        effects.set_overview_importances(
+            dict(zip(result.feature_names, means, strict=True)),
+            f"permutation importance ({scorer})",
+        )
+        if not self._overview_opened:
+            # Shown with the Effects panel, once: a user who closes it keeps
+            # it closed through later runs.
+            self._overview_opened = True
+            effects.overview = True
+        if not self.selected_features:
+            order, _ = result.top(scorer, 1)
             self.selected_features = [result.feature_names[order[0]]]
 
     @traitlets.validate("importance_on")

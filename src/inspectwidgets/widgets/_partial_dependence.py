@@ -32,6 +32,7 @@ from ._effect_payloads import curve_payload, effects_payload
 from ._effect_streams import EffectStreams
 from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
+from ._overview import OverviewPanels
 from ._workload import (
     RowSubsample,
     is_large,
@@ -47,7 +48,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
+class PartialDependenceWidget(
+    OverviewPanels, EffectStreams, RowSubsample, ComputationWidget
+):
     """Partial dependence and ICE curves that fill in while they are computed.
 
     One feature: the partial dependence (bold) over individual conditional
@@ -107,6 +110,14 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
     categorical_features, sample_weight, percentiles, random_state
         As in :func:`~inspectwidgets.partial_dependence`. `random_state`
         also draws the subsample of `max_rows` rows.
+    overview : bool, default=False
+        Also show every feature's average partial dependence as small
+        multiples (:func:`~inspectwidgets.partial_dependence_overview`, 20 grid
+        values each, one y-scale for all), most important first: by the
+        importances given to :meth:`set_overview_importances` (ModelInspector
+        gives its permutation importances), else by each curve's spread. A
+        click (or Enter) on a panel shows that feature. Computed on its own
+        thread when first shown; ``overview_result`` holds the engine's result.
     max_rows : int, default=None
         Rows computed at most: above it, a seeded subsample of X (and of
         `sample_weight`), the same for the same `random_state`, and the
@@ -184,6 +195,7 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
         percentiles: tuple[float, float] = (0.05, 0.95),
         random_state: int = 0,
         max_rows: int | None = None,
+        overview: bool = False,
         run: bool = True,
     ) -> None:
         # Over 60 lines only by the engine's parameters, written out.
@@ -215,6 +227,7 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
         self._steps_problems: dict[str, str] = {}
         self._snapshot = Effects()
         self.pd_result = None
+        self._init_overview()
         super().__init__(
             features=features,
             kind=kind,
@@ -234,6 +247,8 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
         self._ready = True
         if run:
             self.run()
+        if overview:
+            self.overview = True
 
     # ComputationWidget hooks --------------------------------------------------
 
@@ -348,6 +363,10 @@ class PartialDependenceWidget(EffectStreams, RowSubsample, ComputationWidget):
             self._steps_problems = {}
             self._X = self._subsample(self.max_rows)
         self.run()
+        if self.overview:  # other rows: another overview
+            self._start_overview()
+        else:
+            self.overview_result = None
 
     @traitlets.observe("target")
     def _on_target(self, change):

@@ -78,6 +78,7 @@ def _donated(trees, routing, X, copies, donor, n_threads):
     """Leaf sums of copies whose columns take one donor row's values."""
     n_rows, n_outputs = X.shape[0], trees.n_outputs
     stacked = np.empty((len(copies), n_rows, n_outputs))
+    walks = []
     for columns in dict.fromkeys(tuple(c) for _, c in copies):
         blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
         rows = np.asarray([copies[b][0] for b in blocks])
@@ -104,7 +105,17 @@ def _donated(trees, routing, X, copies, donor, n_threads):
                     X[start:stop], columns, values, trees.walk_trees, out[start:stop]
                 )
 
-        _in_row_ranges(n_rows, n_threads, route)
+        walks.append((route, blocks, out))
+
+    # Each thread takes its range of rows through every columns' walk (one
+    # pool for them all: several features' grids, as the overview has,
+    # would otherwise start a pool each).
+    def route_all(start, stop):
+        for route, _, _ in walks:
+            route(start, stop)
+
+    _in_row_ranges(n_rows, n_threads, route_all)
+    for _, blocks, out in walks:
         stacked[blocks] = out.transpose(2, 0, 1)
     return stacked.reshape(len(copies) * n_rows, n_outputs)
 

@@ -2,6 +2,8 @@
 
 from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
+from .overview import iter_partial_dependence_overview, partial_dependence_overview
+from .overview_result import OverviewPanel, PartialDependenceOverview
 from .result import (
     MISSING_LABEL,
     CorrelatedFeature,
@@ -15,9 +17,13 @@ __all__ = [
     "DEFAULT_CORRELATION_THRESHOLD",
     "CorrelatedFeature",
     "FeatureDistribution",
+    "OverviewPanel",
+    "PartialDependenceOverview",
     "PartialDependenceResult",
     "iter_partial_dependence",
+    "iter_partial_dependence_overview",
     "partial_dependence",
+    "partial_dependence_overview",
     "split_grid",
 ]
 

@@ -29,6 +29,15 @@ class PredictedChunks:
     batcher: object
     rows: object  # the rows holding the grid values
     model: object
+    # The overview's (several features' grids in one run): the columns each
+    # row of `rows` sets, which then override `columns`.
+    row_columns: tuple | None = None
+
+    def copies(self, points):
+        """``(donor row, columns)`` of the grid `points`' copies."""
+        if self.row_columns is None:
+            return [(p, self.columns) for p in points]
+        return [(p, self.row_columns[p]) for p in points]
 
 
 def predict_chunk(c, start, stop):
@@ -43,7 +52,7 @@ def predict_chunk(c, start, stop):
     if c.treewise is not None:
         predict = partial(c.treewise.respond, points)
     else:
-        stacked = c.batcher.build([(p, c.columns) for p in points], donor=c.rows)
+        stacked = c.batcher.build(c.copies(points), donor=c.rows)
         predict = _caller(c.model, stacked)
     values = c.responses(predict)
     return values.reshape(len(chunk_groups), c.n_rows, -1)
@@ -55,7 +64,7 @@ def _walk_chunk(c, points):
     at a time (predictions are row by row: the same bits), so that only a
     block's leaf sums and raw responses are held."""
     trees, X, rows = c.trees
-    copies = [(p, c.columns) for p in points]
+    copies = c.copies(points)
     # The block's sums, their copy-major copy and the responses: 3 arrays;
     # and its rows, transposed for route_grid. Blocked here, not by
     # TreeModel.predict: the responses are taken from the model's outputs (a

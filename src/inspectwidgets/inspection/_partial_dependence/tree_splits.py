@@ -69,6 +69,19 @@ def grid_point_groups(model, rows, columns):
     return grid_cells(rows, columns, thresholds, dtype)
 
 
+def grid_point_groups_of_each(model, rows, columns):
+    """:func:`grid_point_groups` of several grids (``rows[i]`` setting
+    ``columns[i]``) predicted by one `model`, its splits read once; None if
+    unknown."""
+    splits = _split_thresholds(model)
+    if splits is None:
+        return None
+    thresholds, dtype = splits
+    return [
+        grid_cells(r, c, thresholds, dtype) for r, c in zip(rows, columns, strict=True)
+    ]
+
+
 def grid_cells(rows, columns, thresholds, dtype=np.float64):
     """The cell of every grid row: rows whose values in `columns`, compared
     as `dtype`, fall between the same two consecutive `thresholds` (a dict
