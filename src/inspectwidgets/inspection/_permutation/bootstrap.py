@@ -131,6 +131,16 @@ def check_bootstrap(n_bootstrap, confidence_level):
     return n_bootstrap
 
 
+def check_one_output(y):
+    """Refuse a `y` of several outputs: the resampled scores are one
+    output's row losses."""
+    if np.ndim(y) > 1:
+        raise ValueError(
+            f"n_bootstrap: y has {np.shape(y)[1]} outputs; the held-out interval "
+            "scores one. Pass one column of y, or n_bootstrap=None."
+        )
+
+
 def _row_loss(planned):
     """``(how, losses)`` of a scorer that is a weighted mean of row losses
     (see `_ROW_LOSSES`), or None."""

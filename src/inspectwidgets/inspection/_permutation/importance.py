@@ -46,7 +46,7 @@ from .._core.validation import (
     check_X,
     check_y,
 )
-from .bootstrap import check_bootstrap, run_bootstrap
+from .bootstrap import check_bootstrap, check_one_output, run_bootstrap
 from .chunks import score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
@@ -131,11 +131,8 @@ class PermutationRun:
         its held-out rows too (None: none); see bootstrap.py. They come from
         their own stream of the seed: the permutations are unchanged."""
         self.n_bootstrap = check_bootstrap(n_bootstrap, self.confidence_level)
-        if self.n_bootstrap is not None and np.ndim(self.y) > 1:
-            raise ValueError(
-                f"n_bootstrap: y has {np.shape(self.y)[1]} outputs; the held-out "
-                "interval scores one. Pass one column of y, or n_bootstrap=None."
-            )
+        if self.n_bootstrap is not None:
+            check_one_output(self.y)
         self.bootstrap = run_bootstrap(
             self.plan,
             self._seed,
