@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from ._base import ComputationWidget, Status
+    from ._base import ComputationWidget
 
 
 HELD_OUT_RESAMPLES = 200
@@ -129,10 +129,25 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
 
     Examples
     --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.ensemble import HistGradientBoostingRegressor
+    >>> from sklearn.model_selection import train_test_split
+    >>> from inspectwidgets import ModelInspector
+    >>> X, y = load_diabetes(return_X_y=True, as_frame=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> model = HistGradientBoostingRegressor(max_iter=50, random_state=0)
+    >>> model = model.fit(X_train, y_train)
     >>> inspector = ModelInspector(
-    ...     model, X_test, y_test, X_train=X_train, y_train=y_train
-    ... )  # doctest: +SKIP
-    >>> inspector.selected_features = ["age"]  # doctest: +SKIP
+    ...     model, X_test, y_test, X_train=X_train, y_train=y_train, random_state=0
+    ... )
+    >>> inspector.wait()["importance"]  # the views compute in background threads
+    'done'
+    >>> importance = inspector.to_frame("importance")
+    >>> importance.groupby("feature").importance.mean().idxmax()
+    'bmi'
+    >>> inspector.selected_features = ["bmi"]  # as a click on its bar does
+    >>> inspector.wait()["effects"], list(inspector.to_frame("effects"))
+    ('done', ['bmi', 'output', 'average', 'done'])
     """
 
     _esm = STATIC / "inspector_widget.js"
@@ -372,15 +387,6 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         from then on views compute when shown."""
         self._started = True
         self._refresh()
-
-    def wait(self, timeout: float | None = None) -> dict[str, Status]:
-        """Block until no view computes; return ``{view: status}``."""
-        return {key: child.wait(timeout) for key, child in self._children.items()}
-
-    def cancel(self) -> None:
-        """Stop every view's run in flight."""
-        for child in self._children.values():
-            child.cancel()
 
     def close(self) -> None:
         # Empty when the constructor refused its arguments.

@@ -16,6 +16,7 @@ from ..inspection._core import (
     check_X,
     check_y,
 )
+from ._base import ComputationWidget, Status
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._permutation import engine_scoring
 from ._review_header import review_header
@@ -73,6 +74,17 @@ def check_review_arguments(estimator, X, y, X_train, y_train, n_repeats, random_
 class InspectorViews:
     """The children behind ModelInspector's views (`_children`, by view key),
     each one's synced traits mirrored into the inspector's ``_<key>`` trait."""
+
+    _children: dict[str, ComputationWidget]
+
+    def wait(self, timeout: float | None = None) -> dict[str, Status]:
+        """Block until no view computes; return ``{view: status}``."""
+        return {key: child.wait(timeout) for key, child in self._children.items()}
+
+    def cancel(self) -> None:
+        """Stop every view's run in flight."""
+        for child in self._children.values():
+            child.cancel()
 
     def _child(self, key, *args, **kwargs):
         """Create (or replace) the child behind view `key`, mirrored and not
