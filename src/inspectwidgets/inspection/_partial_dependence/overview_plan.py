@@ -21,7 +21,7 @@ from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
 from .._core.tree_choice import tree_shortcut
 from .chunks import PredictedChunks
-from .plan import FIRST_CHUNK_FRACTION, _chunk_cap
+from .plan import FIRST_CHUNK_FRACTION, _chunk_cap, walk_threads
 from .tree_splits import grid_point_groups_of_each
 
 
@@ -79,9 +79,7 @@ def plan_overview(runs, snapshots):
         responses=Responses(run.response_method, run.scale, run.output_columns),
         trees=trees,
         walk_block_bytes=block_bytes,
-        tree_threads=(
-            1 if run.runner.remote or trees is None else trees[0].predict_threads()
-        ),
+        tree_threads=walk_threads(run, trees),
         treewise=None,
         batcher=batcher,
         rows=donor,

@@ -84,12 +84,8 @@ def plan_run(run, snapshots):
         columns=columns,
         responses=Responses(run.response_method, run.scale, run.output_columns),
         trees=trees,
-        # Chunks run one at a time here: the walk takes the threads the
-        # model's own predict would; a remote worker's are the backend's.
         walk_block_bytes=block_bytes,
-        tree_threads=(
-            1 if run.runner.remote or trees is None else trees[0].predict_threads()
-        ),
+        tree_threads=walk_threads(run, trees),
         treewise=treewise,
         batcher=batcher,
         rows=rows,
@@ -148,3 +144,10 @@ def _prediction_space(run):
         if dense or csr:
             return transformed, rows, view.map_columns(run.positions), view.model
     return run.X, run.rows, tuple(run.positions), run.estimator
+
+
+def walk_threads(run, trees):
+    """Threads of a chunk's tree walk: chunks run one at a time here, so the
+    walk takes the threads the model's own predict would; a remote worker's
+    are the backend's."""
+    return 1 if run.runner.remote or trees is None else trees[0].predict_threads()
