@@ -93,7 +93,7 @@ test-fast: venv
 
 # The Examples sections of the public docstrings, run as doctests.
 doctest: venv
-	$(PY) -m pytest -q -p no:cacheprovider --doctest-modules src/inspectwidgets
+	$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) --doctest-modules src/inspectwidgets
 
 # pytest exits 5 when it collects no test; that fails here like any other
 # non-zero exit, with a hint. The 25 slowest tests are listed: where to look
