@@ -41,6 +41,16 @@ def seeds(widget):
     return [int(s) for s in EXTRA_SEEDS.split(",") if s] or [SEEDS[widget]]
 
 
+# Each categorical ALE mark is drawn: displayed, as wide as its category, at
+# a finite level.
+ALE_MARKS_DRAWN_JS = """
+(marks) => marks.map((m) => {
+  const line = m.querySelector('line');
+  return getComputedStyle(m).display !== 'none' && m.getBoundingClientRect().width > 0
+    && ['y1', 'y2'].every((a) => Number.isFinite(Number(line?.getAttribute(a))));
+})
+"""
+
 N_ACTIONS = 50
 PAUSE_MS = (20, 150)  # between actions: brief, never until a run completes
 ACTION_TIMEOUT = 1_500  # ms; a control gone or disabled since it was listed
@@ -404,7 +414,11 @@ def test_pd_widget_fuzz(open_notebook, seed):
         if len(features) == 2:
             expect(root.get_by_test_id("pdw-heatmap"), context).to_be_visible()
         elif features[0] in state["categorical"]:
-            expect(root.get_by_test_id("pdw-ale-mark").first, context).to_be_visible()
+            # A mark is a level line over a band the height of its spread:
+            # a flat one has a zero-height box, which Playwright calls hidden.
+            marks = root.get_by_test_id("pdw-ale-mark")
+            expect(marks.first, context).to_be_attached()
+            assert all(marks.evaluate_all(ALE_MARKS_DRAWN_JS)), context
         else:
             line = root.get_by_test_id("pdw-ale-line")
             expect(line, context).not_to_have_attribute("data-points", "0")

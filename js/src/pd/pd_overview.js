@@ -11,7 +11,7 @@ import { scaleLinear, scalePoint } from "d3-scale";
 import { select } from "d3-selection";
 import { line, symbol, symbolDiamond } from "d3-shape";
 
-import { truncate } from "../charts/chart_base.js";
+import { observeResize, truncate } from "../charts/chart_base.js";
 import { formatNumber } from "../charts/format.js";
 import { h, listenerBag } from "../ui/dom.js";
 import {
@@ -50,6 +50,15 @@ export function createPdOverview(host, { onSelect }) {
   host.append(root);
   /** @type {string} */
   let selected = "";
+  // The panels are laid out for the host's width: drawn again when it
+  // changes (a narrower window, a side panel opened).
+  /** @type {[import("./pd_overview_data.js").Overview, string] | null} */
+  let drawn = null;
+  let drawnWidth = 0;
+  const stopResize = observeResize(host, () => {
+    if (drawn && host.clientWidth > 0 && host.clientWidth !== drawnWidth)
+      update(drawn[0], selected);
+  });
 
   /** @param {string} feature */
   function choose(feature) {
@@ -62,6 +71,8 @@ export function createPdOverview(host, { onSelect }) {
    * @param {string} current the feature shown in the single view.
    */
   function update(overview, current) {
+    drawn = [overview, current];
+    drawnWidth = host.clientWidth;
     selected = current;
     header.textContent =
       overview.status === "error"
@@ -215,6 +226,7 @@ export function createPdOverview(host, { onSelect }) {
   return {
     update,
     destroy() {
+      stopResize();
       dom.removeAll();
       root.remove();
     },
