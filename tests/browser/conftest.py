@@ -1,9 +1,12 @@
 """JupyterLab + Playwright fixtures for the end-to-end widget tests.
 
-One JupyterLab server and one Chromium per session (the recipe in
-``/work/shared/recipes/browser-testing.md``). Every test writes its own
-notebook into the server's root folder with nbformat and opens it in a fresh
-page, in a workspace of its own, so tests do not share kernels or layout.
+One JupyterLab server, one Chromium and one JupyterLab page per test
+process (the recipe in ``/work/shared/recipes/browser-testing.md``). Every
+test writes its own notebook into the server's root folder with nbformat and
+opens it in that page, with a kernel of its own; the notebook is closed, its
+kernel shut down and the page's layout, viewport and theme put back after the
+test. Starting JupyterLab in a page costs about 3 s of processor time, as much
+as most tests' own work in it: the suite starts it once per process.
 
 Screenshots and ``timings.json`` go to ``tests/output/browser/`` (git-ignored).
 The browser is Debian's ``/usr/bin/chromium``; never run ``playwright install``.
@@ -43,6 +46,7 @@ VIEWPORT = {"width": 1280, "height": 1000}
 SERVER_START_TIMEOUT = 60  # seconds
 KERNEL_READY_TIMEOUT = 60_000  # ms
 CELL_TIMEOUT = 60_000  # ms
+LIGHT_THEME = "JupyterLab Light"
 
 # Measurements printed at the end of the session and saved to timings.json:
 # observations, never asserted against a threshold.
@@ -295,9 +299,10 @@ class LabNotebook:
     # Opening and running ------------------------------------------------
 
     def open(self):
-        workspace = Path(self.name).stem
-        self.page.goto(
-            f"{self.server.url}/lab/workspaces/{workspace}/tree/{self.name}?reset"
+        self.page.evaluate(
+            """(path) => window.jupyterapp.commands.execute(
+                 'docmanager:open', {path, factory: 'Notebook'})""",
+            self.name,
         )
         self.page.wait_for_function(
             """(name) => {
@@ -397,36 +402,67 @@ class LabNotebook:
         locator.screenshot(path=str(path), animations="disabled")
         return path
 
-    def close(self):
-        # The page may be gone already; the server stops the kernels anyway.
-        with contextlib.suppress(Exception):
-            self.page.evaluate(
-                """() => window.jupyterapp.shell.currentWidget
-                     ?.sessionContext?.shutdown()"""
-            )
+
+# Every document in the main area closed without asking to save, each
+# notebook's kernel shut down first; the layout as a new workspace has it
+# (file browser open on the left, nothing on the right).
+_CLOSE_DOCUMENTS_JS = """
+async () => {
+  const app = window.jupyterapp;
+  for (const widget of Array.from(app.shell.widgets('main'))) {
+    try {
+      await widget.sessionContext?.shutdown();
+    } finally {
+      widget.dispose();
+    }
+  }
+  app.shell.collapseRight();
+  app.shell.activateById('filebrowser');
+}
+"""
+
+
+@pytest.fixture(scope="session")
+def lab_page(lab_server, browser):
+    """The JupyterLab page of this test process, in an empty workspace."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(CELL_TIMEOUT)
+    page = context.new_page()
+    page.goto(f"{lab_server.url}/lab/workspaces/browser-tests?reset")
+    page.wait_for_function(
+        "() => window.jupyterapp !== undefined",
+        timeout=KERNEL_READY_TIMEOUT,
+        polling=100,
+    )
+    page.evaluate("() => window.jupyterapp.restored")
+    yield page
+    context.close()
 
 
 @pytest.fixture
-def open_notebook(lab_server, browser):
+def open_notebook(lab_server, lab_page):
     """``open_notebook(name, cells) -> LabNotebook``: write the notebook into
-    the server's root, open it in a new page and wait for an idle kernel."""
-    opened = []
+    the server's root, open it in this process's JupyterLab page and wait for
+    an idle kernel. After the test: the notebook closed, its kernel shut down,
+    and the page's viewport, layout and theme as they were."""
+    page = lab_page
+    dialogs = []
 
     def _open(name, cells, *, on_dialog=None, viewport=VIEWPORT):
         write_notebook(lab_server.root_dir / name, cells)
-        context = browser.new_context(viewport=viewport)
-        context.set_default_timeout(CELL_TIMEOUT)
-        page = context.new_page()
+        page.set_viewport_size(viewport)
         if on_dialog is not None:
             page.on("dialog", on_dialog)
-        notebook = LabNotebook(page, lab_server, name)
-        opened.append((context, notebook))
-        return notebook.open()
+            dialogs.append(on_dialog)
+        return LabNotebook(page, lab_server, name).open()
 
     yield _open
-    for context, notebook in opened:
-        notebook.close()
-        context.close()
+    for handler in dialogs:
+        page.remove_listener("dialog", handler)
+    page.evaluate(_CLOSE_DOCUMENTS_JS)
+    page.set_viewport_size(VIEWPORT)
+    if page.evaluate("() => document.body.dataset.jpThemeName") != LIGHT_THEME:
+        LabNotebook(page, lab_server, None).set_theme(LIGHT_THEME)
 
 
 @pytest.fixture
