@@ -3,6 +3,7 @@ saved page opened offline. Times are recorded, never asserted."""
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,11 @@ except ImportError:  # the chromium_path fixture skips (fails in CI) with the re
 pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT = 60_000  # ms
-OUTPUT_DIR = Path(__file__).resolve().parents[1] / "output" / "browser"
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT_DIR = ROOT / "tests" / "output" / "browser"
+# The picture on the first page: README.md and docs/index.md show it below the
+# example that draws it. Committed, and rewritten by every run of the test.
+FIRST_PAGE_PICTURE = ROOT / "docs" / "_static" / "model_inspector.png"
 
 # A pipeline with a string category, and a counter of the computations each
 # view starts (every view's run(), wrapped before anything runs).
@@ -164,6 +169,50 @@ def _bar(page, feature):
 
 def _effects(page):
     return page.locator('[data-testid="mi-panel-effects"] [data-testid="pdw-root"]')
+
+
+def _first_example(path):
+    """The first ```python block of a Markdown file."""
+    match = re.search(r"^```python\n(.*?)^```$", path.read_text(), re.S | re.M)
+    assert match, f"{path} has no Python example"
+    return match.group(1)
+
+
+def test_first_page_example_and_its_picture(open_notebook, require_bundle):
+    # The example a newcomer reads first, run as written; its widget drawn is
+    # the picture shown beneath it.
+    require_bundle("inspector_widget.js", "mi-root")
+    example = _first_example(ROOT / "README.md")
+    assert _first_example(ROOT / "docs" / "index.md") == example
+    assert example.rstrip().splitlines()[-1].startswith("ModelInspector(")
+    nb = open_notebook(
+        "first_page.ipynb", [example], viewport={"width": 1280, "height": 2400}
+    )
+    nb.run_all()
+    page = nb.page
+    root = page.get_by_test_id("mi-root")
+    expect(page.get_by_test_id("mi-title")).to_have_text(
+        f"{isolated('RandomForestRegressor')} · regression"
+    )
+    # load_diabetes's ten features, each with a bar.
+    bars = page.locator('[data-testid="mi-panel-importance"] [data-testid="piw-bar"]')
+    expect(bars).to_have_count(10, timeout=RUN_TIMEOUT)
+    expect(_effects(page)).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    # The kernel agrees: the cell's value is the inspector, its views done.
+    nb.run_code("mi = _")
+    top = nb.eventually_prints(
+        "print(mi.views['importance'].status, mi.views['effects'].status, "
+        "mi.selected_features[0])",
+        "done done bmi",
+        timeout=60,
+    )
+    expect(_bar(page, top.split()[-1])).to_have_class("piw-bar iw-selected")
+    expect(page.get_by_test_id("mi-status")).to_contain_text("Importance: done")
+
+    path = nb.screenshot(root, "model_inspector_first_page.png")
+    shutil.copyfile(path, FIRST_PAGE_PICTURE)
+    # Small enough for a README: the widget alone, at the page's scale.
+    assert FIRST_PAGE_PICTURE.stat().st_size < 300_000
 
 
 def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
