@@ -171,6 +171,19 @@ def _effects(page):
     return page.locator('[data-testid="mi-panel-effects"] [data-testid="pdw-root"]')
 
 
+def _open_review(open_notebook, name, code, *, model, task):
+    """Run `code`, whose last line shows a ModelInspector of `model` for
+    `task` (its title), in a notebook opened on a page tall enough for the
+    whole review in one picture (a taller widget scrolls inside JupyterLab's
+    panel, and its picture would show Lab's menus over it)."""
+    nb = open_notebook(name, [code], viewport={"width": 1280, "height": 2400})
+    nb.run_all()
+    expect(nb.page.get_by_test_id("mi-title")).to_have_text(
+        f"{isolated(model)} · {task}"
+    )
+    return nb
+
+
 def _first_example(path):
     """The first ```python block of a Markdown file."""
     match = re.search(r"^```python\n(.*?)^```$", path.read_text(), re.S | re.M)
@@ -185,31 +198,33 @@ def test_first_page_example_and_its_picture(open_notebook, require_bundle):
     example = _first_example(ROOT / "README.md")
     assert _first_example(ROOT / "docs" / "index.md") == example
     assert example.rstrip().splitlines()[-1].startswith("ModelInspector(")
-    nb = open_notebook(
-        "first_page.ipynb", [example], viewport={"width": 1280, "height": 2400}
+    nb = _open_review(
+        open_notebook,
+        "first_page.ipynb",
+        example,
+        model="RandomForestRegressor",
+        task="regression",
     )
-    nb.run_all()
     page = nb.page
-    root = page.get_by_test_id("mi-root")
-    expect(page.get_by_test_id("mi-title")).to_have_text(
-        f"{isolated('RandomForestRegressor')} · regression"
-    )
     # load_diabetes's ten features, each with a bar.
     bars = page.locator('[data-testid="mi-panel-importance"] [data-testid="piw-bar"]')
     expect(bars).to_have_count(10, timeout=RUN_TIMEOUT)
     expect(_effects(page)).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
-    # The kernel agrees: the cell's value is the inspector, its views done.
+    # The kernel agrees: the cell's value is the inspector, its views done,
+    # the most important feature selected.
     nb.run_code("mi = _")
-    top = nb.eventually_prints(
+    nb.eventually_prints(
         "print(mi.views['importance'].status, mi.views['effects'].status, "
         "mi.selected_features[0])",
         "done done bmi",
         timeout=60,
     )
-    expect(_bar(page, top.split()[-1])).to_have_class("piw-bar iw-selected")
+    expect(_bar(page, "bmi")).to_have_class("piw-bar iw-selected")
     expect(page.get_by_test_id("mi-status")).to_contain_text("Importance: done")
 
-    path = nb.screenshot(root, "model_inspector_first_page.png")
+    path = nb.screenshot(
+        page.get_by_test_id("mi-root"), "model_inspector_first_page.png"
+    )
     shutil.copyfile(path, FIRST_PAGE_PICTURE)
     # Small enough for a README: the widget alone, at the page's scale.
     assert FIRST_PAGE_PICTURE.stat().st_size < 300_000
@@ -217,16 +232,15 @@ def test_first_page_example_and_its_picture(open_notebook, require_bundle):
 
 def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     require_bundle("inspector_widget.js", "mi-root")
-    # Tall enough for the whole review in one picture.
-    nb = open_notebook(
-        "inspector_review.ipynb", [REVIEW], viewport={"width": 1280, "height": 2000}
+    nb = _open_review(
+        open_notebook,
+        "inspector_review.ipynb",
+        REVIEW,
+        model="Pipeline",
+        task="binary classification",
     )
-    nb.run_all()
     page = nb.page
     root = page.get_by_test_id("mi-root")
-    expect(page.get_by_test_id("mi-title")).to_have_text(
-        f"{isolated('Pipeline')} · binary classification"
-    )
     expect(page.get_by_test_id("mi-model")).to_contain_text("columntransformer")
     expect(page.get_by_test_id("mi-score")).to_have_count(2)
 
