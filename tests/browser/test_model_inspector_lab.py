@@ -222,8 +222,8 @@ def test_first_page_example_and_its_picture(open_notebook, require_bundle):
     expect(_bar(page, "bmi")).to_have_class("piw-bar iw-selected")
     expect(page.get_by_test_id("mi-status")).to_contain_text("Importance: done")
 
-    # A still picture: every chart's transitions ended (the error bars of the
-    # last repeat round are drawn last).
+    # A still picture: every chart's transitions ended (taken at once, one run
+    # caught the bars with their error bars not yet drawn).
     root = page.get_by_test_id("mi-root")
     for chart in root.locator("svg[data-settled]").all():
         if chart.is_visible():
