@@ -128,22 +128,35 @@ test-blas-kernels: venv
 			$(BLAS_TESTS) || exit $$?; \
 	done
 
-# The package as a user gets it: the sdist, a wheel built from it (as pip
-# does), that wheel alone in a clean venv, and the tests of what packaging can
-# break run against it (not against src/, which is not on that venv's path):
-# every module and bundle shipped and loading (tests/test_packaging.py), the
-# numba kernels compiling from site-packages, a widget's thread, and the
-# `dask` extra (one forest's importances on a cluster, whose workers load the
-# kernels from site-packages too). The numbers are the source's, tested by
-# test-py.
+# The package as a user gets it: the sdist and a wheel built from it (as pip
+# does), both checked as PyPI will render them, then the sdist installed in a
+# clean venv with no Node (as pip installs it where no wheel fits), and the
+# tests of what packaging can break run against it (not against src/, which is
+# not on that venv's path): every module and bundle shipped and loading
+# (tests/test_packaging.py), the numba kernels compiling from site-packages, a
+# widget's thread, and the `dask` extra (one forest's importances on a
+# cluster, whose workers load the kernels from site-packages too). The numbers
+# are the source's, tested by test-py.
 WHEEL_VENV := build/wheel-venv
+# An empty directory as the whole PATH: Node is in /usr/bin here, beside
+# everything else, so leaving directories out of PATH would not hide it. The
+# install needs nothing from PATH (uv and the venv's python are named by path).
+NO_NODE_PATH := $(CURDIR)/build/no-node-path
 test-wheel: venv
-	rm -rf dist $(WHEEL_VENV)
+	rm -rf dist $(WHEEL_VENV) $(NO_NODE_PATH)
 	$(PY) -m build --outdir dist .
+	$(PY) -m twine check --strict dist/*
 	$(PYTHON) -m venv $(WHEEL_VENV)
-	# With the `dask` extra a user installs for clusters.
-	$(UV_INSTALL) --quiet --python $(WHEEL_VENV)/bin/python \
-		"$$(ls dist/inspectwidgets-*.whl)[dask]" pytest pytest-xdist
+	mkdir -p $(NO_NODE_PATH)
+	# Proof that the install below cannot find Node or npm.
+	env PATH=$(NO_NODE_PATH) $(WHEEL_VENV)/bin/python -c "import shutil; \
+		found = [t for t in ('node', 'npm') if shutil.which(t)]; assert not found, found"
+	# The sdist's build must use the bundle it carries: npm would fail here.
+	# --refresh-package: build it again, never a wheel uv cached from an
+	# earlier sdist. With the `dask` extra a user installs for clusters.
+	env PATH=$(NO_NODE_PATH) $(UV_INSTALL) --quiet \
+		--refresh-package inspectwidgets --python $(WHEEL_VENV)/bin/python \
+		"$$(ls dist/inspectwidgets-*.tar.gz)[dask]" pytest pytest-xdist
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
 		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
 	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/test_packaging.py \

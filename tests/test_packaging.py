@@ -63,7 +63,7 @@ def test_each_widget_carries_its_built_bundle():
 
 
 def test_every_source_module_is_installed_and_imports():
-    # Run against the wheel (`make test-wheel`), the installed package is not
+    # Run against the installed sdist (`make test-wheel`), the package is not
     # src/: a module or bundle the build leaves out fails here, by name.
     source = ROOT / "src" / "inspectwidgets"
     installed = Path(inspectwidgets.__file__).parent

@@ -3,6 +3,7 @@ saved page opened offline. Times are recorded, never asserted."""
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,11 @@ except ImportError:  # the chromium_path fixture skips (fails in CI) with the re
 pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT = 60_000  # ms
-OUTPUT_DIR = Path(__file__).resolve().parents[1] / "output" / "browser"
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT_DIR = ROOT / "tests" / "output" / "browser"
+# The picture on the first page: README.md and docs/index.md show it below the
+# example that draws it. Committed, and rewritten by every run of the test.
+FIRST_PAGE_PICTURE = ROOT / "docs" / "_static" / "model_inspector.png"
 
 # A pipeline with a string category, and a counter of the computations each
 # view starts (every view's run(), wrapped before anything runs).
@@ -166,18 +171,80 @@ def _effects(page):
     return page.locator('[data-testid="mi-panel-effects"] [data-testid="pdw-root"]')
 
 
+def _open_review(open_notebook, name, code, *, model, task):
+    """Run `code`, whose last line shows a ModelInspector of `model` for
+    `task` (its title), in a notebook opened on a page tall enough for the
+    whole review in one picture (a taller widget scrolls inside JupyterLab's
+    panel, and its picture would show Lab's menus over it)."""
+    nb = open_notebook(name, [code], viewport={"width": 1280, "height": 2400})
+    nb.run_all()
+    expect(nb.page.get_by_test_id("mi-title")).to_have_text(
+        f"{isolated(model)} · {task}"
+    )
+    return nb
+
+
+def _first_example(path):
+    """The first ```python block of a Markdown file."""
+    match = re.search(r"^```python\n(.*?)^```$", path.read_text(), re.S | re.M)
+    assert match, f"{path} has no Python example"
+    return match.group(1)
+
+
+def test_first_page_example_and_its_picture(open_notebook, require_bundle):
+    # The example a newcomer reads first, run as written; its widget drawn is
+    # the picture shown beneath it.
+    require_bundle("inspector_widget.js", "mi-root")
+    example = _first_example(ROOT / "README.md")
+    assert _first_example(ROOT / "docs" / "index.md") == example
+    assert example.rstrip().splitlines()[-1].startswith("ModelInspector(")
+    nb = _open_review(
+        open_notebook,
+        "first_page.ipynb",
+        example,
+        model="RandomForestRegressor",
+        task="regression",
+    )
+    page = nb.page
+    # load_diabetes's ten features, each with a bar.
+    bars = page.locator('[data-testid="mi-panel-importance"] [data-testid="piw-bar"]')
+    expect(bars).to_have_count(10, timeout=RUN_TIMEOUT)
+    expect(_effects(page)).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    # The kernel agrees: the cell's value is the inspector, its views done,
+    # the most important feature selected.
+    nb.run_code("mi = _")
+    nb.eventually_prints(
+        "print(mi.views['importance'].status, mi.views['effects'].status, "
+        "mi.selected_features[0])",
+        "done done bmi",
+        timeout=60,
+    )
+    expect(_bar(page, "bmi")).to_have_class("piw-bar iw-selected")
+    expect(page.get_by_test_id("mi-status")).to_contain_text("Importance: done")
+
+    # A still picture: every chart's transitions ended (taken at once, one run
+    # caught the bars with their error bars not yet drawn).
+    root = page.get_by_test_id("mi-root")
+    for chart in root.locator("svg[data-settled]").all():
+        if chart.is_visible():
+            expect(chart).to_have_attribute("data-settled", "true")
+    path = nb.screenshot(root, "model_inspector_first_page.png")
+    shutil.copyfile(path, FIRST_PAGE_PICTURE)
+    # Small enough for a README: the widget alone, at the page's scale.
+    assert FIRST_PAGE_PICTURE.stat().st_size < 300_000
+
+
 def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     require_bundle("inspector_widget.js", "mi-root")
-    # Tall enough for the whole review in one picture.
-    nb = open_notebook(
-        "inspector_review.ipynb", [REVIEW], viewport={"width": 1280, "height": 2000}
+    nb = _open_review(
+        open_notebook,
+        "inspector_review.ipynb",
+        REVIEW,
+        model="Pipeline",
+        task="binary classification",
     )
-    nb.run_all()
     page = nb.page
     root = page.get_by_test_id("mi-root")
-    expect(page.get_by_test_id("mi-title")).to_have_text(
-        f"{isolated('Pipeline')} · binary classification"
-    )
     expect(page.get_by_test_id("mi-model")).to_contain_text("columntransformer")
     expect(page.get_by_test_id("mi-score")).to_have_count(2)
 
