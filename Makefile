@@ -11,10 +11,10 @@ UV := $(VENV)/bin/uv
 UV_REQUIREMENT := uv>=0.13,<0.14
 # uv leaves bytecode to the first import, and where PYTHONDONTWRITEBYTECODE is
 # set (as on the CI machine) nothing writes it: every process (kernels, pytest
-# and dask workers) then compiled each module it imported, 5-7 s a process.
-# Compiled once, at install, on every core (and the package's own source, 1 s
-# a process, by compileall: an edited module is compiled again on import).
-UV_INSTALL := $(UV) pip install --compile-bytecode
+# and dask workers) compiled each module it imported, 5-7 s a process. Here the
+# first import writes it (__pycache__ is git-ignored); compiling every module
+# at install instead (uv's --compile-bytecode) cost 37 s for the dev venv.
+unexport PYTHONDONTWRITEBYTECODE
 # Re-run the editable install when the project's metadata or the JS build inputs change.
 STAMP := $(VENV)/.install.stamp
 JS_STAMP := js/node_modules/.package-lock.json
@@ -24,7 +24,7 @@ PYTEST_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: venv demo lint format test test-fast test-js test-py test-notebooks \
-	test-blas-kernels test-wheel test-oldest bench js clean docs doctest
+	test-docs-site test-wheel test-oldest bench js clean docs doctest
 
 venv: $(STAMP)
 
@@ -37,8 +37,7 @@ $(UV): | $(PY)
 $(STAMP): pyproject.toml js/package.json js/package-lock.json | $(UV)
 	# Editable install; its build hook also runs `npm install` and
 	# `npm run build` in js/, producing src/inspectwidgets/static/.
-	$(UV_INSTALL) --python $(PY) -e ".[dev]"
-	$(PY) -m compileall -q src
+	$(UV) pip install --python $(PY) -e ".[dev]"
 	touch $@
 
 # The server is rooted at notebooks/; default_url makes the printed URL open the
@@ -106,27 +105,10 @@ doctest: venv
 # non-zero exit, with a hint. The 25 slowest tests are listed: where to look
 # when `make test` grows.
 test-py: venv
+	$(if $(INSPECTWIDGETS_EXECUTED_NOTEBOOKS),rm -rf $(INSPECTWIDGETS_EXECUTED_NOTEBOOKS))
 	$(PY) -m pytest $(XDIST) --durations=25 $(PYTEST_ARGS) || { rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; fi; \
 		exit $$rc; }
-
-# Again under other OpenBLAS CPU kernels than this machine's, the tests a
-# kernel can change: where BLAS predicts, the last bits depend on the kernel,
-# and the comparisons must hold on every one. Those are the test files that
-# compare through tests/numerics.py, the one place that says where BLAS is on
-# the path; the others compare trees and our own reductions, which no BLAS
-# kernel computes. Prescott (SSE3) runs on every x86-64 CPU.
-BLAS_KERNELS ?= Prescott
-BLAS_TESTS = $(shell grep -rl --include='test_*.py' "from numerics import" tests/engine tests/common tests/widgets tests/plotting)
-test-blas-kernels: venv
-	@for kernel in $(BLAS_KERNELS); do \
-		echo "== BLAS-path tests, OPENBLAS_CORETYPE=$$kernel"; \
-		OPENBLAS_CORETYPE=$$kernel $(PY) -c "import numpy, threadpoolctl; \
-			print('OpenBLAS kernels:', sorted({i.get('architecture') for i in \
-			threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))"; \
-		OPENBLAS_CORETYPE=$$kernel $(PY) -m pytest -q -p no:cacheprovider $(XDIST) \
-			$(BLAS_TESTS) || exit $$?; \
-	done
 
 # The package as a user gets it: the sdist and a wheel built from it (as pip
 # does), both checked as PyPI will render them, then the sdist installed in a
@@ -154,7 +136,7 @@ test-wheel: venv
 	# The sdist's build must use the bundle it carries: npm would fail here.
 	# --refresh-package: build it again, never a wheel uv cached from an
 	# earlier sdist. With the `dask` extra a user installs for clusters.
-	env PATH=$(NO_NODE_PATH) $(UV_INSTALL) --quiet \
+	env PATH=$(NO_NODE_PATH) $(UV) pip install --quiet \
 		--refresh-package inspectwidgets --python $(WHEEL_VENV)/bin/python \
 		"$$(ls dist/inspectwidgets-*.tar.gz)[dask]" pytest pytest-xdist
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
@@ -168,8 +150,19 @@ test-wheel: venv
 # run against them: the declared range is the tested one. Keep these pins
 # equal to the lower bounds in pyproject.toml. Left out: widgets computing on a
 # cluster (test_widgets_on_dask.py), widget tests in the scale folder; the
-# engine's dask backend is tested by test_dask_backend.py. Part of `test`: about 2.5
-# minutes here, nearly all of them the tests; the venv is kept in build/.
+# engine's dask backend is tested by test_dask_backend.py.
+#
+# The same run is the rerun under another OpenBLAS CPU kernel than this
+# machine's (test-py ran on this one): where BLAS predicts, the last bits
+# depend on the kernel, and the comparisons must hold on every one. Those are
+# the test files that compare through tests/numerics.py, the one place that
+# says where BLAS is on the path (the engine's, and BLAS_TESTS outside it); the
+# others compare trees and our own reductions, which no BLAS kernel computes.
+# Prescott (SSE3) runs on every x86-64 CPU. One run for both: a run of its
+# own, on the newest versions, took 1.5 minutes more. The venv is kept in
+# build/.
+BLAS_KERNEL ?= Prescott
+BLAS_TESTS = $(shell grep -rl --include='test_*.py' "from numerics import" tests/common tests/widgets tests/plotting)
 OLDEST_VENV := build/oldest-venv
 OLDEST_PINS := scikit-learn==1.9.0 numpy==2.0.2 scipy==1.15.3 pandas==2.2.3 \
 	joblib==1.4.0 "dask[distributed]==2025.1.0"
@@ -179,31 +172,43 @@ test-oldest: venv
 	# the widget libraries) to versions that go with them. The JS bundle is
 	# already built by `venv`.
 	# effector: the published ALE tests/engine/effects compares with.
-	$(UV_INSTALL) --quiet --python $(OLDEST_VENV)/bin/python -e . $(OLDEST_PINS) \
+	$(UV) pip install --quiet --python $(OLDEST_VENV)/bin/python -e . $(OLDEST_PINS) \
 		pytest pytest-xdist effector
 	$(UV) pip check --python $(OLDEST_VENV)/bin/python
-	$(OLDEST_VENV)/bin/python -c "import sklearn, numpy, scipy, pandas; \
+	OPENBLAS_CORETYPE=$(BLAS_KERNEL) $(OLDEST_VENV)/bin/python -c "import sklearn, numpy, \
+		scipy, pandas, threadpoolctl; \
 		print('oldest:', *(f'{m.__name__} {m.__version__}' for m in \
-		(sklearn, numpy, scipy, pandas)))"
-	$(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/engine tests/dropin \
+		(sklearn, numpy, scipy, pandas))); \
+		print('OpenBLAS kernels:', sorted({i.get('architecture') for i in \
+		threadpoolctl.threadpool_info() if i['internal_api'] == 'openblas'}))"
+	OPENBLAS_CORETYPE=$(BLAS_KERNEL) $(OLDEST_VENV)/bin/python -m pytest -q -p no:cacheprovider \
+		$(XDIST) tests/engine tests/dropin $(BLAS_TESTS) \
 		--ignore=tests/engine/scale/test_widgets_on_dask.py
 
-# The notebooks, each run once: their executed copies (outputs and widget
-# state) go to EXECUTED_NOTEBOOKS, where `docs` takes them instead of
-# executing the notebooks again (docs/conf.py), while their cells match.
+# The notebooks alone (`make test` runs them within test-py). With
+# EXECUTED_NOTEBOOKS set, each notebook's executed copy (outputs and widget
+# state) is written there, where `docs` takes it instead of executing the
+# notebook again (docs/conf.py), while their cells match.
 EXECUTED_NOTEBOOKS := $(CURDIR)/build/executed-notebooks
 test-notebooks: venv
 	rm -rf $(EXECUTED_NOTEBOOKS)
 	INSPECTWIDGETS_EXECUTED_NOTEBOOKS=$(EXECUTED_NOTEBOOKS) \
 		$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) -m notebook tests/test_notebooks.py
 
-# The full check. Each suite runs once, in this order: the notebooks before
-# docs (which shows their executed copies), docs before test-py (the browser
-# tests open the built site). The three reruns keep only what their
-# environment can break (see each target).
+# The browser test of the built documentation site (after `docs`).
+DOCS_SITE_TESTS := tests/browser/test_docs_site.py
+test-docs-site: venv
+	$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) $(DOCS_SITE_TESTS)
+
+# The full check. Each suite runs once, in this order: lint, vitest and the
+# doctests; every pytest test but the site's, the notebooks among them, in one
+# pool on both cores (as a phase of their own, the notebooks left a core idle
+# while the last one ran); the documentation, which shows the notebooks'
+# executed copies that run wrote; the site's browser test; the two reruns,
+# which keep only what their environment can break (see each target).
 test: export INSPECTWIDGETS_EXECUTED_NOTEBOOKS = $(EXECUTED_NOTEBOOKS)
-test: PYTEST_ARGS += -m "not notebook"
-test: lint test-js doctest test-notebooks docs test-py test-blas-kernels test-wheel test-oldest
+test: PYTEST_ARGS += --deselect $(DOCS_SITE_TESTS)
+test: lint test-js doctest test-py docs test-docs-site test-wheel test-oldest
 
 # Every benchmark, quick: speed ratios against scikit-learn (never asserted)
 # and our results checked against scikit-learn's (a difference fails).
