@@ -24,7 +24,7 @@ PYTEST_ARGS ?=
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: venv demo lint format test test-fast test-js test-py test-notebooks \
-	test-docs-site test-wheel test-oldest bench js clean docs doctest
+	test-docs-site test-wheel test-oldest bench js clean docs doctest checks
 
 venv: $(STAMP)
 
@@ -200,15 +200,22 @@ DOCS_SITE_TESTS := tests/browser/test_docs_site.py
 test-docs-site: venv
 	$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) $(DOCS_SITE_TESTS)
 
+# Lint, vitest and the doctests side by side: lint is mostly one process at a
+# time, vitest a short burst, and the doctests wait in one worker while numba
+# compiles the kernels for the first time; one after the other, each left a
+# core idle. Their outputs are printed whole, each when it ends.
+checks: venv $(JS_STAMP)
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint test-js doctest
+
 # The full check. Each suite runs once, in this order: lint, vitest and the
-# doctests; every pytest test but the site's, the notebooks among them, in one
-# pool on both cores (as a phase of their own, the notebooks left a core idle
-# while the last one ran); the documentation, which shows the notebooks'
-# executed copies that run wrote; the site's browser test; the two reruns,
-# which keep only what their environment can break (see each target).
+# doctests (`checks`); every pytest test but the site's, the notebooks among
+# them, in one pool on both cores (as a phase of their own, the notebooks left
+# a core idle while the last one ran); the documentation, which shows the
+# notebooks' executed copies that run wrote; the site's browser test; the two
+# reruns, which keep only what their environment can break (see each target).
 test: export INSPECTWIDGETS_EXECUTED_NOTEBOOKS = $(EXECUTED_NOTEBOOKS)
 test: PYTEST_ARGS += --deselect $(DOCS_SITE_TESTS)
-test: lint test-js doctest test-py docs test-docs-site test-wheel test-oldest
+test: checks test-py docs test-docs-site test-wheel test-oldest
 
 # Every benchmark, quick: speed ratios against scikit-learn (never asserted)
 # and our results checked against scikit-learn's (a difference fails).

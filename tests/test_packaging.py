@@ -7,11 +7,14 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
+
 import inspectwidgets
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # starts a Python process: left to `make test`, as in conftest.py
 def test_engine_use_loads_neither_anywidget_nor_matplotlib_nor_numba():
     code = (
         "import sys, inspectwidgets\n"
