@@ -5,8 +5,8 @@ Marked by folder, here, so a new test in those folders is marked without
 remembering to: the browser tests (JupyterLab and Chromium), scikit-learn's
 own inspection suite run against ours (tests/dropin), the scale tests
 (memory budgets, dask), the input matrix of tests/common, the notebooks and
-the widget tests that run one in a fresh kernel. A test elsewhere that starts
-a Python process of its own carries the mark itself.
+the widget tests that run one in a fresh kernel. A test elsewhere that runs a
+Python subprocess of its own carries the mark itself.
 """
 
 from pathlib import Path

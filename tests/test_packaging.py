@@ -14,7 +14,7 @@ import inspectwidgets
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.slow  # starts a Python process: left to `make test`, as in conftest.py
+@pytest.mark.slow  # runs a Python subprocess: left to `make test` (conftest.py)
 def test_engine_use_loads_neither_anywidget_nor_matplotlib_nor_numba():
     code = (
         "import sys, inspectwidgets\n"

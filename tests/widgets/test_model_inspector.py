@@ -720,7 +720,7 @@ print("ok")
 """
 
 
-@pytest.mark.slow  # starts a Python process: left to `make test`, as in conftest.py
+@pytest.mark.slow  # runs a Python subprocess: left to `make test` (conftest.py)
 def test_views_starting_together_in_a_fresh_process():
     # Importance and Effects start at once and both load the tree walk: the
     # second used to read the half-imported module and fail.
