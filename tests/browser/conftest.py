@@ -299,9 +299,13 @@ class LabNotebook:
     # Opening and running ------------------------------------------------
 
     def open(self):
+        # Returns nothing: the opened widget is no value Playwright can send
+        # back (it failed at random: "object reference chain is too long").
         self.page.evaluate(
-            """(path) => window.jupyterapp.commands.execute(
-                 'docmanager:open', {path, factory: 'Notebook'})""",
+            """async (path) => {
+              await window.jupyterapp.commands.execute(
+                'docmanager:open', {path, factory: 'Notebook'});
+            }""",
             self.name,
         )
         self.page.wait_for_function(

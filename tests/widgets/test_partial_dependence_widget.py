@@ -204,3 +204,20 @@ def test_a_class_change_redraws_the_stored_result_without_predicting(monkeypatch
     assert w.status == "error"
     w.target = "1"
     assert w.wait(timeout=60) == "done" and len(streams) == n_streams + 1
+
+
+def test_a_widget_refused_at_construction_closes_quietly_when_collected(monkeypatch):
+    """ipywidgets closes a widget again when it is collected: one whose
+    __init__ raised (here on an unfitted model) must not raise from close()."""
+    import gc
+    import sys
+
+    from sklearn.exceptions import NotFittedError
+
+    X, _ = load_diabetes(return_X_y=True, as_frame=True)
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with pytest.raises(NotFittedError):
+        PartialDependenceWidget(Ridge(), X, features="bmi")
+    gc.collect()
+    assert [str(hook.exc_value) for hook in unraisable] == []

@@ -121,7 +121,11 @@ class OverviewPanels(traitlets.HasTraits):
 
     def close(self) -> None:
         """Stop the overview's thread too (after its current chunk)."""
-        self._overview_cancel.set()
+        # Absent when __init__ raised before _init_overview: ipywidgets closes
+        # the half-made widget again when it is collected.
+        cancel = getattr(self, "_overview_cancel", None)
+        if cancel is not None:
+            cancel.set()
         super().close()  # type: ignore[misc]
 
     def cancel_overview(self) -> None:
