@@ -11,9 +11,10 @@ UV := $(VENV)/bin/uv
 UV_REQUIREMENT := uv>=0.13,<0.14
 # uv leaves bytecode to the first import, and where PYTHONDONTWRITEBYTECODE is
 # set (as on the CI machine) nothing writes it: every process (kernels, pytest
-# and dask workers) compiled each module it imported, 5-7 s a process. Here the
-# first import writes it (__pycache__ is git-ignored); compiling every module
-# at install instead (uv's --compile-bytecode) cost 37 s for the dev venv.
+# and dask workers) compiled each module it imported, the largest part of a
+# kernel's start. Here the first import writes it (__pycache__ is git-ignored),
+# cheaper than uv's --compile-bytecode, which compiles every installed module.
+# Measured in docs/development.md.
 unexport PYTHONDONTWRITEBYTECODE
 # Re-run the editable install when the project's metadata or the JS build inputs change.
 STAMP := $(VENV)/.install.stamp
@@ -158,9 +159,8 @@ test-wheel: venv
 # the test files that compare through tests/numerics.py, the one place that
 # says where BLAS is on the path (the engine's, and BLAS_TESTS outside it); the
 # others compare trees and our own reductions, which no BLAS kernel computes.
-# Prescott (SSE3) runs on every x86-64 CPU. One run for both: a run of its
-# own, on the newest versions, took 1.5 minutes more. The venv is kept in
-# build/.
+# Prescott (SSE3) runs on every x86-64 CPU. One run for both, not a third
+# run of those files on the newest versions. The venv is kept in build/.
 BLAS_KERNEL ?= Prescott
 BLAS_TESTS = $(shell grep -rl --include='test_*.py' "from numerics import" tests/common tests/widgets tests/plotting)
 OLDEST_VENV := build/oldest-venv

@@ -5,8 +5,8 @@ process (the recipe in ``/work/shared/recipes/browser-testing.md``). Every
 test writes its own notebook into the server's root folder with nbformat and
 opens it in that page, with a kernel of its own; the notebook is closed, its
 kernel shut down and the page's layout, viewport and theme put back after the
-test. Starting JupyterLab in a page costs about 3 s of processor time, as much
-as most tests' own work in it: the suite starts it once per process.
+test. Starting JupyterLab in a page costs as much processor time as many
+tests' own work in it: the suite starts it once per process.
 
 Screenshots and ``timings.json`` go to ``tests/output/browser/`` (git-ignored).
 The browser is Debian's ``/usr/bin/chromium``; never run ``playwright install``.
