@@ -165,7 +165,15 @@ class CountingClassifier(ClassifierMixin, BaseEstimator):
         return self._count("decision_function", X)
 
 
-def test_each_permuted_copy_is_predicted_once_whatever_the_scorers():
+def test_each_permuted_copy_is_predicted_once_whatever_the_scorers(monkeypatch):
+    from inspectwidgets.inspection._core.chunks import ChunkSchedule
+    from inspectwidgets.inspection._permutation import plan
+
+    # Chunks double however long they take, so that the count of calls
+    # below does not depend on how loaded the machine is.
+    monkeypatch.setattr(
+        plan, "ChunkSchedule", functools.partial(ChunkSchedule, eager=True)
+    )
     X, y = make_classification(n_samples=200, n_features=5, random_state=0)
     model = CountingClassifier(LogisticRegression().fit(X, y)).fit(X, y)
     scoring = [
