@@ -122,6 +122,29 @@ describe("ModelInspector front end", () => {
     document.body.replaceChildren();
   });
 
+  it("show the model's scores pending until the first walk, n/a if it failed", () => {
+    const model = makeModel();
+    const pending = {
+      ...HEADER,
+      model_scores: "pending",
+      scores: [{ scorer: "r2", model: null, dummy: 0 }],
+    };
+    model.set("_header", pending);
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const modelCell = () =>
+      queryAllTestId(el, "mi-score")[0].querySelectorAll("td")[1].textContent;
+    expect(modelCell()).toBe("…");
+    model.set("_header", { ...pending, model_scores: "failed" });
+    frames.flush();
+    expect(modelCell()).toBe("n/a");
+    model.set("_header", HEADER);
+    frames.flush();
+    expect(modelCell()).toBe("0.05");
+    cleanup();
+  });
+
   it("draws the header, renders only the shown view, links a click", () => {
     const model = makeModel();
     model.send = vi.fn();

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import traitlets
+from common.gated import GatedRegressor
+from common.matrix import FaultyRegressor
 from numpy.testing import assert_allclose
 from pandas.testing import assert_frame_equal
 from sklearn.compose import make_column_transformer
@@ -241,6 +243,63 @@ def test_header_scores_match_scikit_learn(pipeline):
         inspector.to_frame("header")[["scorer", "model", "dummy"]],
         pd.DataFrame(header["scores"])[["scorer", "model", "dummy"]],
     )
+    inspector.close()
+
+
+def test_header_scores_come_from_the_importance_runs_first_walk(
+    regression, engine_calls
+):
+    """The held-out rows ride the Importance run's first walk of the forest:
+    the header has the dummy's scores at once and the model's with the first
+    bars, that run's baseline, never predicted apart (scikit-learn's, bit
+    for bit: trees); the header's table is the same."""
+    model, X_train, y_train, X_test, y_test = regression
+    inspector = make(regression)
+    settle(inspector)
+    assert "baseline" not in kinds(engine_calls)
+    [row] = inspector._header["scores"]
+    assert inspector._header["model_scores"] == "done"
+    assert row["model"] == get_scorer("r2")(model, X_test, y_test)
+    result = inspector.views["importance"].result
+    assert row["model"] == result.baseline_scores["r2"]
+    assert inspector.to_frame("header")["model"].tolist() == [row["model"]]
+    inspector.close()
+
+
+def test_header_scored_apart_when_no_held_out_run_gives_its_scores(
+    regression, engine_calls
+):
+    """A review that does not start on the held-out Importance view, or
+    whose run is cancelled before its first results, scores the header
+    itself; a model that fails to predict leaves it marked failed."""
+    model, X_train, y_train, X_test, y_test = regression
+    r2 = get_scorer("r2")(model, X_test, y_test)
+    for kwargs in ({"run": False}, {"view": "comparison"}, {"importance_on": "train"}):
+        engine_calls.clear()
+        inspector = make(regression, **kwargs)
+        assert kinds(engine_calls)[0] == "baseline", kwargs
+        assert inspector._header["scores"][0]["model"] == r2
+        inspector.close()
+    gated = GatedRegressor().fit(X_train, y_train)
+    inspector = ModelInspector(gated, X_test, y_test, n_repeats=2, random_state=0)
+    gated.wait_for_a_waiting_call()  # the run's baseline predict, held
+    assert inspector._header["model_scores"] == "pending"
+    assert inspector._header["scores"][0]["model"] is None
+    inspector.views["importance"].cancel()
+    gated.open()
+    assert inspector.views["importance"].wait(TIMEOUT) == "cancelled"
+    assert inspector._header["model_scores"] == "done"
+    assert_allclose(
+        inspector.to_frame("header")["model"],
+        [get_scorer("r2")(gated, X_test, y_test)],
+    )
+    inspector.close()
+    failing = FaultyRegressor("raise").fit(X_train, y_train)
+    inspector = ModelInspector(failing, X_test, y_test, n_repeats=2, random_state=0)
+    assert inspector.views["importance"].wait(TIMEOUT) == "error"
+    assert inspector._header["model_scores"] == "failed"
+    with pytest.raises(RuntimeError, match="the model broke down"):
+        inspector.to_frame("header")
     inspector.close()
 
 

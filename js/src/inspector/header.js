@@ -13,9 +13,21 @@ import { h } from "../ui/dom.js";
  * @typedef {{model?: {type: string, steps?: string[]}, task?: string,
  *   n_rows?: number, n_rows_views?: number, n_features?: number,
  *   random_state?: number | null, dummy?: string, dummy_fitted_on?: string,
- *   warning?: string, scores?: {scorer: string, model: number,
+ *   warning?: string, model_scores?: "pending" | "done" | "failed",
+ *   scores?: {scorer: string, model: number | null,
  *   dummy: number | null, barely?: boolean}[]}} Header
  */
+
+/**
+ * What the model's column shows before its scores arrive (they come with
+ * the Importance view's first results), or when its run failed.
+ *
+ * @param {Header} header
+ * @returns {string}
+ */
+export function unscoredText(header) {
+  return header.model_scores === "failed" ? "n/a" : "…";
+}
 
 /** @param {number | undefined} n */
 const count = (n) => Number(n ?? 0).toLocaleString("en-US");
@@ -92,7 +104,7 @@ export function createHeader(context) {
       rows.textContent = lines.rows;
       const scores = header.scores ?? [];
       const format = columnFormat(
-        scores.flatMap((s) => [s.model, s.dummy ?? NaN]),
+        scores.flatMap((s) => [s.model ?? NaN, s.dummy ?? NaN]),
       );
       const dummy = header.dummy ?? "dummy";
       table.replaceChildren(
@@ -111,7 +123,9 @@ export function createHeader(context) {
             },
             [
               h("td", { text: s.scorer }),
-              h("td", { text: format(s.model) }),
+              h("td", {
+                text: s.model === null ? unscoredText(header) : format(s.model),
+              }),
               h("td", {
                 text: s.dummy === null ? "n/a" : format(s.dummy),
               }),

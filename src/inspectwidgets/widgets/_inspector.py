@@ -27,7 +27,9 @@ made, as it does alone).
 
 Sharing: the views that permute the same rows with the same settings share
 one SharedPermutations (widgets/_shared.py): the header's held-out scores are
-the Importance run's baseline, computed once; the Comparison view's test
+the Importance run's baseline (from its first walk of X on a tree model,
+arriving with the first bars; scored apart only when no such run starts,
+_inspector_views.py), computed once; the Comparison view's test
 (train) measure is the Importance view's result on held-out (training) rows
 when its rows are those rows, i.e. at most `max_rows` of them, and the other
 way round. Above `max_rows` the Comparison view permutes a subsample: other
@@ -58,7 +60,6 @@ from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES
 from ._figures import with_png
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
-from ._review_header import scores_frame
 from ._shared import SharedPermutations
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         self._importance_options = self._training_views()
         self.importance_on = importance_on
         self._build_subsampled()
-        self._header = self._header_content()
+        self._open_header(run)
         self.on_msg(self._on_message)
         if selected_features is not None:
             self.selected_features = list(selected_features)
@@ -312,6 +313,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             self.selected_features = list(change.new)
 
     def _on_importance_status(self, change):
+        self._header_after_importance(change.new)
         # The review opens on the most important feature once it is known.
         if change.new != "done":
             return
@@ -365,10 +367,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         if not self._ready or min(change.old, n) == min(change.new, n):
             return  # the same rows: nothing to recompute
         self._build_subsampled()
-        self._header = {
-            **self._header,
-            "n_rows_views": min(self.max_rows, self._X.shape[0]),
-        }
+        self._header_rows(min(self.max_rows, self._X.shape[0]))
         self._refresh()
 
     # Public API -------------------------------------------------------------------
@@ -401,7 +400,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         "importance", "importance_train", "importance_cv", "importance_oob",
         "comparison" or "effects"; every computed one in a dict when `view`
         is None."""
-        tables = {"header": lambda: scores_frame(self._header)}
+        tables = {"header": self._header_frame}
         for key, child in self._children.items():
             if child.result is not None:
                 tables[key] = child.to_frame

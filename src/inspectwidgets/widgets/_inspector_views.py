@@ -19,7 +19,7 @@ from ..inspection._core import (
 from ._base import ComputationWidget, Status
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._permutation import engine_scoring
-from ._review_header import review_header
+from ._review_header import review_header, scores_frame, with_model_scores
 from ._workload import seeded_rows, take_rows
 
 IMPORTANCE_ON = {
@@ -180,16 +180,41 @@ class InspectorViews:
         rows = seeded_rows(X.shape[0], self.max_rows, self._random_state)
         return take_rows(rows, X, y)
 
+    def _open_header(self, run):
+        """The header, its scores to come from the held-out Importance run's
+        first walk where `run` starts that view, else scored here."""
+        self._header = self._header_content()
+        scoring = self._held_out_scoring()
+        self._shared.when_baseline("test", self._estimator, scoring, self._score_header)
+        if not (run and self._tab() == "importance"):
+            self._score_header_now()
+
+    def _header_after_importance(self, status):
+        """Scores for a header still without them once the held-out run
+        ends without a baseline: scored here if it was cancelled, marked
+        failed if the model failed to predict (the view shows the error)."""
+        if self._header.get("model_scores") != "pending":
+            return
+        if status == "cancelled":
+            self._score_header_now()
+        elif status == "error":
+            with self._lock:
+                self._header = {**self._header, "model_scores": "failed"}
+
+    def _header_frame(self):
+        if self._header.get("model_scores") != "done":
+            self._score_header_now()
+        return scores_frame(self._header)
+
+    def _header_rows(self, n_rows_views):
+        with self._lock:
+            self._header = {**self._header, "n_rows_views": n_rows_views}
+
     def _header_content(self):
+        """The header without the model's scores: they come with the held-out
+        baseline (`_score_header`)."""
         X_train, y_train = self._train
-        # The Importance view's baseline: scored once, for both.
-        baseline = self._shared.baseline(
-            "test",
-            self._estimator,
-            self._X,
-            self._y,
-            engine_scoring(self._estimator, self._scoring),
-        )
+        scorers = self._shared.scorer_names(self._estimator, self._held_out_scoring())
         return {
             **review_header(
                 self._estimator,
@@ -197,12 +222,28 @@ class InspectorViews:
                 self._y,
                 X_train=X_train,
                 y_train=y_train,
-                model_scores=baseline.scores,
+                scorers=scorers,
                 n_rows_views=min(self.max_rows, self._X.shape[0]),
             ),
             "random_state": self._random_state,
             "comparison": X_train is not None,
         }
+
+    def _held_out_scoring(self):
+        return engine_scoring(self._estimator, self._scoring)
+
+    def _score_header_now(self):
+        """Score the held-out rows here, unless their baseline is kept: for a
+        review whose held-out Importance run is not about to start."""
+        self._shared.baseline(
+            "test", self._estimator, self._X, self._y, self._held_out_scoring()
+        )
+
+    def _score_header(self, baseline):
+        # Called with the held-out rows' baseline, from the thread that
+        # computed it (the Importance view's, at its first results).
+        with self._lock:
+            self._header = with_model_scores(self._header, baseline.scores)
 
     def _publish(self, key, values):
         """Mirror changed child traits into ``_<key>``, each with a new

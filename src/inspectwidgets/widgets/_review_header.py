@@ -89,12 +89,13 @@ def barely_beats(model_score, dummy_score, best):
     return (model_score - dummy_score) / gap < BARELY_BEATS
 
 
-def review_header(estimator, X, y, *, X_train, y_train, model_scores, n_rows_views):
+def review_header(estimator, X, y, *, X_train, y_train, scorers, n_rows_views):
     """The header's content, JSON-ready: task, model, data shape and, per
-    scorer, the model's and the dummy's held-out scores.
-
-    `model_scores` maps each scorer name to the model's score on (`X`, `y`):
-    the baseline the Importance view permutes from, computed once for both.
+    scorer in `scorers` (names as the engine's baseline keys them), the
+    dummy's held-out score. The model's scores are pending
+    (``"model_scores": "pending"``) until :func:`with_model_scores` adds
+    them: they are the baseline the Importance view permutes from, which
+    comes from its first walk of the held-out rows.
 
     The dummy is fitted on (`X_train`, `y_train`) when given, else on (`X`,
     `y`) (an in-sample baseline, a little flattering to the dummy).
@@ -102,19 +103,10 @@ def review_header(estimator, X, y, *, X_train, y_train, model_scores, n_rows_vie
     fit_X, fit_y = (X_train, y_train) if X_train is not None else (X, y)
     dummy = dummy_baseline(estimator, fit_X, fit_y)
     scores = []
-    for name, model_score in model_scores.items():
-        model_score = float(model_score)
+    for name in scorers:
         scorer = check_scoring(estimator, scoring=None if name == OWN_SCORE else name)
         dummy_score = None if dummy is None else float(scorer(dummy, X, y))
-        scores.append(
-            {
-                "scorer": name,
-                "model": model_score,
-                "dummy": dummy_score,
-                "barely": barely_beats(model_score, dummy_score, best_possible(name)),
-            }
-        )
-    barely = any(s["barely"] for s in scores)
+        scores.append({"scorer": name, "model": None, "dummy": dummy_score})
     return {
         "task": describe_task(estimator, y),
         "model": describe_model(estimator),
@@ -124,12 +116,33 @@ def review_header(estimator, X, y, *, X_train, y_train, model_scores, n_rows_vie
         "dummy": None if dummy is None else type(dummy).__name__,
         "dummy_fitted_on": "training data" if X_train is not None else "X itself",
         "scores": scores,
+        "model_scores": "pending",
+        "warning": "",
+    }
+
+
+def with_model_scores(header, model_scores):
+    """`header` with the model's held-out score of each scorer
+    (`model_scores`, by name), whether it barely beats the dummy's, and the
+    warning if any does."""
+    scores = []
+    for entry in header["scores"]:
+        model_score = float(model_scores[entry["scorer"]])
+        best = best_possible(entry["scorer"])
+        barely = barely_beats(model_score, entry["dummy"], best)
+        scores.append({**entry, "model": model_score, "barely": barely})
+    barely = any(s["barely"] for s in scores)
+    return {
+        **header,
+        "scores": scores,
+        "model_scores": "done",
         "warning": BAD_MODEL_WARNING if barely else "",
     }
 
 
 def scores_frame(header):
     """The header's scores as a DataFrame: scorer, model, dummy, barely."""
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         header["scores"], columns=["scorer", "model", "dummy", "barely"]
     )
+    return frame.astype({"model": float, "dummy": float})

@@ -17,7 +17,11 @@ repeat's permutation (PermutationImportanceResult.select), so a kept result
 answers any subset of its features and scorers.
 
 The scores of the unpermuted rows (the baseline) are kept too, per rows and
-scorers: the header's held-out scores are the Importance run's baseline.
+scorers, as soon as a run has them (with its first results): the header's
+held-out scores are the Importance run's baseline, which on a tree model
+comes from the run's first walk of the rows (X rides it), not from
+predictions of its own. A caller waiting for a baseline registers with
+:meth:`SharedPermutations.when_baseline`.
 """
 
 import threading
@@ -33,6 +37,7 @@ class SharedPermutations:
         self._lock = threading.Lock()
         self._results = {}  # (rows, n_repeats, random_state, max_samples) -> [...]
         self._baselines = {}  # (rows, scorer names) -> Baseline
+        self._waiting = {}  # (rows, scorer names) -> [callback(Baseline)]
         # Resamples of the held-out interval every run on these rows gets
         # where its scorers allow (the inspector's "test": 200), so that
         # the views computing them share their results.
@@ -47,9 +52,33 @@ class SharedPermutations:
         with self._lock:
             kept = self._baselines.get(key)
         if kept is None:
-            kept = plan.baseline(X, y, None)
-            with self._lock:
-                kept = self._baselines.setdefault(key, kept)
+            kept = self._keep_baseline(key, plan.baseline(X, y, None))
+        return kept
+
+    @staticmethod
+    def scorer_names(estimator, scoring):
+        """The names a baseline of `scoring` keys its scores by."""
+        return ScoringPlan(estimator, scoring).names
+
+    def when_baseline(self, rows, estimator, scoring, callback):
+        """Call ``callback(baseline)`` once the baseline of `rows` for
+        `scoring` is kept (at once if it is), from the thread that keeps it."""
+        key = (rows, self.scorer_names(estimator, scoring))
+        with self._lock:
+            kept = self._baselines.get(key)
+            if kept is None:
+                self._waiting.setdefault(key, []).append(callback)
+        if kept is not None:
+            callback(kept)
+
+    def _keep_baseline(self, key, baseline):
+        """Keep `baseline` unless one is kept for `key`; the kept one, after
+        the callbacks waiting for it are called."""
+        with self._lock:
+            kept = self._baselines.setdefault(key, baseline)
+            waiting = self._waiting.pop(key, [])
+        for callback in waiting:
+            callback(kept)
         return kept
 
     def stream(self, rows, run, settings):
@@ -91,11 +120,13 @@ class SharedPermutations:
         try:
             result = None
             for result in stream:
+                # Kept with the first results: the header shows its scores
+                # as the first bars come.
+                if baseline is None and run.baseline is not None:
+                    baseline = self._keep_baseline((rows, names), run.baseline)
                 yield result
         finally:
             stream.close()
-        with self._lock:
-            if run.baseline is not None:
-                self._baselines.setdefault((rows, names), run.baseline)
-            if result is not None and result.complete:
+        if result is not None and result.complete:
+            with self._lock:
                 self._results.setdefault(key, []).append(result)
