@@ -2,6 +2,12 @@
 
 from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
+from .ice_summary import (
+    IcePercentiles,
+    SubgroupPartialDependence,
+    ice_percentiles,
+    subgroup_partial_dependence,
+)
 from .overview import iter_partial_dependence_overview, partial_dependence_overview
 from .overview_result import OverviewPanel, PartialDependenceOverview
 from .result import (
@@ -17,14 +23,18 @@ __all__ = [
     "DEFAULT_CORRELATION_THRESHOLD",
     "CorrelatedFeature",
     "FeatureDistribution",
+    "IcePercentiles",
     "OverviewPanel",
     "PartialDependenceOverview",
     "PartialDependenceResult",
+    "SubgroupPartialDependence",
+    "ice_percentiles",
     "iter_partial_dependence",
     "iter_partial_dependence_overview",
     "partial_dependence",
     "partial_dependence_overview",
     "split_grid",
+    "subgroup_partial_dependence",
 ]
 
 # Internal API for widgets and plotting: how both label a grid value.
