@@ -198,3 +198,81 @@ def test_missing_category_and_surface_with_missing_values(with_missing):
     assert mesh.shape == (3, 8) and np.isfinite(mesh).all()
     assert [t.get_text() for t in surface.ax_.get_yticklabels()][-1] == "missing"
     plt.close("all")
+
+
+def test_ice_bands_are_the_curves_percentiles(with_missing):
+    """ice="bands": the 5-95% and 25-75% bands and the median of the rows'
+    predictions at each grid value, computed here from the model; the
+    missing point keeps its average diamond, without the ICE dots."""
+    model, X = with_missing
+    display = PartialDependenceDisplay.from_estimator(
+        model, X, "a", ice="bands", missing="observed", grid_resolution=8
+    )
+    grid = display.result.grid_values[0][:-1]
+    ice = np.column_stack([model.predict(X.assign(a=v)) for v in grid])
+    for band, (low, high) in zip(display.bands_, [(5, 95), (25, 75)], strict=True):
+        # The filled polygon's corners: (grid value, low) and (grid value, high).
+        corners = {tuple(v) for v in np.round(band.get_paths()[0].vertices, 10)}
+        for q in (low, high):
+            edge = np.round(np.c_[grid, np.percentile(ice, q, axis=0)], 10)
+            assert {tuple(v) for v in edge} <= corners
+    median = display.lines_[0]
+    np.testing.assert_allclose(
+        median.get_ydata(), np.percentile(ice, 50, 0), rtol=1e-12
+    )
+    np.testing.assert_allclose(median.get_xdata(), grid)
+    [diamond] = display.missing_lines_
+    np.testing.assert_allclose(
+        diamond.get_ydata(), [model.predict(X.assign(a=np.nan)).mean()], rtol=1e-12
+    )
+    assert "ICE 5-95%" in [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    # A category's bands are bars at its place, with the missing category's.
+    bars = PartialDependenceDisplay.from_estimator(
+        model, X, "c", ice="bands", categorical_features=["c"], missing="observed"
+    )
+    categories = bars.result.grid_values[0]
+    levels = X["c"].cat.categories
+    ice = np.column_stack(
+        [
+            model.predict(X.assign(c=pd.Categorical([v] * len(X), categories=levels)))
+            for v in categories
+        ]
+    )
+    wide = bars.bands_[0].get_segments()
+    np.testing.assert_allclose(
+        [segment[:, 1] for segment in wide],
+        np.c_[np.percentile(ice, 5, axis=0), np.percentile(ice, 95, axis=0)],
+        rtol=1e-12,
+    )
+    assert [t.get_text() for t in bars.ax_.get_xticklabels()] == ["x", "y", "missing"]
+    plt.close("all")
+
+
+def test_subgroups_draw_each_groups_partial_dependence(with_missing):
+    """Each subgroup's curve is the mean prediction over its rows with `a` set
+    to each grid value; its legend says its size; a small group is grey and
+    dashed; the missing point gets a diamond per group."""
+    model, X = with_missing
+    groups = np.where(X["b"] > 1.2, "high b", "rest")
+    display = PartialDependenceDisplay.from_estimator(
+        model, X, "a", subgroups=groups, missing="observed", grid_resolution=6
+    )
+    grid = display.result.grid_values[0]
+    legend = [t.get_text() for t in display.ax_.get_legend().get_texts()]
+    curves = [line for line in display.subgroup_lines_ if len(line.get_xdata()) > 1]
+    for line, label in zip(curves, ["rest", "high b"], strict=True):
+        rows = groups == label
+        expected = [model.predict(X[rows].assign(a=v)).mean() for v in grid]
+        np.testing.assert_allclose(line.get_ydata(), expected[:-1], rtol=1e-12)
+        assert f"{label} (n={rows.sum():,}" in " ".join(legend)
+    diamonds = [line for line in display.subgroup_lines_ if len(line.get_xdata()) == 1]
+    assert len(diamonds) == 2
+    assert display.lines_[-1].get_label() == "all rows"  # no ICE lines
+    assert len(display.lines_) == 1
+    few = np.where(np.arange(len(X)) < 10, "ten rows", "the others")
+    small = PartialDependenceDisplay(display.result).plot(subgroups=few)
+    [ten] = [line for line in small.subgroup_lines_ if "ten rows" in line.get_label()]
+    assert "few rows" in ten.get_label() and ten.get_linestyle() == "--"
+    with pytest.raises(ValueError, match='ice must be "lines" or "bands"'):
+        PartialDependenceDisplay(display.result).plot(ice="band")
+    plt.close("all")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import numpy as np
 
 from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
     PartialDependenceResult,
+    ice_percentiles,
     partial_dependence,
+    subgroup_partial_dependence,
 )
 from ..inspection._core import Column, Data, Estimator
 from ..inspection._partial_dependence import MISSING_LABEL, value_label
@@ -19,6 +21,13 @@ from ..inspection._partial_dependence import MISSING_LABEL, value_label
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.lines import Line2D
+    from numpy.typing import ArrayLike
+
+# Subgroups' curves: tab10 without the ICE's blue and the average's orange.
+SUBGROUP_COLORS = (
+    "tab:green", "tab:red", "tab:purple", "tab:brown",
+    "tab:pink", "tab:olive", "tab:cyan", "tab:gray",
+)  # fmt: skip
 
 
 class PartialDependenceDisplay:
@@ -38,6 +47,13 @@ class PartialDependenceDisplay:
     figure_, ax_ : matplotlib Figure and Axes
     lines_ : list of Line2D
         The ICE lines and then the average line (one feature); empty for two.
+    bands_ : list of PolyCollection or LineCollection
+        With ``ice="bands"``: the 5-95% and 25-75% bands of the ICE curves
+        (filled for a numeric feature, bars per category); their median is
+        the last ICE line in `lines_`.
+    subgroup_lines_ : list of Line2D
+        With `subgroups`: each subgroup's partial dependence (and its value
+        at the missing point), in the legend with its size.
     missing_lines_ : list of Line2D
         A numeric feature's missing point (``missing="observed"`` on a model
         that accepts missing values), drawn right of the curve past a dashed
@@ -68,19 +84,38 @@ class PartialDependenceDisplay:
         *,
         ax: Axes | None = None,
         target: Hashable | None = None,
+        ice: Literal["lines", "bands"] = "lines",
+        subgroups: ArrayLike | None = None,
         **kwargs: Any,
     ) -> Self:
         """Compute (keyword arguments as in ``partial_dependence``) and plot
-        `target` (see :meth:`plot`). The correlation check is on
-        (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``) unless
-        `correlation_threshold` says otherwise."""
+        `target`, `ice` and `subgroups` (see :meth:`plot`; both need the ICE
+        curves, so `kind` defaults to "both" with either). The correlation
+        check is on (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``)
+        unless `correlation_threshold` says otherwise."""
         kwargs.setdefault("correlation_threshold", DEFAULT_CORRELATION_THRESHOLD)
+        if ice == "bands" or subgroups is not None:
+            kwargs.setdefault("kind", "both")
         result = partial_dependence(
             estimator, X, features, return_result=True, **kwargs
         )
-        return cls(result).plot(ax=ax, target=target)
+        return cls(result).plot(
+            ax=ax,
+            target=target,
+            ice=ice,
+            subgroups=subgroups,
+            sample_weight=kwargs.get("sample_weight"),
+        )
 
-    def plot(self, *, ax: Axes | None = None, target: Hashable | None = None) -> Self:
+    def plot(
+        self,
+        *,
+        ax: Axes | None = None,
+        target: Hashable | None = None,
+        ice: Literal["lines", "bands"] = "lines",
+        subgroups: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+    ) -> Self:
         """Draw the curve or surface of one output of the result.
 
         Parameters
@@ -93,6 +128,17 @@ class PartialDependenceDisplay:
             ``target``). Multi-output regressors: the index of the output.
             None draws the last output: the positive class of a binary
             classifier, the last class of a multiclass one.
+        ice : {"lines", "bands"}, default="lines"
+            A curve's ICE (when the result has them): one thin line per row,
+            or the 5-95% and 25-75% bands and the median of
+            :func:`~inspectwidgets.ice_percentiles` (for thousands of rows).
+        subgroups : array-like of shape (n_rows,), default=None
+            A label per row of X: each subgroup's partial dependence
+            (:func:`~inspectwidgets.subgroup_partial_dependence`) is drawn
+            over the overall one, instead of ICE lines; subgroups of few
+            rows dashed grey.
+        sample_weight : array-like of shape (n_rows,), default=None
+            With `subgroups`: the weights the result was computed with.
 
         Returns
         -------
@@ -108,10 +154,21 @@ class PartialDependenceDisplay:
                 f"surface); this result has {len(names)}: {list(names)}."
             )
         output = output_index(result, target)
+        if ice not in ("lines", "bands"):
+            raise ValueError(f'ice must be "lines" or "bands"; got {ice!r}.')
+        if len(names) == 2 and (ice == "bands" or subgroups is not None):
+            raise ValueError(
+                "ice='bands' and subgroups draw curves of one feature; this "
+                f"result is a surface of {list(names)}."
+            )
+        self._ice, self._subgroups = ice, subgroups
+        self._sample_weight = sample_weight
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
         self.lines_: list[Line2D] = []
         self.missing_lines_: list[Line2D] = []
+        self.subgroup_lines_: list[Line2D] = []
+        self.bands_: list[Any] = []
         self.deciles_vlines_ = self.contours_ = self.heatmaps_ = None
         if len(names) == 2:
             self._surface(ax, output)
@@ -129,22 +186,31 @@ class PartialDependenceDisplay:
         # Strings not listed as categorical (scikit-learn's grid is then
         # their unique values) are drawn as categories too.
         categorical = result.categorical[0] or not _numeric(grid)
+        lines = ice is not None and self._ice == "lines" and self._subgroups is None
         # The missing point of a numeric feature is not a place on its axis:
         # drawn apart, right of the curve (as the widget draws it).
+        keep, missing_at = slice(None), None
         if result.has_missing_point(0) and not categorical:
-            self._missing_point(
+            missing_at = self._missing_point(
                 ax,
                 grid[:-1],
                 None if average is None or not done[-1] else average[-1],
-                None if ice is None or not done[-1] else ice[:, -1],
+                None if not lines or not done[-1] else ice[:, -1],
             )
-            grid, done = grid[:-1], done[:-1]
-            average = None if average is None else average[:-1]
-            ice = None if ice is None else ice[:, :-1]
+            keep = slice(None, -1)
+            grid, done = grid[keep], done[keep]
+            average = None if average is None else average[keep]
         x = np.arange(len(grid)) if categorical else np.asarray(grid, dtype=float)
-        if ice is not None:
+        if lines:
             self.lines_ += ax.plot(
-                x[done], ice[:, done].T, color="tab:blue", alpha=0.15, lw=0.8
+                x[done], ice[:, keep][:, done].T, color="tab:blue", alpha=0.15, lw=0.8
+            )
+        elif ice is not None and self._ice == "bands":
+            self._bands(
+                ax,
+                x[done],
+                ice_percentiles(result).values[output][:, keep][:, done],
+                categorical,
             )
         if average is not None:
             style = dict(marker="o", linestyle="none") if categorical else {}
@@ -153,9 +219,13 @@ class PartialDependenceDisplay:
                 average[done],
                 color="tab:orange",
                 lw=2.5,
-                label="average",
+                label="average" if self._subgroups is None else "all rows",
                 **style,
             )
+        if self._subgroups is not None:
+            self._subgroup_curves(ax, x, done, output, keep, missing_at, categorical)
+        if self._subgroups is not None or self._ice == "bands":
+            ax.legend(fontsize="small")
         if categorical:
             ax.set_xticks(x, labels=[value_label(v) for v in grid])
         elif result.distributions[0].deciles is not None:
@@ -172,11 +242,57 @@ class PartialDependenceDisplay:
             "centered partial dependence" if result.centered else "partial dependence"
         )
 
+    def _bands(self, ax, x, bands, categorical):
+        """The ICE's 5-95% and 25-75% bands at `x` (`bands`: the five default
+        percentiles by grid point), and their median dashed."""
+        low, q1, median, q3, high = bands
+        if categorical:  # bars at each category: nothing lies between two
+            self.bands_ += [
+                ax.vlines(x, low, high, color="tab:blue", alpha=0.3, lw=3),
+                ax.vlines(x, q1, q3, color="tab:blue", alpha=0.6, lw=8),
+            ]
+        else:
+            self.bands_ += [
+                ax.fill_between(
+                    x, low, high, color="tab:blue", alpha=0.15, lw=0, label="ICE 5-95%"
+                ),
+                ax.fill_between(
+                    x, q1, q3, color="tab:blue", alpha=0.3, lw=0, label="ICE 25-75%"
+                ),
+            ]
+        style = dict(marker="_", ls="none", ms=12) if categorical else dict(ls="--")
+        self.lines_ += ax.plot(
+            x, median, color="tab:blue", lw=1.2, label="ICE median", **style
+        )
+
+    def _subgroup_curves(self, ax, x, done, output, keep, missing_at, categorical):
+        """Each subgroup's partial dependence over the overall one, labelled
+        with its size; few rows: dashed grey. At the missing point (if any),
+        a small diamond per subgroup."""
+        groups = subgroup_partial_dependence(
+            self.result, self._subgroups, sample_weight=self._sample_weight
+        )
+        for i, label in enumerate(groups.labels):
+            curve = groups.average[i, output]
+            small = bool(groups.small[i])
+            color = "0.6" if small else SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)]
+            name = f"{value_label(label)} (n={groups.sizes[i]:,}"
+            name += ", few rows)" if small else ")"
+            style = dict(marker="o", ls="none") if categorical else {}
+            self.subgroup_lines_ += ax.plot(
+                x[done], curve[keep][done], color=color, lw=1.6,
+                ls="--" if small and not categorical else "-", label=name, **style,
+            )  # fmt: skip
+            if missing_at is not None and self.result.done[-1]:
+                self.subgroup_lines_ += ax.plot(
+                    [missing_at], [curve[-1]], "D", color=color, ms=5
+                )
+
     def _missing_point(self, ax, observed, average, ice):
         """The predictions with the feature missing, at a place of their own
         right of the observed grid past a dashed line, ticked "missing": the
         ICE values as dots, their average as a diamond. Nothing but the line
-        and the tick until computed."""
+        and the tick until computed. Returns that place on the x axis."""
         from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
         lo, hi = float(np.min(observed)), float(np.max(observed))
@@ -198,6 +314,7 @@ class PartialDependenceDisplay:
         ax.xaxis.set_major_formatter(
             FuncFormatter(lambda x, _: MISSING_LABEL if x == at else f"{x:g}")
         )
+        return at
 
     def _surface(self, ax, output):
         result = self.result
