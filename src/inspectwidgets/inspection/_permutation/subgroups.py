@@ -29,6 +29,7 @@ row of X then falls in a leaf, missing values of the other columns going
 where the tree's splits learnt to send them.
 """
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,7 +96,11 @@ def _feature_subgroups(coding, inputs_fit, inputs, X_fit, own, settings, seed):
         max_depth=settings.max_depth,
         min_samples_leaf=settings.min_samples_leaf,
         random_state=seed,
-    ).fit(x_fit, target)
+    )
+    with warnings.catch_warnings():
+        # A category of many levels is still classes, not a regression.
+        warnings.filterwarnings("ignore", "The number of unique classes", UserWarning)
+        tree.fit(x_fit, target)
     kept = _significant_splits(tree, x_fit, target, classes, settings.alpha)
     subgroup_of_node = _stopped_nodes(tree.tree_, kept)
     leaves = np.unique(subgroup_of_node[tree.tree_.children_left == -1])
