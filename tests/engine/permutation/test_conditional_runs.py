@@ -180,6 +180,7 @@ def test_tree_walk_threads_and_chunks_give_the_same_bits(forest_run, kwargs):
     )
     got = conditional_permutation_importance(model, X, y, **base, **kwargs)
     assert_array_equal(got.importances, reference.importances)
+    assert got.subgroups == reference.subgroups
 
 
 def test_stream_ends_in_the_one_shot_result_and_cancel_keeps_rounds(forest_run):

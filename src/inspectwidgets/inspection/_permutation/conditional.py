@@ -65,7 +65,13 @@ class ConditionalRun(PermutationRun):
         # come from (schedule.draw_seed): nothing more is drawn from
         # random_state.
         fitted = fit_subgroups(
-            self.X, X_fit, names, self.feature_columns, settings, self._seed
+            self.X,
+            X_fit,
+            names,
+            self.feature_columns,
+            settings,
+            self._seed,
+            n_threads=1 if self.runner.remote else self.runner.n_workers,
         )
         orders, self.subgroups = [], {}
         for name, feature in zip(self.feature_names, fitted, strict=True):

@@ -7,6 +7,7 @@ oldest version we support is 1.9), so:
 
 - numeric, integer, bool and nullable columns (Int64, Float64, boolean) are
   read as float64, ``pd.NA`` as NaN;
+- an infinite value is read as missing;
 - string, object and category columns become one 0/1 indicator per category,
   NaN where the value is missing, for the `MAX_INDICATORS` categories most
   frequent in X_fit (ties by their text): a split on one reads "color =
@@ -63,14 +64,20 @@ class ColumnCoding:
                 self.columns.append(EncodedColumn(p, names[p], boolean=kind == "bool"))
 
     def inputs(self, X):
-        """Every column of X as the trees read it: (n_rows, len(columns))."""
-        blocks = []
+        """Every column of X as the trees read it: (n_rows, len(columns)),
+        float32 as scikit-learn's trees read it (no copy of theirs), an
+        infinite value as missing (the trees refuse it)."""
+        block = np.empty((X.shape[0], len(self.columns)), dtype=np.float32)
+        start = 0
         for p, kind in enumerate(self.kinds):
             if kind == "categorical":
-                blocks.append(_indicators(_objects(X, p), self.categories[p]))
+                values = _indicators(_objects(X, p), self.categories[p])
             else:
-                blocks.append(float_column(X, p)[:, np.newaxis])
-        return np.hstack(blocks) if blocks else np.empty((X.shape[0], 0))
+                values = float_column(X, p)[:, np.newaxis]
+            block[:, start : start + values.shape[1]] = values
+            start += values.shape[1]
+        block[np.isinf(block)] = np.nan
+        return block
 
     def other_columns(self, own):
         """Positions in :meth:`inputs` of the columns not in `own`."""
@@ -83,7 +90,7 @@ class ColumnCoding:
         if len(own) == 1:
             p = own[0]
             if self.kinds[p] == "numeric":
-                return float_column(X, p)
+                return _finite_or_nan(float_column(X, p))
             values = _objects(X, p)
             missing = pd.isna(values)
             labels = np.array([str(v) for v in values], dtype=object)
@@ -92,7 +99,7 @@ class ColumnCoding:
         outputs = []
         for p in own:
             if self.kinds[p] == "numeric":
-                column = float_column(X, p)
+                column = _finite_or_nan(float_column(X, p))
                 spread = np.nanstd(column) if np.isfinite(column).any() else 0.0
                 center = np.nanmean(column) if np.isfinite(column).any() else 0.0
                 outputs.append(((column - center) / (spread or 1.0))[:, None])
@@ -118,6 +125,11 @@ def column_kind(X, position):
             return "categorical"
         return "numeric"
     return "categorical"
+
+
+def _finite_or_nan(column):
+    """The feature as its tree predicts it: an infinite value as missing."""
+    return np.where(np.isinf(column), np.nan, column)
 
 
 def _objects(X, position):
