@@ -53,7 +53,7 @@ def test_conditional_takes_permutation_importances_parameters():
     conditional = inspect.signature(
         inspectwidgets.conditional_permutation_importance
     ).parameters
-    own = ["max_depth", "min_samples_leaf", "alpha", "X_fit"]
+    own = ["max_depth", "min_samples_leaf", "alpha", "X_fit", "max_fit_samples"]
     assert [n for n in conditional if n not in own] == list(marginal)
     for name, parameter in marginal.items():
         assert conditional[name] == parameter, name

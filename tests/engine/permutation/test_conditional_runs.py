@@ -250,6 +250,8 @@ def test_rules_are_intervals_on_the_predicting_feature(forest_run):
         (dict(min_samples_leaf=1.5), "min_samples_leaf"),
         (dict(alpha=1.5), r"alpha must be a float in \[0, 1\]; got 1.5"),
         (dict(alpha="0.05"), "alpha"),
+        (dict(max_fit_samples=1), "max_fit_samples must be an int >= 2 or None"),
+        (dict(max_fit_samples=0.5), "max_fit_samples"),
         (dict(X_fit=np.zeros((5, 2))), "X_fit has 2 columns; it needs X's 3"),
         (dict(X_fit=np.zeros((5, 3))), "X_fit must be a DataFrame with X's columns"),
     ],
@@ -267,3 +269,29 @@ def test_x_fit_is_not_modified(forest_run):
     before = X_fit.copy()
     conditional_permutation_importance(model, X, y, n_repeats=1, X_fit=X_fit)
     pd.testing.assert_frame_equal(X_fit, before)
+
+
+def test_trees_fit_on_a_reproducible_subsample_of_x_fit(forest_run):
+    model, X, y = forest_run
+    kwargs = dict(n_repeats=2, random_state=0, return_result=True)
+    whole = conditional_permutation_importance(model, X, y, **kwargs)
+    assert (
+        whole.subgroups
+        == conditional_permutation_importance(
+            model, X, y, max_fit_samples=None, **kwargs
+        ).subgroups
+    )
+    sampled = conditional_permutation_importance(
+        model, X, y, max_fit_samples=300, **kwargs
+    )
+    again = conditional_permutation_importance(
+        model, X, y, max_fit_samples=300, **kwargs
+    )
+    assert sampled.subgroups == again.subgroups
+    assert sampled.subgroups["x2"] != whole.subgroups["x2"]
+    # Fitted on 300 rows, the subgroups still cover X's rows, with fewer
+    # splits kept (min_samples_leaf=30 of 300 rows).
+    assert sum(s.size for s in sampled.subgroups["x2"]) == len(X)
+    assert 1 < len(sampled.subgroups["x2"]) <= len(whole.subgroups["x2"])
+    # The permutations do not depend on the subsample: x3, alone, is marginal.
+    assert_array_equal(sampled.importances()[2], whole.importances()[2])

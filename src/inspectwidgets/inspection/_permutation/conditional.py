@@ -21,6 +21,7 @@ from sklearn.utils import Bunch
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.columns import column_names
+from .._core.compat import _safe_indexing
 from .._core.hints import (
     Algorithm,
     Cancel,
@@ -42,7 +43,10 @@ from .importance import PermutationRun
 from .result import PermutationImportanceResult
 from .subgroups import SubgroupSettings, fit_subgroups, subgroups_of
 
-_OWN = ("max_depth", "min_samples_leaf", "alpha", "X_fit")
+_OWN = ("max_depth", "min_samples_leaf", "alpha", "X_fit", "max_fit_samples")
+# The key of the subsample of X_fit's stream, beside the run's seed (the
+# held-out resamples use 37): the permutations drawn from the seed unchanged.
+_FIT_SAMPLE_KEY = 35
 
 
 class ConditionalRun(PermutationRun):
@@ -55,15 +59,19 @@ class ConditionalRun(PermutationRun):
         settings = _check_settings(
             own["max_depth"], own["min_samples_leaf"], own["alpha"]
         )
-        X_fit = _check_X_fit(own["X_fit"], self.X)
+        X_fit = _fit_rows(
+            _check_X_fit(own["X_fit"], self.X),
+            _check_max_fit_samples(own["max_fit_samples"]),
+            self._seed,
+        )
         names = (
             [str(c) for c in self.X.columns]
             if hasattr(self.X, "columns")
             else column_names(self.X)
         )
         # The trees take the run's int seed, the one scikit-learn's draws
-        # come from (schedule.draw_seed): nothing more is drawn from
-        # random_state.
+        # come from (schedule.draw_seed), as does X_fit's subsample (its own
+        # stream): nothing more is drawn from random_state.
         fitted = fit_subgroups(
             self.X,
             X_fit,
@@ -127,6 +135,32 @@ def _check_settings(max_depth, min_samples_leaf, alpha):
         int(min_samples_leaf) if integral else float(min_samples_leaf),
         float(alpha),
     )
+
+
+def _check_max_fit_samples(max_fit_samples):
+    if max_fit_samples is None:
+        return None
+    if (
+        not isinstance(max_fit_samples, numbers.Integral)
+        or isinstance(max_fit_samples, bool)
+        or max_fit_samples < 2
+    ):
+        raise ValueError(
+            "max_fit_samples must be an int >= 2 or None; got "
+            f"{quoted(max_fit_samples)}."
+        )
+    return int(max_fit_samples)
+
+
+def _fit_rows(X_fit, max_fit_samples, seed):
+    """X_fit, or `max_fit_samples` of its rows drawn without replacement
+    (in X_fit's order) from the seed's own stream for them."""
+    n_rows = X_fit.shape[0]
+    if max_fit_samples is None or n_rows <= max_fit_samples:
+        return X_fit
+    rng = np.random.default_rng([seed, _FIT_SAMPLE_KEY])
+    rows = np.sort(rng.choice(n_rows, size=max_fit_samples, replace=False))
+    return _safe_indexing(X_fit, rows, axis=0)
 
 
 def _check_X_fit(X_fit, X):
@@ -210,6 +244,7 @@ def conditional_permutation_importance(
     min_samples_leaf: int | float = 30,
     alpha: float = 0.05,
     X_fit: Data | None = None,
+    max_fit_samples: int | None = 20_000,
     max_memory: int = DEFAULT_MAX_MEMORY,
     algorithm: Algorithm = "auto",
     n_bootstrap: int | None = None,
@@ -240,7 +275,9 @@ callback, cancel, return_result
         One int seed is drawn from it, as scikit-learn draws it; the repeats'
         permutations are scikit-learn's from that seed, each restricted to
         the feature's subgroups, and every subgroup tree is fitted with
-        ``random_state=seed``. Nothing else is drawn.
+        ``random_state=seed``. Only where `X_fit` has more than
+        `max_fit_samples` rows are they drawn, from a stream of their own
+        (``numpy.random.default_rng([seed, 35])``).
     max_depth : int or None, default=4
         Depth of the subgroup trees: at most ``2**max_depth`` subgroups.
     min_samples_leaf : int or float, default=30
@@ -253,6 +290,11 @@ callback, cancel, return_result
     X_fit : ndarray or DataFrame with X's columns, default=None
         Rows the subgroup trees are fitted on (the training data, say);
         None: X.
+    max_fit_samples : int >= 2 or None, default=20_000
+        The trees are fitted on at most this many rows of `X_fit`, drawn
+        without replacement (a CART tree costs ``n log n`` per level and
+        column; 20,000 rows place 16 subgroups' boundaries finely); None:
+        every row.
 
     Returns
     -------
