@@ -295,3 +295,24 @@ def test_trees_fit_on_a_reproducible_subsample_of_x_fit(forest_run):
     assert 1 < len(sampled.subgroups["x2"]) <= len(whole.subgroups["x2"])
     # The permutations do not depend on the subsample: x3, alone, is marginal.
     assert_array_equal(sampled.importances()[2], whole.importances()[2])
+
+
+def test_features_with_nothing_to_learn_from_keep_one_subgroup():
+    """A group of an all-missing category and a constant column, a column
+    missing in every row: nothing to fit, one subgroup each."""
+    X, y = correlated_frame(200)
+    X["empty"] = pd.Series([None] * 200, dtype=object)
+    X["constant"] = 1.0
+    X["nan"] = np.nan
+    model = make_pipeline(
+        make_column_transformer(("passthrough", ["x1", "x2", "x3"])),
+        RandomForestRegressor(n_estimators=3, random_state=0),
+    ).fit(X, y)
+    features = {"group": ["empty", "constant"], "nan": ["nan"], "x2": ["x2"]}
+    got = conditional_permutation_importance(
+        model, X, y, n_repeats=2, random_state=0, features=features
+    )
+    assert got.subgroups["group"] == (Subgroup("all rows", 200),)
+    assert got.subgroups["nan"] == (Subgroup("all rows", 200),)
+    assert len(got.subgroups["x2"]) > 1
+    assert np.isfinite(got.importances).all()

@@ -95,7 +95,8 @@ def _feature_subgroups(coding, inputs_fit, inputs, X_fit, own, settings, seed):
     others = coding.other_columns(set(own))
     target = coding.target(X_fit, list(own))
     present = ~_missing(target)
-    if not others or present.sum() < 2:
+    nothing_to_predict = target.ndim == 2 and target.shape[1] == 0
+    if not others or present.sum() < 2 or nothing_to_predict:
         return _root(len(inputs))
     x_fit, target = inputs_fit[present][:, others], target[present]
     classes = target.dtype == object
