@@ -163,6 +163,11 @@ def _perm_kwargs(settings):
     return {"n_repeats": 2, "random_state": 0, **settings}
 
 
+def _conditional_kwargs(settings):
+    # Leaves of 10 rows, every split kept: the 60 rows get subgroups indeed.
+    return {"min_samples_leaf": 10, "alpha": 1.0, **_perm_kwargs(settings)}
+
+
 def _pd_kwargs(settings):
     # ICE curves too, so that random_state (which subsamples them) is used.
     return {"features": [0], "grid_resolution": 5, "n_ice": 10, **settings}
@@ -295,6 +300,26 @@ TARGETS = [
         frozenset(PERM | {"max_memory"}),
         lambda model, X, y, **s: _last(
             iw.iter_permutation_importance(model, X, y, **_perm_kwargs(s))
+        ),
+        _perm_numbers,
+    ),
+    Target(
+        "conditional_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: iw.conditional_permutation_importance(
+            model, X, y, return_result=True, **_conditional_kwargs(s)
+        ),
+        _perm_numbers,
+    ),
+    Target(
+        "iter_conditional_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: _last(
+            iw.iter_conditional_permutation_importance(
+                model, X, y, **_conditional_kwargs(s)
+            )
         ),
         _perm_numbers,
     ),

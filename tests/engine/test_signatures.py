@@ -11,7 +11,10 @@ import inspectwidgets
 PAIRS = [
     ("permutation_importance", "iter_permutation_importance"),
     ("partial_dependence", "iter_partial_dependence"),
+    ("conditional_permutation_importance", "iter_conditional_permutation_importance"),
 ]
+# The scikit-learn function whose parameters an engine function takes.
+SKLEARN_FUNCTION = {"conditional_permutation_importance": "permutation_importance"}
 
 
 @pytest.mark.parametrize("one_shot, streamed", PAIRS)
@@ -27,7 +30,8 @@ def test_streamed_function_takes_the_one_shot_parameters(one_shot, streamed):
 @pytest.mark.parametrize("one_shot, streamed", PAIRS)
 def test_sklearn_parameters_with_sklearns_defaults(one_shot, streamed):
     ours = inspect.signature(getattr(inspectwidgets, one_shot)).parameters
-    theirs = inspect.signature(getattr(sklearn_inspection, one_shot)).parameters
+    sklearn_function = SKLEARN_FUNCTION.get(one_shot, one_shot)
+    theirs = inspect.signature(getattr(sklearn_inspection, sklearn_function)).parameters
     for name, parameter in theirs.items():
         assert name in ours, name
         assert ours[name].kind == parameter.kind, name
@@ -40,3 +44,16 @@ def test_streamed_function_refuses_an_unknown_argument(one_shot, streamed):
         getattr(inspectwidgets, streamed)(None, None, None, n_repeat=3)
     with pytest.raises(TypeError, match="callback"):
         getattr(inspectwidgets, streamed)(None, None, None, callback=print)
+
+
+def test_conditional_takes_permutation_importances_parameters():
+    """The conditional variant is permutation_importance plus the subgroup
+    trees' knobs: every shared parameter the same, in the same order."""
+    marginal = inspect.signature(inspectwidgets.permutation_importance).parameters
+    conditional = inspect.signature(
+        inspectwidgets.conditional_permutation_importance
+    ).parameters
+    own = ["max_depth", "min_samples_leaf", "alpha", "X_fit", "max_fit_samples"]
+    assert [n for n in conditional if n not in own] == list(marginal)
+    for name, parameter in marginal.items():
+        assert conditional[name] == parameter, name

@@ -226,6 +226,12 @@ class PartialDependenceDisplay:
             self._subgroup_curves(ax, x, done, output, keep, missing_at, categorical)
         if self._subgroups is not None or self._ice == "bands":
             ax.legend(fontsize="small")
+        self._curve_axes(ax, x, grid, categorical)
+
+    def _curve_axes(self, ax, x, grid, categorical):
+        """A curve's x ticks (the categories, or the deciles as scikit-learn
+        draws them) and labels."""
+        result = self.result
         if categorical:
             ax.set_xticks(x, labels=[value_label(v) for v in grid])
         elif result.distributions[0].deciles is not None:

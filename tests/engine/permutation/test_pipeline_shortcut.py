@@ -165,3 +165,21 @@ def test_sparse_copies_from_donor_rows_of_different_layouts():
                 )
             )
             assert list(zip(got.indices, got.data, strict=True)) == want
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "tree"])
+def test_a_column_the_pipeline_drops_has_zero_importance(mixed_frame, algorithm):
+    """A column the ColumnTransformer drops maps to no column of the model:
+    the tree walk's cost model took an empty group (it raised on max() of
+    nothing); its importance is scikit-learn's, zero."""
+    X, y = mixed_frame(300)
+    pipe = make_pipeline(
+        ColumnTransformer([("num", "passthrough", ["age", "visits"])]),
+        RandomForestClassifier(n_estimators=5, random_state=0),
+    ).fit(X, y)
+    got = permutation_importance(
+        pipe, X, y, n_repeats=3, random_state=0, algorithm=algorithm
+    )
+    expected = sklearn_permutation_importance(pipe, X, y, n_repeats=3, random_state=0)
+    assert_array_equal(got.importances, expected.importances)
+    assert (got.importances[[0, 1]] == 0).all()  # city and plan, dropped

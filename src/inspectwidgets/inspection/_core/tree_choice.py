@@ -62,7 +62,8 @@ def detour_share(trees, columns):
     left, right, feature, reach = map(np.concatenate, (left, right, feature, reach))
     inner = left != -1
     # member[f, g]: column f is in group g (columns beyond: none).
-    n_columns = max(max(group) for group in columns) + 1
+    # A group the model never reads (a column its pipeline drops) is empty.
+    n_columns = max((max(group) for group in columns if len(group)), default=-1) + 1
     member = np.zeros((max(n_columns, feature.max() + 1), len(columns)), bool)
     for g, group in enumerate(columns):
         member[list(group), g] = True

@@ -2,6 +2,11 @@
 its cross-validated and out-of-bag variants."""
 
 from .bootstrap import resamples_scorers
+from .conditional import (
+    conditional_permutation_importance,
+    conditional_run,
+    iter_conditional_permutation_importance,
+)
 from .cross_validation import CrossValRun, cross_val_permutation_importance
 from .importance import (
     iter_permutation_importance,
@@ -9,13 +14,16 @@ from .importance import (
     permutation_run,
 )
 from .out_of_bag import OobRun, oob_permutation_importance
-from .result import PermutationImportanceResult
+from .result import PermutationImportanceResult, Subgroup
 from .scorers import builtin_score_name
 from .scoring import ScoringPlan
 
 __all__ = [
     "PermutationImportanceResult",
+    "Subgroup",
+    "conditional_permutation_importance",
     "cross_val_permutation_importance",
+    "iter_conditional_permutation_importance",
     "iter_permutation_importance",
     "oob_permutation_importance",
     "permutation_importance",
@@ -27,6 +35,7 @@ __all__ = [
 INTERNAL_API = [
     # the Runs a widget streams, cancels and shares between views
     "permutation_run",
+    "conditional_run",
     "CrossValRun",
     "OobRun",
     # scorers: the estimator's own metric, and baselines shared by views

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bootstrap import bootstrap_scores
+from .schedule import within_subgroups
 from .scoring import ScoringPlan
 
 
@@ -28,6 +29,9 @@ class PermutedChunks:
     walk_block_bytes: int
     n_threads: int
     bootstrap: object = None  # the held-out resamples (bootstrap.py), or None
+    # A conditional run's subgroups: per feature, None (one subgroup: the
+    # repeat's permutation) or its rows' codes and the rows sorted by them.
+    subgroups: tuple | None = None
 
 
 def score_chunk(c, start, stop):
@@ -43,7 +47,7 @@ def score_chunk(c, start, stop):
     (benchmarks/results/permutation.md)."""
     n_features = len(c.columns)
     copies = [
-        (c.permutations[j // n_features], c.columns[j % n_features])
+        (_permutation(c, j // n_features, j % n_features), c.columns[j % n_features])
         for j in c.job_order[start:stop]
     ]
     rides = c.baseline_rides and start == 0
@@ -61,6 +65,15 @@ def score_chunk(c, start, stop):
         lambda b: c.batcher.block(stacked, b),
     )
     return scores, _resampled(c, outputs, copies), None
+
+
+def _permutation(c, repeat, feature):
+    """The rows feature `feature`'s copy takes at `repeat`: the repeat's
+    permutation, within the feature's subgroups in a conditional run."""
+    permutation = c.permutations[repeat]
+    if c.subgroups is None or c.subgroups[feature] is None:
+        return permutation
+    return within_subgroups(permutation, c.subgroups[feature])
 
 
 def _resampled(c, outputs, copies):

@@ -64,6 +64,8 @@ class PermutationRun:
     :class:`PermutationImportanceResult` after each repeat round.
     """
 
+    subgroup_orders = None  # marginal; a ConditionalRun's subgroups (chunks.py)
+
     def __init__(self, **arguments):
         # Every parameter of iter_permutation_importance, bound by the public
         # functions (see _core.signature).
@@ -85,13 +87,11 @@ class PermutationRun:
         # starts (plan.plan_run).
         self.plan = ScoringPlan(a.estimator, a.scoring)
         self.estimator, self.X, self.y = a.estimator, X, y
-        self.sample_weight = sample_weight
-        self.n_repeats = n_repeats
+        self.sample_weight, self.n_repeats = sample_weight, n_repeats
         # Where the chunks will run, as joblib is configured now.
         self.runner = ChunkRunner(a.n_jobs)
         self.max_memory = max_memory
-        self.cancel = cancel
-        self.baseline = None
+        self.cancel, self.baseline = cancel, None
         # Whether anyone sees the rounds as they come (a one-shot call
         # without a callback does not): see plan._job_order.
         self.watched = True

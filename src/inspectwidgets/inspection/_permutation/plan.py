@@ -80,6 +80,8 @@ def plan_run(run):
     per_copy = 3 * batcher.n_rows * output_bytes_per_row
     if not walked:
         per_copy += batcher.bytes_per_copy
+    if run.subgroup_orders is not None:  # its rows within their subgroups
+        per_copy += batcher.n_rows * np.dtype(np.intp).itemsize
     in_flight = _bytes_in_flight(run, prediction, per_copy, rides)
     cap = max(1, int(in_flight // (per_copy * run.runner.n_workers)))
     if walked:
@@ -106,6 +108,7 @@ def plan_run(run):
             else prediction.trees.predict_threads(runner.n_workers)
         ),
         bootstrap=run.bootstrap,
+        subgroups=run.subgroup_orders,
     )
     split = run.stream_first_round and run.watched
     return RunPlan(
@@ -193,6 +196,8 @@ def _bytes_in_flight(run, prediction, per_copy, rides):
     reads, float32 for a forest, and a block a worker, or the subsample or
     transform of X that is stacked); at least one copy a worker."""
     resident = sum(p.nbytes for p in run.permutations)
+    for order in run.subgroup_orders or ():  # a conditional run's subgroups
+        resident += 0 if order is None else sum(a.nbytes for a in order)
     if rides:  # X's own copy, in the first chunk
         resident += per_copy
     n_workers = run.runner.n_workers

@@ -18,6 +18,16 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Subgroup:
+    """Rows a conditional permutation importance permutes a feature among:
+    those meeting `rule` (readable conditions on the other features, "all
+    rows" for a feature nothing else predicts), `size` of them."""
+
+    rule: str
+    size: int
+
+
+@dataclass(frozen=True)
 class PermutationImportanceResult:
     """Scores of every scorer for every permuted feature and repeat done so far.
 
@@ -59,6 +69,9 @@ class PermutationImportanceResult:
         the same predictions; else None.
     confidence_level : float
         The coverage the held-out interval aims at (see :meth:`interval`).
+    subgroups : dict of str to tuple of Subgroup, or None
+        For a conditional permutation importance, each feature's subgroups
+        (the rows it is permuted among); None for a marginal one.
     """
 
     feature_names: tuple[str, ...]
@@ -72,6 +85,7 @@ class PermutationImportanceResult:
     bootstrap_baseline_scores: dict[str, np.ndarray] | None = None
     bootstrap_permuted_scores: dict[str, np.ndarray] | None = None
     confidence_level: float = 0.95
+    subgroups: dict[str, tuple[Subgroup, ...]] | None = None
 
     @property
     def n_repeats_done(self) -> int:
@@ -207,13 +221,20 @@ class PermutationImportanceResult:
             bootstrap_baseline_scores=baseline_resampled,
             bootstrap_permuted_scores=permuted_resampled,
             confidence_level=self.confidence_level,
+            subgroups=None
+            if self.subgroups is None
+            else {
+                new: self.subgroups[self.feature_names[i]]
+                for new, i in zip(names, rows, strict=True)
+            },
         )
 
     def to_bunch(self, scorer: str | None = None) -> Bunch:
         """scikit-learn's Bunch for one scorer, plus `baseline_score` and
         `feature_names`; with resamples of the held-out rows, also
         `importances_bootstrap` (n_features, n_bootstrap), `interval`
-        (n_features, 2) and `confidence_level` (see :meth:`interval`)."""
+        (n_features, 2) and `confidence_level` (see :meth:`interval`); for a
+        conditional importance, `subgroups` (see the attribute)."""
         name = self._scorer(scorer)
         importances = self.importances(name)
         if isinstance(self.baseline_scores[name], numbers.Integral):
@@ -241,6 +262,8 @@ class PermutationImportanceResult:
             bunch.importances_bootstrap = self.bootstrap_importances(name)
             bunch.interval = self.interval(name)
             bunch.confidence_level = self.confidence_level
+        if self.subgroups is not None:
+            bunch.subgroups = dict(self.subgroups)
         return bunch
 
     def to_sklearn(self) -> Bunch | dict[str, Bunch]:

@@ -51,6 +51,25 @@ def schedule_of_seed(seed, n_samples, max_samples, n_repeats):
     return rows, permutations
 
 
+def within_subgroups(permutation, subgroups):
+    """`permutation` (a repeat's, of every row) restricted to each subgroup:
+    row i of the permuted column takes its value from the row of its own
+    subgroup that `permutation` lists at the same rank among that subgroup's.
+
+    `subgroups` holds each row's subgroup code and the rows sorted by it
+    (stably). A uniform permutation orders each subgroup's rows uniformly
+    and independently of the others, so each subgroup is uniformly permuted
+    within itself; with one subgroup this is `permutation` itself, so a
+    feature nothing else predicts gets scikit-learn's permutation exactly.
+    Nothing more is drawn.
+    """
+    codes, sorted_rows = subgroups
+    sources = permutation[np.argsort(codes[permutation], kind="stable")]
+    within = np.empty_like(permutation)
+    within[sorted_rows] = sources
+    return within
+
+
 def check_schedule_size(n_repeats, n_rows):
     """Refuse an `n_repeats` whose row permutations, held whole (one index
     array per repeat), could not fit in this machine's memory: drawing them
