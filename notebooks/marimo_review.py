@@ -81,7 +81,7 @@ def _(X_train, y_train):
             remainder="passthrough",
             verbose_feature_names_out=False,
         ),
-        RandomForestRegressor(n_estimators=100, min_samples_leaf=5, random_state=0),
+        RandomForestRegressor(n_estimators=50, min_samples_leaf=5, random_state=0),
     ).fit(X_train, y_train)
     return (model,)
 
@@ -166,7 +166,7 @@ def _(mo):
 @app.cell
 def _(InteractionWidget, X_test, mo, model):
     interactions = mo.ui.anywidget(
-        InteractionWidget(model, X_test, features=["bmi", "bp", "s5", "age"])
+        InteractionWidget(model, X_test, features=["bmi", "bp", "s5"])
     )
     interactions
     return

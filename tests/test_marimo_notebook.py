@@ -9,6 +9,7 @@ marimo reruns it after a click (tests/browser/test_marimo_review.py clicks).
 """
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +41,11 @@ def test_marimo_export_runs_every_cell(tmp_path):
         text=True,
         timeout=RUN_TIMEOUT,
         cwd=tmp_path,
+        # Run elsewhere, the notebook imports what this process imports.
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(map(os.path.abspath, sys.path)),
+        },
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     page = html.read_text()

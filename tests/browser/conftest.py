@@ -250,7 +250,8 @@ def marimo_app(tmp_path_factory, chromium_path):
     """``marimo_app(notebook) -> url``: serve `notebook` (a path) with
     ``marimo run`` on a free local port, with no token, until the session
     ends. The server runs in an empty temporary folder that is also its HOME,
-    so no user's ``.marimo.toml`` applies."""
+    so no user's ``.marimo.toml`` applies; the one written there follows the
+    page's colour scheme (``page.emulate_media(color_scheme="dark")``)."""
     servers = {}
 
     def _serve(notebook):
@@ -258,6 +259,7 @@ def marimo_app(tmp_path_factory, chromium_path):
         if notebook in servers:
             return servers[notebook]
         home = tmp_path_factory.mktemp("marimo")
+        (home / ".marimo.toml").write_text('[display]\ntheme = "system"\n')
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
         command = [
@@ -273,7 +275,13 @@ def marimo_app(tmp_path_factory, chromium_path):
             "--no-sandbox",
             "--no-check",
         ]
-        env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home),
+            # Run elsewhere, the kernel imports what this process imports.
+            "PYTHONPATH": os.pathsep.join(map(os.path.abspath, sys.path)),
+        }
         log = home / "server.log"
         with log.open("wb") as log_file:
             process = subprocess.Popen(
@@ -539,6 +547,43 @@ def notebook_file(lab_server):
         return name
 
     return _write
+
+
+# --- Colours ---------------------------------------------------------------
+
+# The WCAG contrast ratio of an element's text (`color`, or `fill` for SVG
+# text) against what lies behind it: every ancestor's background, across
+# shadow roots, painted from the page down onto one canvas pixel (so any
+# colour form the browser computes, display-p3 included, is measured in sRGB).
+CONTRAST_JS = """
+(el, property) => {
+  const layers = [];
+  for (let node = el; node; node = node.parentNode || node.host) {
+    if (node.nodeType === 1) layers.push(getComputedStyle(node).backgroundColor);
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  const paint = (colour) => { ctx.fillStyle = colour; ctx.fillRect(0, 0, 1, 1); };
+  const pixel = () => Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
+  paint('#fff');
+  layers.reverse().forEach(paint);
+  const background = pixel();
+  paint(getComputedStyle(el)[property]);
+  const text = pixel();
+  const luminance = (rgb) => rgb
+    .map((v) => v / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+  return {ratio: (hi + 0.05) / (lo + 0.05), background: luminance(background)};
+}
+"""
+
+
+def contrast(locator, prop="color"):
+    """``{"ratio", "background"}``: the WCAG contrast ratio of `locator`'s
+    text against its background, and that background's luminance (0 black,
+    1 white)."""
+    return locator.evaluate(CONTRAST_JS, prop)
 
 
 # --- Timings ---------------------------------------------------------------

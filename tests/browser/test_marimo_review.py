@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import OUTPUT_DIR, VIEWPORT
+from conftest import OUTPUT_DIR, VIEWPORT, contrast
 
 try:
     from playwright.sync_api import expect
@@ -32,7 +32,9 @@ ROOTS = ("piw-root", "pdw-root", "icw-root", "iaw-root")
 def review(browser, marimo_app, require_bundle):
     require_bundle("permutation_widget.js", "piw-root")
     url = marimo_app(NOTEBOOK)
-    context = browser.new_context(viewport=VIEWPORT)
+    # Tall enough for the inspector's picture: marimo scrolls an inner box,
+    # and a screenshot shows only its part in view.
+    context = browser.new_context(viewport={**VIEWPORT, "height": 2200})
     context.set_default_timeout(RUN_TIMEOUT)
     page = context.new_page()
     started = time.monotonic()
@@ -118,3 +120,24 @@ def test_a_long_run_streams_and_stops(review):
     done = int(root.get_attribute("data-repeats-done"))
     assert 0 < done < 200, done
     expect(root.get_by_test_id("piw-bar").first).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_widgets_take_marimo_s_theme(review, scheme):
+    page = review
+    # marimo's theme follows the system's (the server's .marimo.toml).
+    page.emulate_media(color_scheme=scheme)
+    expect(page.locator("body")).to_have_class(re.compile(rf"\b{scheme}\b"))
+    root = _permutation(page)
+    # marimo's background, not the widget's own white (the page's variables
+    # follow the body's class within a few frames).
+    deadline = time.monotonic() + 5
+    text = contrast(root)
+    while (text["background"] < 0.1) != (scheme == "dark"):
+        assert time.monotonic() < deadline, text
+        text = contrast(root)
+    assert text["ratio"] >= 4.5, text
+    tick = contrast(root.locator(".iw-axis text").first, "fill")
+    assert tick["ratio"] >= 4.5, tick
+    _screenshot(root, f"marimo_permutation_{scheme}.png")
+    _screenshot(page.get_by_test_id("mi-root"), f"marimo_inspector_{scheme}.png")
