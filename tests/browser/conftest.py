@@ -8,6 +8,9 @@ kernel shut down and the page's layout, viewport and theme put back after the
 test. Starting JupyterLab in a page costs as much processor time as many
 tests' own work in it: the suite starts it once per process.
 
+``marimo_app`` serves a marimo notebook with ``marimo run`` instead, one
+server per notebook for the session.
+
 Screenshots and ``timings.json`` go to ``tests/output/browser/`` (git-ignored).
 The browser is Debian's ``/usr/bin/chromium``; never run ``playwright install``.
 Without it the tests are skipped, except when ``CI`` is set: there they fail.
@@ -127,19 +130,21 @@ def _free_port():
         return sock.getsockname()[1]
 
 
-def _wait_ready(url, process, log):
+def _wait_ready(url, process, log, *, probe="/api/status", name="JupyterLab"):
+    """Poll `url` + `probe` until it answers 200; fail with the server's log
+    if `process` exits or the time runs out."""
     deadline = time.monotonic() + SERVER_START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{_tail(log)}")
+            pytest.fail(f"{name} exited with {process.returncode}:\n{_tail(log)}")
         try:
-            with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
+            with urllib.request.urlopen(f"{url}{probe}", timeout=2) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.2)
-    pytest.fail(f"JupyterLab not ready after {SERVER_START_TIMEOUT} s:\n{_tail(log)}")
+    pytest.fail(f"{name} not ready after {SERVER_START_TIMEOUT} s:\n{_tail(log)}")
 
 
 def _tail(log):
@@ -235,6 +240,70 @@ def lab_server(tmp_path_factory, chromium_path):
         yield LabServer(url=url, root_dir=root_dir, log=log)
     finally:
         _stop(process)
+
+
+# --- marimo ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def marimo_app(tmp_path_factory, chromium_path):
+    """``marimo_app(notebook) -> url``: serve `notebook` (a path) with
+    ``marimo run`` on a free local port, with no token, until the session
+    ends. The server runs in an empty temporary folder that is also its HOME,
+    so no user's ``.marimo.toml`` applies; the one written there follows the
+    page's colour scheme (``page.emulate_media(color_scheme="dark")``)."""
+    servers = {}
+
+    def _serve(notebook):
+        notebook = Path(notebook).resolve()
+        if notebook in servers:
+            return servers[notebook]
+        home = tmp_path_factory.mktemp("marimo")
+        (home / ".marimo.toml").write_text('[display]\ntheme = "system"\n')
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}"
+        command = [
+            sys.executable,
+            "-m",
+            "marimo",
+            "run",
+            str(notebook),
+            "--host=127.0.0.1",
+            f"--port={port}",
+            "--headless",
+            "--no-token",
+            "--no-sandbox",
+            "--no-check",
+        ]
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home),
+            # Run elsewhere, the kernel imports what this process imports.
+            "PYTHONPATH": os.pathsep.join(map(os.path.abspath, sys.path)),
+        }
+        log = home / "server.log"
+        with log.open("wb") as log_file:
+            process = subprocess.Popen(
+                command,
+                env=env,
+                cwd=home,
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        processes.append(process)
+        _wait_ready(url, process, log, probe="/health", name="marimo")
+        servers[notebook] = url
+        return url
+
+    processes = []
+    try:
+        yield _serve
+    finally:
+        for process in processes:
+            _stop(process)
 
 
 # --- Notebooks in the page -------------------------------------------------
@@ -478,6 +547,43 @@ def notebook_file(lab_server):
         return name
 
     return _write
+
+
+# --- Colours ---------------------------------------------------------------
+
+# The WCAG contrast ratio of an element's text (`color`, or `fill` for SVG
+# text) against what lies behind it: every ancestor's background, across
+# shadow roots, painted from the page down onto one canvas pixel (so any
+# colour form the browser computes, display-p3 included, is measured in sRGB).
+CONTRAST_JS = """
+(el, property) => {
+  const layers = [];
+  for (let node = el; node; node = node.parentNode || node.host) {
+    if (node.nodeType === 1) layers.push(getComputedStyle(node).backgroundColor);
+  }
+  const ctx = document.createElement('canvas').getContext('2d');
+  const paint = (colour) => { ctx.fillStyle = colour; ctx.fillRect(0, 0, 1, 1); };
+  const pixel = () => Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
+  paint('#fff');
+  layers.reverse().forEach(paint);
+  const background = pixel();
+  paint(getComputedStyle(el)[property]);
+  const text = pixel();
+  const luminance = (rgb) => rgb
+    .map((v) => v / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+  return {ratio: (hi + 0.05) / (lo + 0.05), background: luminance(background)};
+}
+"""
+
+
+def contrast(locator, prop="color"):
+    """``{"ratio", "background"}``: the WCAG contrast ratio of `locator`'s
+    text against its background, and that background's luminance (0 black,
+    1 white)."""
+    return locator.evaluate(CONTRAST_JS, prop)
 
 
 # --- Timings ---------------------------------------------------------------

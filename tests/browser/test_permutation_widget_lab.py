@@ -9,6 +9,7 @@ a test that needs a run in progress holds the model (``PACED``).
 import re
 
 import pytest
+from conftest import contrast
 
 try:
     from playwright.sync_api import expect
@@ -467,6 +468,10 @@ def test_screenshots_light_and_dark(open_notebook):
             ("JupyterLab Dark", "dark"),
         ):
             nb.set_theme(theme)
+            # JupyterLab's colours (ui/theme.css), and readable text on them.
+            text = contrast(root)
+            assert (text["background"] < 0.1) == (suffix == "dark"), text
+            assert text["ratio"] >= 4.5, text
             for kind in ("bar", "box", "table"):
                 button = root.get_by_test_id(f"piw-kind-{kind}")
                 button.click()
