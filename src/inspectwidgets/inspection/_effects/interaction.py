@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Literal
 
 import numpy as np
@@ -42,6 +43,7 @@ from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
     check_algorithm,
     check_columns,
+    check_effect_weights,
     check_max_memory,
     check_random_state_argument,
     quoted,
@@ -66,6 +68,7 @@ def interaction_strength(
     n_top: int = 5,
     n_samples: int | None = 300,
     random_state: RandomState = None,
+    sample_weight: ArrayLike | None = None,
     response_method: ResponseMethod = "auto",
     scale: Scale = "probability",
     classes: ArrayLike | None = None,
@@ -121,6 +124,15 @@ def interaction_strength(
         more than X has: every row, undrawn.
     random_state : int, RandomState instance or None, default=None
         Draws the rows.
+    sample_weight : array-like of shape (n_rows,), default=None
+        Weights of X's rows, as the R package hstats takes them (``w``): the
+        partial dependences average the drawn rows with their weights, are
+        centred by their weighted means, and the sums of the statistics are
+        weighted sums (``sum_i w_i (...)² / sum_i w_i F²``). Finite,
+        non-negative, not all zero. With `n_samples` rows drawn, the draw is
+        uniform (as hstats's) and each drawn row keeps its weight; if all the
+        drawn rows weigh 0 a ValueError says so. Integer weights give what
+        repeating each row that many times would.
     response_method : {"auto", "predict_proba", "decision_function"}, \
             default="auto"
         For classifiers, as in :func:`partial_dependence`.
@@ -159,55 +171,32 @@ def interaction_strength(
     >>> h.loc[h["kind"] == "pair", ["feature", "partner"]].iloc[0].tolist()
     ['x0', 'x1']
     """
-    check_pd_estimator(estimator)
-    X = check_columns(estimator, check_pd_X(X))
-    if X.shape[0] < 2:
-        raise ValueError(
-            f"X has {X.shape[0]} row(s); the interaction strength compares "
-            "partial dependence across rows and needs at least two."
-        )
-    check_random_state_argument(random_state, "interaction_strength")
-    if isinstance(n_top, bool) or not isinstance(n_top, numbers.Integral) or n_top < 2:
-        raise ValueError(f"n_top must be an int >= 2; got {n_top!r}.")
-    method, scale = check_response(estimator, response_method, scale)
-    output_names, columns = resolve_classes(estimator, classes, method)
-    responses = Responses(method, scale, columns)
-    max_memory = check_max_memory(max_memory)
-    algorithm = check_algorithm(algorithm)
-    if algorithm == "tree":
-        check_tree_algorithm(estimator, X, responses.methods)
-    names = [str(n) for n in column_labels(X, feature_names)]
-    given = None if hasattr(X, "columns") else names
-    chosen = _positions(X, features, "features", given)
-    wanted = _pairs(X, pairs, chosen, given)
-    rows = _subsample(X.shape[0], n_samples, random_state)
-    data = X.iloc[rows] if hasattr(X, "iloc") else X[rows]
-    pd_of, n_predictions = {}, 0
-
-    # One predictor (pipeline view, flattened trees) for every subset.
-    predictor = CopyPredictor(estimator, data, data, (), responses, algorithm)
+    a = _checked(**locals())
+    pd_of, counted = {}, {"n_predictions": 0}
+    dependences, path = _dependence_path(a)
 
     def dependence(subset):
-        nonlocal n_predictions
         if subset not in pd_of:
-            pd_of[subset] = _dependences(predictor, subset, max_memory)
-            n_predictions += len(rows) ** 2
+            pd_of[subset] = dependences(subset)
+            counted["n_predictions"] += len(a.rows) ** 2
         return pd_of[subset]
 
     records = []
-    for j in chosen:
+    for j in a.chosen:
         F_j, F_rest, F = dependence((j,))
-        outputs = output_names or tuple(range(F.shape[1]))
-        h2 = _ratio(F - F_j - F_rest, F, F)
-        records += _records("one_vs_rest", names[j], None, outputs, h2)
+        outputs = a.output_names or tuple(range(F.shape[1]))
+        h2 = _ratio(F - F_j - F_rest, F, F, a.weights)
+        records += _records("one_vs_rest", a.names[j], None, outputs, h2)
+    wanted = a.wanted
     if wanted is None:
-        wanted = _top_pairs(records, names, n_top)
+        wanted = _top_pairs(records, a.names, a.n_top)
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
-        outputs = output_names or tuple(range(F_jk.shape[1]))
+        outputs = a.output_names or tuple(range(F_jk.shape[1]))
         F = dependence((j,))[2]
-        h2 = _ratio(F_jk - dependence((j,))[0] - dependence((k,))[0], F_jk, F)
-        records += _records("pair", names[j], names[k], outputs, h2)
+        difference = F_jk - dependence((j,))[0] - dependence((k,))[0]
+        h2 = _ratio(difference, F_jk, F, a.weights)
+        records += _records("pair", a.names[j], a.names[k], outputs, h2)
     frame = pd.DataFrame(
         records, columns=["kind", "feature", "partner", "output", "h_squared"]
     )
@@ -216,8 +205,65 @@ def interaction_strength(
     frame = frame.sort_values(
         ["kind", "h_squared"], ascending=[True, False], kind="stable"
     ).reset_index(drop=True)
-    frame.attrs.update(n_samples=len(rows), n_predictions=n_predictions)
+    frame.attrs.update(n_samples=len(a.rows), **counted, algorithm=path)
     return frame
+
+
+def _checked(**arguments):
+    """interaction_strength's arguments checked, and what follows from them:
+    the columns, pairs, drawn rows and their weights."""
+    a = SimpleNamespace(**arguments)
+    estimator = a.estimator
+    check_pd_estimator(estimator)
+    X = a.X = check_columns(estimator, check_pd_X(a.X))
+    if X.shape[0] < 2:
+        raise ValueError(
+            f"X has {X.shape[0]} row(s); the interaction strength compares "
+            "partial dependence across rows and needs at least two."
+        )
+    check_random_state_argument(a.random_state, "interaction_strength")
+    n_top = a.n_top
+    if isinstance(n_top, bool) or not isinstance(n_top, numbers.Integral) or n_top < 2:
+        raise ValueError(f"n_top must be an int >= 2; got {n_top!r}.")
+    method, scale = check_response(estimator, a.response_method, a.scale)
+    a.output_names, columns = resolve_classes(estimator, a.classes, method)
+    a.responses = Responses(method, scale, columns)
+    a.max_memory = check_max_memory(a.max_memory)
+    a.algorithm = check_algorithm(a.algorithm)
+    if a.algorithm == "tree":
+        check_tree_algorithm(estimator, X, a.responses.methods)
+    a.names = [str(n) for n in column_labels(X, a.feature_names)]
+    given = None if hasattr(X, "columns") else a.names
+    a.chosen = _positions(X, a.features, "features", given)
+    a.wanted = _pairs(X, a.pairs, a.chosen, given)
+    weights = None
+    if a.sample_weight is not None:
+        weights = check_effect_weights(a.sample_weight, X.shape[0])
+    a.rows = _subsample(X.shape[0], a.n_samples, a.random_state)
+    a.data = X.iloc[a.rows] if hasattr(X, "iloc") else X[a.rows]
+    if weights is not None:
+        weights = weights[a.rows]
+        if not weights.any():
+            raise ValueError(
+                "sample_weight is 0 for every row drawn (n_samples="
+                f"{a.n_samples!r}): nothing to average; draw more rows."
+            )
+    a.weights = weights
+    return a
+
+
+def _dependence_path(a):
+    """``(dependences, path)``: what gives the centred ``PD_S``, ``PD_-S``
+    and ``f`` of a subset, and which path it is: "tree" (the n x n batch
+    through the tree shortcut) or "generic" (the batch predicted)."""
+    data, responses = a.data, a.responses
+    # One predictor (pipeline view, flattened trees) for every subset.
+    predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
+    path = "generic" if predictor.trees is None else "tree"
+    return (
+        lambda subset: _dependences(predictor, subset, a.max_memory, a.weights),
+        path,
+    )
 
 
 def _top_pairs(records, names, n_top):
@@ -229,9 +275,11 @@ def _top_pairs(records, names, n_top):
     return [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
 
 
-def _dependences(predictor, subset, max_memory):
+def _dependences(predictor, subset, max_memory, weights):
     """Centred ``PD_S``, ``PD_-S`` and ``f`` at the data points, each of shape
-    (n, n_outputs), from the n x n batch of the module doc."""
+    (n, n_outputs), from the n x n batch of the module doc: weighted means
+    over the background rows, centred by their weighted mean over the
+    points (hstats' ``wrowmean`` and ``wcenter``)."""
     n = predictor.n_rows
     per_copy = n * (predictor.bytes_per_copy_row + 16 * 4)
     step = max(1, int(max_memory // per_copy))
@@ -240,19 +288,35 @@ def _dependences(predictor, subset, max_memory):
         for s in range(0, n, step)
     ]
     M = np.concatenate(blocks)  # (n copies, n rows, n_outputs)
-    own = M.mean(axis=1)
-    rest = M.mean(axis=0)
+    own = _mean(M, 1, weights)
+    rest = _mean(M, 0, weights)
     f = M[np.arange(n), np.arange(n)]
-    return tuple(v - v.mean(axis=0) for v in (own, rest, f))
+    return _centred((own, rest, f), weights)
 
 
-def _ratio(difference, reference, call_model):
-    """``sum (difference²) / sum (reference²)`` per output; NaN where the
+def _centred(values, weights):
+    """Each of `values` minus its (weighted) mean over the points."""
+    return tuple(v - _mean(v, 0, weights) for v in values)
+
+
+def _mean(values, axis, weights):
+    """The (weighted) mean of `values` along `axis`."""
+    if weights is None:
+        return values.mean(axis=axis)
+    shape = [1] * values.ndim
+    shape[axis] = -1
+    return (values * weights.reshape(shape)).sum(axis=axis) / weights.sum()
+
+
+def _ratio(difference, reference, call_model, weights=None):
+    """``sum (difference²) / sum (reference²)`` per output (weighted sums
+    with `weights`); NaN where the
     reference is 0 up to rounding (its root mean square below
     `NEGLIGIBLE` times the centred model output's): 0/0 is no statistic."""
-    numerator = (difference**2).sum(axis=0)
-    denominator = (reference**2).sum(axis=0)
-    floor = NEGLIGIBLE**2 * (call_model**2).sum(axis=0)
+    w = 1.0 if weights is None else weights[:, None]
+    numerator = (w * difference**2).sum(axis=0)
+    denominator = (w * reference**2).sum(axis=0)
+    floor = NEGLIGIBLE**2 * (w * call_model**2).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(
             (denominator > floor) & (denominator > 0), numerator / denominator, np.nan
