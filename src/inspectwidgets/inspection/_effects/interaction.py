@@ -6,29 +6,21 @@ values from row ``i``, so its prediction is ``M[i, l] = f(x_S^i, x_-S^l)``.
 The row means of M are the partial dependence on S at the data points,
 ``PD_S(x_S^i)``, and its column means that on the other columns,
 ``PD_-S(x_-S^l)``; the diagonal is ``f(x_i)``. One n x n batch per feature
-and per pair: ``n_samples**2 * (n_features + n_pairs)`` predictions.
+and per pair: ``n_samples**2 * (n_features + n_pairs)`` predictions. For
+tree models whose response is affine in the leaf values, the three come
+from the trees' structure instead (``exact_trees``), without the batch.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
-from .._core.columns import column_position
-from .._core.effect_params import (
-    check_pd_estimator,
-    check_pd_X,
-    column_labels,
-    resolve_classes,
-)
 from .._core.hints import (
     Algorithm,
     Column,
@@ -38,18 +30,12 @@ from .._core.hints import (
     ResponseMethod,
     Scale,
 )
-from .._core.responses import Responses
-from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
-    check_algorithm,
-    check_columns,
-    check_effect_weights,
-    check_max_memory,
-    check_random_state_argument,
     quoted,
 )
 from .copies import CopyPredictor
-from .run import check_response
+from .exact_trees import ExactTreeDependence
+from .interaction_params import checked_arguments
 
 # Default pairs: those among `n_top` (5) features with the largest H²_j, as
 # Friedman & Popescu (section 8.1) look at pairs only for features that
@@ -102,6 +88,22 @@ def interaction_strength(
     predictions, through the batcher and the tree shortcut like
     :func:`partial_dependence`'s.
 
+    Exact tree path: for scikit-learn's trees, forests, gradient boosting and
+    histogram gradient boosting, where the response is an affine function of
+    the leaf values (regressors, except histogram boosting with a Poisson or
+    Gamma loss; trees' and forests' class probabilities; boosting
+    classifiers' ``decision_function``), ``PD_S``, ``PD_-S`` and ``f`` come
+    from each tree's structure: a leaf's value weighted by the share of
+    background rows whose other columns lead to it, summed over the leaves
+    each data point's S can reach (the interventional decomposition behind
+    FastPD and interventional TreeSHAP). A few walks per tree and subset
+    instead of n² predictions, with the model's own comparisons (float32
+    thresholds, missing values, categories). The same sums in another order:
+    equal to the batch's to rounding, not bit for bit. A boosting
+    classifier's probabilities and ``scale="log_odds"`` are a link of each
+    copy's leaf sum, which the average cannot pass through: their copies are
+    predicted (through the tree shortcut) as above.
+
     Parameters
     ----------
     estimator : object
@@ -147,7 +149,10 @@ def interaction_strength(
     max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies held at once.
     algorithm : {"auto", "tree", "generic"}, default="auto"
-        As in :func:`partial_dependence`.
+        "auto" and "tree": the exact tree path where it applies (see
+        above), else the copies through the tree shortcut as in
+        :func:`partial_dependence` ("tree" raises where the model cannot
+        take it); "generic": the copies predicted by the model.
 
     Returns
     -------
@@ -155,8 +160,10 @@ def interaction_strength(
         One row per statistic and output: ``kind`` ("one_vs_rest" or
         "pair"), ``feature``, ``partner`` (NaN for one_vs_rest),
         ``output``, ``h_squared`` and ``h`` (its square root); largest first
-        within each kind. ``frame.attrs`` holds ``n_samples`` (rows used)
-        and ``n_predictions``.
+        within each kind. ``frame.attrs`` holds ``n_samples`` (rows used),
+        ``n_predictions`` (the model's predictions of copies: 0 on the exact
+        tree path) and ``algorithm``, the path that ran: "exact_tree",
+        "tree" or "generic".
 
     Examples
     --------
@@ -171,14 +178,15 @@ def interaction_strength(
     >>> h.loc[h["kind"] == "pair", ["feature", "partner"]].iloc[0].tolist()
     ['x0', 'x1']
     """
-    a = _checked(**locals())
+    a = checked_arguments(**locals())
     pd_of, counted = {}, {"n_predictions": 0}
     dependences, path = _dependence_path(a)
 
     def dependence(subset):
         if subset not in pd_of:
             pd_of[subset] = dependences(subset)
-            counted["n_predictions"] += len(a.rows) ** 2
+            if path != "exact_tree":
+                counted["n_predictions"] += len(a.rows) ** 2
         return pd_of[subset]
 
     records = []
@@ -209,56 +217,24 @@ def interaction_strength(
     return frame
 
 
-def _checked(**arguments):
-    """interaction_strength's arguments checked, and what follows from them:
-    the columns, pairs, drawn rows and their weights."""
-    a = SimpleNamespace(**arguments)
-    estimator = a.estimator
-    check_pd_estimator(estimator)
-    X = a.X = check_columns(estimator, check_pd_X(a.X))
-    if X.shape[0] < 2:
-        raise ValueError(
-            f"X has {X.shape[0]} row(s); the interaction strength compares "
-            "partial dependence across rows and needs at least two."
-        )
-    check_random_state_argument(a.random_state, "interaction_strength")
-    n_top = a.n_top
-    if isinstance(n_top, bool) or not isinstance(n_top, numbers.Integral) or n_top < 2:
-        raise ValueError(f"n_top must be an int >= 2; got {n_top!r}.")
-    method, scale = check_response(estimator, a.response_method, a.scale)
-    a.output_names, columns = resolve_classes(estimator, a.classes, method)
-    a.responses = Responses(method, scale, columns)
-    a.max_memory = check_max_memory(a.max_memory)
-    a.algorithm = check_algorithm(a.algorithm)
-    if a.algorithm == "tree":
-        check_tree_algorithm(estimator, X, a.responses.methods)
-    a.names = [str(n) for n in column_labels(X, a.feature_names)]
-    given = None if hasattr(X, "columns") else a.names
-    a.chosen = _positions(X, a.features, "features", given)
-    a.wanted = _pairs(X, a.pairs, a.chosen, given)
-    weights = None
-    if a.sample_weight is not None:
-        weights = check_effect_weights(a.sample_weight, X.shape[0])
-    a.rows = _subsample(X.shape[0], a.n_samples, a.random_state)
-    a.data = X.iloc[a.rows] if hasattr(X, "iloc") else X[a.rows]
-    if weights is not None:
-        weights = weights[a.rows]
-        if not weights.any():
-            raise ValueError(
-                "sample_weight is 0 for every row drawn (n_samples="
-                f"{a.n_samples!r}): nothing to average; draw more rows."
-            )
-    a.weights = weights
-    return a
-
-
 def _dependence_path(a):
     """``(dependences, path)``: what gives the centred ``PD_S``, ``PD_-S``
-    and ``f`` of a subset, and which path it is: "tree" (the n x n batch
-    through the tree shortcut) or "generic" (the batch predicted)."""
+    and ``f`` of a subset, and which path it is: "exact_tree" (the trees'
+    structure, ``exact_trees``), else "tree" (the n x n batch through the
+    tree shortcut) or "generic" (the batch predicted)."""
     data, responses = a.data, a.responses
+    generic = CopyPredictor(a.estimator, data, data, (), responses, "generic")
+    if a.algorithm != "generic":
+        exact = ExactTreeDependence.of(generic, responses)
+        if isinstance(exact, ExactTreeDependence):
+            return (
+                lambda subset: _centred(exact(subset, a.weights), a.weights),
+                "exact_tree",
+            )
     # One predictor (pipeline view, flattened trees) for every subset.
-    predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
+    predictor = generic
+    if a.algorithm != "generic":
+        predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
     path = "generic" if predictor.trees is None else "tree"
     return (
         lambda subset: _dependences(predictor, subset, a.max_memory, a.weights),
@@ -334,59 +310,6 @@ def _records(kind, feature, partner, outputs, h2):
         }
         for o, v in zip(outputs, h2, strict=True)
     ]
-
-
-def _positions(X, features, argument, names):
-    if features is None:
-        return list(range(X.shape[1]))
-    if isinstance(features, (str, numbers.Integral)):
-        features = [features]
-    positions = [
-        column_position(X, f, f"{argument}[{i}]", names) for i, f in enumerate(features)
-    ]
-    if not positions or len(set(positions)) != len(positions):
-        raise ValueError(
-            f"{argument} must list distinct columns, at least one; "
-            f"got {quoted(features)}."
-        )
-    return positions
-
-
-def _pairs(X, pairs, chosen, names):
-    """The pairs asked for, as positions; None: choose after H²_j."""
-    if pairs is None:
-        return None
-    if isinstance(pairs, str):
-        if pairs != "all":
-            raise ValueError(
-                f"pairs must be None, 'all' or a list of pairs; got {pairs!r}."
-            )
-        return [(a, b) for i, a in enumerate(chosen) for b in chosen[i + 1 :]]
-    resolved = []
-    for i, pair in enumerate(pairs):
-        if isinstance(pair, str) or np.ndim(pair) != 1 or len(pair) != 2:
-            raise ValueError(
-                f"pairs[{i}] must be a pair of columns; got {quoted(pair)}."
-            )
-        a, b = (column_position(X, c, f"pairs[{i}]", names) for c in pair)
-        if a == b:
-            raise ValueError(f"pairs[{i}] names the same column twice: {quoted(pair)}.")
-        resolved.append((a, b))
-    return resolved
-
-
-def _subsample(n_rows, n_samples, random_state):
-    """Sorted rows drawn without replacement, or every row."""
-    if n_samples is not None and (
-        isinstance(n_samples, bool)
-        or not isinstance(n_samples, numbers.Integral)
-        or n_samples < 2
-    ):
-        raise ValueError(f"n_samples must be None or an int >= 2; got {n_samples!r}.")
-    if n_samples is None or n_samples >= n_rows:
-        return np.arange(n_rows)
-    rng = check_random_state(random_state)
-    return np.sort(rng.choice(n_rows, n_samples, replace=False))
 
 
 def select_output(frame, target):
