@@ -26,7 +26,12 @@ Per tree, :func:`tree_dependences`
 3. sums ``value(L) * share(L)`` over each subtree, and
 4. walks every data point the other way round: its own branch at a split on
    the columns it follows, both ways at the others, adding a node's subtree
-   sum as soon as nothing below splits on the columns it follows.
+   sum as soon as nothing below splits on the columns it follows. Only the
+   followed splits tell points apart, so the subtree sums are first added up
+   per *head* (the child of the nearest followed split above, or the root)
+   and each point tests only the followed splits (:func:`_skeleton`): a
+   deep forest's point then tests about one split in eight of those it
+   would pass, on 8 features.
 
 Each leaf a copy can reach is counted once per data point, as the n² copies
 would reach it, so the result is the mean of the copies' predictions up to
@@ -162,41 +167,79 @@ def _subtree_sums(order, count, root, nodes, leaf_value, share, alive,
 
 
 @njit(nogil=True, cache=True)
-def _add_point(X, i, root, nodes, thresholds, bitsets, in_set, follow_set,
-               has_followed, sums, alive, stack, out, first):  # fmt: skip
-    """Add to ``out[i, first:]`` the subtree sums of the nodes data point `i`
-    reaches following its own branch at the followed columns' splits and
-    both ways at the others, stopping where nothing below is followed, and
-    leaving out the subtrees no background row reaches (they add 0)."""
-    stack[0, 0] = root
+def _skeleton(order, count, root, nodes, in_set, follow_set, has_followed, sums,
+              head_of, group_sum, next_start, next_split):  # fmt: skip
+    """The tree as the data points walk it, reduced to the followed splits.
+
+    A node's *head* is the child of its nearest followed split above (the
+    root if none): the data points reaching a node are those reaching its
+    head, since only followed splits tell them apart. So every node where
+    nothing below is followed (a *terminal*, where a point adds the subtree
+    sum) adds its sum to its head's ``group_sum`` once, and a point adds the
+    group sums of the heads it reaches, testing only the followed splits
+    that hang from each (``next_split[next_start[h]:next_start[h + 1]]``):
+    not the other splits, nor the terminals one by one.
+    """
+    group_sum[:count] = 0.0
+    next_start[: count + 1] = 0
+    head_of[0] = 0
+    if not has_followed[0]:
+        group_sum[0] += sums[0]
+    for o in range(count):
+        at = order[o] - root
+        if not has_followed[at]:
+            continue
+        node = at + root
+        followed = in_set[nodes[node, FEATURE] & FEATURE_MASK] == follow_set
+        if followed:
+            next_start[head_of[at] + 1] += 1
+        for child in (nodes[node, LEFT] - root, nodes[node, RIGHT] - root):
+            head_of[child] = child if followed else head_of[at]
+            if not has_followed[child]:
+                group_sum[head_of[child]] += sums[child]
+    for h in range(count):
+        next_start[h + 1] += next_start[h]
+    filled = next_start[:count].copy()
+    for o in range(count):
+        at = order[o] - root
+        node = at + root
+        if has_followed[at] and (
+            in_set[nodes[node, FEATURE] & FEATURE_MASK] == follow_set
+        ):
+            next_split[filled[head_of[at]]] = at
+            filled[head_of[at]] += 1
+
+
+@njit(nogil=True, cache=True)
+def _add_point(X, i, root, nodes, thresholds, bitsets, alive, group_sum,
+               next_start, next_split, stack, out, first):  # fmt: skip
+    """Add to ``out[i, first:]`` the group sums of the heads data point `i`
+    reaches (:func:`_skeleton`), leaving out the subtrees no background row
+    reaches (they add 0)."""
+    stack[0] = 0
     top = 1
     while top > 0:
         top -= 1
-        node = stack[top, 0]
-        live = alive[node - root]
-        while live and has_followed[node - root]:
+        h = stack[top]
+        if not alive[h]:
+            continue
+        for k in range(group_sum.shape[1]):
+            out[i, first + k] += group_sum[h, k]
+        for e in range(next_start[h], next_start[h + 1]):
+            node = next_split[e] + root
             f = nodes[node, FEATURE] & FEATURE_MASK
-            if in_set[f] != follow_set:
-                if alive[nodes[node, RIGHT] - root]:
-                    stack[top, 0] = nodes[node, RIGHT]
-                    top += 1
-                node = nodes[node, LEFT]
+            flag, limit = _test(node, nodes, thresholds)
+            if _sends_left(X[i, f], flag, limit, node, nodes, bitsets):
+                stack[top] = nodes[node, LEFT] - root
             else:
-                flag, limit = _test(node, nodes, thresholds)
-                if _sends_left(X[i, f], flag, limit, node, nodes, bitsets):
-                    node = nodes[node, LEFT]
-                else:
-                    node = nodes[node, RIGHT]
-            live = alive[node - root]
-        if live:
-            for k in range(sums.shape[1]):
-                out[i, first + k] += sums[node - root, k]
+                stack[top] = nodes[node, RIGHT] - root
+            top += 1
 
 
 # The steps of one tree in order, over every tree: their buffers are
 # allocated once for the largest tree; the docstring is a third of it.
 @njit(nogil=True, cache=True)
-def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f):
+def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f, with_f):
     """Add every tree's part of ``PD_S``, ``PD_-S`` and ``f`` at the rows of
     `X` (see the module doc), trees in order.
 
@@ -213,6 +256,8 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f):
         The trees (see ``tree_nodes``).
     own_pd, other_pd, f : float64 arrays of shape (n_rows, n_outputs)
         Where ``PD_S``, ``PD_-S`` and the predictions' leaf values add.
+    with_f : bool
+        Whether to walk the rows for `f` (the same for every S).
     """
     roots, outputs, nodes, bitsets, leaf_value, max_depth = trees
     thresholds = nodes.view(np.float64)
@@ -230,6 +275,14 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f):
     own_sums = np.empty((size, width), dtype=np.float64)
     other_sums = np.empty((size, width), dtype=np.float64)
     rows = np.empty(n, dtype=np.int64)
+    head_of = np.empty(size, dtype=np.int64)
+    own_group = np.empty((size, width), dtype=np.float64)
+    other_group = np.empty((size, width), dtype=np.float64)
+    own_start = np.empty(size + 1, dtype=np.int64)
+    other_start = np.empty(size + 1, dtype=np.int64)
+    own_next = np.empty(size, dtype=np.int64)
+    other_next = np.empty(size, dtype=np.int64)
+    heads = np.empty(size, dtype=np.int64)
     # A pending part per split above the deepest leaf (see tree_routing).
     stack = np.empty((max_depth + 2, 3), dtype=np.int64)
     for t in range(roots.shape[0]):
@@ -247,12 +300,18 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f):
                 has_own, stack, share, other_alive)  # fmt: skip
         _subtree_sums(order, count, root, nodes, leaf_value, share, other_alive,
                       has_own, other_sums)  # fmt: skip
+        _skeleton(order, count, root, nodes, in_set, True, has_own, own_sums,
+                  head_of, own_group, own_start, own_next)  # fmt: skip
+        _skeleton(order, count, root, nodes, in_set, False, has_other, other_sums,
+                  head_of, other_group, other_start, other_next)  # fmt: skip
         for i in range(n):
-            _add_point(X, i, root, nodes, thresholds, bitsets, in_set, True,
-                       has_own, own_sums, own_alive, stack, own_pd, first)  # fmt: skip
-            _add_point(X, i, root, nodes, thresholds, bitsets, in_set, False,
-                       has_other, other_sums, other_alive, stack, other_pd,
+            _add_point(X, i, root, nodes, thresholds, bitsets, own_alive, own_group,
+                       own_start, own_next, heads, own_pd, first)  # fmt: skip
+            _add_point(X, i, root, nodes, thresholds, bitsets, other_alive,
+                       other_group, other_start, other_next, heads, other_pd,
                        first)  # fmt: skip
+            if not with_f:
+                continue
             node = root
             while nodes[node, LEFT] != -1:
                 f_ = nodes[node, FEATURE] & FEATURE_MASK

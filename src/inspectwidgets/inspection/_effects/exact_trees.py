@@ -37,6 +37,7 @@ class ExactTreeDependence:
     def __init__(self, trees, X_in, responses, model_columns):
         self.trees, self.X_in, self.responses = trees, X_in, responses
         self.model_columns = model_columns
+        self._f = None  # the predictions' leaf sums: walked once
 
     @classmethod
     def of(cls, predictor, responses):
@@ -70,7 +71,13 @@ class ExactTreeDependence:
         in_set[columns] = True
         w = np.full(n, 1.0 / n) if weights is None else weights / weights.sum()
         sums = [np.zeros((n, trees.n_outputs)) for _ in range(3)]
-        dependence_walks().tree_dependences(X_in, w, in_set, trees.walk_trees, *sums)
+        with_f = self._f is None
+        dependence_walks().tree_dependences(
+            X_in, w, in_set, trees.walk_trees, *sums, with_f
+        )
+        if with_f:
+            self._f = sums[2]
+        sums[2] = self._f
         values = []
         for raw in sums:
             # Every copy starts from the model's start; the weights sum to 1.
