@@ -209,3 +209,14 @@ def test_pipeline_and_nullable_frame():
     )  # fmt: skip
     numeric.loc[::7, "size"] = np.nan
     _both(hist.fit(numeric, y), numeric)
+
+
+def test_multi_output_forest_and_a_single_leaf():
+    rng, X, y = _data(50)
+    both = np.column_stack([y, X[:, 0] - X[:, 2]])
+    forest = RandomForestRegressor(6, max_depth=4, random_state=0).fit(X, both)
+    assert set(_both(forest, X)["output"]) == {0, 1}
+    stump = DecisionTreeRegressor().fit(X, np.ones(len(X)))  # the root a leaf
+    h = interaction_strength(stump, X, pairs="all", n_samples=None)
+    assert h.attrs["algorithm"] == "exact_tree"
+    assert h["h_squared"].isna().all()  # no effect anywhere: 0/0

@@ -41,7 +41,9 @@ from .interaction_params import checked_arguments
 # Friedman & Popescu (section 8.1) look at pairs only for features that
 # interact at all.
 # A partial dependence whose root mean square is below this fraction of the
-# model's (centred) output is 0 up to rounding: its H² would be noise / noise.
+# model's output (not centred: rounding scales with the values, and the exact
+# tree path sums them in another order) is 0 up to rounding: its H² would be
+# noise / noise.
 NEGLIGIBLE = 1e-10
 
 
@@ -76,7 +78,7 @@ def interaction_strength(
     pair) explains only together with the others (with each other): 0 for an
     additive model, 1 for a pure interaction. Where the denominator is 0 up
     to rounding (a feature or pair without effect: a root mean square below
-    1e-10 of the centred model output's) H² is NaN. Friedman & Popescu
+    1e-10 of the model output's) H² is NaN. Friedman & Popescu
     note that H²_jk of features with weak effects can be large and unstable;
     read it beside H²_j.
 
@@ -191,9 +193,9 @@ def interaction_strength(
 
     records = []
     for j in a.chosen:
-        F_j, F_rest, F = dependence((j,))
+        F_j, F_rest, F, level = dependence((j,))
         outputs = a.output_names or tuple(range(F.shape[1]))
-        h2 = _ratio(F - F_j - F_rest, F, F, a.weights)
+        h2 = _ratio(F - F_j - F_rest, F, F, level, a.weights)
         records += _records("one_vs_rest", a.names[j], None, outputs, h2)
     wanted = a.wanted
     if wanted is None:
@@ -201,9 +203,9 @@ def interaction_strength(
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
         outputs = a.output_names or tuple(range(F_jk.shape[1]))
-        F = dependence((j,))[2]
+        F, level = dependence((j,))[2:]
         difference = F_jk - dependence((j,))[0] - dependence((k,))[0]
-        h2 = _ratio(difference, F_jk, F, a.weights)
+        h2 = _ratio(difference, F_jk, F, level, a.weights)
         records += _records("pair", a.names[j], a.names[k], outputs, h2)
     frame = pd.DataFrame(
         records, columns=["kind", "feature", "partner", "output", "h_squared"]
@@ -271,8 +273,10 @@ def _dependences(predictor, subset, max_memory, weights):
 
 
 def _centred(values, weights):
-    """Each of `values` minus its (weighted) mean over the points."""
-    return tuple(v - _mean(v, 0, weights) for v in values)
+    """Each of ``(PD_S, PD_-S, f)`` minus its (weighted) mean over the
+    points, and that mean of f (the model output's level)."""
+    means = [_mean(v, 0, weights) for v in values]
+    return (*(v - m for v, m in zip(values, means, strict=True)), means[2])
 
 
 def _mean(values, axis, weights):
@@ -284,15 +288,15 @@ def _mean(values, axis, weights):
     return (values * weights.reshape(shape)).sum(axis=axis) / weights.sum()
 
 
-def _ratio(difference, reference, call_model, weights=None):
+def _ratio(difference, reference, call_model, level, weights=None):
     """``sum (difference²) / sum (reference²)`` per output (weighted sums
-    with `weights`); NaN where the
-    reference is 0 up to rounding (its root mean square below
-    `NEGLIGIBLE` times the centred model output's): 0/0 is no statistic."""
+    with `weights`); NaN where the reference is 0 up to rounding (its root
+    mean square below `NEGLIGIBLE` times the model output's, the centred
+    `call_model` plus its `level`): 0/0 is no statistic."""
     w = 1.0 if weights is None else weights[:, None]
     numerator = (w * difference**2).sum(axis=0)
     denominator = (w * reference**2).sum(axis=0)
-    floor = NEGLIGIBLE**2 * (w * call_model**2).sum(axis=0)
+    floor = NEGLIGIBLE**2 * (w * (call_model**2 + level**2)).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(
             (denominator > floor) & (denominator > 0), numerator / denominator, np.nan
