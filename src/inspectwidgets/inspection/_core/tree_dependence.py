@@ -33,6 +33,13 @@ Per tree, :func:`tree_dependences`
    deep forest's point then tests about one split in eight of those it
    would pass, on 8 features.
 
+The rows are both the data points and the background, so for ``PD_-S`` the
+shares on S's splits need no walk of their own: the points' walk over S's
+splits adds each row's weight to every head it reaches
+(:func:`_walk_and_weigh`), and a leaf's share is its head's
+(:func:`_head_shares`). Only the shares on the other columns (cheap for a
+small S: the rows are partitioned at nearly every split) are walked as in 2.
+
 Each leaf a copy can reach is counted once per data point, as the n² copies
 would reach it, so the result is the mean of the copies' predictions up to
 the order of the additions (not bit for bit). The tests are the model's own:
@@ -155,6 +162,13 @@ def _subtree_sums(order, count, root, nodes, leaf_value, share, alive,
             share[right] += share[at]
             if alive[at] and not has_followed[at]:
                 alive[left], alive[right] = True, True
+    _sum_up(order, count, root, nodes, leaf_value, share, sums)
+
+
+@njit(nogil=True, cache=True)
+def _sum_up(order, count, root, nodes, leaf_value, share, sums):
+    """``sums[node - root, k]``: the sum over the leaves L under the node of
+    ``value(L, k) * share[L - root]``."""
     for o in range(count - 1, -1, -1):
         node = order[o]
         at = node - root
@@ -164,6 +178,22 @@ def _subtree_sums(order, count, root, nodes, leaf_value, share, alive,
             else:
                 left, right = nodes[node, LEFT] - root, nodes[node, RIGHT] - root
                 sums[at, k] = sums[left, k] + sums[right, k]
+
+
+@njit(nogil=True, cache=True)
+def _head_shares(order, count, root, nodes, in_set, head_weight, share):
+    """``share[node - root]``: the weight of the rows meeting the node's
+    path's splits on S, which is that of its head (:func:`_skeleton`, S
+    followed), as :func:`_walk_and_weigh` gathered it."""
+    share[0] = head_weight[0]
+    for o in range(count):
+        node = order[o]
+        if nodes[node, LEFT] == -1:
+            continue
+        at = node - root
+        on_set = in_set[nodes[node, FEATURE] & FEATURE_MASK]
+        for child in (nodes[node, LEFT] - root, nodes[node, RIGHT] - root):
+            share[child] = head_weight[child] if on_set else share[at]
 
 
 @njit(nogil=True, cache=True)
@@ -236,6 +266,33 @@ def _add_point(X, i, root, nodes, thresholds, bitsets, alive, group_sum,
             top += 1
 
 
+@njit(nogil=True, cache=True)
+def _walk_and_weigh(X, i, weight, root, nodes, thresholds, bitsets, group_sum,
+                    next_start, next_split, stack, out, first,
+                    head_weight):  # fmt: skip
+    """:func:`_add_point` over every head data point `i` reaches (none left
+    out), adding its `weight` to each: the rows are the background too, so
+    this one walk gives both the point's ``PD_S`` and, summed over the rows,
+    every head's background weight on S's splits (:func:`_head_shares`)."""
+    stack[0] = 0
+    top = 1
+    while top > 0:
+        top -= 1
+        h = stack[top]
+        head_weight[h] += weight
+        for k in range(group_sum.shape[1]):
+            out[i, first + k] += group_sum[h, k]
+        for e in range(next_start[h], next_start[h + 1]):
+            node = next_split[e] + root
+            f = nodes[node, FEATURE] & FEATURE_MASK
+            flag, limit = _test(node, nodes, thresholds)
+            if _sends_left(X[i, f], flag, limit, node, nodes, bitsets):
+                stack[top] = nodes[node, LEFT] - root
+            else:
+                stack[top] = nodes[node, RIGHT] - root
+            top += 1
+
+
 # The steps of one tree in order, over every tree: their buffers are
 # allocated once for the largest tree; the docstring is a third of it.
 @njit(nogil=True, cache=True)
@@ -283,6 +340,7 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f, with_f):
     own_next = np.empty(size, dtype=np.int64)
     other_next = np.empty(size, dtype=np.int64)
     heads = np.empty(size, dtype=np.int64)
+    head_weight = np.empty(size, dtype=np.float64)
     # A pending part per split above the deepest leaf (see tree_routing).
     stack = np.empty((max_depth + 2, 3), dtype=np.int64)
     for t in range(roots.shape[0]):
@@ -295,18 +353,22 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f, with_f):
                 has_other, stack, share, own_alive)  # fmt: skip
         _subtree_sums(order, count, root, nodes, leaf_value, share, own_alive,
                       has_other, own_sums)  # fmt: skip
-        share[:count], other_alive[:count] = 0.0, False
-        _shares(X, w, rows, root, nodes, thresholds, bitsets, in_set, True,
-                has_own, stack, share, other_alive)  # fmt: skip
-        _subtree_sums(order, count, root, nodes, leaf_value, share, other_alive,
-                      has_own, other_sums)  # fmt: skip
         _skeleton(order, count, root, nodes, in_set, True, has_own, own_sums,
                   head_of, own_group, own_start, own_next)  # fmt: skip
+        # One walk of S's splits per row: its PD_S, and (the rows are the
+        # background) the weights that give PD_-S's shares.
+        head_weight[:count] = 0.0
+        for i in range(n):
+            _walk_and_weigh(X, i, w[i], root, nodes, thresholds, bitsets, own_group,
+                            own_start, own_next, heads, own_pd, first,
+                            head_weight)  # fmt: skip
+        _head_shares(order, count, root, nodes, in_set, head_weight, share)
+        for at in range(count):
+            other_alive[at] = share[at] > 0
+        _sum_up(order, count, root, nodes, leaf_value, share, other_sums)
         _skeleton(order, count, root, nodes, in_set, False, has_other, other_sums,
                   head_of, other_group, other_start, other_next)  # fmt: skip
         for i in range(n):
-            _add_point(X, i, root, nodes, thresholds, bitsets, own_alive, own_group,
-                       own_start, own_next, heads, own_pd, first)  # fmt: skip
             _add_point(X, i, root, nodes, thresholds, bitsets, other_alive,
                        other_group, other_start, other_next, heads, other_pd,
                        first)  # fmt: skip
