@@ -221,7 +221,8 @@ def interaction_strength(
 
 def _dependence_path(a):
     """``(dependences, path)``: what gives the centred ``PD_S``, ``PD_-S``
-    and ``f`` of a subset, and which path it is: "exact_tree" (the trees'
+    and ``f`` of a subset (and f's mean, :func:`_centred`), and which path
+    it is: "exact_tree" (the trees'
     structure, ``exact_trees``), else "tree" (the n x n batch through the
     tree shortcut) or "generic" (the batch predicted)."""
     data, responses = a.data, a.responses
