@@ -18,7 +18,11 @@ def test_additive_model_has_no_interaction():
     h = interaction_strength(KnownFunction(additive).fit(X), X, pairs="all")
     assert len(h) == 3 + 3
     assert_allclose(h["h_squared"], 0, atol=ROUNDING)
-    assert h.attrs == {"n_samples": 120, "n_predictions": 120**2 * 6}
+    assert h.attrs == {
+        "n_samples": 120,
+        "n_predictions": 120**2 * 6,
+        "algorithm": "generic",
+    }
 
 
 def test_product_of_symmetric_independent_features_is_pure_interaction():

@@ -16,6 +16,7 @@ outside the range pyproject.toml declares fails at import, naming what moved.
 import inspect
 
 import sklearn
+from sklearn._loss.link import IdentityLink
 from sklearn.ensemble._bagging import BaseBagging
 from sklearn.ensemble._forest import BaseForest, ForestClassifier
 from sklearn.ensemble._gb import BaseGradientBoosting
@@ -87,6 +88,7 @@ __all__ = [
     "BaseGradientBoosting",
     "BaseHistGradientBoosting",
     "ForestClassifier",
+    "IdentityLink",
     "InvalidParameterError",
     "_BaseScorer",
     "_PassthroughScorer",

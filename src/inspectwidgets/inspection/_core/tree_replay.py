@@ -48,7 +48,7 @@ def predict(trees, X, copies, methods, donor, n_threads, block_bytes):
         copies = [(r, tuple(trees.column_of[list(c)])) for r, c in copies]
     if donor is not None:
         raw = _donated(trees, tree_routing, X, copies, donor, n_threads)
-        return _responses(trees, trees._averaged(raw), methods)
+        return leaf_responses(trees, trees._averaged(raw), methods)
     walk = _PermutedWalk(trees, tree_routing.route_copies, X, copies, n_threads)
     n_rows = len(X)
     # The walk's buffers, and the block's responses until copied.
@@ -57,10 +57,10 @@ def predict(trees, X, copies, methods, donor, n_threads, block_bytes):
     per_row = (trees.bytes_per_copy(1, widest) + responses) * len(copies)
     blocks = row_blocks(n_rows, per_row, block_bytes)
     if len(blocks) <= 1:
-        return _responses(trees, trees._averaged(walk(0, n_rows)), methods)
+        return leaf_responses(trees, trees._averaged(walk(0, n_rows)), methods)
     responses = None
     for low, high in blocks:
-        block = _responses(trees, trees._averaged(walk(low, high)), methods)
+        block = leaf_responses(trees, trees._averaged(walk(low, high)), methods)
         if responses is None:
             responses = {
                 m: _empty_like(r, len(copies) * n_rows) for m, r in block.items()
@@ -120,7 +120,7 @@ def _donated(trees, routing, X, copies, donor, n_threads):
     return stacked.reshape(len(copies) * n_rows, n_outputs)
 
 
-def _responses(trees, raw, methods):
+def leaf_responses(trees, raw, methods):
     """What each of `methods` returns, from the leaf sums `raw` of shape
     (n_rows, n_outputs), by the model's own steps after its trees."""
     model, kind = trees.model, type(trees.model)

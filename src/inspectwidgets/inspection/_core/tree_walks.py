@@ -39,6 +39,14 @@ def routing():
     return tree_routing
 
 
+def dependence_walks():
+    """The exact tree H²'s walks (``tree_dependence``), loaded as
+    :func:`routing` loads its own: they use its tests."""
+    with _ROUTING_LOCK:
+        from . import tree_dependence
+    return tree_dependence
+
+
 def load_walks():
     """Compile (or load from numba's cache) the walks, on arrays of the very
     types the shortcut passes (float32 and float64 input), so that its first

@@ -344,3 +344,28 @@ def check_max_samples(max_samples, n_samples):
             "use a larger fraction."
         )
     return resolved
+
+
+def check_effect_weights(sample_weight, n_samples):
+    """Weights of rows in averages (ALE's bins, H²'s partial dependences), as
+    float64: one per row, finite, non-negative and not all zero. A negative
+    weight has no meaning in a weighted mean (it would let a row pull the
+    average away from itself), and all-zero weights leave nothing to average.
+    """
+    check_sample_weight(sample_weight, n_samples)
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"sample_weight must hold numbers; got {quoted(sample_weight)}."
+        ) from None
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            "sample_weight must be finite and non-negative; got "
+            f"sample_weight[{at}] = {float(weights[at])!r}."
+        )
+    if not weights.any():
+        raise ValueError("sample_weight is 0 for every row: nothing to average.")
+    return weights

@@ -118,7 +118,11 @@ def accumulated_local_effects(
         quantiles tie), as Apley & Zhu and alibi take them. Row ``i`` falls
         in bin ``k`` when ``z_{k-1} < x_i <= z_k``, the minimum in the first.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of the rows in every bin's mean, count and in the centring.
+        Weights of the rows in every bin's mean, count and in the centring:
+        finite and non-negative, not all zero (a ValueError names the first
+        bad one). A row of weight 0 adds nothing to a bin's mean or count
+        (its value still places the quantile edges, which are unweighted); a
+        bin left with no weight is empty: mean 0, as any empty bin.
     response_method : {"auto", "predict_proba", "decision_function"}, \
             default="auto"
         For classifiers: "auto" tries predict_proba, then decision_function.

@@ -6,28 +6,21 @@ values from row ``i``, so its prediction is ``M[i, l] = f(x_S^i, x_-S^l)``.
 The row means of M are the partial dependence on S at the data points,
 ``PD_S(x_S^i)``, and its column means that on the other columns,
 ``PD_-S(x_-S^l)``; the diagonal is ``f(x_i)``. One n x n batch per feature
-and per pair: ``n_samples**2 * (n_features + n_pairs)`` predictions.
+and per pair: ``n_samples**2 * (n_features + n_pairs)`` predictions. For
+tree models whose response is affine in the leaf values, the three come
+from the trees' structure instead (``exact_trees``), without the batch.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.utils import check_random_state
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
-from .._core.columns import column_position
-from .._core.effect_params import (
-    check_pd_estimator,
-    check_pd_X,
-    column_labels,
-    resolve_classes,
-)
 from .._core.hints import (
     Algorithm,
     Column,
@@ -37,23 +30,20 @@ from .._core.hints import (
     ResponseMethod,
     Scale,
 )
-from .._core.responses import Responses
-from .._core.tree_choice import check_tree_algorithm
 from .._core.validation import (
-    check_algorithm,
-    check_columns,
-    check_max_memory,
-    check_random_state_argument,
     quoted,
 )
 from .copies import CopyPredictor
-from .run import check_response
+from .exact_trees import ExactTreeDependence
+from .interaction_params import checked_arguments
 
 # Default pairs: those among `n_top` (5) features with the largest H²_j, as
 # Friedman & Popescu (section 8.1) look at pairs only for features that
 # interact at all.
 # A partial dependence whose root mean square is below this fraction of the
-# model's (centred) output is 0 up to rounding: its H² would be noise / noise.
+# model's output (not centred: rounding scales with the values, and the exact
+# tree path sums them in another order) is 0 up to rounding: its H² would be
+# noise / noise.
 NEGLIGIBLE = 1e-10
 
 
@@ -66,6 +56,7 @@ def interaction_strength(
     n_top: int = 5,
     n_samples: int | None = 300,
     random_state: RandomState = None,
+    sample_weight: ArrayLike | None = None,
     response_method: ResponseMethod = "auto",
     scale: Scale = "probability",
     classes: ArrayLike | None = None,
@@ -87,7 +78,7 @@ def interaction_strength(
     pair) explains only together with the others (with each other): 0 for an
     additive model, 1 for a pure interaction. Where the denominator is 0 up
     to rounding (a feature or pair without effect: a root mean square below
-    1e-10 of the centred model output's) H² is NaN. Friedman & Popescu
+    1e-10 of the model output's) H² is NaN. Friedman & Popescu
     note that H²_jk of features with weak effects can be large and unstable;
     read it beside H²_j.
 
@@ -98,6 +89,22 @@ def interaction_strength(
     at once. 8 features and their 28 pairs on 300 rows: 3.24 million
     predictions, through the batcher and the tree shortcut like
     :func:`partial_dependence`'s.
+
+    Exact tree path: for scikit-learn's trees, forests, gradient boosting and
+    histogram gradient boosting, where the response is an affine function of
+    the leaf values (regressors, except histogram boosting with a Poisson or
+    Gamma loss; trees' and forests' class probabilities; boosting
+    classifiers' ``decision_function``), ``PD_S``, ``PD_-S`` and ``f`` come
+    from each tree's structure: a leaf's value weighted by the share of
+    background rows whose other columns lead to it, summed over the leaves
+    each data point's S can reach (the interventional decomposition behind
+    FastPD and interventional TreeSHAP). A few walks per tree and subset
+    instead of n² predictions, with the model's own comparisons (float32
+    thresholds, missing values, categories). The same sums in another order:
+    equal to the batch's to rounding, not bit for bit. A boosting
+    classifier's probabilities and ``scale="log_odds"`` are a link of each
+    copy's leaf sum, which the average cannot pass through: their copies are
+    predicted (through the tree shortcut) as above.
 
     Parameters
     ----------
@@ -121,6 +128,15 @@ def interaction_strength(
         more than X has: every row, undrawn.
     random_state : int, RandomState instance or None, default=None
         Draws the rows.
+    sample_weight : array-like of shape (n_rows,), default=None
+        Weights of X's rows, as the R package hstats takes them (``w``): the
+        partial dependences average the drawn rows with their weights, are
+        centred by their weighted means, and the sums of the statistics are
+        weighted sums (``sum_i w_i (...)² / sum_i w_i F²``). Finite,
+        non-negative, not all zero. With `n_samples` rows drawn, the draw is
+        uniform (as hstats's) and each drawn row keeps its weight; if all the
+        drawn rows weigh 0 a ValueError says so. Integer weights give what
+        repeating each row that many times would.
     response_method : {"auto", "predict_proba", "decision_function"}, \
             default="auto"
         For classifiers, as in :func:`partial_dependence`.
@@ -135,7 +151,10 @@ def interaction_strength(
     max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies held at once.
     algorithm : {"auto", "tree", "generic"}, default="auto"
-        As in :func:`partial_dependence`.
+        "auto" and "tree": the exact tree path where it applies (see
+        above), else the copies through the tree shortcut as in
+        :func:`partial_dependence` ("tree" raises where the model cannot
+        take it); "generic": the copies predicted by the model.
 
     Returns
     -------
@@ -143,8 +162,10 @@ def interaction_strength(
         One row per statistic and output: ``kind`` ("one_vs_rest" or
         "pair"), ``feature``, ``partner`` (NaN for one_vs_rest),
         ``output``, ``h_squared`` and ``h`` (its square root); largest first
-        within each kind. ``frame.attrs`` holds ``n_samples`` (rows used)
-        and ``n_predictions``.
+        within each kind. ``frame.attrs`` holds ``n_samples`` (rows used),
+        ``n_predictions`` (the model's predictions of copies: 0 on the exact
+        tree path) and ``algorithm``, the path that ran: "exact_tree",
+        "tree" or "generic".
 
     Examples
     --------
@@ -159,55 +180,33 @@ def interaction_strength(
     >>> h.loc[h["kind"] == "pair", ["feature", "partner"]].iloc[0].tolist()
     ['x0', 'x1']
     """
-    check_pd_estimator(estimator)
-    X = check_columns(estimator, check_pd_X(X))
-    if X.shape[0] < 2:
-        raise ValueError(
-            f"X has {X.shape[0]} row(s); the interaction strength compares "
-            "partial dependence across rows and needs at least two."
-        )
-    check_random_state_argument(random_state, "interaction_strength")
-    if isinstance(n_top, bool) or not isinstance(n_top, numbers.Integral) or n_top < 2:
-        raise ValueError(f"n_top must be an int >= 2; got {n_top!r}.")
-    method, scale = check_response(estimator, response_method, scale)
-    output_names, columns = resolve_classes(estimator, classes, method)
-    responses = Responses(method, scale, columns)
-    max_memory = check_max_memory(max_memory)
-    algorithm = check_algorithm(algorithm)
-    if algorithm == "tree":
-        check_tree_algorithm(estimator, X, responses.methods)
-    names = [str(n) for n in column_labels(X, feature_names)]
-    given = None if hasattr(X, "columns") else names
-    chosen = _positions(X, features, "features", given)
-    wanted = _pairs(X, pairs, chosen, given)
-    rows = _subsample(X.shape[0], n_samples, random_state)
-    data = X.iloc[rows] if hasattr(X, "iloc") else X[rows]
-    pd_of, n_predictions = {}, 0
-
-    # One predictor (pipeline view, flattened trees) for every subset.
-    predictor = CopyPredictor(estimator, data, data, (), responses, algorithm)
+    a = checked_arguments(**locals())
+    pd_of, counted = {}, {"n_predictions": 0}
+    dependences, path = _dependence_path(a)
 
     def dependence(subset):
-        nonlocal n_predictions
         if subset not in pd_of:
-            pd_of[subset] = _dependences(predictor, subset, max_memory)
-            n_predictions += len(rows) ** 2
+            pd_of[subset] = dependences(subset)
+            if path != "exact_tree":
+                counted["n_predictions"] += len(a.rows) ** 2
         return pd_of[subset]
 
     records = []
-    for j in chosen:
-        F_j, F_rest, F = dependence((j,))
-        outputs = output_names or tuple(range(F.shape[1]))
-        h2 = _ratio(F - F_j - F_rest, F, F)
-        records += _records("one_vs_rest", names[j], None, outputs, h2)
+    for j in a.chosen:
+        F_j, F_rest, F, level = dependence((j,))
+        outputs = a.output_names or tuple(range(F.shape[1]))
+        h2 = _ratio(F - F_j - F_rest, F, F, level, a.weights)
+        records += _records("one_vs_rest", a.names[j], None, outputs, h2)
+    wanted = a.wanted
     if wanted is None:
-        wanted = _top_pairs(records, names, n_top)
+        wanted = _top_pairs(records, a.names, a.n_top)
     for j, k in wanted:
         F_jk = dependence(tuple(sorted((j, k))))[0]
-        outputs = output_names or tuple(range(F_jk.shape[1]))
-        F = dependence((j,))[2]
-        h2 = _ratio(F_jk - dependence((j,))[0] - dependence((k,))[0], F_jk, F)
-        records += _records("pair", names[j], names[k], outputs, h2)
+        outputs = a.output_names or tuple(range(F_jk.shape[1]))
+        F, level = dependence((j,))[2:]
+        difference = F_jk - dependence((j,))[0] - dependence((k,))[0]
+        h2 = _ratio(difference, F_jk, F, level, a.weights)
+        records += _records("pair", a.names[j], a.names[k], outputs, h2)
     frame = pd.DataFrame(
         records, columns=["kind", "feature", "partner", "output", "h_squared"]
     )
@@ -216,8 +215,34 @@ def interaction_strength(
     frame = frame.sort_values(
         ["kind", "h_squared"], ascending=[True, False], kind="stable"
     ).reset_index(drop=True)
-    frame.attrs.update(n_samples=len(rows), n_predictions=n_predictions)
+    frame.attrs.update(n_samples=len(a.rows), **counted, algorithm=path)
     return frame
+
+
+def _dependence_path(a):
+    """``(dependences, path)``: what gives the centred ``PD_S``, ``PD_-S``
+    and ``f`` of a subset (and f's mean, :func:`_centred`), and which path
+    it is: "exact_tree" (the trees'
+    structure, ``exact_trees``), else "tree" (the n x n batch through the
+    tree shortcut) or "generic" (the batch predicted)."""
+    data, responses = a.data, a.responses
+    generic = CopyPredictor(a.estimator, data, data, (), responses, "generic")
+    if a.algorithm != "generic":
+        exact = ExactTreeDependence.of(generic, responses)
+        if isinstance(exact, ExactTreeDependence):
+            return (
+                lambda subset: _centred(exact(subset, a.weights), a.weights),
+                "exact_tree",
+            )
+    # One predictor (pipeline view, flattened trees) for every subset.
+    predictor = generic
+    if a.algorithm != "generic":
+        predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
+    path = "generic" if predictor.trees is None else "tree"
+    return (
+        lambda subset: _dependences(predictor, subset, a.max_memory, a.weights),
+        path,
+    )
 
 
 def _top_pairs(records, names, n_top):
@@ -229,9 +254,11 @@ def _top_pairs(records, names, n_top):
     return [(a, b) for i, a in enumerate(top) for b in top[i + 1 :]]
 
 
-def _dependences(predictor, subset, max_memory):
+def _dependences(predictor, subset, max_memory, weights):
     """Centred ``PD_S``, ``PD_-S`` and ``f`` at the data points, each of shape
-    (n, n_outputs), from the n x n batch of the module doc."""
+    (n, n_outputs), from the n x n batch of the module doc: weighted means
+    over the background rows, centred by their weighted mean over the
+    points (hstats' ``wrowmean`` and ``wcenter``)."""
     n = predictor.n_rows
     per_copy = n * (predictor.bytes_per_copy_row + 16 * 4)
     step = max(1, int(max_memory // per_copy))
@@ -240,19 +267,37 @@ def _dependences(predictor, subset, max_memory):
         for s in range(0, n, step)
     ]
     M = np.concatenate(blocks)  # (n copies, n rows, n_outputs)
-    own = M.mean(axis=1)
-    rest = M.mean(axis=0)
+    own = _mean(M, 1, weights)
+    rest = _mean(M, 0, weights)
     f = M[np.arange(n), np.arange(n)]
-    return tuple(v - v.mean(axis=0) for v in (own, rest, f))
+    return _centred((own, rest, f), weights)
 
 
-def _ratio(difference, reference, call_model):
-    """``sum (difference²) / sum (reference²)`` per output; NaN where the
-    reference is 0 up to rounding (its root mean square below
-    `NEGLIGIBLE` times the centred model output's): 0/0 is no statistic."""
-    numerator = (difference**2).sum(axis=0)
-    denominator = (reference**2).sum(axis=0)
-    floor = NEGLIGIBLE**2 * (call_model**2).sum(axis=0)
+def _centred(values, weights):
+    """Each of ``(PD_S, PD_-S, f)`` minus its (weighted) mean over the
+    points, and that mean of f (the model output's level)."""
+    means = [_mean(v, 0, weights) for v in values]
+    return (*(v - m for v, m in zip(values, means, strict=True)), means[2])
+
+
+def _mean(values, axis, weights):
+    """The (weighted) mean of `values` along `axis`."""
+    if weights is None:
+        return values.mean(axis=axis)
+    shape = [1] * values.ndim
+    shape[axis] = -1
+    return (values * weights.reshape(shape)).sum(axis=axis) / weights.sum()
+
+
+def _ratio(difference, reference, call_model, level, weights=None):
+    """``sum (difference²) / sum (reference²)`` per output (weighted sums
+    with `weights`); NaN where the reference is 0 up to rounding (its root
+    mean square below `NEGLIGIBLE` times the model output's, the centred
+    `call_model` plus its `level`): 0/0 is no statistic."""
+    w = 1.0 if weights is None else weights[:, None]
+    numerator = (w * difference**2).sum(axis=0)
+    denominator = (w * reference**2).sum(axis=0)
+    floor = NEGLIGIBLE**2 * (w * (call_model**2 + level**2)).sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(
             (denominator > floor) & (denominator > 0), numerator / denominator, np.nan
@@ -270,59 +315,6 @@ def _records(kind, feature, partner, outputs, h2):
         }
         for o, v in zip(outputs, h2, strict=True)
     ]
-
-
-def _positions(X, features, argument, names):
-    if features is None:
-        return list(range(X.shape[1]))
-    if isinstance(features, (str, numbers.Integral)):
-        features = [features]
-    positions = [
-        column_position(X, f, f"{argument}[{i}]", names) for i, f in enumerate(features)
-    ]
-    if not positions or len(set(positions)) != len(positions):
-        raise ValueError(
-            f"{argument} must list distinct columns, at least one; "
-            f"got {quoted(features)}."
-        )
-    return positions
-
-
-def _pairs(X, pairs, chosen, names):
-    """The pairs asked for, as positions; None: choose after H²_j."""
-    if pairs is None:
-        return None
-    if isinstance(pairs, str):
-        if pairs != "all":
-            raise ValueError(
-                f"pairs must be None, 'all' or a list of pairs; got {pairs!r}."
-            )
-        return [(a, b) for i, a in enumerate(chosen) for b in chosen[i + 1 :]]
-    resolved = []
-    for i, pair in enumerate(pairs):
-        if isinstance(pair, str) or np.ndim(pair) != 1 or len(pair) != 2:
-            raise ValueError(
-                f"pairs[{i}] must be a pair of columns; got {quoted(pair)}."
-            )
-        a, b = (column_position(X, c, f"pairs[{i}]", names) for c in pair)
-        if a == b:
-            raise ValueError(f"pairs[{i}] names the same column twice: {quoted(pair)}.")
-        resolved.append((a, b))
-    return resolved
-
-
-def _subsample(n_rows, n_samples, random_state):
-    """Sorted rows drawn without replacement, or every row."""
-    if n_samples is not None and (
-        isinstance(n_samples, bool)
-        or not isinstance(n_samples, numbers.Integral)
-        or n_samples < 2
-    ):
-        raise ValueError(f"n_samples must be None or an int >= 2; got {n_samples!r}.")
-    if n_samples is None or n_samples >= n_rows:
-        return np.arange(n_rows)
-    rng = check_random_state(random_state)
-    return np.sort(rng.choice(n_rows, n_samples, replace=False))
 
 
 def select_output(frame, target):

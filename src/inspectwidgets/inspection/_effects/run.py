@@ -23,7 +23,6 @@ from sklearn.ensemble import (
 from sklearn.utils.extmath import cartesian
 
 from .._core.chunks import ChunkSchedule
-from .._core.compat import _check_sample_weight
 from .._core.dtypes import float_features
 from .._core.effect_params import (
     check_choice,
@@ -46,8 +45,8 @@ from .._core.validation import (
     check_algorithm,
     check_cancel,
     check_columns,
+    check_effect_weights,
     check_max_memory,
-    check_sample_weight,
     quoted,
 )
 from .accumulate import (
@@ -112,8 +111,7 @@ class AccumulatedLocalEffectsRun:
         self.response_method, self.scale = method, scale
         weights = np.ones(self.n_rows)
         if a.sample_weight is not None:
-            check_sample_weight(a.sample_weight, self.n_rows)
-            weights = np.asarray(_check_sample_weight(a.sample_weight, X), float)
+            weights = check_effect_weights(a.sample_weight, self.n_rows)
         self.weights = weights
         self.max_memory = check_max_memory(a.max_memory)
         self.algorithm = check_algorithm(a.algorithm)
