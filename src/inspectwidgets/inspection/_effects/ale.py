@@ -9,13 +9,13 @@ from numpy.typing import ArrayLike
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.hints import (
-    Algorithm,
     Cancel,
     Column,
     Data,
     Estimator,
     ResponseMethod,
     Scale,
+    TreeAlgorithm,
 )
 from .._core.signature import (
     adopt_parameters,
@@ -73,7 +73,7 @@ def accumulated_local_effects(
     classes: ArrayLike | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
     n_jobs: int | None = None,
-    algorithm: Algorithm = "auto",
+    algorithm: TreeAlgorithm = "auto",
     cancel: Cancel | None = None,
     callback: Callable[[AccumulatedLocalEffectsResult], object] | None = None,
 ) -> AccumulatedLocalEffectsResult:

@@ -29,13 +29,13 @@ from .._core.effect_params import (
     resolve_classes,
 )
 from .._core.hints import (
-    Algorithm,
     Column,
     Data,
     Estimator,
     RandomState,
     ResponseMethod,
     Scale,
+    TreeAlgorithm,
 )
 from .._core.responses import Responses
 from .._core.tree_choice import check_tree_algorithm
@@ -71,7 +71,7 @@ def interaction_strength(
     classes: ArrayLike | None = None,
     feature_names: ArrayLike | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
-    algorithm: Algorithm = "auto",
+    algorithm: TreeAlgorithm = "auto",
 ) -> pd.DataFrame:
     """Friedman and Popescu's H² interaction statistics (2008).
 

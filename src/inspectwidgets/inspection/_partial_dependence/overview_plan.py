@@ -19,7 +19,7 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.tree_choice import tree_shortcut
+from .._core.tree_choice import choose_shortcut, path_of
 from .chunks import PredictedChunks
 from .plan import FIRST_CHUNK_FRACTION, _chunk_cap, walk_threads
 from .tree_splits import grid_point_groups_of_each
@@ -64,7 +64,7 @@ def plan_overview(runs, snapshots):
         row_columns += [columns[i]] * n
         n_groups += len(first)
         n_points += n
-    trees = tree_shortcut(
+    trees = choose_shortcut(
         run.algorithm, model, source, run._methods(), donor=donor, obstacle=None
     )
     batcher = make_batcher(source)
@@ -85,6 +85,7 @@ def plan_overview(runs, snapshots):
         rows=donor,
         model=model,
         row_columns=tuple(row_columns),
+        linear=path_of(trees and trees[0]) == "linear",
     )
     first = cap
     if snapshots:

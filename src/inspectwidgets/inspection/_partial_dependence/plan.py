@@ -19,7 +19,7 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.tree_choice import tree_shortcut
+from .._core.tree_choice import choose_shortcut, path_of
 from .._core.tree_replay import walk_block_bytes
 from .accumulation import GridGroups
 from .chunks import PredictedChunks
@@ -56,7 +56,7 @@ def plan_run(run, snapshots):
     groups = GridGroups(grid_point_groups(model, rows, columns), run.shape)
     # Tree models: each row walks each tree once with all the chunk's grid
     # points (see _core.tree_replay).
-    trees = tree_shortcut(
+    trees = choose_shortcut(
         run.algorithm,
         model,
         source,
@@ -67,6 +67,7 @@ def plan_run(run, snapshots):
     # Boosting the walk cannot take (sparse input, NaN in scikit-learn's
     # gradient boosting): each tree on its own few cells (see treewise). The
     # walk is faster where both apply (benchmarks/trees.py).
+    run.computed_by = path_of(trees and trees[0])
     treewise = None
     if trees is None:
         treewise = TreewiseBoosting.of(model, source, rows, columns, groups.n_groups)
@@ -90,6 +91,7 @@ def plan_run(run, snapshots):
         batcher=batcher,
         rows=rows,
         model=model,
+        linear=run.computed_by == "linear",
     )
     # The tree shortcut's cost grows slowly with the points a chunk holds:
     # after the coarse first chunk, chunks double whatever their time.

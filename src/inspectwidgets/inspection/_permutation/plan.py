@@ -20,7 +20,7 @@ from .._core.chunks import ChunkSchedule
 from .._core.compat import _safe_indexing
 from .._core.parallel import local_joblib_calls
 from .._core.pipeline import columnwise_view, final_estimator
-from .._core.tree_choice import predicts_faster, tree_shortcut
+from .._core.tree_choice import choose_shortcut, path_of, predicts_faster
 from .._core.tree_kinds import unsupported
 from .._core.tree_replay import walk_block_bytes
 from .chunks import PermutedChunks
@@ -46,8 +46,8 @@ class _Prediction:
     model: object
     columns: list  # each feature's (or group's) columns in `source`
     source: object  # the rows to permute, for stacked copies
-    trees: object  # the tree shortcut, or None
-    tree_rows: object  # the rows as the walk reads them, or None
+    trees: object  # the tree (or linear) shortcut, or None
+    tree_rows: object  # the rows as the shortcut reads them, or None
 
 
 # A walk follows each row's own path through every tree whatever the copies
@@ -155,7 +155,7 @@ def _prediction(run):
     algorithm = run.algorithm
     if predicts_faster(model, algorithm, columns, run.n_repeats):
         algorithm = "generic"
-    shortcut = tree_shortcut(
+    shortcut = choose_shortcut(
         algorithm,
         model,
         source,
@@ -163,6 +163,7 @@ def _prediction(run):
         obstacle=run._custom_scorer(),
     )
     trees, tree_rows = shortcut[:2] if shortcut else (None, None)
+    run.computed_by = path_of(trees)
     return _Prediction(model, columns, source, trees, tree_rows)
 
 
@@ -198,7 +199,9 @@ def _bytes_in_flight(run, prediction, per_copy, rides):
     n_workers = run.runner.n_workers
     if prediction.trees is not None:
         block_bytes = walk_block_bytes(run.max_memory)
-        resident += prediction.tree_rows.nbytes + block_bytes * n_workers
+        rows = prediction.tree_rows
+        resident += getattr(rows, "nbytes", getattr(rows, "data", rows).nbytes)
+        resident += block_bytes * n_workers
     elif prediction.source is not run.X:
         resident += getattr(prediction.source, "nbytes", 0)
     return max(run.max_memory - resident, per_copy * n_workers)
@@ -212,7 +215,9 @@ def _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight):
     itself, or else from tree_rows where the model reads them as it reads X
     (no other copy is kept for them), within the budget.
     """
-    if run.runner.remote:  # the workers get tree_rows only
+    # The workers get tree_rows only; a linear copy costs less than a
+    # stacked one, however few.
+    if run.runner.remote or path_of(prediction.trees) == "linear":
         return None
     if prediction.source is not run.X:
         if not prediction.trees.predicts_walk_rows():

@@ -59,6 +59,9 @@ class PermutationImportanceResult:
         the same predictions; else None.
     confidence_level : float
         The coverage the held-out interval aims at (see :meth:`interval`).
+    algorithm : {"tree", "linear", "generic"}
+        What predicted the permuted copies (what ``algorithm="auto"``
+        chose): the tree walk, the linear shortcut or the model itself.
     """
 
     feature_names: tuple[str, ...]
@@ -72,6 +75,7 @@ class PermutationImportanceResult:
     bootstrap_baseline_scores: dict[str, np.ndarray] | None = None
     bootstrap_permuted_scores: dict[str, np.ndarray] | None = None
     confidence_level: float = 0.95
+    algorithm: str = "generic"
 
     @property
     def n_repeats_done(self) -> int:
@@ -207,6 +211,7 @@ class PermutationImportanceResult:
             bootstrap_baseline_scores=baseline_resampled,
             bootstrap_permuted_scores=permuted_resampled,
             confidence_level=self.confidence_level,
+            algorithm=self.algorithm,
         )
 
     def to_bunch(self, scorer: str | None = None) -> Bunch:
