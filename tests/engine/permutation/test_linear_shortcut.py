@@ -2,6 +2,8 @@
 plus the permuted columns' contribution, then the model's link; scikit-learn's
 numbers to BLAS rounding, without predicting a copy."""
 
+import pickle
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -33,6 +35,7 @@ from sklearn.preprocessing import (
 from sklearn.svm import LinearSVC, LinearSVR
 
 from inspectwidgets import permutation_importance
+from inspectwidgets.inspection._core.linear_models import LinearModel
 
 from numerics import assert_blas_close
 
@@ -305,3 +308,17 @@ def test_nan_reaching_the_model_refuses_linear():
     X[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         permutation_importance(model, X, y, algorithm="linear")
+
+
+def test_shipped_to_a_worker_predicts_the_same():
+    """A remote joblib backend pickles the chunks' shortcut."""
+    X, y, _ = numeric_data(100)
+    linear = LinearModel.of(LogisticRegression().fit(X, y > 0), X)
+    copies = [(np.random.default_rng(0).permutation(100), (1, 3))]
+    methods = ["predict", "predict_proba"]
+    expected = linear.predict(linear.X, copies, methods)
+    shipped = pickle.loads(pickle.dumps(linear))
+    for method in methods:
+        np.testing.assert_array_equal(
+            shipped.predict(shipped.X, copies, [method])[method], expected[method]
+        )

@@ -112,6 +112,16 @@ class LinearModel:
         self._parts = {}
         self._lock = threading.Lock()
 
+    def __getstate__(self):
+        # Shipped to a remote backend's workers: without its lock and cache.
+        state = dict(self.__dict__, _parts={})
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     @classmethod
     def of(cls, model, X):
         """`model` on `X` as the model reads it, or None where X is not a
@@ -153,12 +163,21 @@ class LinearModel:
             blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
             own, rest = self._parts_of(columns)
             if donor is None:
+                # One output: 1-D gathers, faster than a column's.
+                own, rest, into = (
+                    (own[:, 0], rest[:, 0], out[..., 0])
+                    if self.n_outputs == 1
+                    else (own, rest, out)
+                )
                 for b in blocks:
-                    np.add(rest, own[copies[b][0]], out=out[b])
+                    np.add(rest, own[copies[b][0]], out=into[b])
             else:
                 rows = [copies[b][0] for b in blocks]
-                given = self._dot(donor[rows], list(columns))
-                out[blocks] = rest[None] + given[:, None]
+                given = self._dot(donor[rows], list(columns))[:, None]
+                if len(blocks) == len(copies):  # one group: no gathered copy
+                    np.add(rest[None], given, out=out)
+                else:
+                    out[blocks] = rest[None] + given
         return out.reshape(-1, self.n_outputs)
 
     def _parts_of(self, columns):
@@ -184,7 +203,13 @@ class LinearModel:
         d = model.decisions(copies, donor)
         if self.ravel:
             d = d.reshape(-1)
-        return {method: replayed(self.model, method, d) for method in methods}
+        # The model's methods may write into the decisions (predict_proba's
+        # expit does): each but the last gets a copy.
+        last = len(methods) - 1
+        return {
+            method: replayed(self.model, method, d if i == last else d.copy())
+            for i, method in enumerate(methods)
+        }
 
 
 def as_model_input(X):
@@ -199,11 +224,12 @@ def as_model_input(X):
 def replayed(model, method, decisions):
     """``model.method`` on rows whose decision function is `decisions`:
     the model's own code, on a shallow copy of it whose decision function
-    (whichever private name its methods call) returns them."""
+    (whichever private name its methods call) returns them. The method may
+    write into `decisions` (each method calls its hook once)."""
     stand_in = object.__new__(type(model))
     stand_in.__dict__.update(model.__dict__)
     for hook in _DECISION_HOOKS:
-        setattr(stand_in, hook, lambda X, d=decisions: d.copy())
+        setattr(stand_in, hook, lambda X, d=decisions: d)
     return getattr(stand_in, method)(decisions)
 
 
