@@ -1,6 +1,6 @@
 """The linear shortcut against scikit-learn, side by side.
 
-    python benchmarks/linear.py [--quick] [--runs N] [--case TEXT]
+    python benchmarks/linear.py [--quick] [--large] [--runs N] [--case TEXT]
 
 Per case (a model, a task, rows x columns): median seconds of scikit-learn
 and of ours (``algorithm="auto"``, which takes the linear shortcut: each
@@ -13,12 +13,11 @@ partial dependence and ICE (``kind="both"``) of one feature on scikit-learn's
 default 100-point grid. Models: Ridge scored by r2, and a StandardScaler +
 LogisticRegression pipeline scored by accuracy (its predict thresholds the
 decision function; PD takes predict_proba through expit). Cases of over
-2,000,000 cells get one timed run, and no warm-up where a smaller size of
-the same model and task ran before in the process. Importance at 100,000 x
-200 takes scikit-learn minutes a call: the pipeline's is left out, Ridge's
-runs with ``--large``.
-``--quick``: the 10,000-row cases only, one BLAS thread. See README.md
-beside this file.
+2,000,000 cells get one timed run unless ``--runs`` says, and no warm-up
+where a smaller size of the same model and task ran before in the process.
+Importance at 100,000 x 200 takes scikit-learn minutes a call: the
+pipeline's is left out, Ridge's runs with ``--large``. ``--quick``: the
+10,000-row cases only, one BLAS thread. See README.md beside this file.
 """
 
 import argparse
@@ -134,13 +133,16 @@ def main():
     parser.add_argument(
         "--large", action="store_true", help="also Ridge's importance, 100,000 x 200"
     )
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--runs", type=int, default=None, help="timed runs (default 3; 1 when large)"
+    )
     parser.add_argument("--case", default=None, help="only cases whose label has it")
     args = parser.parse_args()
     _timing.restart_single_threaded_if_quick(args.quick)
     print(_timing.describe_environment([sklearn, np, inspectwidgets]))
-    print(_timing.describe_method(args.runs, args.quick, "sklearn and ours"))
-    print("(cases over 2,000,000 cells: 1 run; warmed up by a smaller size's run)")
+    print(_timing.describe_method(args.runs or 3, args.quick, "sklearn and ours"))
+    if args.runs is None:
+        print("(cases over 2,000,000 cells: 1 run; warmed up by a smaller size's run)")
     agreement = _agreement.Agreement()
     header = (
         f"{'case':<36} {'runs':>4} {'sklearn s':>10} {'ours s':>9} {'ratio':>7} "
@@ -151,7 +153,7 @@ def main():
     started = time.perf_counter()
     warmed = set()
     for case in cases(args.quick, args.large, args.case):
-        runs = args.runs if case.n_rows * case.n_columns < ONE_RUN_CELLS else 1
+        runs = args.runs or (3 if case.n_rows * case.n_columns < ONE_RUN_CELLS else 1)
         # A smaller size of the same model and task warmed up its code.
         warm_up = (case.kind, case.task) not in warmed
         warmed.add((case.kind, case.task))

@@ -322,3 +322,17 @@ def test_shipped_to_a_worker_predicts_the_same():
         np.testing.assert_array_equal(
             shipped.predict(shipped.X, copies, [method])[method], expected[method]
         )
+
+
+def test_plain_model_on_nullable_and_integer_columns():
+    """No pipeline: the model reads pandas' nullable columns as floats."""
+    X, y, target = messy_frame(300)
+    frame = X[["income", "children", "member", "visits"]]
+    model = LogisticRegression().fit(frame, y)
+    assert_matches_sklearn(model, frame, y, ["accuracy", "neg_log_loss"])
+    with_missing = frame.copy()
+    with_missing.loc[3, "income"] = pd.NA
+    # The model refuses a missing value in either path, with its own message.
+    for algorithm in ("auto", "generic"):
+        with pytest.raises(ValueError, match="NaN"):
+            permutation_importance(model, with_missing, y, algorithm=algorithm)

@@ -44,7 +44,7 @@ FeatureGroups: TypeAlias = (
 ResponseMethod: TypeAlias = Literal["auto", "predict_proba", "decision_function"]
 Scale: TypeAlias = Literal["probability", "log_odds"]
 Algorithm: TypeAlias = Literal["auto", "tree", "linear", "generic"]
-#: The engines without the linear shortcut (ALE, H², out-of-bag, overview).
+#: Out-of-bag importance: bagging ensembles only, no linear shortcut.
 TreeAlgorithm: TypeAlias = Literal["auto", "tree", "generic"]
 
 

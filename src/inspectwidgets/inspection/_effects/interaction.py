@@ -29,17 +29,18 @@ from .._core.effect_params import (
     resolve_classes,
 )
 from .._core.hints import (
+    Algorithm,
     Column,
     Data,
     Estimator,
     RandomState,
     ResponseMethod,
     Scale,
-    TreeAlgorithm,
 )
 from .._core.responses import Responses
-from .._core.tree_choice import check_tree_algorithm
+from .._core.tree_choice import check_algorithm_fits, path_of
 from .._core.validation import (
+    ALGORITHMS,
     check_algorithm,
     check_columns,
     check_max_memory,
@@ -71,7 +72,7 @@ def interaction_strength(
     classes: ArrayLike | None = None,
     feature_names: ArrayLike | None = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
-    algorithm: TreeAlgorithm = "auto",
+    algorithm: Algorithm = "auto",
 ) -> pd.DataFrame:
     """Friedman and Popescu's H² interaction statistics (2008).
 
@@ -134,7 +135,7 @@ def interaction_strength(
         Names of X's columns.
     max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies held at once.
-    algorithm : {"auto", "tree", "generic"}, default="auto"
+    algorithm : {"auto", "tree", "linear", "generic"}, default="auto"
         As in :func:`partial_dependence`.
 
     Returns
@@ -143,8 +144,9 @@ def interaction_strength(
         One row per statistic and output: ``kind`` ("one_vs_rest" or
         "pair"), ``feature``, ``partner`` (NaN for one_vs_rest),
         ``output``, ``h_squared`` and ``h`` (its square root); largest first
-        within each kind. ``frame.attrs`` holds ``n_samples`` (rows used)
-        and ``n_predictions``.
+        within each kind. ``frame.attrs`` holds ``n_samples`` (rows used),
+        ``n_predictions`` (the model's, or the shortcut's) and ``algorithm``
+        (the path that ran: "tree", "linear" or "generic").
 
     Examples
     --------
@@ -173,9 +175,8 @@ def interaction_strength(
     output_names, columns = resolve_classes(estimator, classes, method)
     responses = Responses(method, scale, columns)
     max_memory = check_max_memory(max_memory)
-    algorithm = check_algorithm(algorithm)
-    if algorithm == "tree":
-        check_tree_algorithm(estimator, X, responses.methods)
+    algorithm = check_algorithm(algorithm, ALGORITHMS)
+    check_algorithm_fits(algorithm, estimator, X, responses.methods)
     names = [str(n) for n in column_labels(X, feature_names)]
     given = None if hasattr(X, "columns") else names
     chosen = _positions(X, features, "features", given)
@@ -216,7 +217,11 @@ def interaction_strength(
     frame = frame.sort_values(
         ["kind", "h_squared"], ascending=[True, False], kind="stable"
     ).reset_index(drop=True)
-    frame.attrs.update(n_samples=len(rows), n_predictions=n_predictions)
+    frame.attrs.update(
+        n_samples=len(rows),
+        n_predictions=n_predictions,
+        algorithm=path_of(predictor.trees and predictor.trees[0]),
+    )
     return frame
 
 

@@ -67,9 +67,10 @@ def plan_overview(runs, snapshots):
     trees = choose_shortcut(
         run.algorithm, model, source, run._methods(), donor=donor, obstacle=None
     )
+    linear = path_of(trees and trees[0]) == "linear"
     batcher = make_batcher(source)
     n_rows = run.X.shape[0]
-    cap, block_bytes = _chunk_cap(run, n_rows, batcher, walked=trees is not None)
+    cap, block_bytes = _chunk_cap(run, n_rows, batcher, trees is not None, linear)
     chunks = PredictedChunks(
         # Feature by feature: each feature's panel completes as early as it can.
         order=np.arange(n_groups),
@@ -85,7 +86,7 @@ def plan_overview(runs, snapshots):
         rows=donor,
         model=model,
         row_columns=tuple(row_columns),
-        linear=path_of(trees and trees[0]) == "linear",
+        linear=linear,
     )
     first = cap
     if snapshots:

@@ -199,8 +199,7 @@ def _bytes_in_flight(run, prediction, per_copy, rides):
     n_workers = run.runner.n_workers
     if prediction.trees is not None:
         block_bytes = walk_block_bytes(run.max_memory)
-        rows = prediction.tree_rows
-        resident += getattr(rows, "nbytes", getattr(rows, "data", rows).nbytes)
+        resident += make_batcher(prediction.tree_rows).bytes_per_copy  # or CSR
         resident += block_bytes * n_workers
     elif prediction.source is not run.X:
         resident += getattr(prediction.source, "nbytes", 0)
