@@ -217,11 +217,8 @@ def interaction_strength(
     frame = frame.sort_values(
         ["kind", "h_squared"], ascending=[True, False], kind="stable"
     ).reset_index(drop=True)
-    frame.attrs.update(
-        n_samples=len(rows),
-        n_predictions=n_predictions,
-        algorithm=path_of(predictor.trees and predictor.trees[0]),
-    )
+    path = path_of(predictor.trees and predictor.trees[0])
+    frame.attrs.update(n_samples=len(rows), n_predictions=n_predictions, algorithm=path)
     return frame
 
 
