@@ -336,3 +336,22 @@ def test_plain_model_on_nullable_and_integer_columns():
     for algorithm in ("auto", "generic"):
         with pytest.raises(ValueError, match="NaN"):
             permutation_importance(model, with_missing, y, algorithm=algorithm)
+
+
+def test_same_bits_for_any_chunking_and_threads():
+    """A copy's decisions are X's less a column's contribution plus its
+    permuted rows' (computed once per column): the same whichever chunk or
+    thread the copy lands in."""
+    X, y, _ = messy_frame(300)
+    pipe = messy_pipeline(LogisticRegression()).fit(X, y)
+    kwargs = dict(scoring=["accuracy", "neg_log_loss"], n_repeats=4, random_state=3)
+    reference = permutation_importance(pipe, X, y, return_result=True, **kwargs)
+    for options in ({"n_jobs": 2}, {"max_memory": 2**16}):
+        other = permutation_importance(
+            pipe, X, y, return_result=True, **kwargs, **options
+        )
+        assert other.algorithm == "linear"
+        for name in kwargs["scoring"]:
+            np.testing.assert_array_equal(
+                other.importances(name), reference.importances(name)
+            )
