@@ -71,7 +71,12 @@ def plan_run(run):
         output_bytes_per_row = run.baseline.output_bytes_per_row
     n_features = len(run.feature_names)
     walked = prediction.trees is not None
-    job_order = _job_order(run.n_repeats, n_features, walked, run.watched)
+    # Scores under resamples take a product over a chunk's copies
+    # (bootstrap.py), whose last bits follow the chunks: the linear
+    # shortcut's chunks are laid out as if watched, so that a one-shot run
+    # and a streamed one agree bit for bit (the tree walk is exact anyway).
+    watched = run.watched or path_of(prediction.trees) == "linear"
+    job_order = _job_order(run.n_repeats, n_features, walked, watched)
     # A copy's outputs, and as much again twice while they are scored (the
     # vectorized metrics' temporaries: residuals, their squares); a stacked
     # copy of X, or the walk's buffers, a block of rows at a time whatever
@@ -110,7 +115,9 @@ def plan_run(run):
     split = run.stream_first_round and run.watched
     return RunPlan(
         chunks=chunks,
-        schedule=_schedule(run, len(job_order), n_features, walked, cap, split),
+        schedule=_schedule(
+            run, len(job_order), n_features, walked, cap, split, watched
+        ),
         score_names=run.plan.names if rides else tuple(run.baseline.scores),
         split_first_round=split,
     )
@@ -228,7 +235,7 @@ def _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight):
     return batcher
 
 
-def _schedule(run, n_jobs, n_features, walked, cap, split):
+def _schedule(run, n_jobs, n_features, walked, cap, split, watched):
     """The chunks the jobs go in.
 
     Split, the first round comes in small chunks for a display to show as
@@ -238,11 +245,11 @@ def _schedule(run, n_jobs, n_features, walked, cap, split):
     a block shows nothing before all of it is done (measured in
     benchmarks/results/permutation.md).
     """
-    full_size = walked and not run.watched
+    full_size = walked and not watched
     walked_blocks = None
     if walked:
         walked_blocks = [
-            b * n_features for b in _blocks_of_rounds(run.n_repeats, run.watched)[1:]
+            b * n_features for b in _blocks_of_rounds(run.n_repeats, watched)[1:]
         ]
     return ChunkSchedule(
         n_jobs,
