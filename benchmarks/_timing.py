@@ -13,7 +13,7 @@ import tracemalloc
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def time_side_by_side(contenders, runs):
+def time_side_by_side(contenders, runs, warm_up=True):
     """Median wall time of each contender, measured side by side.
 
     Each contender is first called once untimed, so that no timed call pays
@@ -30,6 +30,10 @@ def time_side_by_side(contenders, runs):
         Functions without arguments.
     runs : int
         Number of timed runs.
+    warm_up : bool, default=True
+        False where the same contenders' code already ran in this process on
+        other data (a smaller size of the same case): a large case's untimed
+        call would only double its time.
 
     Returns
     -------
@@ -38,7 +42,7 @@ def time_side_by_side(contenders, runs):
     results : dict of str to object
         What each contender returned in the last run.
     """
-    for func in contenders.values():
+    for func in contenders.values() if warm_up else ():
         func()
     seconds = {name: [] for name in contenders}
     results = {}

@@ -6,6 +6,9 @@ import pytest
 from known_functions import KnownFunction, additive, product
 from numpy.testing import assert_allclose
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from inspectwidgets import interaction_strength
 
@@ -239,3 +242,40 @@ def test_n_top_chooses_how_many_features_pair_up():
     for bad in (1, 2.0, True):
         with pytest.raises(ValueError, match="n_top must be an int >= 2"):
             interaction_strength(model, X, n_top=bad, n_samples=20)
+
+
+@pytest.mark.parametrize("algorithm", ["auto", "linear"])
+def test_linear_shortcut_equals_the_definition(algorithm):
+    """A multinomial logistic regression behind a scaler: its softmax makes
+    interactions in probability, which the linear shortcut (X's decisions
+    plus the donor columns' contribution, then the model's softmax) gives."""
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(300, 3))
+    y = (X[:, 0] * X[:, 1] + X[:, 2] > 0).astype(int) + (X[:, 2] > 1)
+    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
+    h = interaction_strength(
+        model, X, pairs="all", n_samples=25, random_state=4, algorithm=algorithm
+    )
+    assert h.attrs["algorithm"] == "linear"
+    rows = np.sort(np.random.RandomState(4).choice(300, 25, replace=False))
+    one, pairs = _brute_h2(model, X[rows], lambda m, data: m.predict_proba(data))
+    for (kind, feature, partner, output), value in h.set_index(
+        ["kind", "feature", "partner", "output"]
+    )["h_squared"].items():
+        j = int(feature[1:])
+        if kind == "one_vs_rest":
+            expected = one[j][output]
+        else:
+            expected = pairs[j, int(partner[1:])][output]
+        assert_allclose(value, expected, rtol=1e-9)
+
+
+def test_linear_regression_has_no_interaction_through_the_shortcut():
+    """Additive in every feature: H² is 0 up to rounding (Friedman and
+    Popescu's numerator vanishes)."""
+    rng = np.random.RandomState(1)
+    X = rng.normal(size=(200, 4))
+    model = LinearRegression().fit(X, X @ [1.0, -2.0, 0.5, 3.0])
+    h = interaction_strength(model, X, pairs="all", n_samples=40, random_state=0)
+    assert h.attrs["algorithm"] == "linear"
+    assert (h["h_squared"] < 1e-20).all()

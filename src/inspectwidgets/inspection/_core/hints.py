@@ -43,7 +43,9 @@ FeatureGroups: TypeAlias = (
 )
 ResponseMethod: TypeAlias = Literal["auto", "predict_proba", "decision_function"]
 Scale: TypeAlias = Literal["probability", "log_odds"]
-Algorithm: TypeAlias = Literal["auto", "tree", "generic"]
+Algorithm: TypeAlias = Literal["auto", "tree", "linear", "generic"]
+#: Out-of-bag importance: bagging ensembles only, no linear shortcut.
+TreeAlgorithm: TypeAlias = Literal["auto", "tree", "generic"]
 
 
 class Cancel(Protocol):

@@ -1,8 +1,14 @@
-"""Whether to take the tree shortcut: what ``algorithm`` asks, what the
-model allows, and under ``"auto"`` what it would cost."""
+"""Whether to take a shortcut (the tree walk, or the linear one): what
+``algorithm`` asks, what the model allows, and under ``"auto"`` what it
+would cost."""
 
 import numpy as np
 
+from .linear_models import (
+    LinearModel,
+    check_linear_algorithm,
+    linear_shortcut,
+)
 from .pipeline import columnwise_view
 from .tree_kinds import _FORESTS, _GRADIENT_BOOSTING, _SINGLE_TREES, unsupported
 from .tree_models import TreeModel
@@ -127,3 +133,33 @@ def check_tree_algorithm(estimator, X, methods, obstacle=None):
     reason = obstacle or unsupported(model, X if view is None else None, methods)
     if reason is not None:
         raise ValueError(f"algorithm='tree': {reason}.")
+
+
+def choose_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
+    """``(shortcut, X, donor)`` as the shortcut reads them, or None for the
+    generic path: the linear shortcut for a linear model (a copy then costs
+    a gather, never more than predicting it), else the tree shortcut where
+    it applies; ``algorithm="linear"`` or ``"tree"`` refuse with a
+    ValueError saying why not."""
+    if algorithm in ("auto", "linear"):
+        found = linear_shortcut(algorithm, model, X, methods, donor, obstacle)
+        if found is not None or algorithm == "linear":
+            return found
+    return tree_shortcut(algorithm, model, X, methods, donor=donor, obstacle=obstacle)
+
+
+def path_of(shortcut):
+    """What predicted the copies, as results report it."""
+    if shortcut is None:
+        return "generic"
+    return "linear" if isinstance(shortcut, LinearModel) else "tree"
+
+
+def check_algorithm_fits(algorithm, estimator, X, methods, obstacle=None):
+    """For ``algorithm="tree"`` or ``"linear"``, before any work: a
+    ValueError unless the model (a column-wise pipeline's final step, if
+    so) can take that shortcut."""
+    if algorithm == "tree":
+        check_tree_algorithm(estimator, X, methods, obstacle)
+    elif algorithm == "linear":
+        check_linear_algorithm(estimator, X, methods, obstacle)

@@ -150,13 +150,16 @@ def check_max_memory(max_memory):
     return max_memory
 
 
-ALGORITHMS = ("auto", "tree", "generic")
+TREE_ALGORITHMS = ("auto", "tree", "generic")
+ALGORITHMS = ("auto", "tree", "linear", "generic")
 
 
-def check_algorithm(algorithm):
-    if algorithm not in ALGORITHMS:
+def check_algorithm(algorithm, choices=TREE_ALGORITHMS):
+    """`algorithm`, one of `choices` (ALGORITHMS where the engine has the
+    linear shortcut: permutation importance and partial dependence)."""
+    if algorithm not in choices:
         raise ValueError(
-            f"algorithm must be one of {', '.join(map(repr, ALGORITHMS))}; "
+            f"algorithm must be one of {', '.join(map(repr, choices))}; "
             f"got {algorithm!r}."
         )
     return algorithm

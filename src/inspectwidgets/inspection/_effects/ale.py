@@ -154,14 +154,17 @@ def accumulated_local_effects(
         Threads walking the bins' rows through the trees (tree shortcut
         only; the generic path makes one predict call per chunk, with the
         model's own ``n_jobs``). None means 1, -1 all cores.
-    algorithm : {"auto", "tree", "generic"}, default="auto"
+    algorithm : {"auto", "tree", "linear", "generic"}, default="auto"
         "tree" walks each row once through scikit-learn's trees, forests and
         boosting with both of its edges (the same predictions, bit for bit);
-        "generic" stacks the copies of X and calls the model. "auto" takes
-        "tree" for histogram gradient boosting only: with two to four copies
-        per row, scikit-learn's own predict of the stacked copies is faster
-        for its trees, forests and gradient boosting (see
-        docs/accumulated_local_effects.md).
+        "linear" moves each row's decision function by the feature's
+        contribution at the edges (the linear models of
+        :func:`partial_dependence`; to BLAS rounding); "generic" stacks the
+        copies of X and calls the model. "auto" takes "tree" for histogram
+        gradient boosting only: with two to four copies per row,
+        scikit-learn's own predict of the stacked copies is faster for its
+        trees, forests and gradient boosting, and little slower than the
+        linear shortcut (see docs/accumulated_local_effects.md).
     cancel : threading.Event or object with ``is_set()``, default=None
         When set, the computation stops before the next chunk of rows and
         the estimate from the rows done so far is returned.

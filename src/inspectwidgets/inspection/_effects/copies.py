@@ -5,8 +5,9 @@ rows: ALE from rows holding the bin edges (each row its own edge), the
 interaction strength from the data points themselves (one donor row per
 copy). The copies go through the partial dependence engine's machinery: the
 column-wise pipeline view (X transformed once), the batcher (stacked copies,
-one predict call) and the tree shortcut (each row walks each tree once with
-all its copies), chosen by the same ``algorithm=`` rule.
+one predict call), the tree shortcut (each row walks each tree once with
+all its copies) and the linear one (X's decisions plus the columns'
+contribution), chosen by the same ``algorithm=`` rule.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +19,7 @@ from scipy import sparse
 from .._core.batching import make_batcher
 from .._core.pipeline import columnwise_view
 from .._core.predictions import call_model
-from .._core.tree_choice import tree_shortcut
+from .._core.tree_choice import choose_shortcut
 
 
 class CopyPredictor:
@@ -40,7 +41,7 @@ class CopyPredictor:
                 source, rows, model, self._view = transformed, donated, view.model, view
         self.source, self.donor, self.model = source, rows, model
         self.columns = self.model_columns(columns)
-        self.trees = tree_shortcut(
+        self.trees = choose_shortcut(
             algorithm, model, source, responses.methods, donor=rows
         )
 

@@ -30,9 +30,8 @@ from .._core.hints import (
     ResponseMethod,
     Scale,
 )
-from .._core.validation import (
-    quoted,
-)
+from .._core.tree_choice import path_of
+from .._core.validation import quoted
 from .copies import CopyPredictor
 from .exact_trees import ExactTreeDependence
 from .interaction_params import checked_arguments
@@ -150,11 +149,14 @@ def interaction_strength(
         Names of X's columns.
     max_memory : int, default=64 MiB
         Upper bound on the bytes of stacked copies held at once.
-    algorithm : {"auto", "tree", "generic"}, default="auto"
+    algorithm : {"auto", "tree", "linear", "generic"}, default="auto"
         "auto" and "tree": the exact tree path where it applies (see
         above), else the copies through the tree shortcut as in
         :func:`partial_dependence` ("tree" raises where the model cannot
-        take it); "generic": the copies predicted by the model.
+        take it); "linear" (and "auto" on a linear model): the copies'
+        decisions through the linear shortcut, as in
+        :func:`partial_dependence`; "generic": the copies predicted by the
+        model.
 
     Returns
     -------
@@ -165,7 +167,7 @@ def interaction_strength(
         within each kind. ``frame.attrs`` holds ``n_samples`` (rows used),
         ``n_predictions`` (the model's predictions of copies: 0 on the exact
         tree path) and ``algorithm``, the path that ran: "exact_tree",
-        "tree" or "generic".
+        "tree", "linear" or "generic".
 
     Examples
     --------
@@ -238,7 +240,7 @@ def _dependence_path(a):
     predictor = generic
     if a.algorithm != "generic":
         predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
-    path = "generic" if predictor.trees is None else "tree"
+    path = path_of(predictor.trees and predictor.trees[0])
     return (
         lambda subset: _dependences(predictor, subset, a.max_memory, a.weights),
         path,

@@ -15,8 +15,9 @@ from .._core.effect_params import (
     resolve_classes,
 )
 from .._core.responses import Responses
-from .._core.tree_choice import check_tree_algorithm
+from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
+    ALGORITHMS,
     check_algorithm,
     check_columns,
     check_effect_weights,
@@ -47,9 +48,8 @@ def checked_arguments(**arguments):
     a.output_names, columns = resolve_classes(estimator, a.classes, method)
     a.responses = Responses(method, scale, columns)
     a.max_memory = check_max_memory(a.max_memory)
-    a.algorithm = check_algorithm(a.algorithm)
-    if a.algorithm == "tree":
-        check_tree_algorithm(estimator, X, a.responses.methods)
+    a.algorithm = check_algorithm(a.algorithm, ALGORITHMS)
+    check_algorithm_fits(a.algorithm, estimator, X, a.responses.methods)
     a.names = [str(n) for n in column_labels(X, a.feature_names)]
     given = None if hasattr(X, "columns") else a.names
     a.chosen = _positions(X, a.features, "features", given)

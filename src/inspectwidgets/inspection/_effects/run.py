@@ -40,8 +40,9 @@ from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.tree_choice import check_tree_algorithm
+from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
+    ALGORITHMS,
     check_algorithm,
     check_cancel,
     check_columns,
@@ -114,7 +115,7 @@ class AccumulatedLocalEffectsRun:
             weights = check_effect_weights(a.sample_weight, self.n_rows)
         self.weights = weights
         self.max_memory = check_max_memory(a.max_memory)
-        self.algorithm = check_algorithm(a.algorithm)
+        self.algorithm = check_algorithm(a.algorithm, ALGORITHMS)
         self.n_threads = _check_n_jobs(a.n_jobs)
         self.cancel = check_cancel(a.cancel)
         # One chunk at a time here (n_jobs threads within it); a remote
@@ -124,8 +125,7 @@ class AccumulatedLocalEffectsRun:
         self.responses = Responses(method, scale, columns)
         names = column_labels(X, a.feature_names)
         self._build_bins(a, names, _check_n_bins(a.grid_resolution))
-        if self.algorithm == "tree":
-            check_tree_algorithm(a.estimator, X, self.responses.methods)
+        check_algorithm_fits(self.algorithm, a.estimator, X, self.responses.methods)
 
     def _build_bins(self, a, names, n_bins):
         """Edges (or ordered categories), each row's bin and the donor rows

@@ -1,6 +1,7 @@
 """What one chunk of a partial-dependence run does: predict a few grid
-points' copies of X (walked through the trees, tree by tree for boosting, or
-stacked for the model) and make them the requested responses."""
+points' copies of X (walked through the trees, tree by tree for boosting,
+through the linear shortcut, or stacked for the model) and make them the
+requested responses."""
 
 from dataclasses import dataclass
 from functools import partial
@@ -32,6 +33,9 @@ class PredictedChunks:
     # The overview's (several features' grids in one run): the columns each
     # row of `rows` sets, which then override `columns`.
     row_columns: tuple | None = None
+    # Whether `trees` is the linear shortcut: a copy then holds its
+    # decisions only, so the chunk takes every row at once.
+    linear: bool = False
 
     def copies(self, points):
         """``(donor row, columns)`` of the grid `points`' copies."""
@@ -47,6 +51,11 @@ def predict_chunk(c, start, stop):
     # neighbouring grid values one after another faster.
     chunk_groups = np.sort(c.order[start:stop])
     points = c.representatives[chunk_groups]
+    if c.trees is not None and c.linear:
+        trees, X, rows = c.trees
+        copies = c.copies(points)
+        values = c.responses(lambda m: trees.predict(X, copies, [m], donor=rows)[m])
+        return values.reshape(len(chunk_groups), c.n_rows, -1)
     if c.trees is not None:
         return _walk_chunk(c, points)
     if c.treewise is not None:

@@ -187,7 +187,7 @@ def partial_dependence(
         Upper bound on the bytes of stacked copies of X (and their
         predictions) held at once. Chunks also stay under 64 MiB, past which
         they are no faster.
-    algorithm : {"auto", "tree", "generic"}, default="auto"
+    algorithm : {"auto", "tree", "linear", "generic"}, default="auto"
         How the brute method predicts the grid. "generic" does not walk: it
         stacks copies of X and calls the model, or predicts gradient boosting
         tree by tree, each tree once per cell of the grid its splits make, where
@@ -197,15 +197,20 @@ def partial_dependence(
         scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
         GradientBoosting* (started from ``init="zero"`` or a constant dummy) and
         HistGradientBoosting* (categorical splits and missing values included),
-        of exactly these classes, any regressor and single-output classifiers;
-        alone, or as the final step of a two-step pipeline whose
-        ColumnTransformer maps each column on its own. It raises a ValueError
-        saying why for anything else: other models, a `method` that resolves to
+        of exactly these classes, any regressor and single-output classifiers.
+        "linear" moves each row's decision function by the feature's
+        contribution at each grid value, then applies the model's own link
+        (ICE lines in closed form, to BLAS rounding): LinearRegression, Ridge,
+        Lasso, ElasticNet, SGD*, LinearSVC, LinearSVR, LogisticRegression and
+        Poisson, Gamma and TweedieRegressor. Both take the model alone or last
+        in a pipeline whose other steps map each column on its own (scaling,
+        encoding, imputation, passthrough), and raise a ValueError saying why
+        for anything else: other models, a `method` that resolves to
         "recursion" (pass ``method="brute"``), sparse data reaching the trees,
-        and X holding NaN or infinity for every model but HistGradientBoosting*,
-        which routes missing values itself. "auto" walks where "tree" applies
-        and does what "generic" does elsewhere, where the model's own checks
-        judge NaN.
+        and X holding NaN or infinity (but for HistGradientBoosting*, which
+        routes missing values itself). "auto" takes "linear" or "tree" where
+        they apply and does what "generic" does elsewhere, where the model's
+        own checks judge NaN. The result's ``algorithm`` says which ran.
     missing : {"sklearn", "observed"}, default="sklearn"
         What a feature's missing values (NaN, None, ``pd.NA``) do to its grid.
         "sklearn": scikit-learn's grid. A missing value is one of the unique

@@ -19,7 +19,7 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.tree_choice import tree_shortcut
+from .._core.tree_choice import choose_shortcut, path_of
 from .chunks import PredictedChunks
 from .plan import FIRST_CHUNK_FRACTION, _chunk_cap, walk_threads
 from .tree_splits import grid_point_groups_of_each
@@ -64,12 +64,13 @@ def plan_overview(runs, snapshots):
         row_columns += [columns[i]] * n
         n_groups += len(first)
         n_points += n
-    trees = tree_shortcut(
+    trees = choose_shortcut(
         run.algorithm, model, source, run._methods(), donor=donor, obstacle=None
     )
+    linear = path_of(trees and trees[0]) == "linear"
     batcher = make_batcher(source)
     n_rows = run.X.shape[0]
-    cap, block_bytes = _chunk_cap(run, n_rows, batcher, walked=trees is not None)
+    cap, block_bytes = _chunk_cap(run, n_rows, batcher, trees is not None, linear)
     chunks = PredictedChunks(
         # Feature by feature: each feature's panel completes as early as it can.
         order=np.arange(n_groups),
@@ -85,6 +86,7 @@ def plan_overview(runs, snapshots):
         rows=donor,
         model=model,
         row_columns=tuple(row_columns),
+        linear=linear,
     )
     first = cap
     if snapshots:

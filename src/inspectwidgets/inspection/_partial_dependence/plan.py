@@ -19,7 +19,7 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.tree_choice import tree_shortcut
+from .._core.tree_choice import choose_shortcut, path_of
 from .._core.tree_replay import walk_block_bytes
 from .accumulation import GridGroups
 from .chunks import PredictedChunks
@@ -55,8 +55,9 @@ def plan_run(run, snapshots):
     # (see tree_splits).
     groups = GridGroups(grid_point_groups(model, rows, columns), run.shape)
     # Tree models: each row walks each tree once with all the chunk's grid
-    # points (see _core.tree_replay).
-    trees = tree_shortcut(
+    # points (see _core.tree_replay); linear models add each point's
+    # contribution to X's decisions (see _core.linear_models).
+    trees = choose_shortcut(
         run.algorithm,
         model,
         source,
@@ -64,6 +65,7 @@ def plan_run(run, snapshots):
         donor=rows,
         obstacle=run._not_brute(),
     )
+    run.computed_by = path_of(trees and trees[0])
     # Boosting the walk cannot take (sparse input, NaN in scikit-learn's
     # gradient boosting): each tree on its own few cells (see treewise). The
     # walk is faster where both apply (benchmarks/trees.py).
@@ -71,7 +73,9 @@ def plan_run(run, snapshots):
     if trees is None:
         treewise = TreewiseBoosting.of(model, source, rows, columns, groups.n_groups)
     n_rows = run.X.shape[0]
-    cap, block_bytes = _chunk_cap(run, n_rows, batcher, walked=trees is not None)
+    cap, block_bytes = _chunk_cap(
+        run, n_rows, batcher, trees is not None, run.computed_by == "linear"
+    )
     # Streamed: a coarse first chunk, then chunks growing while they are
     # fast. Otherwise nobody watches: full-size chunks from the start.
     first = cap
@@ -90,6 +94,7 @@ def plan_run(run, snapshots):
         batcher=batcher,
         rows=rows,
         model=model,
+        linear=run.computed_by == "linear",
     )
     # The tree shortcut's cost grows slowly with the points a chunk holds:
     # after the coarse first chunk, chunks double whatever their time.
@@ -97,7 +102,7 @@ def plan_run(run, snapshots):
     return RunPlan(chunks=chunks, schedule=schedule, groups=groups)
 
 
-def _chunk_cap(run, n_rows, batcher, walked):
+def _chunk_cap(run, n_rows, batcher, walked, linear=False):
     """The most grid points a chunk holds, and what a block of the walk's
     rows may hold (None unless `walked`).
 
@@ -108,8 +113,11 @@ def _chunk_cap(run, n_rows, batcher, walked):
     counted, as the model is not.) CHUNK_BYTES keeps stacked copies of X
     small enough for the allocator to recycle; each chunk costs the shortcut
     a walk of every row through every tree: it takes all `max_memory`
-    allows.
+    allows. The linear shortcut holds a copy's decisions, the link's values
+    and the responses kept.
     """
+    if linear:
+        return max(1, int(run.max_memory // (24 * n_rows * run.n_raw_outputs))), None
     if not walked:
         per_copy = n_rows * 16 * run.n_raw_outputs + batcher.bytes_per_copy
         budget, block_bytes = min(run.max_memory, CHUNK_BYTES), None

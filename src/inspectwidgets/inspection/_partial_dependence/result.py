@@ -132,6 +132,10 @@ class PartialDependenceResult:
     missing_note : str
         Why a feature with missing values has no missing point (the model
         refused a missing input), or "".
+    algorithm : {"tree", "linear", "generic"}
+        What predicted the grid's copies of X (what ``algorithm="auto"``
+        chose): the tree walk, the linear shortcut, or the model itself
+        (also for ``method="recursion"``).
     """
 
     feature_names: tuple[str, ...]
@@ -152,6 +156,7 @@ class PartialDependenceResult:
     correlated: tuple[CorrelatedFeature, ...] = ()
     missing: tuple[bool, ...] = ()
     missing_note: str = ""
+    algorithm: str = "generic"
 
     def has_missing_point(self, axis: int = 0) -> bool:
         """Whether feature `axis`'s last grid value is its missing point, to

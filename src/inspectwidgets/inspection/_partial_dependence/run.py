@@ -41,8 +41,9 @@ from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.tree_choice import check_tree_algorithm
+from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
+    ALGORITHMS,
     check_algorithm,
     check_cancel,
     check_columns,
@@ -100,7 +101,7 @@ class PartialDependenceRun:
             self.ice_rows = np.sort(rng.choice(X.shape[0], n_ice, replace=False))
         threshold = check_correlation_threshold(a.correlation_threshold)
         self.max_memory = check_max_memory(a.max_memory)
-        self.algorithm = check_algorithm(a.algorithm)
+        self.algorithm = check_algorithm(a.algorithm, ALGORITHMS)
         self.cancel = check_cancel(a.cancel)
         # One chunk at a time here; a remote joblib backend's workers if one
         # is configured now (docs/large_data.md).
@@ -117,8 +118,9 @@ class PartialDependenceRun:
         self.rows = None
         if self.method == "brute":
             self.rows = grid_rows(X, self.positions, self.grid, self.grid_values, names)
-        if self.algorithm == "tree":
-            check_tree_algorithm(a.estimator, X, self._methods(), self._not_brute())
+        check_algorithm_fits(
+            self.algorithm, a.estimator, X, self._methods(), self._not_brute()
+        )
 
     def _resolve_response(self, a):
         """kind, method, response method, scale, centering and weights."""
@@ -282,13 +284,13 @@ class PartialDependenceRun:
         if not snapshots and state.n_done:
             yield self._snapshot(state, copy=False)
 
-    # --- the tree shortcut ------------------------------------------------------
+    # --- the shortcuts -----------------------------------------------------------
 
     def _methods(self):
         return Responses(self.response_method, self.scale, None).methods
 
     def _not_brute(self):
-        """Why the tree shortcut does not apply to the method, if it does not."""
+        """Why the shortcuts do not apply to the method, if they do not."""
         if self.method != "brute":
             return (
                 f"method={self.method!r} is the estimator's own recursion; pass "
@@ -337,6 +339,7 @@ class PartialDependenceRun:
             correlated=self.correlated,
             missing=self.missing,
             missing_note=self.missing_note,
+            algorithm=getattr(self, "computed_by", "generic"),
         )
 
 

@@ -31,8 +31,9 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.tree_choice import check_tree_algorithm
+from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
+    ALGORITHMS,
     check_algorithm,
     check_cancel,
     check_columns,
@@ -81,7 +82,7 @@ class PermutationRun:
         check_schedule_size(n_repeats, max_samples)
         self.feature_names, self.feature_columns = resolve_features(X, a.features)
         max_memory = check_max_memory(a.max_memory)
-        self.algorithm = check_algorithm(a.algorithm)
+        self.algorithm = check_algorithm(a.algorithm, ALGORITHMS)
         cancel = check_cancel(a.cancel)
         # The scorers; how the copies are predicted is planned as the run
         # starts (plan.plan_run).
@@ -106,10 +107,10 @@ class PermutationRun:
         self._seed, self.bootstrap = seed, None
         self.confidence_level = float(a.confidence_level)
         self.resample(check_bootstrap(a.n_bootstrap, a.confidence_level))
-        if self.algorithm == "tree":
-            check_tree_algorithm(
-                a.estimator, X, self.plan.response_methods, self._custom_scorer()
-            )
+        check_algorithm_fits(
+            self.algorithm, a.estimator, X, self.plan.response_methods,
+            self._custom_scorer(),
+        )  # fmt: skip
 
     def _subsample(self, data):
         if data is None or self.rows is None:
@@ -145,9 +146,8 @@ class PermutationRun:
     def reuse_baseline(self, baseline):
         """Take the scores of the unpermuted data from `baseline` (a
         :class:`~.scoring.Baseline` of a plan with the same scorers, on the
-        same X, y and sample_weight) instead of predicting X again: for a
-        caller that has already scored these rows. Under resamples, they
-        are scored from its predictions."""
+        same X, y and sample_weight) instead of predicting X again. Under
+        resamples, they are scored from its predictions."""
         names = self.plan.names
         if self.bootstrap is not None and baseline.bootstrap_draw != (
             self.bootstrap.draw
@@ -164,9 +164,8 @@ class PermutationRun:
         self.baseline = replace(baseline, multimetric=self.plan.multimetric)
 
     def _predict_baseline(self):
-        # Predicted in this process: under a remote backend (a widget
-        # re-enters the user's), a forest's own joblib calls would take the
-        # cluster's n_jobs and sum its trees in a racy order.
+        # Predicted here: under a remote backend (a widget re-enters the user's),
+        # a forest's joblib calls would sum its trees in a racy order.
         with local_joblib_calls():
             self.baseline = self.plan.baseline(
                 self.X,
@@ -188,7 +187,7 @@ class PermutationRun:
             )
 
     def _custom_scorer(self):
-        """Why the tree shortcut cannot score this run, if it cannot."""
+        """Why the shortcuts cannot score this run, if they cannot."""
         if not self.plan.all_replayable:
             return "a custom scorer needs the permuted rows themselves"
         return None
@@ -356,27 +355,28 @@ def permutation_importance(
         shared row permutation. None permutes every column on its own.
     max_memory : int, default=64 MiB
         Bytes of permuted copies (and their predictions) held at once.
-    algorithm : {"auto", "tree", "generic"}, default="auto"
+    algorithm : {"auto", "tree", "linear", "generic"}, default="auto"
         How permuted copies are predicted. "generic" stacks them and calls
-        the model. "tree" walks each row through the trees once with all its
-        copies: the same predictions, bit for bit, for a fraction of the
-        work. It takes scikit-learn's DecisionTree*, ExtraTree*,
-        RandomForest*, ExtraTrees*, GradientBoosting* (started from
-        ``init="zero"`` or a constant dummy) and HistGradientBoosting*
-        (categorical splits and missing values included), of exactly these
-        classes, any regressor and single-output classifiers; alone, or as
-        the final step of a two-step pipeline whose ColumnTransformer maps
-        each column on its own (one-hot and ordinal encoding, scaling,
-        imputation, passthrough). It raises a ValueError saying why for
-        anything else: other models, a scorer that needs the permuted rows
-        themselves (a callable not made by ``make_scorer``, or an
-        estimator's own ``score`` that is not r2 or accuracy), sparse data
-        reaching the trees, and X holding NaN or infinity for every model
-        but HistGradientBoosting*, which routes missing values itself.
-        "auto" walks where "tree" applies, except a tree, forest or gradient
-        boosting whose copies would mostly leave their rows' paths early
-        (predicting them is then cheaper), and predicts elsewhere, where the
-        model's own checks judge NaN.
+        the model. "tree" walks each row through the trees once with all
+        its copies, the same predictions bit for bit: scikit-learn's
+        DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
+        GradientBoosting* (``init="zero"`` or a constant dummy) and
+        HistGradientBoosting*, single-output classifiers and any regressor.
+        "linear" adds the permuted columns' contribution to X's decision
+        function, then the model's own link: the predictions to BLAS
+        rounding, for LinearRegression, Ridge, Lasso, ElasticNet, SGD*,
+        LinearSVC, LinearSVR, LogisticRegression and Poisson, Gamma and
+        TweedieRegressor. Both take exactly these classes, alone or last in
+        a pipeline whose other steps map each column on its own (scaling,
+        one-hot and ordinal encoding, imputation, passthrough, and
+        ColumnTransformers or pipelines of them), and raise a ValueError
+        saying why for anything else: other models, a scorer needing the
+        permuted rows (a callable not made by ``make_scorer``, or a
+        ``score`` that is not r2 or accuracy), sparse data reaching trees,
+        NaN or infinity in X (but for HistGradientBoosting*). "auto" takes
+        "linear" where it applies, walks where "tree" does (but for trees
+        whose copies would mostly leave their rows' paths early) and
+        predicts elsewhere. The result's ``algorithm`` says which ran.
     n_bootstrap : int >= 2 or None, default=None
         Resamples of the held-out rows for an interval that also covers their
         sampling noise; None: none, and the numbers are exactly

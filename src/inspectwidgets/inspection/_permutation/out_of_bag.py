@@ -15,12 +15,12 @@ from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.columns import resolve_features
 from .._core.compat import BaseBagging, BaseForest
 from .._core.hints import (
-    Algorithm,
     Data,
     Estimator,
     FeatureGroups,
     RandomState,
     Scoring,
+    TreeAlgorithm,
 )
 from .._core.parallel import ChunkRunner
 from .._core.predictions import call_model
@@ -116,7 +116,7 @@ def oob_permutation_importance(
     sample_weight: ArrayLike | None = None,
     features: FeatureGroups = None,
     max_memory: int = DEFAULT_MAX_MEMORY,
-    algorithm: Algorithm = "auto",
+    algorithm: TreeAlgorithm = "auto",
 ) -> Bunch | dict[str, Bunch]:
     """Breiman's out-of-bag permutation importance.
 

@@ -20,7 +20,7 @@ from .._core.chunks import ChunkSchedule
 from .._core.compat import _safe_indexing
 from .._core.parallel import local_joblib_calls
 from .._core.pipeline import columnwise_view, final_estimator
-from .._core.tree_choice import predicts_faster, tree_shortcut
+from .._core.tree_choice import choose_shortcut, path_of, predicts_faster
 from .._core.tree_kinds import unsupported
 from .._core.tree_replay import walk_block_bytes
 from .chunks import PermutedChunks
@@ -46,8 +46,8 @@ class _Prediction:
     model: object
     columns: list  # each feature's (or group's) columns in `source`
     source: object  # the rows to permute, for stacked copies
-    trees: object  # the tree shortcut, or None
-    tree_rows: object  # the rows as the walk reads them, or None
+    trees: object  # the tree (or linear) shortcut, or None
+    tree_rows: object  # the rows as the shortcut reads them, or None
 
 
 # A walk follows each row's own path through every tree whatever the copies
@@ -56,6 +56,20 @@ class _Prediction:
 # Measured in benchmarks/results/permutation.md, re-checked by
 # `benchmarks/permutation.py` ("fewest walked").
 _FEWEST_WALKED = 2
+
+
+def _bytes_per_copy(run, batcher, output_bytes_per_row, walked):
+    """A copy's outputs, and as much again twice while they are scored (the
+    vectorized metrics' temporaries: residuals, their squares); a stacked
+    copy of X unless walked (the walk's buffers take a block of rows at a
+    time whatever its copies); a conditional copy's rows within their
+    subgroups."""
+    per_copy = 3 * batcher.n_rows * output_bytes_per_row
+    if not walked:
+        per_copy += batcher.bytes_per_copy
+    if run.subgroup_orders is not None:
+        per_copy += batcher.n_rows * np.dtype(np.intp).itemsize
+    return per_copy
 
 
 def plan_run(run):
@@ -71,17 +85,14 @@ def plan_run(run):
         output_bytes_per_row = run.baseline.output_bytes_per_row
     n_features = len(run.feature_names)
     walked = prediction.trees is not None
-    job_order = _job_order(run.n_repeats, n_features, walked, run.watched)
-    # A copy's outputs, and as much again twice while they are scored (the
-    # vectorized metrics' temporaries: residuals, their squares); a stacked
-    # copy of X, or the walk's buffers, a block of rows at a time whatever
-    # its copies.
+    # Scores under resamples take a product over a chunk's copies
+    # (bootstrap.py), whose last bits follow the chunks: the linear
+    # shortcut's chunks are laid out as if watched, so that a one-shot run
+    # and a streamed one agree bit for bit (the tree walk is exact anyway).
+    watched = run.watched or path_of(prediction.trees) == "linear"
+    job_order = _job_order(run.n_repeats, n_features, walked, watched)
     batcher = make_batcher(prediction.source)
-    per_copy = 3 * batcher.n_rows * output_bytes_per_row
-    if not walked:
-        per_copy += batcher.bytes_per_copy
-    if run.subgroup_orders is not None:  # its rows within their subgroups
-        per_copy += batcher.n_rows * np.dtype(np.intp).itemsize
+    per_copy = _bytes_per_copy(run, batcher, output_bytes_per_row, walked)
     in_flight = _bytes_in_flight(run, prediction, per_copy, rides)
     cap = max(1, int(in_flight // (per_copy * run.runner.n_workers)))
     if walked:
@@ -113,7 +124,9 @@ def plan_run(run):
     split = run.stream_first_round and run.watched
     return RunPlan(
         chunks=chunks,
-        schedule=_schedule(run, len(job_order), n_features, walked, cap, split),
+        schedule=_schedule(
+            run, len(job_order), n_features, walked, cap, split, watched
+        ),
         score_names=run.plan.names if rides else tuple(run.baseline.scores),
         split_first_round=split,
     )
@@ -158,7 +171,7 @@ def _prediction(run):
     algorithm = run.algorithm
     if predicts_faster(model, algorithm, columns, run.n_repeats):
         algorithm = "generic"
-    shortcut = tree_shortcut(
+    shortcut = choose_shortcut(
         algorithm,
         model,
         source,
@@ -166,6 +179,7 @@ def _prediction(run):
         obstacle=run._custom_scorer(),
     )
     trees, tree_rows = shortcut[:2] if shortcut else (None, None)
+    run.computed_by = path_of(trees)
     return _Prediction(model, columns, source, trees, tree_rows)
 
 
@@ -203,7 +217,8 @@ def _bytes_in_flight(run, prediction, per_copy, rides):
     n_workers = run.runner.n_workers
     if prediction.trees is not None:
         block_bytes = walk_block_bytes(run.max_memory)
-        resident += prediction.tree_rows.nbytes + block_bytes * n_workers
+        resident += make_batcher(prediction.tree_rows).bytes_per_copy  # or CSR
+        resident += block_bytes * n_workers
     elif prediction.source is not run.X:
         resident += getattr(prediction.source, "nbytes", 0)
     return max(run.max_memory - resident, per_copy * n_workers)
@@ -217,7 +232,9 @@ def _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight):
     itself, or else from tree_rows where the model reads them as it reads X
     (no other copy is kept for them), within the budget.
     """
-    if run.runner.remote:  # the workers get tree_rows only
+    # The workers get tree_rows only; a linear copy costs less than a
+    # stacked one, however few.
+    if run.runner.remote or path_of(prediction.trees) == "linear":
         return None
     if prediction.source is not run.X:
         if not prediction.trees.predicts_walk_rows():
@@ -229,7 +246,7 @@ def _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight):
     return batcher
 
 
-def _schedule(run, n_jobs, n_features, walked, cap, split):
+def _schedule(run, n_jobs, n_features, walked, cap, split, watched):
     """The chunks the jobs go in.
 
     Split, the first round comes in small chunks for a display to show as
@@ -239,11 +256,11 @@ def _schedule(run, n_jobs, n_features, walked, cap, split):
     a block shows nothing before all of it is done (measured in
     benchmarks/results/permutation.md).
     """
-    full_size = walked and not run.watched
+    full_size = walked and not watched
     walked_blocks = None
     if walked:
         walked_blocks = [
-            b * n_features for b in _blocks_of_rounds(run.n_repeats, run.watched)[1:]
+            b * n_features for b in _blocks_of_rounds(run.n_repeats, watched)[1:]
         ]
     return ChunkSchedule(
         n_jobs,

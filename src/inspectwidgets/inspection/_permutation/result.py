@@ -72,6 +72,9 @@ class PermutationImportanceResult:
     subgroups : dict of str to tuple of Subgroup, or None
         For a conditional permutation importance, each feature's subgroups
         (the rows it is permuted among); None for a marginal one.
+    algorithm : {"tree", "linear", "generic"}
+        What predicted the permuted copies (what ``algorithm="auto"``
+        chose): the tree walk, the linear shortcut or the model itself.
     """
 
     feature_names: tuple[str, ...]
@@ -86,6 +89,7 @@ class PermutationImportanceResult:
     bootstrap_permuted_scores: dict[str, np.ndarray] | None = None
     confidence_level: float = 0.95
     subgroups: dict[str, tuple[Subgroup, ...]] | None = None
+    algorithm: str = "generic"
 
     @property
     def n_repeats_done(self) -> int:
@@ -227,6 +231,7 @@ class PermutationImportanceResult:
                 new: self.subgroups[self.feature_names[i]]
                 for new, i in zip(names, rows, strict=True)
             },
+            algorithm=self.algorithm,
         )
 
     def to_bunch(self, scorer: str | None = None) -> Bunch:

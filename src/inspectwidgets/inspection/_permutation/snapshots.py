@@ -29,6 +29,7 @@ def snapshot(run, scores, n_done, resampled=None):
         },
         n_repeats=run.n_repeats,
         multimetric=run.baseline.multimetric,
+        algorithm=getattr(run, "computed_by", "generic"),
         **_bootstrap_fields(run, resampled, by_round),
     )
 
@@ -47,6 +48,7 @@ def first_round_snapshot(run, scores, resampled, first_done):
         },
         n_repeats=run.n_repeats,
         multimetric=run.baseline.multimetric,
+        algorithm=getattr(run, "computed_by", "generic"),
         pending_features=tuple(
             run.feature_names[i] for i in np.flatnonzero(~first_done)
         ),

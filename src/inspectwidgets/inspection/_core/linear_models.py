@@ -1,0 +1,268 @@
+"""The linear shortcut: copies of X through a linear model without
+predicting them.
+
+A linear model's decision function is ``d(x) = x · W + b`` (``W`` of shape
+(n_columns, n_outputs)). A copy of X whose columns ``g`` take row ``π(i)``'s
+values in row ``i`` has ``d_i = d(x_i) - x_ig · W_g + x_π(i)g · W_g``: X's own
+decisions less the columns' contribution, plus the contribution of the rows
+they come from. So a copy costs a gather of one precomputed contribution per
+row, not a product over every column; partial dependence's copies (a donor
+row's values for every row) cost an addition. Behind a column-wise pipeline
+(``pipeline.columnwise_view``) X is the transformed matrix, whatever the
+transforms (scaling, one-hot encoding, imputing).
+
+The model's own steps after its decision function (a GLM's inverse link,
+predict_proba's expit or softmax, predict's threshold or argmax with its
+ties) are the model's own methods, run on a shallow copy of the model whose
+decision function returns the decisions computed here (see
+:func:`replayed`). Only the decisions' last bits differ from the model's:
+the sums run in another order (BLAS on X · W).
+"""
+
+import threading
+
+import numpy as np
+from scipy import sparse
+from sklearn.linear_model import (
+    ElasticNet,
+    GammaRegressor,
+    Lasso,
+    LinearRegression,
+    LogisticRegression,
+    PoissonRegressor,
+    Ridge,
+    SGDClassifier,
+    SGDRegressor,
+    TweedieRegressor,
+)
+from sklearn.pipeline import Pipeline
+from sklearn.svm import LinearSVC, LinearSVR
+from sklearn.utils import check_array
+
+from .pipeline import columnwise_view
+
+# Exact types only: a subclass may predict otherwise.
+_CLASSIFIERS = (LogisticRegression, SGDClassifier, LinearSVC)
+_SUPPORTED = (
+    LinearRegression,
+    Ridge,
+    Lasso,
+    ElasticNet,
+    SGDRegressor,
+    LinearSVR,
+    PoissonRegressor,
+    GammaRegressor,
+    TweedieRegressor,
+    *_CLASSIFIERS,
+)
+# What each kind's prediction methods call for X · W + b (private methods of
+# scikit-learn's linear models, read here, beside the code that replays
+# them): a copy of the model answering them with our decisions runs the
+# model's own code for everything after.
+_DECISION_HOOKS = ("decision_function", "_decision_function", "_linear_predictor")
+_METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"}
+# Column groups whose contributions a LinearModel keeps (each two arrays of
+# X's rows by outputs): as many as chunks in flight share, a few.
+_KEPT_GROUPS = 4
+
+
+def unsupported_linear(model, methods):
+    """Why the linear shortcut cannot predict `model` (None if it can)."""
+    kind = type(model)
+    if kind not in _SUPPORTED:
+        names = ", ".join(k.__name__ for k in _SUPPORTED)
+        return (
+            f"{kind.__name__} is not one of the linear models it reproduces ({names})"
+        )
+    coef = getattr(model, "coef_", None)
+    if coef is None or sparse.issparse(coef):
+        return "its coef_ is sparse (sparsify()) or missing"
+    if set(vars(model)) & (_METHODS | set(_DECISION_HOOKS)):
+        return "a prediction method is replaced on the model itself"
+    needed = {m for m in methods if m not in _METHODS or not hasattr(model, m)}
+    if needed:
+        return f"the scorers need {', '.join(sorted(needed))}"
+    return None
+
+
+class LinearModel:
+    """A fitted linear model as its weights, answering the prediction
+    methods of copies of one X (see the module doc).
+
+    The protocol of the tree shortcut's ``TreeModel``: :meth:`predict` of
+    copies ``(rows, columns)`` stacked in order, with or without a donor.
+    """
+
+    def __init__(self, model, X):
+        self.model = model
+        coef = np.asarray(model.coef_)
+        # (n_columns, n_outputs), as the model multiplies X by it.
+        self.weights = coef.reshape(1, -1).T if coef.ndim == 1 else coef.T
+        self.intercept = np.asarray(model.intercept_)
+        self.n_outputs = self.weights.shape[1]
+        # A classifier's decision function ravels one column; a regressor's
+        # output has the shape of its coef_ (1-D, or a column per target).
+        self.ravel = coef.ndim == 1 or (
+            type(model) in _CLASSIFIERS and coef.shape[0] == 1
+        )
+        self.X = X
+        self.base = self._dot(X, slice(None)) + self.intercept
+        # The last few column groups' contributions: a run's chunks take a
+        # feature's repeats one after another (the tree walk's job order).
+        self._parts = {}
+        self._lock = threading.Lock()
+
+    def __getstate__(self):
+        # Shipped to a remote backend's workers: without its lock and cache.
+        state = dict(self.__dict__, _parts={})
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, model, X):
+        """`model` on `X` as the model reads it, or None where X is not a
+        finite float matrix (the model's own checks then speak)."""
+        rows = as_model_input(X)
+        return None if rows is None else cls(model, rows)
+
+    def predicts_walk_rows(self):
+        return False
+
+    def predict_threads(self, n_workers=1):
+        """One: the copies are gathers, and numpy's products take BLAS's
+        own threads."""
+        return 1
+
+    def bytes_per_copy(self, n_rows, n_columns=1):
+        """A copy's decisions, and the contributions it gathers from."""
+        return 16 * n_rows * self.n_outputs
+
+    def _dot(self, X, columns):
+        """``X[:, columns] · W[columns]``, dense, shape (n_rows, n_outputs)."""
+        if (
+            isinstance(X, np.ndarray)
+            and isinstance(columns, list)
+            and len(columns) == 1
+        ):
+            # One column: a product by its weights, no copy of the column.
+            return X[:, columns[0], None] * self.weights[columns[0]]
+        part = X[:, columns]
+        product = part @ self.weights[columns]
+        return np.asarray(product.todense() if sparse.issparse(product) else product)
+
+    def decisions(self, copies, donor=None):
+        """The decision function of the copies of X, stacked: shape
+        (n_copies * n_rows, n_outputs)."""
+        n_rows = self.X.shape[0]
+        out = np.empty((len(copies), n_rows, self.n_outputs), self.base.dtype)
+        for columns in dict.fromkeys(tuple(c) for _, c in copies):
+            blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
+            own, rest = self._parts_of(columns)
+            if donor is None:
+                # One output: 1-D gathers, faster than a column's.
+                own, rest, into = (
+                    (own[:, 0], rest[:, 0], out[..., 0])
+                    if self.n_outputs == 1
+                    else (own, rest, out)
+                )
+                for b in blocks:
+                    np.add(rest, own[copies[b][0]], out=into[b])
+            else:
+                rows = [copies[b][0] for b in blocks]
+                given = self._dot(donor[rows], list(columns))[:, None]
+                if len(blocks) == len(copies):  # one group: no gathered copy
+                    np.add(rest[None], given, out=out)
+                else:
+                    out[blocks] = rest[None] + given
+        return out.reshape(-1, self.n_outputs)
+
+    def _parts_of(self, columns):
+        """X's contribution of `columns` and the rest of its decisions."""
+        with self._lock:
+            parts = self._parts.get(columns)
+        if parts is None:
+            own = self._dot(self.X, list(columns))
+            parts = own, self.base - own
+            with self._lock:
+                self._parts[columns] = parts
+                while len(self._parts) > _KEPT_GROUPS:
+                    del self._parts[next(iter(self._parts))]
+        return parts
+
+    def predict(self, X, copies, methods, donor=None, n_threads=1, block_bytes=None):
+        """The model's `methods` on copies of X stacked in order, as
+        ``TreeModel.predict`` gives them: in copy ``(rows, columns)`` row
+        ``i`` takes `columns` from row ``rows[i]`` of X, or from donor row
+        `rows` for every row. `X` is the matrix this model was made for
+        (or rows ``low:high`` of it, recomputed)."""
+        model = self if X is self.X else LinearModel(self.model, X)
+        d = model.decisions(copies, donor)
+        if self.ravel:
+            d = d.reshape(-1)
+        # The model's methods may write into the decisions (predict_proba's
+        # expit does): each but the last gets a copy.
+        last = len(methods) - 1
+        return {
+            method: replayed(self.model, method, d if i == last else d.copy())
+            for i, method in enumerate(methods)
+        }
+
+
+def as_model_input(X):
+    """`X` as scikit-learn's linear models validate it (float64, or float32
+    kept; CSR kept), or None where they would refuse it (NaN, strings)."""
+    try:
+        return check_array(X, accept_sparse="csr", dtype=(np.float64, np.float32))
+    except (ValueError, TypeError):
+        return None
+
+
+def replayed(model, method, decisions):
+    """``model.method`` on rows whose decision function is `decisions`:
+    the model's own code, on a shallow copy of it whose decision function
+    (whichever private name its methods call) returns them. The method may
+    write into `decisions` (each method calls its hook once)."""
+    stand_in = object.__new__(type(model))
+    stand_in.__dict__.update(model.__dict__)
+    for hook in _DECISION_HOOKS:
+        setattr(stand_in, hook, lambda X, d=decisions: d)
+    return getattr(stand_in, method)(decisions)
+
+
+def linear_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
+    """``(LinearModel, X, donor)`` as the model reads them where the linear
+    shortcut applies to `model` on `X` (and `donor`), else None; with
+    ``algorithm="linear"`` a ValueError says why not. `obstacle`: a reason
+    of the caller's own (a custom scorer, the recursion method)."""
+    reason = obstacle or unsupported_linear(model, methods)
+    if reason is None:
+        linear = LinearModel.of(model, X)
+        donor_in = None if donor is None else as_model_input(donor)
+        if linear is not None and (donor is None or donor_in is not None):
+            return linear, linear.X, donor_in
+        reason = "the data reaching the model is not a finite float matrix"
+    if algorithm == "linear":
+        raise ValueError(f"algorithm='linear': {reason}.")
+    return None
+
+
+def check_linear_algorithm(estimator, X, methods, obstacle=None):
+    """For ``algorithm="linear"``, before any work: a ValueError unless the
+    model (a column-wise pipeline's final step, if so) can take the
+    shortcut."""
+    view = columnwise_view(estimator, X.shape[1])
+    reason = obstacle
+    if reason is None and view is None and isinstance(estimator, Pipeline):
+        reason = (
+            "the pipeline's steps before its model are not all column-wise "
+            "(scalers, SimpleImputer, OneHotEncoder, OrdinalEncoder, "
+            "passthrough, and ColumnTransformers or pipelines of these)"
+        )
+    model = estimator if view is None else view.model
+    reason = reason or unsupported_linear(model, methods)
+    if reason is not None:
+        raise ValueError(f"algorithm='linear': {reason}.")

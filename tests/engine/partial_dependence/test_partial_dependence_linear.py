@@ -1,0 +1,196 @@
+"""Partial dependence and ICE through the linear shortcut: every row's
+decision function moved by the feature's contribution at each grid value,
+then the model's link; scikit-learn's numbers to BLAS rounding, without
+predicting a copy."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.compose import ColumnTransformer
+from sklearn.impute import SimpleImputer
+from sklearn.inspection import partial_dependence as sklearn_partial_dependence
+from sklearn.linear_model import (
+    LinearRegression,
+    LogisticRegression,
+    PoissonRegressor,
+    Ridge,
+    SGDClassifier,
+)
+from sklearn.neighbors import KNeighborsRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder, SplineTransformer, StandardScaler
+from sklearn.svm import LinearSVC
+
+from inspectwidgets import partial_dependence
+
+from numerics import assert_blas_close
+
+
+def numeric_data(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = X @ np.array([1.0, -2.0, 0.5, 0.0]) + rng.normal(0, 0.5, n)
+    return X, y
+
+
+def assert_matches_sklearn(model, X, features, **kwargs):
+    result = partial_dependence(
+        model, X, features, kind="both", return_result=True, **kwargs
+    )
+    assert result.algorithm == "linear"
+    expected = sklearn_partial_dependence(model, X, features, kind="both", **kwargs)
+    assert_blas_close(result.average, expected.average)
+    assert_blas_close(result.individual, expected.individual)
+    for ours, theirs in zip(result.grid_values, expected.grid_values, strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_ice_lines_are_the_decision_function_moved_along_the_weight():
+    """ICE_i(v) = f(x_i) + (v - x_ij) w_j for a linear regression: the
+    formula written out, against the engine."""
+    X, y = numeric_data()
+    model = LinearRegression().fit(X, y)
+    result = partial_dependence(model, X, [1], kind="both", return_result=True)
+    grid = result.grid_values[0]
+    f = X @ model.coef_ + model.intercept_
+    expected = f[:, None] + (grid[None, :] - X[:, [1]]) * model.coef_[1]
+    assert_blas_close(result.individual[0], expected)
+    assert_blas_close(result.average[0], expected.mean(axis=0))
+
+
+@pytest.mark.parametrize(
+    "model, target, response_method",
+    [
+        (Ridge(), "regression", "auto"),
+        (PoissonRegressor(), "counts", "auto"),
+        (LogisticRegression(), "binary", "predict_proba"),
+        (LogisticRegression(), "binary", "decision_function"),
+        (LogisticRegression(), "three", "predict_proba"),
+        (SGDClassifier(loss="log_loss", random_state=0), "three", "auto"),
+        (LinearSVC(random_state=0), "three", "decision_function"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else type(v).__name__,
+)
+@pytest.mark.parametrize("features", [[0], [1, 2]], ids=["one", "pair"])
+def test_models_match_sklearn(model, target, response_method, features):
+    X, y = numeric_data()
+    if target == "counts":
+        y = np.random.default_rng(1).poisson(np.exp(y / 4))
+    elif target == "binary":
+        y = (y > 0).astype(int)
+    elif target == "three":
+        y = np.digitize(y, [-1, 1])
+    model.fit(X, y)
+    assert_matches_sklearn(
+        model, X, features, response_method=response_method, grid_resolution=15
+    )
+
+
+def messy_frame(n=400, seed=0):
+    """NaN, pandas nullable dtypes, strings, a categorical, integers."""
+    rng = np.random.default_rng(seed)
+    age = rng.normal(40, 10, n)
+    age[::9] = np.nan
+    frame = pd.DataFrame(
+        {
+            "age": age,
+            "income": pd.array(rng.normal(3, 1, n), dtype="Float64"),
+            "children": pd.array(rng.integers(0, 4, n), dtype="Int64"),
+            "city": rng.choice(
+                ["paris", "lyon", "nice", "brest"], n, p=[0.45, 0.3, 0.2, 0.05]
+            ),  # fmt: skip
+            "plan": pd.Categorical(rng.choice(["free", "pro", "team"], n)),
+            "score": rng.normal(0, 1, n),
+        }
+    )
+    logit = np.nan_to_num((age - 40) / 10) + (frame.city == "paris") - frame.score
+    y = (logit + rng.normal(0, 1, n) > 0.3).astype(int).to_numpy()
+    return frame, y
+
+
+def messy_pipeline(model, encoder):
+    return make_pipeline(
+        ColumnTransformer(
+            [
+                (
+                    "num",
+                    make_pipeline(SimpleImputer(), StandardScaler()),
+                    ["age", "income", "score"],
+                ),  # fmt: skip
+                ("int", StandardScaler(), ["children"]),
+                ("cat", encoder, ["city", "plan"]),
+            ]
+        ),
+        model,
+    )
+
+
+@pytest.mark.parametrize(
+    "encoder",
+    [
+        OneHotEncoder(handle_unknown="ignore"),
+        OneHotEncoder(drop="first", sparse_output=False),
+        OneHotEncoder(min_frequency=40, handle_unknown="infrequent_if_exist"),
+    ],
+    ids=["ignore-sparse", "drop-first", "infrequent"],
+)
+@pytest.mark.parametrize(
+    "features, categorical",
+    [(["score"], None), (["city"], ["city"]), (["score", "plan"], ["plan"])],
+    ids=["numeric", "category", "pair"],
+)
+def test_messy_pipeline_matches_sklearn(encoder, features, categorical):
+    X, y = messy_frame()
+    pipe = messy_pipeline(LogisticRegression(), encoder).fit(X, y)
+    X_before = X.copy()
+    assert_matches_sklearn(
+        pipe, X, features, categorical_features=categorical, grid_resolution=20
+    )
+    pd.testing.assert_frame_equal(X, X_before)
+
+
+def test_no_copy_is_predicted(monkeypatch):
+    X, y = messy_frame(200)
+    pipe = messy_pipeline(LogisticRegression(), OneHotEncoder()).fit(X, y)
+    expected = sklearn_partial_dependence(pipe, X, ["score"], kind="both")
+    rows = []
+    original = LogisticRegression.decision_function
+
+    def counted(self, X, *args, **kwargs):
+        rows.append(X.shape[0])
+        return original(self, X, *args, **kwargs)
+
+    monkeypatch.setattr(LogisticRegression, "decision_function", counted)
+    result = partial_dependence(pipe, X, ["score"], kind="both", return_result=True)
+    assert result.algorithm == "linear"
+    assert rows == []  # X · W is ours: the model computed no decision at all
+    assert_blas_close(result.individual, expected.individual)
+
+
+@pytest.mark.parametrize(
+    "model, reason",
+    [
+        (make_pipeline(SplineTransformer(), Ridge()), "column-wise"),
+        (KNeighborsRegressor(), "KNeighborsRegressor"),
+    ],
+    ids=["spline", "neighbors"],
+)
+def test_unsupported_falls_back_and_linear_refuses(model, reason):
+    X, y = numeric_data(150)
+    model.fit(X, y)
+    result = partial_dependence(model, X, [0], kind="both", return_result=True)
+    assert result.algorithm == "generic"
+    expected = sklearn_partial_dependence(model, X, [0], kind="both")
+    assert_blas_close(result.individual, expected.individual)
+    with pytest.raises(ValueError, match=f"algorithm='linear'.*{reason}"):
+        partial_dependence(model, X, [0], algorithm="linear")
+
+
+def test_generic_is_still_chosen_on_request():
+    X, y = numeric_data(150)
+    model = Ridge().fit(X, y)
+    result = partial_dependence(model, X, [0], algorithm="generic", return_result=True)
+    assert result.algorithm == "generic"
+    linear = partial_dependence(model, X, [0], algorithm="linear", return_result=True)
+    assert linear.algorithm == "linear"
+    assert_blas_close(linear.average, result.average)
