@@ -55,12 +55,12 @@ def numeric_data(n=400, seed=0):
 def assert_matches_sklearn(model, X, y, scoring, **kwargs):
     """Every scorer's importances equal scikit-learn's, by the linear path."""
     result = permutation_importance(
-        model, X, y, scoring=scoring, n_repeats=4, random_state=7,
+        model, X, y, scoring=scoring, n_repeats=2, random_state=7,
         return_result=True, **kwargs,
     )  # fmt: skip
     assert result.algorithm == "linear"
     expected = sklearn_permutation_importance(
-        model, X, y, scoring=scoring, n_repeats=4, random_state=7
+        model, X, y, scoring=scoring, n_repeats=2, random_state=7
     )
     for name in scoring:
         assert_blas_close(
@@ -238,11 +238,11 @@ def test_no_copy_is_predicted(scoring, monkeypatch):
         model = LogisticRegression()
     pipe = messy_pipeline(model).fit(X, y)
     expected = sklearn_permutation_importance(
-        pipe, X, y, scoring=scoring, n_repeats=5, random_state=0
+        pipe, X, y, scoring=scoring, n_repeats=2, random_state=0
     )
     rows = count_products(monkeypatch, type(model))
     result = permutation_importance(
-        pipe, X, y, scoring=scoring, n_repeats=5, random_state=0, return_result=True
+        pipe, X, y, scoring=scoring, n_repeats=2, random_state=0, return_result=True
     )
     assert result.algorithm == "linear"
     # X itself, once per prediction method the scorers call (predict,

@@ -165,22 +165,23 @@ def test_streamed_rounds_equal_the_generic_ones(forest_data):
         assert_array_equal(walked.importances(), predicted.importances())
 
 
-@pytest.mark.parametrize("max_memory", [None, 50_000])
-def test_repeats_walked_together_give_sklearns_numbers(forest_data, max_memory):
+def test_repeats_walked_together_give_sklearns_numbers(forest_data):
     # The walk takes a feature's repeats together (in blocks of rounds); a
     # small budget cuts the blocks into chunks that split a feature's repeats.
     forest, X, y = forest_data
     kwargs = dict(n_repeats=11, random_state=3, scoring=SCORERS)
     expected = sklearn_permutation_importance(forest, X, y, **kwargs)
-    memory = {} if max_memory is None else {"max_memory": max_memory}
-    seen = []
-    for callback in (None, lambda r: seen.append(r.n_repeats_done)):
-        got = permutation_importance(
-            forest, X, y, algorithm="tree", callback=callback, **memory, **kwargs
-        )
-        for name in SCORERS:
-            assert_array_equal(got[name].importances, expected[name].importances)
-    assert seen == list(range(1, 12))
+    for memory in ({}, {"max_memory": 50_000}):
+        seen = []
+        for callback in (None, lambda r, seen=seen: seen.append(r.n_repeats_done)):
+            got = permutation_importance(
+                forest, X, y, algorithm="tree", callback=callback, **memory, **kwargs
+            )
+            for name in SCORERS:
+                assert_array_equal(
+                    got[name].importances, expected[name].importances, err_msg=memory
+                )
+        assert seen == list(range(1, 12)), memory
 
 
 def test_the_walk_takes_a_features_repeats_in_blocks_of_rounds():
