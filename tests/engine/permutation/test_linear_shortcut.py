@@ -355,3 +355,20 @@ def test_same_bits_for_any_chunking_and_threads():
             np.testing.assert_array_equal(
                 other.importances(name), reference.importances(name)
             )
+
+
+def test_float32_data_takes_the_generic_path():
+    """On float32 the model sums in float32, whose rounding another order of
+    the sums would not reproduce: the shortcut leaves such data to the model,
+    and the numbers are scikit-learn's bit for bit."""
+    X, y, _ = numeric_data()
+    X = X.astype(np.float32)
+    model = Ridge().fit(X, y)
+    result = permutation_importance(
+        model, X, y, n_repeats=2, random_state=0, return_result=True
+    )
+    assert result.algorithm == "generic"
+    expected = sklearn_permutation_importance(model, X, y, n_repeats=2, random_state=0)
+    np.testing.assert_array_equal(result.importances("score"), expected.importances)
+    with pytest.raises(ValueError, match="not a finite float64 matrix"):
+        permutation_importance(model, X, y, n_repeats=2, algorithm="linear")

@@ -242,9 +242,18 @@ def linear_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
     if reason is None:
         linear = LinearModel.of(model, X)
         donor_in = None if donor is None else as_model_input(donor)
-        if linear is not None and (donor is None or donor_in is not None):
+        # float64 only: on float32 the model sums in float32, whose rounding
+        # the shortcut's other order would not reproduce to 1e-12 (and a grid
+        # value float32 cannot hold makes pandas upcast the copies).
+        if (
+            linear is not None
+            and linear.X.dtype == np.float64
+            and (
+                donor is None or (donor_in is not None and donor_in.dtype == np.float64)
+            )
+        ):
             return linear, linear.X, donor_in
-        reason = "the data reaching the model is not a finite float matrix"
+        reason = "the data reaching the model is not a finite float64 matrix"
     if algorithm == "linear":
         raise ValueError(f"algorithm='linear': {reason}.")
     return None

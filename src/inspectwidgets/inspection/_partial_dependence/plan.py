@@ -139,7 +139,14 @@ def _prediction_space(run):
     """
     view = columnwise_view(run.estimator, run.X.shape[1])
     if view is not None:
-        transformed, rows = view.transform(run.X), view.transform(run.rows)
+        try:
+            transformed, rows = view.transform(run.X), view.transform(run.rows)
+        except (ValueError, TypeError):
+            # A value of a feature that every copy replaces (None where the
+            # encoder knows only strings): scikit-learn's copies never show
+            # it to the preprocessing; the pipeline predicting them will say
+            # if another column cannot pass.
+            return run.X, run.rows, tuple(run.positions), run.estimator
         dense = (
             isinstance(transformed, np.ndarray)
             and isinstance(rows, np.ndarray)
