@@ -38,3 +38,26 @@ def make_customers(n_rows, random_state, noise_columns=False):
 def labels(prefix, codes):
     """Strings such as "plan 3" for integer codes."""
     return [f"{prefix} {code}" for code in codes]
+
+
+def frame_models():
+    """Two models of a frame of numeric columns x0-x7 and a category `city`:
+    histogram boosting on it as is, and a ridge behind scaling and one-hot
+    encoding (unfitted)."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from sklearn.linear_model import Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    numeric = [f"x{i}" for i in range(8)]
+    ridge = make_pipeline(
+        make_column_transformer(
+            (StandardScaler(), numeric), (OneHotEncoder(), ["city"])
+        ),
+        Ridge(),
+    )
+    hgb = HistGradientBoostingRegressor(
+        max_iter=100, categorical_features="from_dtype", random_state=0
+    )
+    return {"HistGradientBoosting": hgb, "Ridge pipeline": ridge}

@@ -12,11 +12,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from sklearn.compose import make_column_transformer
-from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.linear_model import Ridge
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from _datasets import frame_models
 
 from inspectwidgets import permutation_importance
 
@@ -29,20 +25,6 @@ def data(n, seed):
     return X, y.to_numpy()
 
 
-def models():
-    numeric = [f"x{i}" for i in range(8)]
-    ridge = make_pipeline(
-        make_column_transformer(
-            (StandardScaler(), numeric), (OneHotEncoder(), ["city"])
-        ),
-        Ridge(),
-    )
-    hgb = HistGradientBoostingRegressor(
-        max_iter=100, categorical_features="from_dtype", random_state=0
-    )
-    return {"HistGradientBoosting": hgb, "Ridge pipeline": ridge}
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="10,000 rows, 1 run")
@@ -52,7 +34,7 @@ def main():
     X_train, y_train = data(20_000, 0)
     print("| model | rows | off s | B=200 s | extra s | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
-    for name, model in models().items():
+    for name, model in frame_models().items():
         model.fit(X_train, y_train)
         for n in sizes:
             X, y = data(n, 1)
