@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -86,7 +87,16 @@ def test_widgets_run_and_the_dependent_cell_follows_the_selection(review):
 def test_a_run_cancelled_keeps_its_repeats(review):
     _, defs = review
     permutation = defs["permutation"]
+    first_repeat = threading.Event()
+
+    def on_repeats(change):
+        if change["new"] >= 1:
+            first_repeat.set()
+
+    permutation.observe(on_repeats, "_repeats_done")
     permutation.n_repeats = 200  # a new run, as the Repeats box starts
+    assert first_repeat.wait(RUN_TIMEOUT)  # a hang guard, not a timing
     permutation.cancel()
+    permutation.unobserve(on_repeats, "_repeats_done")
     assert permutation.wait(RUN_TIMEOUT) == "cancelled"
-    assert permutation.result is None or permutation.result.n_repeats_done < 200
+    assert 1 <= permutation.result.n_repeats_done < 200
