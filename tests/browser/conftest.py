@@ -340,6 +340,31 @@ async ([index, code]) => {{
 """
 
 
+# The notebook panel in the main area whose document is at `name`.
+_PANEL_JS = """
+(name) => Array.from(window.jupyterapp?.shell?.widgets('main') ?? [])
+  .find((widget) => widget.context?.path === name)
+"""
+
+# What a notebook that never got an idle kernel looked like, for the error.
+_PANEL_STATE_JS = f"""
+(name) => {{
+  const shell = window.jupyterapp.shell;
+  const panel = ({_PANEL_JS})(name);
+  const session = panel?.sessionContext;
+  return {{
+    current: shell.currentWidget?.context?.path ?? shell.currentWidget?.id ?? null,
+    open: Array.from(shell.widgets('main')).map((w) => w.context?.path ?? w.id),
+    found: Boolean(panel),
+    kernel: session?.session?.kernel?.status ?? null,
+    connection: session?.session?.kernel?.connectionStatus ?? null,
+    kernelName: session?.kernelDisplayName ?? null,
+    dialogs: document.querySelectorAll('.jp-Dialog').length,
+  }};
+}}
+"""
+
+
 def write_notebook(path, cells):
     """Write code `cells` (strings) as a Python 3 notebook at `path`."""
     # Imported here: nbformat's schema validator takes seconds to load, and
@@ -368,6 +393,8 @@ class LabNotebook:
     # Opening and running ------------------------------------------------
 
     def open(self):
+        from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
         # Returns nothing: the opened widget is no value Playwright can send
         # back (it failed at random: "object reference chain is too long").
         self.page.evaluate(
@@ -377,16 +404,27 @@ class LabNotebook:
             }""",
             self.name,
         )
-        self.page.wait_for_function(
-            """(name) => {
-              const panel = window.jupyterapp?.shell?.currentWidget;
-              return panel?.context?.path === name
-                && panel.sessionContext?.session?.kernel?.status === 'idle';
-            }""",
-            arg=self.name,
-            timeout=KERNEL_READY_TIMEOUT,
-            polling=100,
-        )
+        # The panel is found by its path and activated, not taken to be the
+        # current widget: the other methods drive `shell.currentWidget`.
+        try:
+            self.page.wait_for_function(
+                f"""(name) => {{
+                  const panel = ({_PANEL_JS})(name);
+                  if (panel && window.jupyterapp.shell.currentWidget !== panel) {{
+                    window.jupyterapp.shell.activateById(panel.id);
+                  }}
+                  return panel?.sessionContext?.session?.kernel?.status === 'idle';
+                }}""",
+                arg=self.name,
+                timeout=KERNEL_READY_TIMEOUT,
+                polling=100,
+            )
+        except PlaywrightTimeoutError as error:
+            state = self.page.evaluate(_PANEL_STATE_JS, self.name)
+            raise AssertionError(
+                f"{self.name}: no idle kernel after {KERNEL_READY_TIMEOUT} ms; "
+                f"the page: {state}; the server log ends:\n{_tail(self.server.log)}"
+            ) from error
         return self
 
     def run_all(self):
