@@ -13,16 +13,25 @@ from .importance import (
     permutation_importance,
     permutation_run,
 )
+from .model_comparison import PairedDifference, PermutationComparisonResult
+from .models import (
+    compare_permutation_importance,
+    iter_compare_permutation_importance,
+)
 from .out_of_bag import OobRun, oob_permutation_importance
 from .result import PermutationImportanceResult, Subgroup
 from .scorers import builtin_score_name
 from .scoring import ScoringPlan
 
 __all__ = [
+    "PairedDifference",
+    "PermutationComparisonResult",
     "PermutationImportanceResult",
     "Subgroup",
+    "compare_permutation_importance",
     "conditional_permutation_importance",
     "cross_val_permutation_importance",
+    "iter_compare_permutation_importance",
     "iter_conditional_permutation_importance",
     "iter_permutation_importance",
     "oob_permutation_importance",
