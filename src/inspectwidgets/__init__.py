@@ -47,6 +47,7 @@ from .plotting import (
     ImportanceComparisonDisplay,
     InteractionStrengthDisplay,
     PartialDependenceDisplay,
+    PermutationComparisonDisplay,
     PermutationImportanceDisplay,
 )
 
@@ -90,6 +91,7 @@ __all__ = [
     "PartialDependenceWidget",
     "PermutationImportanceDisplay",
     "PairedDifference",
+    "PermutationComparisonDisplay",
     "PermutationComparisonResult",
     "PermutationImportanceResult",
     "PermutationImportanceWidget",

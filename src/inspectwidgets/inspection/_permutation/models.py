@@ -9,7 +9,7 @@ model's numbers are those of its own :func:`permutation_importance` run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,8 +21,8 @@ from .._core.hints import (
     Algorithm,
     Cancel,
     Data,
-    Estimator,
     FeatureGroups,
+    Models,
     RandomState,
     Scoring,
 )
@@ -42,9 +42,6 @@ from .model_comparison import PermutationComparisonResult, check_confidence_leve
 from .plan import plan_run, plan_shared_stacks
 from .snapshots import RoundCollector
 from .validated import naming, validate_data
-
-#: What `models` may be: names to fitted estimators, or fitted estimators.
-Models = Mapping[str, Estimator] | Sequence[Estimator]
 
 
 def check_models(models):
