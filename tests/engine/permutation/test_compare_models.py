@@ -362,3 +362,79 @@ def test_bad_models_are_refused_by_name(regression):
         compare_permutation_importance(models, X, y, n_repeats=0)
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_repeat'"):
         iter_compare_permutation_importance(models, X, y, n_repeat=3)
+
+
+def test_classifiers_with_probability_scorers_rows_weights_and_groups():
+    """scikit-learn's numbers per model under max_samples, sample_weight,
+    feature groups and scorers of probabilities and labels."""
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+
+    X, y = make_classification(n_samples=300, n_features=6, random_state=0)
+    models = {
+        "forest": RandomForestClassifier(10, random_state=0).fit(X, y),
+        "logistic": LogisticRegression().fit(X, y),
+        "knn": KNeighborsClassifier().fit(X, y),
+    }
+    weight = np.linspace(0.5, 2, len(y))
+    scoring = ["accuracy", "roc_auc", "neg_log_loss"]
+    kwargs = dict(n_repeats=3, random_state=7, scoring=scoring, max_samples=0.7)
+    groups = {"pair": [0, 1], "third": 2}
+    result = compare_permutation_importance(
+        models, X, y, sample_weight=weight, features=groups, **kwargs
+    )
+    assert result.feature_names == ("pair", "third")
+    for name, model in models.items():
+        theirs = sklearn_permutation_importance(
+            model, X, y, sample_weight=weight, **kwargs
+        )
+        # scikit-learn's columns 0 and 2 alone; our "pair" is checked against
+        # our own single run (groups are ours, not scikit-learn's).
+        own = permutation_importance(
+            model, X, y, sample_weight=weight, features=groups, **kwargs
+        )
+        for scorer in scoring:
+            got = result.importances(name, scorer)
+            _assert_same(name, got, own[scorer].importances)
+            _assert_same(name, got[1], theirs[scorer].importances[2])
+
+
+def test_the_same_model_twice_gives_the_same_numbers_and_no_difference(regression):
+    models, X, y = regression
+    result = compare_permutation_importance(
+        {"a": models["svr"], "b": models["svr"]}, X, y, n_repeats=3, random_state=0
+    )
+    assert_array_equal(result.importances("a"), result.importances("b"))
+    paired = result.paired_difference("a", "b")
+    assert_array_equal(paired.differences, 0.0)
+    assert not paired.differs.any()
+
+
+def test_shared_stacks_hold_every_models_outputs_within_max_memory(
+    regression, monkeypatch
+):
+    """A shared chunk holds one stack and each model's outputs of it (three
+    times: the scores' temporaries): together within max_memory."""
+    _, X, y = regression
+    models = {"knn": CountingKNN().fit(X, y), "svr": CountingSVR().fit(X, y)}
+    sizes = []
+    build = batching.FrameBatcher.build
+
+    def recorded_build(self, copies, donor=None):
+        sizes.append(len(copies))
+        return build(self, copies, donor)
+
+    monkeypatch.setattr(batching.FrameBatcher, "build", recorded_build)
+    max_memory = 200_000
+    result = compare_permutation_importance(
+        models, X, y, n_repeats=8, random_state=0, max_memory=max_memory
+    )
+    per_copy = X.to_numpy().nbytes + len(models) * 3 * len(X) * 8
+    assert max(sizes) > 1 and max(sizes) * per_copy <= max_memory, sizes
+    assert sum(sizes) == 8 * X.shape[1]
+    for name, model in models.items():
+        theirs = sklearn_permutation_importance(
+            model, X, y, n_repeats=8, random_state=0
+        )
+        assert_blas_close(result.importances(name), theirs.importances)
