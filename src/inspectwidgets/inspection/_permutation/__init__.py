@@ -15,6 +15,7 @@ from .importance import (
 )
 from .model_comparison import PairedDifference, PermutationComparisonResult
 from .models import (
+    check_models,
     compare_permutation_importance,
     iter_compare_permutation_importance,
 )
@@ -52,4 +53,7 @@ INTERNAL_API = [
     "builtin_score_name",
     # whether a view's scorers allow the held-out interval, and at what cost
     "resamples_scorers",
+    # several models as {name: estimator}, named and checked as the engine
+    # takes them (ModelInspector's header)
+    "check_models",
 ]
