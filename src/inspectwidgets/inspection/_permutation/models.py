@@ -152,11 +152,12 @@ class ModelsRun:
         """One stream of rounds ({name: result}) per model, but one for all
         the models that stack copies of X's rows; each planned now (which
         predicts X's baselines)."""
-        streams_guess = len(self.runs)
         budget = self.data.max_memory
         if self._interleaved() and self.runner.n_workers > 1:
-            # A stream waiting its turn keeps its threads' chunks in flight.
-            budget = max(1, budget // streams_guess)
+            # A stream waiting its turn keeps its threads' chunks in flight:
+            # a share of the budget for each model (streams are known only
+            # once planned, with their budget).
+            budget = max(1, budget // len(self.runs))
         plans = {}
         for name, run in self.runs.items():
             run.watched, run.max_memory = self.watched, budget
@@ -327,9 +328,12 @@ def compare_permutation_importance(
 features, max_memory, algorithm
         As in :func:`permutation_importance`, for every model (`scoring`
         None: each model's own ``score``). `max_memory` bounds the copies
-        and predictions held at once for all the models; `algorithm` is
-        each model's choice, the chosen path in each result's
-        ``algorithm``.
+        and predictions of the chunks in flight, for all the models at
+        once (divided among them where their streams take turns on
+        several threads); what each model's run keeps for its whole length
+        (the rows a tree walk reads, a pipeline's transformed rows) counts
+        against its own. `algorithm` is each model's choice, the chosen
+        path in each result's ``algorithm``.
     confidence_level : float in (0, 1), default=0.95
         The coverage of the paired differences' intervals (Student's t over
         repeats, see :class:`PairedDifference`).
