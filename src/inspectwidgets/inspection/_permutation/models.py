@@ -125,8 +125,8 @@ class ModelsRun:
 
     def __iter__(self):
         """Every model's round r, once all have it: the models' streams take
-        turns round by round where someone watches (and runs here), else
-        they run one after another (see `_interleaved`)."""
+        turns round by round where someone watches and the chunks run in
+        this process, else they run one after another (`_interleaved`)."""
         streams = self._streams()
         if not self._interleaved():
             buffered = [list(stream) for stream in streams]
