@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { isolate } from "./charts/format.js";
-import { headerLines } from "./inspector/header.js";
+import { headerLines, scoreColumns } from "./inspector/header.js";
 import widget, {
   effectsTitleText,
   importanceOptions,
@@ -120,6 +120,41 @@ describe("ModelInspector front end", () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     document.body.replaceChildren();
+  });
+
+  it("score several models side by side, the reviewed one first", () => {
+    const model = makeModel();
+    model.set("_header", {
+      ...HEADER,
+      model_name: "forest",
+      other_models: [
+        { name: "ridge", scores: { r2: 0.4 } },
+        { name: "<b>knn</b>", scores: {} },
+      ],
+    });
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const table = queryTestId(el, "mi-scores");
+    const titles = [...table.querySelectorAll("th")].map((th) => th.textContent);
+    expect(titles).toEqual([
+      "held-out score",
+      isolate("forest"),
+      isolate("ridge"),
+      isolate("<b>knn</b>"),
+      "DummyRegressor",
+    ]);
+    expect(table.querySelector("b")).toBeNull();
+    const cells = [...queryAllTestId(el, "mi-score")[0].querySelectorAll("td")];
+    expect(cells.map((td) => td.textContent)).toEqual([
+      "r2",
+      "0.05",
+      "0.4",
+      "n/a",
+      "0",
+    ]);
+    expect(scoreColumns(HEADER)).toEqual(["model", "DummyRegressor"]);
+    cleanup();
   });
 
   it("show the model's scores pending until the first walk, n/a if it failed", () => {

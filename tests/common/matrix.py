@@ -113,6 +113,11 @@ def _perm_numbers(result):
     ]
 
 
+def _models_numbers(result):
+    """Each model's numbers (the same model twice: the same numbers)."""
+    return [n for r in result.results.values() for n in _perm_numbers(r)]
+
+
 def _pd_numbers(result):
     ice = [] if result.individual is None else [result.individual]
     return [result.average, *ice]
@@ -322,6 +327,26 @@ TARGETS = [
             )
         ),
         _perm_numbers,
+    ),
+    Target(
+        "compare_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: iw.compare_permutation_importance(
+            {"model": model, "again": model}, X, y, **_perm_kwargs(s)
+        ),
+        _models_numbers,
+    ),
+    Target(
+        "iter_compare_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: _last(
+            iw.iter_compare_permutation_importance(
+                {"model": model, "again": model}, X, y, **_perm_kwargs(s)
+            )
+        ),
+        _models_numbers,
     ),
     Target(
         "cross_val_permutation_importance",

@@ -13,11 +13,16 @@ PAIRS = [
     ("partial_dependence", "iter_partial_dependence"),
     ("conditional_permutation_importance", "iter_conditional_permutation_importance"),
 ]
+# Several models' permutation importance: permutation_importance's parameters
+# for every model (test_compare_takes_permutation_importances_parameters).
+STREAMED_ONLY = [
+    ("compare_permutation_importance", "iter_compare_permutation_importance"),
+]
 # The scikit-learn function whose parameters an engine function takes.
 SKLEARN_FUNCTION = {"conditional_permutation_importance": "permutation_importance"}
 
 
-@pytest.mark.parametrize("one_shot, streamed", PAIRS)
+@pytest.mark.parametrize("one_shot, streamed", PAIRS + STREAMED_ONLY)
 def test_streamed_function_takes_the_one_shot_parameters(one_shot, streamed):
     full = inspect.signature(getattr(inspectwidgets, one_shot)).parameters
     stream = inspect.signature(getattr(inspectwidgets, streamed)).parameters
@@ -38,7 +43,7 @@ def test_sklearn_parameters_with_sklearns_defaults(one_shot, streamed):
         assert ours[name].default == parameter.default, name
 
 
-@pytest.mark.parametrize("one_shot, streamed", PAIRS)
+@pytest.mark.parametrize("one_shot, streamed", PAIRS + STREAMED_ONLY)
 def test_streamed_function_refuses_an_unknown_argument(one_shot, streamed):
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_repeat'"):
         getattr(inspectwidgets, streamed)(None, None, None, n_repeat=3)
@@ -57,3 +62,22 @@ def test_conditional_takes_permutation_importances_parameters():
     assert [n for n in conditional if n not in own] == list(marginal)
     for name, parameter in marginal.items():
         assert conditional[name] == parameter, name
+
+
+def test_compare_takes_permutation_importances_parameters():
+    """Several models' importance is permutation_importance's for each model:
+    `models` for `estimator`, every other shared parameter the same, in the
+    same order; no held-out resamples (n_bootstrap), its own result."""
+    single = inspect.signature(inspectwidgets.permutation_importance).parameters
+    several = inspect.signature(
+        inspectwidgets.compare_permutation_importance
+    ).parameters
+    assert list(several)[0] == "models"
+    left_out = {"estimator", "n_bootstrap", "return_result"}
+    assert [n for n in several if n in single] == [
+        n for n in single if n not in left_out
+    ]
+    for name in several:
+        if name in single and name not in ("confidence_level", "callback"):
+            assert several[name] == single[name], name
+    assert several["confidence_level"].default == 0.95

@@ -15,8 +15,27 @@ import { h } from "../ui/dom.js";
  *   random_state?: number | null, dummy?: string, dummy_fitted_on?: string,
  *   warning?: string, model_scores?: "pending" | "done" | "failed",
  *   scores?: {scorer: string, model: number | null,
- *   dummy: number | null, barely?: boolean}[]}} Header
+ *   dummy: number | null, barely?: boolean}[],
+ *   model_name?: string | null,
+ *   other_models?: {name: string, scores: Record<string, number>}[]}} Header
  */
+
+/**
+ * The score table's column titles after the scorer's: the reviewed model
+ * (by its name when the review has several), each other model, the dummy.
+ *
+ * @param {Header} header
+ * @returns {string[]}
+ */
+export function scoreColumns(header) {
+  const others = header.other_models ?? [];
+  const reviewed = header.model_name ? isolate(header.model_name) : "model";
+  return [
+    reviewed,
+    ...others.map((other) => isolate(other.name)),
+    header.dummy ?? "dummy",
+  ];
+}
 
 /**
  * What the model's column shows before its scores arrive (they come with
@@ -103,15 +122,21 @@ export function createHeader(context) {
       data.textContent = lines.data;
       rows.textContent = lines.rows;
       const scores = header.scores ?? [];
+      const others = header.other_models ?? [];
+      /** @param {string} scorer */
+      const othersOf = (scorer) =>
+        others.map((other) => other.scores[scorer] ?? NaN);
       const format = columnFormat(
-        scores.flatMap((s) => [s.model ?? NaN, s.dummy ?? NaN]),
+        scores.flatMap((s) => [
+          s.model ?? NaN,
+          ...othersOf(s.scorer),
+          s.dummy ?? NaN,
+        ]),
       );
-      const dummy = header.dummy ?? "dummy";
       table.replaceChildren(
         h("tr", {}, [
           h("th", { text: "held-out score" }),
-          h("th", { text: "model" }),
-          h("th", { text: dummy }),
+          ...scoreColumns(header).map((text) => h("th", { text })),
         ]),
         ...scores.map((s) =>
           h(
@@ -126,6 +151,12 @@ export function createHeader(context) {
               h("td", {
                 text: s.model === null ? unscoredText(header) : format(s.model),
               }),
+              ...othersOf(s.scorer).map((value) =>
+                h("td", {
+                  text: Number.isFinite(value) ? format(value) : "n/a",
+                  testid: "mi-other-score",
+                }),
+              ),
               h("td", {
                 text: s.dummy === null ? "n/a" : format(s.dummy),
               }),

@@ -2,6 +2,7 @@
 
 from ._comparison import ImportanceComparisonDisplay
 from ._effects import AccumulatedLocalEffectsDisplay, InteractionStrengthDisplay
+from ._model_comparison import PermutationComparisonDisplay
 from ._partial_dependence import PartialDependenceDisplay
 from ._permutation import PermutationImportanceDisplay
 
@@ -10,5 +11,6 @@ __all__ = [
     "ImportanceComparisonDisplay",
     "InteractionStrengthDisplay",
     "PartialDependenceDisplay",
+    "PermutationComparisonDisplay",
     "PermutationImportanceDisplay",
 ]

@@ -52,15 +52,18 @@ from numpy.typing import ArrayLike
 from ..inspection._core import (
     Data,
     Estimator,
+    Models,
     RandomState,
     column_names,
     quoted_names,
 )
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES
 from ._figures import with_png
+from ._inspector_models import check_other_models, split_models
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
 from ._shared import SharedPermutations
+from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, MAX_ROWS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,29 +72,15 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget
 
 
-HELD_OUT_RESAMPLES = 200
-"""Resamples of the held-out rows behind the Importance view's interval on
-test rows, computed where its scorers are means over rows and the rows are
-at most `HELD_OUT_MAX_ROWS`."""
-
-HELD_OUT_MAX_ROWS = 20_000
-"""Above this many held-out rows the inspector computes no interval by
-itself: each chunk reads the rows x resamples counts, which on 100,000 rows
-added 19 to 29 s to runs of 2 to 11 s, against under 1.6 s on 10,000
-(benchmarks/results/permutation.md, "The held-out interval")."""
-
-MAX_ROWS = 5_000
-"""Default of `max_rows`: Effects and Comparison predict every row once per
-grid point or repeat, so above this many rows they use a seeded subsample
-(a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
-
-
 class ModelInspector(InspectorViews, anywidget.AnyWidget):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters
     ----------
-    estimator : fitted estimator or Pipeline
+    estimator : fitted estimator or Pipeline, or dict or list of them
+        Several models (``{name: model}``, or a list named by class as in
+        :func:`~inspectwidgets.compare_permutation_importance`): the views
+        review the first; the header scores each on the held-out rows.
     X : ndarray or DataFrame of shape (n_samples, n_features)
         Held-out data the review is about.
     y : array-like of shape (n_samples,)
@@ -187,7 +176,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
 
     def __init__(
         self,
-        estimator: Estimator,
+        estimator: Estimator | Models,
         X: Data,
         y: ArrayLike,
         *,
@@ -203,9 +192,12 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         n_jobs: int | None = None,
         run: bool = True,
     ) -> None:
+        # Several models: the views review the first, the header scores all.
+        estimator, self._reviewed_name, self._other_models = split_models(estimator)
         X, y, X_train, y_train, random_state = check_review_arguments(
             estimator, X, y, X_train, y_train, n_repeats, random_state
         )
+        check_other_models(self._other_models, X, y)
         self._estimator, self._X, self._y = estimator, X, y
         self._train = (X_train, y_train)
         self._random_state, self._n_jobs = int(random_state), n_jobs

@@ -18,6 +18,11 @@ from ..inspection._core import (
 )
 from ._base import ComputationWidget, Status
 from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
+from ._inspector_models import (
+    add_other_columns,
+    other_models_scores,
+    with_other_models,
+)
 from ._permutation import engine_scoring
 from ._review_header import review_header, scores_frame, with_model_scores
 from ._workload import seeded_rows, take_rows
@@ -204,7 +209,7 @@ class InspectorViews:
     def _header_frame(self):
         if self._header.get("model_scores") != "done":
             self._score_header_now()
-        return scores_frame(self._header)
+        return add_other_columns(scores_frame(self._header), self._header)
 
     def _header_rows(self, n_rows_views):
         with self._lock:
@@ -215,7 +220,7 @@ class InspectorViews:
         baseline (`_score_header`)."""
         X_train, y_train = self._train
         scorers = self._shared.scorer_names(self._estimator, self._held_out_scoring())
-        return {
+        header = {
             **review_header(
                 self._estimator,
                 self._X,
@@ -228,6 +233,13 @@ class InspectorViews:
             "random_state": self._random_state,
             "comparison": X_train is not None,
         }
+        if not self._other_models:
+            return header
+        # The other models' scores, beside the first's and the one dummy's.
+        scored = other_models_scores(
+            self._other_models, self._X, self._y, self._scoring
+        )
+        return with_other_models(header, self._reviewed_name, scored)
 
     def _held_out_scoring(self):
         return engine_scoring(self._estimator, self._scoring)

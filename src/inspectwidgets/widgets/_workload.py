@@ -27,6 +27,23 @@ DEFAULT_MAX_ROWS = 10_000
 as one of a million, at a hundredth of the predictions."""
 
 
+HELD_OUT_RESAMPLES = 200
+"""Resamples of the held-out rows behind the Importance view's interval on
+test rows, computed where its scorers are means over rows and the rows are
+at most `HELD_OUT_MAX_ROWS`."""
+
+HELD_OUT_MAX_ROWS = 20_000
+"""Above this many held-out rows the inspector computes no interval by
+itself: each chunk reads the rows x resamples counts, which on 100,000 rows
+added 19 to 29 s to runs of 2 to 11 s, against under 1.6 s on 10,000
+(benchmarks/results/permutation.md, "The held-out interval")."""
+
+MAX_ROWS = 5_000
+"""ModelInspector's default `max_rows`: Effects and Comparison predict every
+row once per grid point or repeat, so above this many rows they use a seeded
+subsample (a PD/ICE curve of 5,000 rows is as smooth as one of 50,000)."""
+
+
 def seeded_rows(n_rows, max_rows, random_state):
     """Positions of at most `max_rows` of `n_rows` rows, drawn without
     replacement with ``check_random_state(random_state)`` and sorted (the

@@ -20,6 +20,7 @@ from sklearn.linear_model import LogisticRegression, Ridge
 
 from inspectwidgets import (
     accumulated_local_effects,
+    compare_permutation_importance,
     cross_val_permutation_importance,
     iter_permutation_importance,
     partial_dependence,
@@ -209,3 +210,20 @@ def test_worker_killed_mid_run(client, data):
     else:
         local = permutation_importance(model, X, y, n_repeats=16, random_state=0)
         assert_blas_close(outcome["result"].importances, local.importances)
+
+
+def test_several_models_take_turns_on_the_cluster(client, data, forest):
+    """A run holds the backend for its turn: watched, several models' streams
+    run one after another there (interleaved, they would wait for each other
+    forever), with the local numbers."""
+    X, y = data
+    models = {"forest": forest, "ridge": Ridge().fit(X, y)}
+    kwargs = dict(n_repeats=3, random_state=0)
+    seen = []
+    remote = on_dask(
+        compare_permutation_importance, models, X, y, callback=seen.append, **kwargs
+    )
+    local = compare_permutation_importance(models, X, y, **kwargs)
+    assert [r.n_repeats_done for r in seen] == [1, 2, 3]
+    assert_array_equal(remote.importances("forest"), local.importances("forest"))
+    assert_blas_close(remote.importances("ridge"), local.importances("ridge"))

@@ -8,7 +8,15 @@ below, from this package (tests/test_layers.py).
 
 from .columns import column_names, resolve_features
 from .dtypes import float_features
-from .hints import Column, Data, Estimator, FeatureGroups, RandomState, Scoring
+from .hints import (
+    Column,
+    Data,
+    Estimator,
+    FeatureGroups,
+    Models,
+    RandomState,
+    Scoring,
+)
 from .parallel import chunk_progress, remote_config, step_progress
 from .signature import bind_arguments
 from .tree_walks import load_walks, walks_needed
@@ -59,6 +67,7 @@ INTERNAL_API = [
     # the types of the public signatures (hints.py)
     "Column",
     "Data",
+    "Models",
     "Estimator",
     "FeatureGroups",
     "RandomState",

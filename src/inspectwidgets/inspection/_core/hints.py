@@ -7,7 +7,7 @@ data is what scikit-learn accepts: numpy's ``ArrayLike`` or a DataFrame.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeAlias
 
 import numpy as np
@@ -16,6 +16,8 @@ from numpy.typing import ArrayLike
 
 #: A scikit-learn estimator or Pipeline (fitted where the docstring says so).
 Estimator: TypeAlias = Any
+#: Several fitted models: names to estimators, or estimators (named by class).
+Models: TypeAlias = Mapping[str, Any] | Sequence[Any]
 #: The features, rows by columns.
 Data: TypeAlias = ArrayLike | pd.DataFrame
 #: A scipy.sparse matrix (scipy is untyped).

@@ -100,6 +100,13 @@ def chunk_progress(listener):
     return _listening("listener", listener)
 
 
+def chunk_listener():
+    """This thread's :func:`chunk_progress` listener, or None: for a run
+    made of several runs (several models' permutation importances) to
+    report their chunks as one."""
+    return getattr(_progress, "listener", None)
+
+
 def step_progress(listener):
     """Call ``listener(step, done, total)`` as a step a run takes on this
     thread before its chunks advances (see :func:`report_step`): on a big X,

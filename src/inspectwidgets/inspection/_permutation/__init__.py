@@ -13,16 +13,26 @@ from .importance import (
     permutation_importance,
     permutation_run,
 )
+from .model_comparison import PairedDifference, PermutationComparisonResult
+from .models import (
+    check_models,
+    compare_permutation_importance,
+    iter_compare_permutation_importance,
+)
 from .out_of_bag import OobRun, oob_permutation_importance
 from .result import PermutationImportanceResult, Subgroup
 from .scorers import builtin_score_name
 from .scoring import ScoringPlan
 
 __all__ = [
+    "PairedDifference",
+    "PermutationComparisonResult",
     "PermutationImportanceResult",
     "Subgroup",
+    "compare_permutation_importance",
     "conditional_permutation_importance",
     "cross_val_permutation_importance",
+    "iter_compare_permutation_importance",
     "iter_conditional_permutation_importance",
     "iter_permutation_importance",
     "oob_permutation_importance",
@@ -43,4 +53,7 @@ INTERNAL_API = [
     "builtin_score_name",
     # whether a view's scorers allow the held-out interval, and at what cost
     "resamples_scorers",
+    # several models as {name: estimator}, named and checked as the engine
+    # takes them (ModelInspector's header)
+    "check_models",
 ]

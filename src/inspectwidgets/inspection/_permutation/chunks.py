@@ -45,17 +45,38 @@ def score_chunk(c, start, stop):
     never leaves its rows' paths, so the walk carries it almost for free,
     where the model's predict of X costs as much as a permuted copy's
     (benchmarks/results/permutation.md)."""
-    n_features = len(c.columns)
-    copies = [
-        (_permutation(c, j // n_features, j % n_features), c.columns[j % n_features])
-        for j in c.job_order[start:stop]
-    ]
+    copies = _copies(c, start, stop)
     rides = c.baseline_rides and start == 0
     if rides:
         copies.insert(0, (np.arange(len(c.tree_rows)), copies[0][1]))
     if c.trees is not None and (rides or len(copies) >= c.walk_from):
         return _walk(c, copies, rides)
-    stacked = c.batcher.build(copies)
+    return score_stacked(c, c.batcher.build(copies), copies)
+
+
+def score_shared_chunk(shared, start, stop):
+    """:func:`score_chunk` of every run in `shared` (a tuple of
+    :class:`PermutedChunks` permuting the same columns of the same rows,
+    their copies stacked, none walked, X's baseline predicted before): the
+    copies stacked once, each model predicting them once."""
+    first = shared[0]
+    copies = _copies(first, start, stop)
+    stacked = first.batcher.build(copies)
+    return tuple(score_stacked(c, stacked, copies) for c in shared)
+
+
+def _copies(c, start, stop):
+    """The (rows, columns) of the copies of the jobs at ``job_order[start:stop]``."""
+    n_features = len(c.columns)
+    return [
+        (_permutation(c, j // n_features, j % n_features), c.columns[j % n_features])
+        for j in c.job_order[start:stop]
+    ]
+
+
+def score_stacked(c, stacked, copies):
+    """`score_chunk` of the `copies` stacked in `stacked`: the model predicts
+    them in one call."""
     outputs = c.plan.predict(stacked, c.model)
     scores = c.plan.score_blocks(
         outputs,

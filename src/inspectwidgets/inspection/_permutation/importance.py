@@ -12,7 +12,6 @@ from numpy.typing import ArrayLike
 from sklearn.utils import Bunch
 
 from .._core.chunks import DEFAULT_MAX_MEMORY
-from .._core.columns import resolve_features
 from .._core.compat import _safe_indexing
 from .._core.hints import (
     Algorithm,
@@ -32,28 +31,14 @@ from .._core.signature import (
     streaming_signature,
 )
 from .._core.tree_choice import check_algorithm_fits
-from .._core.validation import (
-    ALGORITHMS,
-    check_algorithm,
-    check_cancel,
-    check_columns,
-    check_fitted,
-    check_max_memory,
-    check_max_samples,
-    check_n_repeats,
-    check_sample_weight,
-    check_sklearn_params,
-    check_target,
-    check_X,
-    check_y,
-)
+from .._core.validation import check_fitted, check_sklearn_params
 from .bootstrap import check_bootstrap, check_one_output, run_bootstrap
 from .chunks import score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
-from .schedule import check_schedule_size, draw_seed, schedule_of_seed
 from .scoring import ScoringPlan
-from .snapshots import empty_snapshot, first_round_snapshot, snapshot
+from .snapshots import RoundCollector, empty_snapshot
+from .validated import validate_data
 
 
 class PermutationRun:
@@ -73,26 +58,37 @@ class PermutationRun:
         check_sklearn_params("permutation_importance", arguments)
         a = SimpleNamespace(**arguments)
         check_fitted(a.estimator)
-        X = check_columns(a.estimator, check_X(a.X))
-        n_samples = X.shape[0]
-        y = check_target(a.estimator, check_y(a.y, n_samples))
-        sample_weight = check_sample_weight(a.sample_weight, n_samples)
-        n_repeats = check_n_repeats(a.n_repeats)
-        max_samples = check_max_samples(a.max_samples, n_samples)
-        check_schedule_size(n_repeats, max_samples)
-        self.feature_names, self.feature_columns = resolve_features(X, a.features)
-        max_memory = check_max_memory(a.max_memory)
-        self.algorithm = check_algorithm(a.algorithm, ALGORITHMS)
-        cancel = check_cancel(a.cancel)
+        data = validate_data(a, {None: a.estimator})
+        self._adopt(a.estimator, a.scoring, data, ChunkRunner(a.n_jobs))
+        self.confidence_level = float(a.confidence_level)
+        self.resample(check_bootstrap(a.n_bootstrap, a.confidence_level))
+        self._check_algorithm()
+
+    @classmethod
+    def sharing(cls, estimator, scoring, data, runner):
+        """The run of `estimator` on `data` (a :class:`~.validated.ValidatedData`
+        already checked against it): several models' runs share one, so
+        they share its validation and its draws (models.py)."""
+        run = cls.__new__(cls)
+        run._adopt(estimator, scoring, data, runner)
+        run.confidence_level = 0.95
+        run.resample(None)
+        run._check_algorithm()
+        return run
+
+    def _adopt(self, estimator, scoring, data, runner):
+        """Take `data` for `estimator`: its scorers, the draws and where the
+        chunks run (`runner`, as joblib is configured now)."""
         # The scorers; how the copies are predicted is planned as the run
         # starts (plan.plan_run).
-        self.plan = ScoringPlan(a.estimator, a.scoring)
-        self.estimator, self.X, self.y = a.estimator, X, y
-        self.sample_weight, self.n_repeats = sample_weight, n_repeats
-        # Where the chunks will run, as joblib is configured now.
-        self.runner = ChunkRunner(a.n_jobs)
-        self.max_memory = max_memory
-        self.cancel, self.baseline = cancel, None
+        self.plan = ScoringPlan(estimator, scoring)
+        self.estimator, self.X, self.y = estimator, data.X, data.y
+        self.sample_weight, self.n_repeats = data.sample_weight, data.n_repeats
+        self.feature_names = data.feature_names
+        self.feature_columns = data.feature_columns
+        self.algorithm, self.runner = data.algorithm, runner
+        self.max_memory = data.max_memory
+        self.cancel, self.baseline = data.cancel, None
         # Whether anyone sees the rounds as they come (a one-shot call
         # without a callback does not): see plan._job_order.
         self.watched = True
@@ -100,15 +96,12 @@ class PermutationRun:
         # (a widget's first bars, where a round takes seconds): see
         # PermutationImportanceResult.pending_features.
         self.stream_first_round = False
-        seed = draw_seed(a.random_state)
-        self.rows, self.permutations = schedule_of_seed(
-            seed, n_samples, max_samples, n_repeats
-        )
-        self._seed, self.bootstrap = seed, None
-        self.confidence_level = float(a.confidence_level)
-        self.resample(check_bootstrap(a.n_bootstrap, a.confidence_level))
+        self.rows, self.permutations = data.rows, data.permutations
+        self._seed, self.bootstrap = data.seed, None
+
+    def _check_algorithm(self):
         check_algorithm_fits(
-            self.algorithm, a.estimator, X, self.plan.response_methods,
+            self.algorithm, self.estimator, self.X, self.plan.response_methods,
             self._custom_scorer(),
         )  # fmt: skip
 
@@ -195,53 +188,16 @@ class PermutationRun:
     def __iter__(self):
         """Execute :func:`~.plan.plan_run`'s plan, yielding a result after
         each round; rounds come in order whatever order chunks finish in."""
-        run_plan = plan_run(self)
-        n_features = len(self.feature_names)
-        job_order = run_plan.chunks.job_order
-        n_jobs = len(job_order)
-        # Scores by job (repeat-major: a round is every feature at one
-        # repeat), one flat array per scorer; chunks take the jobs in
-        # `job_order`.
-        scores = {name: np.full(n_jobs, np.nan) for name in run_plan.score_names}
-        # The same under each held-out resample, (job, resample), if asked.
-        resampled = {
-            name: np.full((n_jobs, self.n_bootstrap), np.nan)
-            for name in run_plan.score_names
-            if self.bootstrap is not None
-        }
-        done = np.zeros(n_jobs, dtype=bool)
-        rounds_done = 0
-        first_round_shown = 0
-        for start, stop, (chunk_scores, chunk_resampled, baseline) in self.runner.run(
+        yield from self.stream(plan_run(self))
+
+    def stream(self, run_plan):
+        """Execute `run_plan` (this run's :func:`~.plan.plan_run`), yielding
+        a result after each round."""
+        rounds = RoundCollector(self, run_plan)
+        for start, stop, result in self.runner.run(
             run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
         ):
-            if baseline is not None:
-                self.baseline = baseline
-                self._check_baseline()
-            jobs = job_order[start:stop]
-            for name in run_plan.score_names:
-                scores[name][jobs] = chunk_scores[name]
-                if chunk_resampled is not None:
-                    resampled[name][jobs] = chunk_resampled[name]
-            done[jobs] = True
-            if self.baseline is None:
-                continue  # the chunk it rides has yet to come in
-            # Job f is feature f's first repeat (see plan._job_order).
-            first_done = done[:n_features]
-            n_first_done = int(first_done.sum())
-            if run_plan.split_first_round and 0 < n_first_done < n_features:
-                if n_first_done > first_round_shown:
-                    first_round_shown = n_first_done
-                    yield first_round_snapshot(self, scores, resampled, first_done)
-                continue
-            while (
-                rounds_done < self.n_repeats
-                and done[
-                    rounds_done * n_features : (rounds_done + 1) * n_features
-                ].all()
-            ):
-                rounds_done += 1
-                yield snapshot(self, scores, rounds_done, resampled)
+            yield from rounds.add(start, stop, result)
 
     def empty_result(self):
         """A result with no repeats, for a run cancelled before its first round."""

@@ -37,6 +37,11 @@ class RunPlan:
     score_names: tuple
     # Whether the first round is also yielded feature by feature.
     split_first_round: bool
+    # Whether the model predicts stacked copies of X's own rows (neither a
+    # shortcut nor a pipeline's transformed rows): several models doing so
+    # can share the copies (plan_shared_stacks).
+    stacks_x: bool = False
+    prediction: object = None  # the _Prediction planned
 
 
 @dataclass(frozen=True)
@@ -129,7 +134,28 @@ def plan_run(run):
         ),
         score_names=run.plan.names if rides else tuple(run.baseline.scores),
         split_first_round=split,
+        stacks_x=not walked
+        and batcher is not None
+        and prediction.model is run.estimator,
+        prediction=prediction,
     )
+
+
+def plan_shared_stacks(runs, run_plans):
+    """The schedule of runs (of several models, on the same validated data)
+    whose plans all stack X's own rows (`RunPlan.stacks_x`), chunks cut for
+    all at once (`chunks.score_shared_chunk`): a chunk holds one stack of
+    copies and every model's outputs of it, within the first run's budget."""
+    first, first_plan = runs[0], run_plans[0]
+    batcher = first_plan.chunks.batcher
+    outputs_per_row = sum(run.baseline.output_bytes_per_row for run in runs)
+    per_copy = _bytes_per_copy(first, batcher, outputs_per_row, False)
+    in_flight = _bytes_in_flight(first, first_plan.prediction, per_copy, False)
+    n_workers = first.runner.n_workers
+    cap = max(1, int(in_flight // (per_copy * n_workers)))
+    n_features = len(first.feature_names)
+    n_jobs = len(first_plan.chunks.job_order)
+    return _schedule(first, n_jobs, n_features, False, cap, False, first.watched)
 
 
 def _baseline_route(run):

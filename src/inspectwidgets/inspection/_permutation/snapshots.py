@@ -7,6 +7,68 @@ import numpy as np
 from .result import PermutationImportanceResult
 
 
+class RoundCollector:
+    """A run's scores as its chunks come in, and the snapshots they complete.
+
+    Scores are kept by job (repeat-major: a round is every feature at one
+    repeat), one flat array per scorer; chunks take the jobs in the plan's
+    `job_order`, complete in any order, and :meth:`add` returns the rounds
+    (or, split, the first round's features) each one completes, in order.
+    """
+
+    def __init__(self, run, run_plan):
+        self.run, self.plan = run, run_plan
+        n_jobs = len(run_plan.chunks.job_order)
+        self.scores = {name: np.full(n_jobs, np.nan) for name in run_plan.score_names}
+        # The same under each held-out resample, (job, resample), if asked.
+        self.resampled = {
+            name: np.full((n_jobs, run.n_bootstrap), np.nan)
+            for name in run_plan.score_names
+            if run.bootstrap is not None
+        }
+        self.done = np.zeros(n_jobs, dtype=bool)
+        self.rounds_done = 0
+        self.first_round_shown = 0
+
+    def add(self, start, stop, result):
+        """Take one chunk's `result` (what `chunks.score_chunk` returns for
+        the jobs at ``job_order[start:stop]``); the snapshots it completes."""
+        run, run_plan = self.run, self.plan
+        chunk_scores, chunk_resampled, baseline = result
+        if baseline is not None:
+            run.baseline = baseline
+            run._check_baseline()
+        jobs = run_plan.chunks.job_order[start:stop]
+        for name in run_plan.score_names:
+            self.scores[name][jobs] = chunk_scores[name]
+            if chunk_resampled is not None:
+                self.resampled[name][jobs] = chunk_resampled[name]
+        self.done[jobs] = True
+        if run.baseline is None:
+            return []  # the chunk it rides has yet to come in
+        n_features = len(run.feature_names)
+        # Job f is feature f's first repeat (see plan._job_order).
+        first_done = self.done[:n_features]
+        n_first_done = int(first_done.sum())
+        if run_plan.split_first_round and 0 < n_first_done < n_features:
+            if n_first_done <= self.first_round_shown:
+                return []
+            self.first_round_shown = n_first_done
+            return [first_round_snapshot(run, self.scores, self.resampled, first_done)]
+        completed = []
+        while (
+            self.rounds_done < run.n_repeats
+            and self.done[
+                self.rounds_done * n_features : (self.rounds_done + 1) * n_features
+            ].all()
+        ):
+            self.rounds_done += 1
+            completed.append(
+                snapshot(run, self.scores, self.rounds_done, self.resampled)
+            )
+        return completed
+
+
 def snapshot(run, scores, n_done, resampled=None):
     """Every feature's first `n_done` repeats. `scores` holds each scorer's
     scores by job (repeat-major), `resampled` the same under each held-out
