@@ -16,6 +16,7 @@ from .inspection import (
     PartialDependenceResult,
     PermutationImportanceResult,
     Subgroup,
+    SubgroupImportanceResult,
     SubgroupPartialDependence,
     accumulated_local_effects,
     cluster_features,
@@ -30,6 +31,7 @@ from .inspection import (
     iter_partial_dependence,
     iter_partial_dependence_overview,
     iter_permutation_importance,
+    iter_subgroup_permutation_importance,
     oob_permutation_importance,
     partial_dependence,
     partial_dependence_overview,
@@ -37,6 +39,7 @@ from .inspection import (
     relative_importance,
     split_grid,
     subgroup_partial_dependence,
+    subgroup_permutation_importance,
 )
 from .plotting import (
     AccumulatedLocalEffectsDisplay,
@@ -110,4 +113,7 @@ __all__ = [
     "relative_importance",
     "split_grid",
     "subgroup_partial_dependence",
+    "SubgroupImportanceResult",
+    "subgroup_permutation_importance",
+    "iter_subgroup_permutation_importance",
 ]

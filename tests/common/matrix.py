@@ -113,6 +113,19 @@ def _perm_numbers(result):
     ]
 
 
+def _subgroup_numbers(result):
+    return [n for group in result.results for n in _perm_numbers(group)]
+
+
+def _halves(X):
+    """Two subgroups of X's rows, alternating (one label for an X without rows)."""
+    try:
+        n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
+    except TypeError:
+        n_rows = 1
+    return np.arange(n_rows) % 2
+
+
 def _pd_numbers(result):
     ice = [] if result.individual is None else [result.individual]
     return [result.average, *ice]
@@ -322,6 +335,26 @@ TARGETS = [
             )
         ),
         _perm_numbers,
+    ),
+    Target(
+        "subgroup_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: iw.subgroup_permutation_importance(
+            model, X, y, subgroups=_halves(X), return_result=True, **_perm_kwargs(s)
+        ),
+        _subgroup_numbers,
+    ),
+    Target(
+        "iter_subgroup_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: _last(
+            iw.iter_subgroup_permutation_importance(
+                model, X, y, subgroups=_halves(X), **_perm_kwargs(s)
+            )
+        ),
+        _subgroup_numbers,
     ),
     Target(
         "cross_val_permutation_importance",

@@ -32,12 +32,15 @@ from ._partial_dependence import (
 from ._permutation import (
     PermutationImportanceResult,
     Subgroup,
+    SubgroupImportanceResult,
     conditional_permutation_importance,
     cross_val_permutation_importance,
     iter_conditional_permutation_importance,
     iter_permutation_importance,
+    iter_subgroup_permutation_importance,
     oob_permutation_importance,
     permutation_importance,
+    subgroup_permutation_importance,
 )
 
 __all__ = [
@@ -72,4 +75,7 @@ __all__ = [
     "relative_importance",
     "split_grid",
     "subgroup_partial_dependence",
+    "SubgroupImportanceResult",
+    "subgroup_permutation_importance",
+    "iter_subgroup_permutation_importance",
 ]
