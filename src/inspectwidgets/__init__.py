@@ -8,8 +8,10 @@ import importlib
 
 from .inspection import (
     AccumulatedLocalEffectsResult,
+    ClusterRule,
     CorrelatedFeature,
     FeatureDistribution,
+    IceClusters,
     IcePercentiles,
     OverviewPanel,
     PartialDependenceOverview,
@@ -23,6 +25,7 @@ from .inspection import (
     compare_importances,
     conditional_permutation_importance,
     cross_val_permutation_importance,
+    ice_clusters,
     ice_percentiles,
     impurity_importance,
     interaction_strength,
@@ -116,4 +119,7 @@ __all__ = [
     "SubgroupImportanceResult",
     "subgroup_permutation_importance",
     "iter_subgroup_permutation_importance",
+    "IceClusters",
+    "ClusterRule",
+    "ice_clusters",
 ]

@@ -14,13 +14,16 @@ from ._effects import (
 )
 from ._partial_dependence import (
     DEFAULT_CORRELATION_THRESHOLD,
+    ClusterRule,
     CorrelatedFeature,
     FeatureDistribution,
+    IceClusters,
     IcePercentiles,
     OverviewPanel,
     PartialDependenceOverview,
     PartialDependenceResult,
     SubgroupPartialDependence,
+    ice_clusters,
     ice_percentiles,
     iter_partial_dependence,
     iter_partial_dependence_overview,
@@ -78,4 +81,7 @@ __all__ = [
     "SubgroupImportanceResult",
     "subgroup_permutation_importance",
     "iter_subgroup_permutation_importance",
+    "IceClusters",
+    "ClusterRule",
+    "ice_clusters",
 ]
