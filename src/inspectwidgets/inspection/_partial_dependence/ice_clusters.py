@@ -76,8 +76,8 @@ class IceClusters:
 
     Attributes
     ----------
-    feature_names, grid_values, output_names : as in the partial dependence
-        result
+    feature_names, grid_values, output_names : tuple
+        As in the partial dependence result.
     labels : ndarray of int of shape (n_curves,)
         Each curve's cluster, 0 the largest.
     sizes : ndarray of int of shape (n_clusters,)
