@@ -18,6 +18,7 @@ from .inspection import (
     PartialDependenceResult,
     PermutationImportanceResult,
     Subgroup,
+    SubgroupAccumulatedLocalEffects,
     SubgroupImportanceResult,
     SubgroupPartialDependence,
     accumulated_local_effects,
@@ -41,6 +42,7 @@ from .inspection import (
     permutation_importance,
     relative_importance,
     split_grid,
+    subgroup_accumulated_local_effects,
     subgroup_partial_dependence,
     subgroup_permutation_importance,
 )
@@ -122,4 +124,6 @@ __all__ = [
     "IceClusters",
     "ClusterRule",
     "ice_clusters",
+    "SubgroupAccumulatedLocalEffects",
+    "subgroup_accumulated_local_effects",
 ]

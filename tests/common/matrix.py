@@ -424,6 +424,24 @@ TARGETS = [
         uses_y=False,
     ),
     Target(
+        "subgroup_accumulated_local_effects",
+        "pd",
+        frozenset({"features", "grid_resolution", "sample_weight", "max_memory"}),
+        lambda model, X, y, features=(0,), **settings: (
+            iw.subgroup_accumulated_local_effects(
+                model,
+                X,
+                features,
+                subgroups=_halves(X),
+                **{"grid_resolution": 5, **settings},
+            )  # fmt: skip
+        ),
+        lambda result: [
+            n for r in result.results if r is not None for n in (r.centered,)
+        ],
+        uses_y=False,
+    ),
+    Target(
         "interaction_strength",
         "pd",
         frozenset({"features", "random_state", "max_memory"}),

@@ -8,9 +8,11 @@ from ._comparison import (
 )
 from ._effects import (
     AccumulatedLocalEffectsResult,
+    SubgroupAccumulatedLocalEffects,
     accumulated_local_effects,
     interaction_strength,
     iter_accumulated_local_effects,
+    subgroup_accumulated_local_effects,
 )
 from ._partial_dependence import (
     DEFAULT_CORRELATION_THRESHOLD,
@@ -84,4 +86,6 @@ __all__ = [
     "IceClusters",
     "ClusterRule",
     "ice_clusters",
+    "SubgroupAccumulatedLocalEffects",
+    "subgroup_accumulated_local_effects",
 ]
