@@ -14,6 +14,7 @@ from numpy.testing import assert_allclose  # noqa: E402
 from sklearn.ensemble import GradientBoostingRegressor  # noqa: E402
 
 from inspectwidgets import (  # noqa: E402
+    AccumulatedLocalEffectsDisplay,
     PartialDependenceDisplay,
     PermutationImportanceDisplay,
     ice_clusters,
@@ -135,5 +136,29 @@ def test_subgroups_by_column_name(data):
     with pytest.raises(ValueError, match="subgroups: unknown feature 'region'"):
         PartialDependenceDisplay.from_estimator(
             model, X, "tenure", subgroups="region", grid_resolution=5
+        )
+    plt.close("all")
+
+
+def test_subgroup_ale_curves(data):
+    model, X, _, plan = data
+    display = AccumulatedLocalEffectsDisplay.from_estimator(
+        model, X, "tenure", subgroups=plan, grid_resolution=5
+    )
+    groups = display.result
+    assert [line.get_label() for line in display.subgroup_lines_] == [
+        f"{label} (n={size:,}" + (", few rows)" if small else ")")
+        for label, size, small in zip(
+            groups.labels, groups.sizes, groups.small, strict=True
+        )
+    ]
+    for line, result in zip(display.subgroup_lines_, groups.results, strict=True):
+        assert_allclose(line.get_ydata(), result.centered[0])
+        assert_allclose(line.get_xdata(), result.edges[0])
+    trial = groups.labels.index("trial")
+    assert display.subgroup_lines_[trial].get_color() == "0.6"
+    with pytest.raises(ValueError, match="with_partial_dependence"):
+        AccumulatedLocalEffectsDisplay.from_estimator(
+            model, X, "tenure", subgroups=plan, with_partial_dependence=True
         )
     plt.close("all")

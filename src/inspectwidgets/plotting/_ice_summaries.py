@@ -1,9 +1,12 @@
-"""What PartialDependenceDisplay draws instead of ICE lines: percentile
-bands, subgroups' curves, and ICE clusters with their rules."""
+"""What the effect Displays draw beside one curve: the ICE's percentile
+bands, subgroups' curves (partial dependence and ALE), and ICE clusters with
+their rules."""
 
 from __future__ import annotations
 
 import textwrap
+
+import numpy as np
 
 from ..inspection import subgroup_partial_dependence
 from ..inspection._partial_dependence import value_label
@@ -101,3 +104,45 @@ def draw_clusters(display, ax, x, done, output, keep, categorical):
             color=SUBGROUP_COLORS[c % len(SUBGROUP_COLORS)], label=name, **style,
         )  # fmt: skip
     display.lines_ += display.cluster_lines_[:1]
+
+
+def draw_subgroup_effects(ax, groups, target):
+    """Each subgroup's centred ALE of one feature (`groups`: a
+    SubgroupAccumulatedLocalEffects), labelled with its size; small ones
+    dashed grey; a subgroup without an ALE named in the legend. Returns the
+    lines."""
+    from ._partial_dependence import output_index
+
+    lines = []
+    computed = [r for r in groups.results if r is not None]
+    if computed and len(computed[0].edges) != 1:
+        raise ValueError(
+            "A subgroup result is drawn as curves of one feature; this one is "
+            f"of {list(computed[0].feature_names)}."
+        )
+    for i, (label, result) in enumerate(
+        zip(groups.labels, groups.results, strict=True)
+    ):
+        small = bool(groups.small[i])
+        name = f"{value_label(label)} (n={groups.sizes[i]:,}"
+        name += ", few rows)" if small else ")"
+        if result is None:
+            lines += ax.plot([], [], color="0.6", ls=":", label=name + ": no ALE")
+            continue
+        output = output_index(result, target, result.centered.shape[0])
+        edges = result.edges[0]
+        categorical = result.categorical[0]
+        x = np.arange(len(edges)) if categorical else np.asarray(edges, dtype=float)
+        lines += ax.plot(
+            x, result.centered[output], lw=1.8,
+            color="0.6" if small else SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)],
+            ls="--" if small else "-", label=name,
+            **(dict(marker="o") if categorical else {}),
+        )  # fmt: skip
+        if categorical:
+            ax.set_xticks(x, labels=[str(c) for c in edges])
+    if computed:
+        ax.set_xlabel(computed[0].feature_names[0])
+    ax.set_ylabel("accumulated local effect (centred), by subgroup")
+    ax.legend(loc="best", fontsize="small")
+    return lines
