@@ -118,6 +118,19 @@ def _models_numbers(result):
     return [n for r in result.results.values() for n in _perm_numbers(r)]
 
 
+def _subgroup_numbers(result):
+    return [n for group in result.results for n in _perm_numbers(group)]
+
+
+def _halves(X):
+    """Two subgroups of X's rows, alternating (one label for an X without rows)."""
+    try:
+        n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
+    except TypeError:
+        n_rows = 1
+    return np.arange(n_rows) % 2
+
+
 def _pd_numbers(result):
     ice = [] if result.individual is None else [result.individual]
     return [result.average, *ice]
@@ -349,6 +362,26 @@ TARGETS = [
         _models_numbers,
     ),
     Target(
+        "subgroup_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: iw.subgroup_permutation_importance(
+            model, X, y, subgroups=_halves(X), return_result=True, **_perm_kwargs(s)
+        ),
+        _subgroup_numbers,
+    ),
+    Target(
+        "iter_subgroup_permutation_importance",
+        "perm",
+        frozenset(PERM | {"max_memory"}),
+        lambda model, X, y, **s: _last(
+            iw.iter_subgroup_permutation_importance(
+                model, X, y, subgroups=_halves(X), **_perm_kwargs(s)
+            )
+        ),
+        _subgroup_numbers,
+    ),
+    Target(
         "cross_val_permutation_importance",
         "perm",
         frozenset(PERM | {"max_memory"}),
@@ -413,6 +446,24 @@ TARGETS = [
             model, X, features, **{"grid_resolution": 5, **settings}
         ),
         lambda result: [result.centered, result.uncentered],
+        uses_y=False,
+    ),
+    Target(
+        "subgroup_accumulated_local_effects",
+        "pd",
+        frozenset({"features", "grid_resolution", "sample_weight", "max_memory"}),
+        lambda model, X, y, features=(0,), **settings: (
+            iw.subgroup_accumulated_local_effects(
+                model,
+                X,
+                features,
+                subgroups=_halves(X),
+                **{"grid_resolution": 5, **settings},
+            )  # fmt: skip
+        ),
+        lambda result: [
+            n for r in result.results if r is not None for n in (r.centered,)
+        ],
         uses_y=False,
     ),
     Target(

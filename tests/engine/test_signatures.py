@@ -12,6 +12,7 @@ PAIRS = [
     ("permutation_importance", "iter_permutation_importance"),
     ("partial_dependence", "iter_partial_dependence"),
     ("conditional_permutation_importance", "iter_conditional_permutation_importance"),
+    ("subgroup_permutation_importance", "iter_subgroup_permutation_importance"),
 ]
 # Several models' permutation importance: permutation_importance's parameters
 # for every model (test_compare_takes_permutation_importances_parameters).
@@ -19,7 +20,12 @@ STREAMED_ONLY = [
     ("compare_permutation_importance", "iter_compare_permutation_importance"),
 ]
 # The scikit-learn function whose parameters an engine function takes.
-SKLEARN_FUNCTION = {"conditional_permutation_importance": "permutation_importance"}
+# Arguments a function requires beyond estimator, X and y.
+REQUIRED = {"subgroup_permutation_importance": {"subgroups": [0]}}
+SKLEARN_FUNCTION = {
+    "conditional_permutation_importance": "permutation_importance",
+    "subgroup_permutation_importance": "permutation_importance",
+}
 
 
 @pytest.mark.parametrize("one_shot, streamed", PAIRS + STREAMED_ONLY)
@@ -46,9 +52,13 @@ def test_sklearn_parameters_with_sklearns_defaults(one_shot, streamed):
 @pytest.mark.parametrize("one_shot, streamed", PAIRS + STREAMED_ONLY)
 def test_streamed_function_refuses_an_unknown_argument(one_shot, streamed):
     with pytest.raises(TypeError, match="unexpected keyword argument 'n_repeat'"):
-        getattr(inspectwidgets, streamed)(None, None, None, n_repeat=3)
+        getattr(inspectwidgets, streamed)(
+            None, None, None, n_repeat=3, **REQUIRED.get(one_shot, {})
+        )
     with pytest.raises(TypeError, match="callback"):
-        getattr(inspectwidgets, streamed)(None, None, None, callback=print)
+        getattr(inspectwidgets, streamed)(
+            None, None, None, callback=print, **REQUIRED.get(one_shot, {})
+        )
 
 
 def test_conditional_takes_permutation_importances_parameters():

@@ -273,6 +273,6 @@ def test_subgroups_draw_each_groups_partial_dependence(with_missing):
     small = PartialDependenceDisplay(display.result).plot(subgroups=few)
     [ten] = [line for line in small.subgroup_lines_ if "ten rows" in line.get_label()]
     assert "few rows" in ten.get_label() and ten.get_linestyle() == "--"
-    with pytest.raises(ValueError, match='ice must be "lines" or "bands"'):
+    with pytest.raises(ValueError, match='ice must be "lines", "bands" or "clusters"'):
         PartialDependenceDisplay(display.result).plot(ice="band")
     plt.close("all")

@@ -8,19 +8,24 @@ from ._comparison import (
 )
 from ._effects import (
     AccumulatedLocalEffectsResult,
+    SubgroupAccumulatedLocalEffects,
     accumulated_local_effects,
     interaction_strength,
     iter_accumulated_local_effects,
+    subgroup_accumulated_local_effects,
 )
 from ._partial_dependence import (
     DEFAULT_CORRELATION_THRESHOLD,
+    ClusterRule,
     CorrelatedFeature,
     FeatureDistribution,
+    IceClusters,
     IcePercentiles,
     OverviewPanel,
     PartialDependenceOverview,
     PartialDependenceResult,
     SubgroupPartialDependence,
+    ice_clusters,
     ice_percentiles,
     iter_partial_dependence,
     iter_partial_dependence_overview,
@@ -34,14 +39,17 @@ from ._permutation import (
     PermutationComparisonResult,
     PermutationImportanceResult,
     Subgroup,
+    SubgroupImportanceResult,
     compare_permutation_importance,
     conditional_permutation_importance,
     cross_val_permutation_importance,
     iter_compare_permutation_importance,
     iter_conditional_permutation_importance,
     iter_permutation_importance,
+    iter_subgroup_permutation_importance,
     oob_permutation_importance,
     permutation_importance,
+    subgroup_permutation_importance,
 )
 
 __all__ = [
@@ -80,4 +88,12 @@ __all__ = [
     "relative_importance",
     "split_grid",
     "subgroup_partial_dependence",
+    "SubgroupImportanceResult",
+    "subgroup_permutation_importance",
+    "iter_subgroup_permutation_importance",
+    "IceClusters",
+    "ClusterRule",
+    "ice_clusters",
+    "SubgroupAccumulatedLocalEffects",
+    "subgroup_accumulated_local_effects",
 ]

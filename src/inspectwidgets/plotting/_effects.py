@@ -11,12 +11,15 @@ import pandas as pd
 from ..inspection import (
     AccumulatedLocalEffectsResult,
     PartialDependenceResult,
+    SubgroupAccumulatedLocalEffects,
     accumulated_local_effects,
     interaction_strength,
     partial_dependence,
+    subgroup_accumulated_local_effects,
 )
 from ..inspection._core import Column, Data, Estimator, float_features
 from ..inspection._effects import pair_matrix, select_output
+from ._ice_summaries import draw_subgroup_effects
 from ._partial_dependence import output_index
 
 if TYPE_CHECKING:
@@ -47,9 +50,14 @@ class AccumulatedLocalEffectsDisplay:
     ALE is (:meth:`AccumulatedLocalEffectsResult.center`), so the two compare
     like with like. A pair: filled contours of the second-order effect.
 
+    A :class:`~inspectwidgets.SubgroupAccumulatedLocalEffects` (``subgroups=``)
+    is drawn as each subgroup's centred ALE of one feature, labelled with its
+    size; small subgroups dashed grey, a subgroup without an ALE listed in
+    the legend with "no ALE".
+
     Parameters
     ----------
-    result : AccumulatedLocalEffectsResult
+    result : AccumulatedLocalEffectsResult or SubgroupAccumulatedLocalEffects
     partial_dependence : PartialDependenceResult, default=None
         The partial dependence of the same feature computed at
         ``result.edges[0]`` (``custom_values``), drawn over the ALE.
@@ -65,17 +73,30 @@ class AccumulatedLocalEffectsDisplay:
         Rows per bin, on a second y axis (``bars_ax_``).
     contours_ : QuadContourSet or None
         The second-order effect of a pair.
+    subgroup_lines_ : list of Line2D
+        For a subgroup result: each subgroup's ALE.
     """
 
     def __init__(
         self,
-        result: AccumulatedLocalEffectsResult,
+        result: AccumulatedLocalEffectsResult | SubgroupAccumulatedLocalEffects,
         partial_dependence: PartialDependenceResult | None = None,
     ) -> None:
+        if isinstance(result, SubgroupAccumulatedLocalEffects):
+            if partial_dependence is not None:
+                raise ValueError(
+                    "partial_dependence is drawn over one ALE; a subgroup "
+                    "result draws each subgroup's ALE alone."
+                )
+            self.result: (
+                AccumulatedLocalEffectsResult | SubgroupAccumulatedLocalEffects
+            ) = result
+            self.partial_dependence = None
+            return
         if not isinstance(result, AccumulatedLocalEffectsResult):
             raise TypeError(
-                "result must be an AccumulatedLocalEffectsResult; got "
-                f"{type(result).__name__}."
+                "result must be an AccumulatedLocalEffectsResult or a "
+                f"SubgroupAccumulatedLocalEffects; got {type(result).__name__}."
             )
         if partial_dependence is not None:
             if not isinstance(partial_dependence, PartialDependenceResult):
@@ -103,12 +124,25 @@ class AccumulatedLocalEffectsDisplay:
         with_partial_dependence: bool = False,
         ax: Axes | None = None,
         target: Hashable | None = None,
+        subgroups: Any = None,
         **kwargs: Any,
     ) -> Self:
         """Compute (keyword arguments as in ``accumulated_local_effects``) and
         plot `target` (see :meth:`plot`). With `with_partial_dependence`, also
         the partial dependence at the ALE's edges (brute force, the same
-        rows, weights, classes and scale)."""
+        rows, weights, classes and scale). With `subgroups` (a label per row,
+        or a column of X), each subgroup's ALE
+        (:func:`~inspectwidgets.subgroup_accumulated_local_effects`)."""
+        if subgroups is not None:
+            if with_partial_dependence:
+                raise ValueError(
+                    "with_partial_dependence draws over one ALE; with subgroups "
+                    "each subgroup's ALE is drawn alone."
+                )
+            groups = subgroup_accumulated_local_effects(
+                estimator, X, features, subgroups=subgroups, **kwargs
+            )
+            return cls(groups).plot(ax=ax, target=target)
         result = accumulated_local_effects(estimator, X, features, **kwargs)
         dependence = None
         if with_partial_dependence:
@@ -146,12 +180,18 @@ class AccumulatedLocalEffectsDisplay:
         """
         import matplotlib.pyplot as plt
 
-        result = self.result
-        output = output_index(result, target, result.centered.shape[0])
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
         self.lines_: list[Line2D] = []
+        self.subgroup_lines_: list[Line2D] = []
         self.band_ = self.bars_ = self.bars_ax_ = self.contours_ = None
+        if isinstance(self.result, SubgroupAccumulatedLocalEffects):
+            self.subgroup_lines_ = draw_subgroup_effects(ax, self.result, target)
+            self.lines_ += self.subgroup_lines_
+            self.ax_, self.figure_ = ax, ax.figure
+            return self
+        result = self.result
+        output = output_index(result, target, result.centered.shape[0])
         if len(result.edges) == 2:
             xs, ys = (np.asarray(e, dtype=float) for e in result.edges)
             self.contours_ = ax.contourf(

@@ -10,24 +10,20 @@ import numpy as np
 
 from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
+    IceClusters,
     PartialDependenceResult,
+    ice_clusters,
     ice_percentiles,
     partial_dependence,
-    subgroup_partial_dependence,
 )
-from ..inspection._core import Column, Data, Estimator
+from ..inspection._core import Column, Data, Estimator, column_position
 from ..inspection._partial_dependence import MISSING_LABEL, value_label
+from ._ice_summaries import draw_bands, draw_clusters, draw_subgroups
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.lines import Line2D
     from numpy.typing import ArrayLike
-
-# Subgroups' curves: tab10 without the ICE's blue and the average's orange.
-SUBGROUP_COLORS = (
-    "tab:green", "tab:red", "tab:purple", "tab:brown",
-    "tab:pink", "tab:olive", "tab:cyan", "tab:gray",
-)  # fmt: skip
 
 
 class PartialDependenceDisplay:
@@ -54,6 +50,11 @@ class PartialDependenceDisplay:
     subgroup_lines_ : list of Line2D
         With `subgroups`: each subgroup's partial dependence (and its value
         at the missing point), in the legend with its size.
+    cluster_lines_ : list of Line2D
+        With ``ice="clusters"``: the centered average, then each cluster's
+        mean centered curve, in the legend with its count and first rule.
+    clusters_ : IceClusters or None
+        The clusters drawn.
     missing_lines_ : list of Line2D
         A numeric feature's missing point (``missing="observed"`` on a model
         that accepts missing values), drawn right of the curve past a dashed
@@ -84,27 +85,37 @@ class PartialDependenceDisplay:
         *,
         ax: Axes | None = None,
         target: Hashable | None = None,
-        ice: Literal["lines", "bands"] = "lines",
-        subgroups: ArrayLike | None = None,
+        ice: Literal["lines", "bands", "clusters"] = "lines",
+        subgroups: ArrayLike | Column | None = None,
+        n_clusters: int | None = None,
         **kwargs: Any,
     ) -> Self:
         """Compute (keyword arguments as in ``partial_dependence``) and plot
-        `target`, `ice` and `subgroups` (see :meth:`plot`; both need the ICE
-        curves, so `kind` defaults to "both" with either). The correlation
-        check is on (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``)
-        unless `correlation_threshold` says otherwise."""
+        `target`, `ice` and `subgroups` (see :meth:`plot`; they need the ICE
+        curves, so `kind` defaults to "both" with any). `subgroups` may also
+        name a column of X. With ``ice="clusters"``, the clusters
+        (:func:`~inspectwidgets.ice_clusters`, `n_clusters` of them, or
+        chosen) come with their rules on X. The correlation check is on
+        (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``) unless
+        `correlation_threshold` says otherwise."""
         kwargs.setdefault("correlation_threshold", DEFAULT_CORRELATION_THRESHOLD)
-        if ice == "bands" or subgroups is not None:
+        if ice != "lines" or subgroups is not None:
             kwargs.setdefault("kind", "both")
         result = partial_dependence(
             estimator, X, features, return_result=True, **kwargs
         )
+        if isinstance(subgroups, (str, numbers.Integral)):
+            subgroups = column_of(X, subgroups, "subgroups")
+        clusters = None
+        if ice == "clusters":
+            clusters = ice_clusters(result, X, n_clusters=n_clusters)
         return cls(result).plot(
             ax=ax,
             target=target,
             ice=ice,
             subgroups=subgroups,
             sample_weight=kwargs.get("sample_weight"),
+            clusters=clusters,
         )
 
     def plot(
@@ -112,9 +123,10 @@ class PartialDependenceDisplay:
         *,
         ax: Axes | None = None,
         target: Hashable | None = None,
-        ice: Literal["lines", "bands"] = "lines",
+        ice: Literal["lines", "bands", "clusters"] = "lines",
         subgroups: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
+        clusters: IceClusters | None = None,
     ) -> Self:
         """Draw the curve or surface of one output of the result.
 
@@ -128,10 +140,12 @@ class PartialDependenceDisplay:
             ``target``). Multi-output regressors: the index of the output.
             None draws the last output: the positive class of a binary
             classifier, the last class of a multiclass one.
-        ice : {"lines", "bands"}, default="lines"
+        ice : {"lines", "bands", "clusters"}, default="lines"
             A curve's ICE (when the result has them): one thin line per row,
-            or the 5-95% and 25-75% bands and the median of
-            :func:`~inspectwidgets.ice_percentiles` (for thousands of rows).
+            the 5-95% and 25-75% bands and the median of
+            :func:`~inspectwidgets.ice_percentiles` (for thousands of rows),
+            or the clusters of their shapes: each cluster's mean centered
+            curve, its count and its first rule, over the centered average.
         subgroups : array-like of shape (n_rows,), default=None
             A label per row of X: each subgroup's partial dependence
             (:func:`~inspectwidgets.subgroup_partial_dependence`) is drawn
@@ -139,6 +153,10 @@ class PartialDependenceDisplay:
             rows dashed grey.
         sample_weight : array-like of shape (n_rows,), default=None
             With `subgroups`: the weights the result was computed with.
+        clusters : IceClusters, default=None
+            With ``ice="clusters"``: the clusters to draw (of this result;
+            :func:`~inspectwidgets.ice_clusters` with X, for their rules).
+            None: computed here, without rules.
 
         Returns
         -------
@@ -154,20 +172,30 @@ class PartialDependenceDisplay:
                 f"surface); this result has {len(names)}: {list(names)}."
             )
         output = output_index(result, target)
-        if ice not in ("lines", "bands"):
-            raise ValueError(f'ice must be "lines" or "bands"; got {ice!r}.')
-        if len(names) == 2 and (ice == "bands" or subgroups is not None):
+        if ice not in ("lines", "bands", "clusters"):
             raise ValueError(
-                "ice='bands' and subgroups draw curves of one feature; this "
+                f'ice must be "lines", "bands" or "clusters"; got {ice!r}.'
+            )
+        if len(names) == 2 and (ice != "lines" or subgroups is not None):
+            raise ValueError(
+                f"ice={ice!r} and subgroups draw curves of one feature; this "
                 f"result is a surface of {list(names)}."
             )
-        self._ice, self._subgroups = ice, subgroups
+        if ice == "clusters" and subgroups is not None:
+            raise ValueError(
+                "subgroups and ice='clusters' are two ways of splitting the "
+                "rows; draw one at a time."
+            )
+        if ice == "clusters" and clusters is None:
+            clusters = ice_clusters(result)
+        self._ice, self._subgroups, self.clusters_ = ice, subgroups, clusters
         self._sample_weight = sample_weight
         if ax is None:
             _, ax = plt.subplots(layout="constrained")
         self.lines_: list[Line2D] = []
         self.missing_lines_: list[Line2D] = []
         self.subgroup_lines_: list[Line2D] = []
+        self.cluster_lines_: list[Line2D] = []
         self.bands_: list[Any] = []
         self.deciles_vlines_ = self.contours_ = self.heatmaps_ = None
         if len(names) == 2:
@@ -206,13 +234,16 @@ class PartialDependenceDisplay:
                 x[done], ice[:, keep][:, done].T, color="tab:blue", alpha=0.15, lw=0.8
             )
         elif ice is not None and self._ice == "bands":
-            self._bands(
+            draw_bands(
+                self,
                 ax,
                 x[done],
                 ice_percentiles(result).values[output][:, keep][:, done],
                 categorical,
             )
-        if average is not None:
+        elif self._ice == "clusters":
+            draw_clusters(self, ax, x, done, output, keep, categorical)
+        if average is not None and self._ice != "clusters":
             style = dict(marker="o", linestyle="none") if categorical else {}
             self.lines_ += ax.plot(
                 x[done],
@@ -223,8 +254,8 @@ class PartialDependenceDisplay:
                 **style,
             )
         if self._subgroups is not None:
-            self._subgroup_curves(ax, x, done, output, keep, missing_at, categorical)
-        if self._subgroups is not None or self._ice == "bands":
+            draw_subgroups(self, ax, x, done, output, keep, missing_at, categorical)
+        if self._subgroups is not None or self._ice != "lines":
             ax.legend(fontsize="small")
         self._curve_axes(ax, x, grid, categorical)
 
@@ -244,55 +275,10 @@ class PartialDependenceDisplay:
                 transform=ax.get_xaxis_transform(),
             )
         ax.set_xlabel(names_label(result.feature_names[0], result.warnings))
+        centered = result.centered or self._ice == "clusters"
         ax.set_ylabel(
-            "centered partial dependence" if result.centered else "partial dependence"
+            "centered partial dependence" if centered else "partial dependence"
         )
-
-    def _bands(self, ax, x, bands, categorical):
-        """The ICE's 5-95% and 25-75% bands at `x` (`bands`: the five default
-        percentiles by grid point), and their median dashed."""
-        low, q1, median, q3, high = bands
-        if categorical:  # bars at each category: nothing lies between two
-            self.bands_ += [
-                ax.vlines(x, low, high, color="tab:blue", alpha=0.3, lw=3),
-                ax.vlines(x, q1, q3, color="tab:blue", alpha=0.6, lw=8),
-            ]
-        else:
-            self.bands_ += [
-                ax.fill_between(
-                    x, low, high, color="tab:blue", alpha=0.15, lw=0, label="ICE 5-95%"
-                ),
-                ax.fill_between(
-                    x, q1, q3, color="tab:blue", alpha=0.3, lw=0, label="ICE 25-75%"
-                ),
-            ]
-        style = dict(marker="_", ls="none", ms=12) if categorical else dict(ls="--")
-        self.lines_ += ax.plot(
-            x, median, color="tab:blue", lw=1.2, label="ICE median", **style
-        )
-
-    def _subgroup_curves(self, ax, x, done, output, keep, missing_at, categorical):
-        """Each subgroup's partial dependence over the overall one, labelled
-        with its size; few rows: dashed grey. At the missing point (if any),
-        a small diamond per subgroup."""
-        groups = subgroup_partial_dependence(
-            self.result, self._subgroups, sample_weight=self._sample_weight
-        )
-        for i, label in enumerate(groups.labels):
-            curve = groups.average[i, output]
-            small = bool(groups.small[i])
-            color = "0.6" if small else SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)]
-            name = f"{value_label(label)} (n={groups.sizes[i]:,}"
-            name += ", few rows)" if small else ")"
-            style = dict(marker="o", ls="none") if categorical else {}
-            self.subgroup_lines_ += ax.plot(
-                x[done], curve[keep][done], color=color, lw=1.6,
-                ls="--" if small and not categorical else "-", label=name, **style,
-            )  # fmt: skip
-            if missing_at is not None and self.result.done[-1]:
-                self.subgroup_lines_ += ax.plot(
-                    [missing_at], [curve[-1]], "D", color=color, ms=5
-                )
 
     def _missing_point(self, ax, observed, average, ice):
         """The predictions with the feature missing, at a place of their own
@@ -390,6 +376,13 @@ def output_index(result, target, n_outputs=None):
         "target must be one of the result's classes "
         f"{np.asarray(labels).tolist()} (or its str); got {target!r}."
     )
+
+
+def column_of(X, column, argument):
+    """The values of X's column `column` (a name, or a position), for an
+    argument that may name one; the error names `argument`."""
+    position = column_position(X, column, argument)
+    return X.iloc[:, position] if hasattr(X, "iloc") else np.asarray(X)[:, position]
 
 
 def names_label(feature, warnings):

@@ -7,8 +7,14 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..inspection import PermutationImportanceResult, permutation_importance
+from ..inspection import (
+    PermutationImportanceResult,
+    SubgroupImportanceResult,
+    permutation_importance,
+    subgroup_permutation_importance,
+)
 from ..inspection._core import Data, Estimator
+from ._subgroup_bars import draw_subgroup_bars
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -26,9 +32,14 @@ class PermutationImportanceDisplay:
     plot a :class:`~inspectwidgets.PermutationImportanceResult` (for example a
     widget's ``result``). ``__init__`` only stores the result.
 
+    A :class:`~inspectwidgets.SubgroupImportanceResult` (``subgroups=``) is
+    drawn as grouped bars: one bar per subgroup for each feature, with a
+    legend giving each subgroup's size; subgroups below the result's
+    `min_size` are greyed and hatched, and the title says why.
+
     Parameters
     ----------
-    result : PermutationImportanceResult
+    result : PermutationImportanceResult or SubgroupImportanceResult
 
     Attributes
     ----------
@@ -36,13 +47,20 @@ class PermutationImportanceDisplay:
     ax_ : matplotlib Axes
     artists_ : list
         The bars (or box artists) drawn.
+    bars_by_subgroup_ : dict
+        For a subgroup result: each subgroup's bars, by its label.
     """
 
-    def __init__(self, result: PermutationImportanceResult) -> None:
-        if not isinstance(result, PermutationImportanceResult):
+    def __init__(
+        self, result: PermutationImportanceResult | SubgroupImportanceResult
+    ) -> None:
+        if not isinstance(
+            result, (PermutationImportanceResult, SubgroupImportanceResult)
+        ):
             raise TypeError(
                 "result must be a PermutationImportanceResult (use "
-                "permutation_importance(..., return_result=True)); got "
+                "permutation_importance(..., return_result=True)) or a "
+                "SubgroupImportanceResult; got "
                 f"{type(result).__name__}."
             )
         self.result = result
@@ -59,16 +77,28 @@ class PermutationImportanceDisplay:
         scorer: str | None = None,
         max_features: int = 20,
         interval: bool | None = None,
+        subgroups: Any = None,
         **kwargs: Any,
     ) -> Self:
         """Compute permutation importance (keyword arguments as in
         :func:`~inspectwidgets.permutation_importance`, ``n_bootstrap``
-        included) and plot it."""
+        included) and plot it. With `subgroups` (a label per row, or a column
+        of X), each subgroup's: :func:`~inspectwidgets.subgroup_permutation_importance`
+        (its keyword arguments, ``min_size`` included)."""
         # return_result=True: the result, never scikit-learn's Bunch.
-        result = cast(
-            PermutationImportanceResult,
-            permutation_importance(estimator, X, y, return_result=True, **kwargs),
-        )
+        result: PermutationImportanceResult | SubgroupImportanceResult
+        if subgroups is not None:
+            result = cast(
+                SubgroupImportanceResult,
+                subgroup_permutation_importance(
+                    estimator, X, y, subgroups=subgroups, return_result=True, **kwargs
+                ),
+            )
+        else:
+            result = cast(
+                PermutationImportanceResult,
+                permutation_importance(estimator, X, y, return_result=True, **kwargs),
+            )
         return cls(result).plot(
             ax=ax,
             kind=kind,
@@ -80,7 +110,7 @@ class PermutationImportanceDisplay:
     @classmethod
     def from_result(
         cls,
-        result: PermutationImportanceResult,
+        result: PermutationImportanceResult | SubgroupImportanceResult,
         *,
         ax: Axes | None = None,
         kind: Literal["bar", "box"] = "bar",
@@ -134,6 +164,8 @@ class PermutationImportanceDisplay:
         if kind not in ("bar", "box"):
             raise ValueError(f'kind must be "bar" or "box"; got {kind!r}.')
         result = self.result
+        if isinstance(result, SubgroupImportanceResult):
+            return self._plot_subgroups(ax, kind, scorer, max_features, interval)
         scorer = result._scorer(scorer)
         if interval is None:
             interval = result.n_bootstrap is not None
@@ -180,6 +212,29 @@ class PermutationImportanceDisplay:
         ax.set_title(title, fontsize="medium")
         self.ax_ = ax
         self.figure_ = ax.figure
+        return self
+
+    def _plot_subgroups(self, ax, kind, scorer, max_features, interval):
+        """:meth:`plot` of a subgroup result: grouped bars (_subgroup_bars.py)."""
+        import matplotlib.pyplot as plt
+
+        result = self.result
+        if kind != "bar" or interval:
+            raise ValueError(
+                "A subgroup result is drawn as bars (kind='bar'), without "
+                f"held-out intervals; got kind={kind!r}, interval={interval!r}."
+            )
+        if ax is None:
+            n_bars = min(len(result.feature_names), max_features)
+            _, ax = plt.subplots(
+                figsize=chart_size(0.75 * n_bars * max(1, len(result.labels))),
+                layout="constrained",
+            )
+        self.artists_, self.bars_by_subgroup_ = draw_subgroup_bars(
+            ax, result, scorer, max_features
+        )
+        self.interval_lines_ = None
+        self.ax_, self.figure_ = ax, ax.figure
         return self
 
 

@@ -6,7 +6,7 @@ module in docs/architecture.md); widgets and plotting import only the names
 below, from this package (tests/test_layers.py).
 """
 
-from .columns import column_names, resolve_features
+from .columns import column_names, column_position, resolve_features
 from .dtypes import float_features
 from .hints import (
     Column,
@@ -49,6 +49,7 @@ INTERNAL_API = [
     "check_target",
     "check_y",
     "column_names",
+    "column_position",
     "resolve_features",
     # names in error messages, quoted as the engines quote them
     "quoted",

@@ -24,6 +24,8 @@ Data: TypeAlias = ArrayLike | pd.DataFrame
 SparseMatrix: TypeAlias = Any
 #: One column of X: its position, or its name in a DataFrame.
 Column: TypeAlias = int | str
+#: `subgroups`: a label per row of X, or the column of X holding them.
+Subgroups: TypeAlias = ArrayLike | pd.Series | Column
 #: A scikit-learn cross-validation splitter (KFold, ...; untyped).
 CrossValidator: TypeAlias = Any
 #: scikit-learn's `random_state`.

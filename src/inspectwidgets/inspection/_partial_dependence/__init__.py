@@ -2,6 +2,7 @@
 
 from .._core.correlation import DEFAULT_CORRELATION_THRESHOLD
 from .functions import iter_partial_dependence, partial_dependence
+from .ice_clusters import ClusterRule, IceClusters, ice_clusters
 from .ice_summary import (
     IcePercentiles,
     SubgroupPartialDependence,
@@ -35,6 +36,9 @@ __all__ = [
     "partial_dependence_overview",
     "split_grid",
     "subgroup_partial_dependence",
+    "IceClusters",
+    "ClusterRule",
+    "ice_clusters",
 ]
 
 # Internal API for widgets and plotting: how both label a grid value.

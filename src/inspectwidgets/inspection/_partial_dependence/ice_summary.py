@@ -12,7 +12,6 @@ their spread and the means of subgroups of rows come from the same array,
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,17 +20,12 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._core.row_groups import MIN_SUBGROUP_SIZE, check_min_size, row_groups
 from .._core.validation import check_sample_weight
-from .result import MISSING_LABEL, PartialDependenceResult
+from .result import PartialDependenceResult
 
 DEFAULT_PERCENTILES = (5.0, 25.0, 50.0, 75.0, 95.0)
 """The 5-95 and 25-75 bands and the median."""
-
-MIN_SUBGROUP_SIZE = 30
-"""Subgroups of fewer rows are flagged `small`: kept and drawn (greyed), never
-dropped. The rule of thumb for a mean to be read as an estimate: its curve's
-standard error is the rows' spread over sqrt(n), more than 18% of that spread
-below 30 rows."""
 
 
 @dataclass(frozen=True)
@@ -255,7 +249,8 @@ def subgroup_partial_dependence(
             "rows' curves. Compute it with n_ice=None."
         )
     n_rows = curves.shape[1]
-    codes, labels = _subgroup_codes(subgroups, n_rows)
+    groups = row_groups(subgroups, n_rows)
+    codes, labels = groups.codes, groups.labels
     weight = check_sample_weight(sample_weight, n_rows)
     weight = np.ones(n_rows) if weight is None else weight.astype(np.float64)
     if not np.all(np.isfinite(weight)) or np.any(weight < 0):
@@ -263,8 +258,7 @@ def subgroup_partial_dependence(
             "sample_weight must be finite and non-negative; got "
             f"{np.sum(~np.isfinite(weight) | (weight < 0))} other value(s)."
         )
-    if isinstance(min_size, bool) or not isinstance(min_size, numbers.Integral):
-        raise TypeError(f"min_size must be an int; got {min_size!r}.")
+    min_size = check_min_size(min_size)
     n_groups = len(labels)
     sizes = np.bincount(codes, minlength=n_groups)
     totals = np.bincount(codes, weights=weight, minlength=n_groups)
@@ -320,29 +314,6 @@ def _check_percentiles(percentiles):
             f"percentiles must be numbers in [0, 100]; got {percentiles!r}."
         )
     return values
-
-
-def _subgroup_codes(subgroups, n_rows):
-    """Codes 0..k-1 in order of first appearance, and the k labels; missing
-    labels (NaN, None, pd.NA) one subgroup named MISSING_LABEL."""
-    labels = pd.Series(np.asarray(subgroups, dtype=object).ravel()).reset_index(
-        drop=True
-    )
-    if np.ndim(subgroups) != 1 or len(labels) != n_rows:
-        raise ValueError(
-            f"subgroups has shape {np.shape(subgroups)}; pass one label per row "
-            f"of X ({n_rows},)."
-        )
-    codes, uniques = pd.factorize(labels, use_na_sentinel=True)
-    names = [_label(u) for u in uniques]
-    if np.any(codes < 0):
-        codes = np.where(codes < 0, len(names), codes)
-        names.append(MISSING_LABEL)
-    return codes, tuple(names)
-
-
-def _label(value):
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _per_row(values, ndim):

@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-MISSING_LABEL = "missing"
-"""How charts label a missing value: the category, or the marked point."""
+from .._core.row_groups import MISSING_LABEL
 
 
 def value_label(value: Any) -> str:

@@ -23,6 +23,12 @@ from .out_of_bag import OobRun, oob_permutation_importance
 from .result import PermutationImportanceResult, Subgroup
 from .scorers import builtin_score_name
 from .scoring import ScoringPlan
+from .subgroup_importance import (
+    iter_subgroup_permutation_importance,
+    subgroup_permutation_importance,
+    subgroup_run,
+)
+from .subgroup_result import SubgroupImportanceResult
 
 __all__ = [
     "PairedDifference",
@@ -37,6 +43,9 @@ __all__ = [
     "iter_permutation_importance",
     "oob_permutation_importance",
     "permutation_importance",
+    "SubgroupImportanceResult",
+    "subgroup_permutation_importance",
+    "iter_subgroup_permutation_importance",
 ]
 
 # Internal API for widgets, plotting and the other engines: not public,
@@ -46,6 +55,7 @@ INTERNAL_API = [
     # the Runs a widget streams, cancels and shares between views
     "permutation_run",
     "conditional_run",
+    "subgroup_run",
     "CrossValRun",
     "OobRun",
     # scorers: the estimator's own metric, and baselines shared by views

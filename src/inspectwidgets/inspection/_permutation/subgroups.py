@@ -8,7 +8,7 @@ a node is split only where a test of independence between the feature and
 the other columns rejects at level 0.05 (Bonferroni-adjusted), leaves of at
 least 30 rows. We fit scikit-learn's CART tree (``DecisionTreeRegressor`` for
 a numeric feature, ``DecisionTreeClassifier`` for a string, category or bool
-one, a multi-output regressor for a group: subgroup_data.py) and then keep,
+one, a multi-output regressor for a group: _core/rule_inputs.py) and then keep,
 from the root down, only the splits a test finds significant, as ctree stops:
 
 - a numeric feature (each output of a group): the F test of the two
@@ -38,8 +38,9 @@ from scipy import stats
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from .._core.parallel import local_joblib_calls
+from .._core.rule_inputs import ColumnCoding
+from .._core.tree_rules import leaf_rule
 from .result import Subgroup
-from .subgroup_data import ColumnCoding
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def _feature_subgroups(coding, inputs_fit, inputs, X_fit, own, settings, seed):
     codes = np.searchsorted(leaves, subgroup_of_node[tree.apply(inputs[:, others])])
     columns = [coding.columns[i] for i in others]
     has_missing = np.isnan(inputs[:, others]).any(axis=0)
-    rules = tuple(_rule(tree.tree_, leaf, columns, has_missing) for leaf in leaves)
+    rules = tuple(leaf_rule(tree.tree_, leaf, columns, has_missing) for leaf in leaves)
     # The smallest integers that hold them: the per-copy stable sort of the
     # codes (schedule.within_subgroups) is then numpy's radix sort.
     return FeatureSubgroups(codes.astype(np.min_scalar_type(len(leaves) - 1)), rules)
@@ -196,76 +197,3 @@ def _stopped_nodes(nodes, kept):
             stopped = subgroup[node] != node or not kept[node]
             subgroup[child] = subgroup[node] if stopped else child
     return subgroup
-
-
-def _rule(nodes, leaf, columns, has_missing):
-    """The conditions leading to node `leaf`, readable: intervals for
-    numbers, (in)equalities for categories, "missing" where NaN goes."""
-    parents = {}
-    for node in range(nodes.node_count):
-        for child in (nodes.children_left[node], nodes.children_right[node]):
-            if child != -1:
-                parents[child] = node
-    steps, node = [], leaf
-    while node in parents:
-        parent = parents[node]
-        steps.append((parent, node == nodes.children_left[parent]))
-        node = parent
-    bounds = {}  # X's column -> what the path says of it
-    for parent, went_left in reversed(steps):
-        column = columns[nodes.feature[parent]]
-        entry = bounds.setdefault(
-            column.source,
-            {"column": column, "low": None, "high": None, "in": None, "out": []},
-        )
-        entry["has_missing"] = has_missing[nodes.feature[parent]]
-        threshold = float(nodes.threshold[parent])
-        if np.isinf(threshold):
-            # scikit-learn's split of the missing values from the others:
-            # those go right, every value left.
-            entry["only missing" if not went_left else "not missing"] = True
-            continue
-        entry["missing"] = entry.get("missing", True) and bool(
-            nodes.missing_go_to_left[parent] == went_left
-        )
-        if column.category is None:
-            entry["high" if went_left else "low"] = threshold
-        elif went_left:
-            entry["out"].append(column.category)
-        else:
-            entry["in"] = column.category
-    parts = [_condition(entry) for entry in bounds.values()]
-    return " and ".join(parts) if parts else "all rows"
-
-
-def _condition(entry):
-    column = entry["column"]
-    name = column.name
-    if entry.get("only missing"):
-        return f"{name} is missing"
-    missing = (
-        entry["has_missing"]
-        and entry.get("missing", True)
-        and not entry.get("not missing")
-    )
-    low, high = entry["low"], entry["high"]
-    if entry["in"] is not None:
-        text = f"{name} = {entry['in']!r}"
-    elif entry["out"]:
-        shown = ", ".join(repr(c) for c in entry["out"])
-        text = (
-            f"{name} != {shown}"
-            if len(entry["out"]) == 1
-            else f"{name} not in {{{shown}}}"
-        )
-    elif column.boolean and (low is not None or high is not None):
-        text = f"{name} = {low is not None}"
-    elif low is not None and high is not None:
-        text = f"{low:.4g} < {name} <= {high:.4g}"
-    elif low is not None:
-        text = f"{name} > {low:.4g}"
-    elif high is not None:
-        text = f"{name} <= {high:.4g}"
-    else:  # only the missing values' split
-        return f"{name} is not missing"
-    return f"({text} or {name} is missing)" if missing else text

@@ -1,7 +1,9 @@
-"""X's columns as a subgroup tree reads them, and a feature as it predicts it.
+"""X's columns as a rule tree reads them, and a feature as it predicts it.
 
 Conditional permutation importance fits, for each feature, a shallow tree on
-the other columns (subgroups.py). scikit-learn's trees take floats, NaN
+the other columns (_permutation/subgroups.py); ICE clustering fits one on X
+to tell its clusters apart (_partial_dependence/ice_clusters.py). Their
+leaves are written as rules by tree_rules.py. scikit-learn's trees take floats, NaN
 included (missing values go to the side the split learned, since 1.3; the
 oldest version we support is 1.9), so:
 
