@@ -210,6 +210,12 @@ def _perm_widget(model, X, y, **settings):
     return iw.PermutationImportanceWidget(model, X, y, **_perm_kwargs(settings))
 
 
+def _conditional_widget(model, X, y, **settings):
+    return iw.PermutationImportanceWidget(
+        model, X, y, method="conditional", **_perm_kwargs(settings)
+    )
+
+
 def _pd_widget(model, X, y, **settings):
     return iw.PartialDependenceWidget(model, X, **_pd_kwargs(settings))
 
@@ -359,6 +365,16 @@ TARGETS = [
         "perm",
         frozenset(PERM),
         _perm_widget,
+        _perm_numbers,
+        widget=True,
+        payload=("_chart",),
+        traits=frozenset({"scoring", "n_repeats", "random_state", "features"}),
+    ),
+    Target(
+        "PermutationImportanceWidget(method='conditional')",
+        "perm",
+        frozenset(PERM),
+        _conditional_widget,
         _perm_numbers,
         widget=True,
         payload=("_chart",),
