@@ -143,7 +143,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
 
     _method_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The methods this view computes (the switch shows when several)."""
-    _methods = METHODS
+    _methods: tuple[str, ...] = METHODS
 
     _feature_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _scorer_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
