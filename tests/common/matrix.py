@@ -529,6 +529,20 @@ TARGETS = [
         traits=frozenset({"scoring", "n_repeats", "random_state"}),
     ),
     Target(
+        "ImportanceComparisonWidget(conditional=True)",
+        "compare",
+        frozenset(COMPARE - {"sample_weight"}),
+        lambda model, X, y, **s: _compare_widget(model, X, y, conditional=True, **s),
+        lambda result: [
+            *_frame_numbers(result.frame),
+            result.frame["permutation_conditional_mean"].to_numpy(dtype=float),
+        ],
+        widget=True,
+        payload=("_measures",),
+        tree_only=True,
+        traits=frozenset({"scoring", "n_repeats", "random_state"}),
+    ),
+    Target(
         "ModelInspector",
         "inspector",
         frozenset({"scoring", "n_repeats", "random_state"}),
