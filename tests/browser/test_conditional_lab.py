@@ -123,3 +123,80 @@ def test_switch_to_conditional_redraws_and_hover_shows_the_rules(open_notebook):
     bar.hover(force=True)
     expect(tooltip).to_be_visible()
     expect(tooltip).not_to_contain_text("subgroup")
+
+
+INSPECTOR = """\
+from sklearn.datasets import load_diabetes
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import train_test_split
+from inspectwidgets import ModelInspector
+
+X, y = load_diabetes(return_X_y=True, as_frame=True)
+X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+model = RandomForestRegressor(n_estimators=30, random_state=0).fit(X_train, y_train)
+mi = ModelInspector(model, X_test, y_test, X_train=X_train, y_train=y_train,
+                    n_repeats=3, random_state=0)
+mi
+"""
+
+
+def test_the_inspectors_importance_switch_and_comparison_box(
+    open_notebook, require_bundle
+):
+    require_bundle("inspector_widget.js", "mi-root")
+    nb = open_notebook(
+        "inspector_conditional.ipynb",
+        [INSPECTOR],
+        viewport={"width": 1280, "height": 1600},
+    )
+    nb.run_all()
+    page = nb.page
+    panel = page.get_by_test_id("mi-panel-importance")
+    nb.eventually_prints("print(mi.views['importance'].wait(120))", "done", timeout=120)
+    # The switch is the permutation widget's own, drawn in the view.
+    conditional = panel.get_by_test_id("piw-method-conditional")
+    expect(conditional).to_be_visible()
+    conditional.click()
+    nb.eventually_prints(
+        "v = mi.views['importance']\n"
+        "print(v.wait(120), v.method, v.result.subgroups is not None)",
+        "done conditional True",
+        timeout=120,
+    )
+    expect(conditional).to_have_attribute("aria-pressed", "true")
+    expect(panel.get_by_test_id("piw-baseline")).to_contain_text("conditional")
+    _, first = nb.run_code("print(v._chart['scorers']['r2']['features'][0])")
+    bar = panel.locator(f'[data-testid="piw-bar"][data-feature="{first.strip()}"]')
+    bar.hover(force=True)
+    expect(panel.get_by_test_id("piw-tooltip")).to_contain_text("subgroup")
+
+    # The cross-validated view has no conditional variant: no switch.
+    page.get_by_test_id("mi-importance-on-cv").click()
+    cv = page.get_by_test_id("mi-panel-importance_cv")
+    expect(cv.get_by_test_id("piw-method-marginal")).to_be_hidden()
+    page.get_by_test_id("mi-importance-on-test").click()
+
+    # The comparison's Conditional box adds the measure, reusing the
+    # Importance view's conditional result (same rows and settings).
+    page.get_by_test_id("mi-view-comparison").click()
+    comparison = page.get_by_test_id("mi-panel-comparison")
+    nb.eventually_prints("print(mi.views['comparison'].wait(120))", "done", timeout=120)
+    box = comparison.get_by_test_id("icw-conditional")
+    box.check()
+    nb.eventually_prints(
+        "c = mi.views['comparison']\n"
+        "print(c.wait(120), c.conditional, "
+        "'permutation_conditional_mean' in c.to_frame())",
+        "done True True",
+        timeout=120,
+    )
+    expect(
+        comparison.locator('[data-measure="permutation_conditional"]').first
+    ).to_be_attached()
+    root = page.get_by_test_id("mi-root")
+    page.mouse.move(0, 0)
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    root.screenshot(
+        path=str(OUTPUT_DIR / "inspector_conditional_light.png"),
+        animations="disabled",
+    )
