@@ -4,12 +4,14 @@ subgroups' rules reach the chart's payload, and cancel and rapid switches
 end in a final status."""
 
 import random
+import threading
 
 import numpy as np
 import pandas as pd
 import pytest
-from common.gated import HANG_GUARD, GatedRegressor
+from common.gated import GATE_TIMEOUT, HANG_GUARD
 from numpy.testing import assert_array_equal
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import LinearRegression, Ridge
 from traitlets import TraitError
@@ -99,26 +101,69 @@ def test_the_payload_holds_the_drawn_features_subgroup_rules():
     assert w.figure().axes
 
 
+class PacedRegressor(RegressorMixin, BaseEstimator):
+    """Predicts X's first column, each call only once the test lets it
+    through (`let_one`), or every call once `free()`: the test sees the run
+    at a known point, whatever the machine's speed."""
+
+    def fit(self, X, y=None):
+        self.n_features_in_ = np.shape(X)[1]
+        self._turn = threading.Condition()
+        self.arrived = self.allowed = 0
+        return self
+
+    def predict(self, X):
+        with self._turn:
+            self.arrived += 1
+            self._turn.notify_all()
+            if not self._turn.wait_for(
+                lambda: self.arrived <= self.allowed, GATE_TIMEOUT
+            ):
+                raise TimeoutError("the test never let the call through")
+        return np.asarray(X, dtype=float)[:, 0]
+
+    def let_through_until(self, done):
+        """Let calls through one at a time until `done()` holds while a call
+        waits; return with that call waiting."""
+        with self._turn:
+            while True:
+                if not self._turn.wait_for(
+                    lambda: self.arrived > self.allowed, GATE_TIMEOUT
+                ):
+                    raise TimeoutError("no predict call came")
+                if done():
+                    return
+                self.allowed += 1
+                self._turn.notify_all()
+
+    def free(self):
+        with self._turn:
+            self.allowed = float("inf")
+            self._turn.notify_all()
+
+
 def test_cancel_keeps_the_conditional_repeats_done():
     rng = np.random.default_rng(0)
     x1 = rng.normal(size=300)
     X = np.column_stack([x1, x1 + 0.1 * rng.normal(size=300), rng.normal(size=300)])
     y = X[:, 0]
-    # Free: the baseline and the first repeat round; then every call waits.
-    model = GatedRegressor(free_calls=2).fit(X, y)
-    w = PermutationImportanceWidget(model, X, y, n_repeats=50, method="conditional")
-    model.wait_for_a_waiting_call()
+    model = PacedRegressor().fit(X, y)
+    w = PermutationImportanceWidget(model, X, y, n_repeats=200, method="conditional")
+    # Held with a repeat round done and the next call waiting.
+    model.let_through_until(
+        lambda: w.result is not None and w.result.n_repeats_done >= 1
+    )
     assert w.status == "running"
     w.cancel()
-    model.mark("cancelled")
-    model.open()
+    calls = model.arrived
+    model.free()
     assert w.wait(timeout=HANG_GUARD) == "cancelled"
-    # Only the chunk in flight ended after the cancel.
-    assert model.after("cancelled") == ["predict ended"]
+    # Only the chunk in flight ended after the cancel: no call started.
+    assert model.arrived == calls
     done = w.result.n_repeats_done
-    assert 1 <= done < 50 and w._repeats_done == done
+    assert 1 <= done < 200 and w._repeats_done == done
     expected = conditional_permutation_importance(
-        model, X, y, n_repeats=50, random_state=0
+        model, X, y, n_repeats=200, random_state=0
     )
     assert_array_equal(w.result.importances(), expected.importances[:, :done])
     assert w.result.subgroups == expected.subgroups
