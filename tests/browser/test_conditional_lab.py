@@ -47,6 +47,26 @@ def built_bundle(chromium_path, require_bundle):
     require_bundle("permutation_widget.js", "piw-root")
 
 
+def hover_until_shown(nb, root, bar, tooltip, attempts=3):
+    """Hover `bar` until `tooltip` shows. Once the bars are still: after a
+    rerun or a theme change the page may still move them, and
+    hover(force=True) does not wait for a still target. Tried again (at most
+    `attempts` times) where the page moved under the pointer all the same;
+    how many tries it took is printed."""
+    for attempt in range(1, attempts + 1):
+        nb.page.mouse.move(0, 0)
+        nb.page.wait_for_function(IDLE_JS, arg=root.element_handle())
+        bar.hover(force=True)
+        try:
+            expect(tooltip).to_be_visible(timeout=3_000)
+        except AssertionError:
+            if attempt == attempts:
+                raise
+            continue
+        print(f"tooltip shown at hover {attempt}")
+        return
+
+
 def test_switch_to_conditional_redraws_and_hover_shows_the_rules(open_notebook):
     # Tall enough for the whole cell: element screenshots are clipped to the
     # notebook's scrolling area.
@@ -98,9 +118,7 @@ def test_switch_to_conditional_redraws_and_hover_shows_the_rules(open_notebook):
             text = contrast(root)
             assert (text["background"] < 0.1) == (suffix == "dark"), text
             assert text["ratio"] >= 4.5, text
-            nb.page.mouse.move(0, 0)
-            bar.hover(force=True)
-            expect(tooltip).to_be_visible()
+            hover_until_shown(nb, root, bar, tooltip)
             expect(tooltip).to_contain_text(f"{n_groups} subgroups:")
             expect(tooltip).to_contain_text(f"{rule} ({size} rows)")
             assert contrast(tooltip)["ratio"] >= 4.5
@@ -119,9 +137,7 @@ def test_switch_to_conditional_redraws_and_hover_shows_the_rules(open_notebook):
         "print(w.wait(120), w.method, w.result.subgroups)", "done marginal None"
     )
     expect(root.get_by_test_id("piw-baseline")).not_to_contain_text("conditional")
-    nb.page.mouse.move(0, 0)
-    bar.hover(force=True)
-    expect(tooltip).to_be_visible()
+    hover_until_shown(nb, root, bar, tooltip)
     expect(tooltip).not_to_contain_text("subgroup")
 
 
@@ -167,8 +183,9 @@ def test_the_inspectors_importance_switch_and_comparison_box(
     expect(panel.get_by_test_id("piw-baseline")).to_contain_text("conditional")
     _, first = nb.run_code("print(v._chart['scorers']['r2']['features'][0])")
     bar = panel.locator(f'[data-testid="piw-bar"][data-feature="{first.strip()}"]')
-    bar.hover(force=True)
-    expect(panel.get_by_test_id("piw-tooltip")).to_contain_text("subgroup")
+    tooltip = panel.get_by_test_id("piw-tooltip")
+    hover_until_shown(nb, panel, bar, tooltip)
+    expect(tooltip).to_contain_text("subgroup")
 
     # The cross-validated view has no conditional variant: no switch.
     page.get_by_test_id("mi-importance-on-cv").click()
