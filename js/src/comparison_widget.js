@@ -106,6 +106,12 @@ function render({ model, el }) {
       title: "The measure ordering the features, largest first",
     },
   });
+  // The conditional measure is computed on demand (another run of the
+  // test rows): a checkbox, sent at once.
+  const conditional = h("input", {
+    testid: "icw-conditional",
+    attrs: { type: "checkbox" },
+  });
   const views = segmentedSwitch(VIEWS, "icw-view", "View");
   // VIEWS lists "classes": the Map has its button.
   const classesButton = /** @type {HTMLButtonElement} */ (
@@ -135,6 +141,17 @@ function render({ model, el }) {
         h("span", { text: "Sort by" }),
         sortBy,
       ]),
+      h(
+        "label",
+        {
+          className: "iw-field icw-conditional",
+          attrs: {
+            title:
+              "Also compute conditional permutation importance on the test rows: each feature permuted only among rows alike in the features that predict it",
+          },
+        },
+        [conditional, h("span", { text: "Conditional" })],
+      ),
       h("div", { className: "icw-view-switch" }, [views.node, viewHint]),
       h("div", { className: "iw-buttons" }, [run, stop]),
     ]),
@@ -295,6 +312,10 @@ function render({ model, el }) {
 
   saveOnChange(scoring, "scoring", context);
   saveOnChange(sortBy, "sort_by", context);
+  saveOnChange(conditional, "conditional", context);
+  const syncConditional = () => {
+    conditional.checked = Boolean(model.get("conditional"));
+  };
   for (const [view, button] of views.buttons) {
     dom.on(button, "click", () => {
       if (!button.disabled && model.get("view") !== view)
@@ -307,6 +328,7 @@ function render({ model, el }) {
 
   binding.on(["_scorer_options", "scoring"], syncScoring);
   binding.on(["_measures", "sort_by"], syncSort);
+  binding.on("conditional", syncConditional);
   binding.on("view", () => {
     tooltip.hide();
     live.now();
@@ -315,6 +337,7 @@ function render({ model, el }) {
 
   syncScoring();
   syncSort();
+  syncConditional();
   live.now();
 
   return () => {

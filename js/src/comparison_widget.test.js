@@ -114,6 +114,18 @@ describe("ImportanceComparisonWidget front end: controls", () => {
     expect(model.saves).toHaveLength(5);
   });
 
+  it("the Conditional checkbox writes `conditional` and follows it", () => {
+    const model = mount(makeModel({ conditional: false }));
+    const box = byTestId("icw-conditional");
+    expect(box.checked).toBe(false);
+    box.checked = true;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.get("conditional")).toBe(true);
+    expect(model.saves).toHaveLength(1);
+    model.set("conditional", false); // from Python
+    expect(box.checked).toBe(false);
+  });
+
   it("shows progress as a percentage with the ETA, and cancellation", () => {
     const model = mount(
       makeModel({ status: "running", progress: 0, _measures: {} }),

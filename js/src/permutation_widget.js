@@ -112,6 +112,13 @@ function render({ model, el }) {
     controls.kinds.setValue(model.get("kind"));
   }
 
+  // The switch shows where the widget computes both methods (not the
+  // cross-validated and out-of-bag views).
+  function syncMethod() {
+    controls.methods.setValue(String(model.get("method") ?? "marginal"));
+    controls.methods.node.hidden = list("_method_options").length < 2;
+  }
+
   // ---- Live part: progress, status, chart (one redraw per frame) --------
 
   function drawLive() {
@@ -206,6 +213,12 @@ function render({ model, el }) {
       if (model.get("kind") !== kind) save({ kind });
     });
   }
+  // A new method reruns at once, through Python (as a new `kind` redraws).
+  for (const [method, button] of controls.methods.buttons) {
+    dom.on(button, "click", () => {
+      if (model.get("method") !== method) save({ method });
+    });
+  }
   dom.on(controls.apply, "click", selection.apply);
   dom.on(controls.run, "click", () => {
     if (selection.problems().length > 0) return; // never run on an empty list
@@ -233,6 +246,8 @@ function render({ model, el }) {
     syncKind();
     drawNow();
   });
+  onModel("method", syncMethod);
+  onModel("_method_options", syncMethod);
   onModel("max_features", scheduleLive);
   for (const name of LIVE_TRAITS) onModel(name, scheduleLive);
 
@@ -240,6 +255,7 @@ function render({ model, el }) {
   selection.syncScorerOptions();
   syncScorer();
   syncKind();
+  syncMethod();
   drawNow();
 
   return () => {

@@ -276,6 +276,67 @@ describe("PermutationImportanceWidget front end", () => {
     expect(el.querySelector("img")).toBeNull();
   });
 
+  it("the method switch sets `method`, follows it and hides with one option", () => {
+    const model = mount(
+      makeModel({
+        method: "marginal",
+        _method_options: ["marginal", "conditional"],
+      }),
+    );
+    const conditional = byTestId("piw-method-conditional");
+    expect(conditional.parentElement.hidden).toBe(false);
+    expect(byTestId("piw-method-marginal").getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+    click(conditional);
+    expect(model.get("method")).toBe("conditional");
+    expect(model.saves).toHaveLength(1);
+    expect(conditional.getAttribute("aria-pressed")).toBe("true");
+    click(conditional); // already conditional: nothing sent
+    expect(model.saves).toHaveLength(1);
+    model.set("method", "marginal"); // from Python
+    expect(conditional.getAttribute("aria-pressed")).toBe("false");
+    model.set("_method_options", ["marginal"]); // cross-validated view
+    expect(conditional.parentElement.hidden).toBe(true);
+  });
+
+  it("shows a conditional result's subgroups on hover of a bar and a table row", () => {
+    const chart = {
+      ...makeChart({ r2: R2 }),
+      method: "conditional",
+      subgroups: {
+        bmi: [
+          ["plan = 'free' and age <= 32", 151],
+          ["plan = 'free' and age > 32", 90],
+          ["plan != 'free'", 201],
+        ],
+        s5: [["all rows", 442]],
+        bp: [["all rows", 442]],
+      },
+    };
+    const model = mount(makeModel({ method: "conditional", _chart: chart }));
+    flushFrames();
+    expect(byTestId("piw-baseline").textContent).toContain("conditional");
+    allByTestId("piw-bar")[0].dispatchEvent(
+      new Event("pointermove", { bubbles: true }),
+    );
+    const lines = [...byTestId("piw-tooltip").children].map(
+      (line) => line.textContent,
+    );
+    expect(lines.slice(-4)).toEqual([
+      "3 subgroups:",
+      "plan = 'free' and age <= 32 (151 rows)",
+      "plan = 'free' and age > 32 (90 rows)",
+      "plan != 'free' (201 rows)",
+    ]);
+    click(byTestId("piw-kind-table"));
+    expect(model.get("kind")).toBe("table");
+    const heads = byTestId("piw-table").querySelectorAll("tbody th");
+    expect(heads[1].getAttribute("title")).toBe(
+      "1 subgroup: all rows (442 rows; no other feature predicts it)",
+    );
+  });
+
   it("the kind switch draws bars, boxes or a table", () => {
     const model = mount(makeModel());
     expect(byTestId("piw-kind-bar").getAttribute("aria-pressed")).toBe("true");

@@ -228,6 +228,12 @@ def _perm_widget(model, X, y, **settings):
     return iw.PermutationImportanceWidget(model, X, y, **_perm_kwargs(settings))
 
 
+def _conditional_widget(model, X, y, **settings):
+    return iw.PermutationImportanceWidget(
+        model, X, y, method="conditional", **_perm_kwargs(settings)
+    )
+
+
 def _pd_widget(model, X, y, **settings):
     return iw.PartialDependenceWidget(model, X, **_pd_kwargs(settings))
 
@@ -423,6 +429,16 @@ TARGETS = [
         traits=frozenset({"scoring", "n_repeats", "random_state", "features"}),
     ),
     Target(
+        "PermutationImportanceWidget(method='conditional')",
+        "perm",
+        frozenset(PERM),
+        _conditional_widget,
+        _perm_numbers,
+        widget=True,
+        payload=("_chart",),
+        traits=frozenset({"scoring", "n_repeats", "random_state", "features"}),
+    ),
+    Target(
         "partial_dependence",
         "pd",
         frozenset(PD | {"max_memory"}),
@@ -583,6 +599,20 @@ TARGETS = [
         frozenset(COMPARE - {"sample_weight"}),
         _compare_widget,
         lambda result: _frame_numbers(result.frame),
+        widget=True,
+        payload=("_measures",),
+        tree_only=True,
+        traits=frozenset({"scoring", "n_repeats", "random_state"}),
+    ),
+    Target(
+        "ImportanceComparisonWidget(conditional=True)",
+        "compare",
+        frozenset(COMPARE - {"sample_weight"}),
+        lambda model, X, y, **s: _compare_widget(model, X, y, conditional=True, **s),
+        lambda result: [
+            *_frame_numbers(result.frame),
+            result.frame["permutation_conditional_mean"].to_numpy(dtype=float),
+        ],
         widget=True,
         payload=("_measures",),
         tree_only=True,

@@ -20,6 +20,7 @@ from inspectwidgets import (
     PartialDependenceWidget,
     PermutationImportanceWidget,
     compare_importances,
+    conditional_permutation_importance,
     partial_dependence,
     permutation_importance,
 )
@@ -81,9 +82,13 @@ def test_permutation_widget_survives_200_random_changes(regression):
     for _ in range(N_CHANGES):
         if _run_or_stop(w, rng):
             continue
-        change = rng.choice(["features", "n_repeats", "scoring", "random_state"])
+        change = rng.choice(
+            ["features", "n_repeats", "scoring", "random_state", "method"]
+        )
         if change == "features":
             w.features = rng.sample(options, rng.randint(1, 3))
+        elif change == "method":
+            w.method = rng.choice(["marginal", "conditional"])
         elif change == "n_repeats":
             w.n_repeats = rng.randint(1, 5)
         elif change == "scoring":
@@ -91,7 +96,12 @@ def test_permutation_widget_survives_200_random_changes(regression):
         else:
             w.random_state = rng.randint(0, 1000)
     _settle(w)
-    expected = permutation_importance(
+    engine = (
+        conditional_permutation_importance
+        if w.method == "conditional"
+        else permutation_importance
+    )
+    expected = engine(
         model,
         X,
         y,
@@ -100,7 +110,8 @@ def test_permutation_widget_survives_200_random_changes(regression):
         scoring=list(w.scoring),
         features=[int(f[1:]) for f in w.features],
     )
-    expected = expected if len(w.scoring) > 1 else {w.scoring[0]: expected}
+    # A list of scorers, even of one, gives a dict (as scikit-learn's).
+    expected = expected if isinstance(expected, dict) else {w.scoring[0]: expected}
     for name in w.scoring:
         assert_blas_close(w.result.importances(name), expected[name].importances)
     w.close()
@@ -154,9 +165,17 @@ def test_comparison_widget_survives_200_random_changes():
         if _run_or_stop(w, rng):
             continue
         change = rng.choice(
-            ["n_repeats", "random_state", "correlation_threshold", "scoring"]
+            [
+                "n_repeats",
+                "random_state",
+                "correlation_threshold",
+                "scoring",
+                "conditional",
+            ]
         )
-        if change == "n_repeats":
+        if change == "conditional":
+            w.conditional = not w.conditional
+        elif change == "n_repeats":
             w.n_repeats = rng.randint(1, 3)
         elif change == "random_state":
             w.random_state = rng.randint(0, 1000)
@@ -164,6 +183,9 @@ def test_comparison_widget_survives_200_random_changes():
             w.correlation_threshold = rng.uniform(0, 1)
         else:
             w.scoring = rng.choice(["r2", "neg_mean_absolute_error"])
+    # The last change asks for the conditional measure (while a run may be
+    # in flight): it is checked below against the engine.
+    w.conditional = True
     _settle(w)
     expected = compare_importances(
         model,
@@ -175,7 +197,23 @@ def test_comparison_widget_survives_200_random_changes():
         n_repeats=w.n_repeats,
         random_state=w.random_state,
     )
-    assert_frame_equal(w.to_frame(), expected)
+    frame = w.to_frame()
+    conditional = [c for c in frame if c.startswith("permutation_conditional")]
+    assert bool(conditional) == w.conditional
+    assert_frame_equal(frame.drop(columns=conditional), expected)
+    if w.conditional:
+        on_test = conditional_permutation_importance(
+            model,
+            X,
+            y,
+            scoring=w.scoring,
+            n_repeats=w.n_repeats,
+            random_state=w.random_state,
+        )
+        assert_allclose(
+            frame.loc[list(on_test.feature_names), "permutation_conditional_mean"],
+            on_test.importances_mean,
+        )
     w.close()
 
 

@@ -12,6 +12,7 @@ from sklearn.linear_model import Ridge  # noqa: E402
 
 from inspectwidgets import (  # noqa: E402
     PermutationImportanceDisplay,
+    conditional_permutation_importance,
     permutation_importance,
 )
 
@@ -102,3 +103,17 @@ def test_interval_needs_a_result_with_resamples(result):
     with pytest.raises(ValueError, match="interval: this result has no resamples"):
         PermutationImportanceDisplay.from_result(result, scorer="r2", interval=True)
     plt.close("all")
+
+
+def test_the_title_says_conditional_for_a_conditional_result(result):
+    X, y = load_diabetes(return_X_y=True, as_frame=True)
+    model = Ridge(alpha=1e-2).fit(X, y)
+    conditional = conditional_permutation_importance(
+        model, X, y, n_repeats=2, random_state=0, return_result=True
+    )
+    display = PermutationImportanceDisplay.from_result(conditional)
+    assert display.ax_.get_title().startswith("Conditional permutation importance (")
+    marginal = PermutationImportanceDisplay.from_result(result, scorer="r2")
+    assert marginal.ax_.get_title().startswith("Permutation importance (")
+    plt.close(display.figure_)
+    plt.close(marginal.figure_)

@@ -51,8 +51,9 @@ const KNOWN_COLORS = {
   relative_importance: "#CC79A7",
   permutation_train: "#56B4E9",
   permutation_test: "#0072B2",
+  permutation_conditional: "#009E73",
 };
-const OTHER_COLORS = ["#009E73", "#D55E00", "#F0E442", "#999999"];
+const OTHER_COLORS = ["#D55E00", "#F0E442", "#999999"];
 
 /**
  * A colour per measure key: fixed for the known measures (so a measure keeps

@@ -176,6 +176,19 @@ describe("dot plot helpers", () => {
     expect(some.get("permutation_test")).toBe(all.get("permutation_test"));
     const other = measureColors(["x", "y"]);
     expect(other.get("x")).not.toBe(other.get("y"));
+    // The conditional measure has its own colour, whatever else is drawn.
+    const conditional = measureColors([
+      "mdi",
+      "relative_importance",
+      "permutation_train",
+      "permutation_test",
+      "permutation_conditional",
+      "x",
+    ]);
+    expect(new Set(conditional.values()).size).toBe(6);
+    expect(
+      measureColors(["permutation_conditional"]).get("permutation_conditional"),
+    ).toBe(conditional.get("permutation_conditional"));
   });
 
   it("dotDomain spans zero, the dots and their whiskers", () => {

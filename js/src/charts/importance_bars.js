@@ -2,6 +2,8 @@
 // The bars of the importance chart: one bar from 0 to the mean per row, with
 // ±std error bars.
 
+import { select } from "d3-selection";
+
 import { isNegativeRow } from "./importance_rows.js";
 
 /**
@@ -46,9 +48,14 @@ export function drawBars(
     .attr("height", band);
   /** @param {import("./importance_rows.js").ImportanceRow} d */
   const hasErr = (d) => Number.isFinite(d.mean) && d.std > 0;
-  bars
-    .selectAll("line.piw-err")
-    .attr("display", (d) => (hasErr(d) ? null : "none"));
+  // Each row's own datum: `selectAll` does not pass the row's data down,
+  // and the lines' own would be that of the previous draw (the error bars
+  // of a result whose previous draw had one repeat stayed hidden).
+  bars.each(function (d) {
+    select(this)
+      .selectAll("line.piw-err")
+      .attr("display", hasErr(d) ? null : "none");
+  });
   tr(bars.select("line.piw-err:not(.piw-err-cap)"))
     .attr("x1", (d) => px(d.mean - d.std))
     .attr("x2", (d) => px(d.mean + d.std))

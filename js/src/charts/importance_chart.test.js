@@ -94,6 +94,23 @@ describe("createImportanceChart", () => {
     chart.destroy();
   });
 
+  it("shows each row's error bars from the data of the latest draw", () => {
+    const chart = createImportanceChart(container, { duration: 0 });
+    const shown = () =>
+      [...container.querySelectorAll("line.piw-err")].map(
+        (line) => line.getAttribute("display") !== "none",
+      );
+    // One repeat done: no spread, no error bars.
+    chart.update(chartData(["age", "bmi"], [0.3, 0.2], { std: [0, 0] }));
+    expect(shown()).toEqual(new Array(6).fill(false));
+    // The next draw has a spread for "age" only: its three lines show.
+    chart.update(chartData(["age", "bmi"], [0.3, 0.2], { std: [0.02, 0] }));
+    expect(shown()).toEqual([true, true, true, false, false, false]);
+    chart.update(chartData(["age", "bmi"], [0.3, 0.2], { std: [0, 0.01] }));
+    expect(shown()).toEqual([false, false, false, true, true, true]);
+    chart.destroy();
+  });
+
   it("keeps the DOM nodes of surviving features and removes departed ones", async () => {
     const chart = createImportanceChart(container);
     chart.update(chartData(["age", "bmi", "bp"], [0.3, 0.2, 0.1]));

@@ -102,8 +102,10 @@ export function tooltipLines(row, kind, data, formats) {
   /** @type {[string, string][]} */
   const lines = [
     ["iw-tooltip-title piw-tooltip-title", row.feature],
+    // Wraps: its label can be a sentence wider than the tooltip ("std over
+    // the repeats' shuffles, not over held-out samples").
     [
-      "",
+      "iw-tooltip-wrap",
       `${importance(row.mean)} ± ${std(row.std)} (mean ± ${data.spreadLabel ?? "std"})`,
     ],
   ];
@@ -117,7 +119,7 @@ export function tooltipLines(row, kind, data, formats) {
     // Beside the repeats' spread: this one also covers the sampling noise
     // of the held-out rows (computed in Python, see permutation_importance).
     lines.push([
-      "",
+      "iw-tooltip-wrap",
       `${data.intervalLabel || "held-out interval"}: [${importance(row.low)}, ${importance(row.high)}]`,
     ]);
   }

@@ -63,6 +63,8 @@ describe("error bars of a resampled result", () => {
     expect(importanceDomain(rows, "bar")[1]).toBeGreaterThan(0.5 + 0.196);
     const lines = tooltipLines(rows[0], "bar", cv, makeFormats(cv));
     expect(lines[1][1]).toMatch(/\(mean ± 1\.96 std across folds\)$/);
+    // A long label wraps inside the tooltip instead of running out of it.
+    expect(lines[1][0]).toBe("iw-tooltip-wrap");
   });
 });
 

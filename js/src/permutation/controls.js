@@ -21,6 +21,17 @@ const KINDS = [
 ];
 const DEFAULT_TOP_K = 10;
 
+// Values of the `method` trait, their labels and what each permutes.
+/** @type {[string, string, string][]} */
+const METHODS = [
+  ["marginal", "Marginal", "Permute each feature over every row"],
+  [
+    "conditional",
+    "Conditional",
+    "Permute each feature only among rows alike in the features that predict it (its subgroups)",
+  ],
+];
+
 /**
  * Build the controls. The repeats input is bound to the model through
  * `context`.
@@ -108,6 +119,13 @@ export function buildControls(context) {
   // Run settings, kind switch, actions.
   ui.repeats = repeatsInput("piw-repeats", context);
   ui.kinds = segmentedSwitch(KINDS, "piw-kind", "Chart");
+  ui.methods = segmentedSwitch(
+    METHODS.map(([value, label]) => [value, label]),
+    "piw-method",
+    "Permutation",
+  );
+  for (const [value, , title] of METHODS)
+    ui.methods.buttons.get(value)?.setAttribute("title", title);
   ui.apply = h("button", {
     className: "piw-apply",
     testid: "piw-apply",
@@ -124,6 +142,7 @@ export function buildControls(context) {
   });
   const run = h("section", { className: "piw-group piw-group-run" }, [
     ui.repeats.field,
+    ui.methods.node,
     ui.kinds.node,
     h("div", { className: "iw-buttons piw-row-buttons" }, [
       ui.apply,

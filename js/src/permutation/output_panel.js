@@ -69,8 +69,12 @@ export function createOutputPanel() {
     update({ result, scorer, kind, status, stale, hasResult, maxFeatures }) {
       const features = result?.features ?? [];
       const what = result?.baselineNote ? ` (${result.baselineNote})` : "";
+      const method =
+        result?.method === "conditional"
+          ? " · conditional: each feature permuted within its subgroups (hover a feature)"
+          : "";
       baseline.textContent = result
-        ? `baseline ${scorer} = ${formatNumber(result.baseline)}${what}`
+        ? `baseline ${scorer} = ${formatNumber(result.baseline)}${what}${method}`
         : "";
       chartHost.hidden = kind === "table" || features.length === 0;
       table.hidden = kind !== "table" || features.length === 0;
@@ -98,6 +102,7 @@ export function createOutputPanel() {
           intervalLow: result?.intervalLow ?? null,
           intervalHigh: result?.intervalHigh ?? null,
           intervalLabel: result?.intervalLabel ?? "",
+          details: result?.details ?? [],
           scorer,
         });
         if (drawn.negative > 0)

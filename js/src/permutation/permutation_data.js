@@ -19,13 +19,16 @@ import { statusText } from "../ui/status.js";
  *   repeatsDone: number, baseline: number, nHidden: number,
  *   nFeatures: number, spread: number, spreadLabel: string,
  *   baselineNote: string, intervalLow: TypedArray | null,
- *   intervalHigh: TypedArray | null, intervalLabel: string} | null} `null`
+ *   intervalHigh: TypedArray | null, intervalLabel: string,
+ *   method: string, details: string[][]} | null} `null`
  *   when `chart` holds no result for `scorer`. `spread` is how many std the
  *   error bars span (1.96 across the folds of a cross-validated result),
  *   `spreadLabel` says so; `baselineNote` what the baseline is when not
  *   one score of one model (e.g. the folds' mean); `intervalLow` and
  *   `intervalHigh` the held-out interval's ends where the result has one
- *   (`intervalLabel` says what it covers), else null.
+ *   (`intervalLabel` says what it covers), else null. `method` is
+ *   "marginal" or "conditional"; `details` each feature's subgroup lines
+ *   (see `subgroupLines`).
  * @throws {TypeError | RangeError} when an array is malformed (see
  *   `decodeArray`) or its length differs from the number of features.
  */
@@ -72,7 +75,50 @@ export function scorerResult(chart, scorer) {
     intervalLow: block.interval_low ? vector("interval_low") : null,
     intervalHigh: block.interval_high ? vector("interval_high") : null,
     intervalLabel: String(chart.interval_label ?? ""),
+    method: String(chart.method ?? "marginal"),
+    details: subgroupLines(chart.subgroups, features),
   };
+}
+
+/** Subgroups listed in a tooltip; the rest are counted. */
+export const MAX_SUBGROUP_LINES = 8;
+
+/**
+ * The tooltip lines of each feature's subgroups (a conditional result's
+ * `subgroups`: `{feature: [[rule, size], ...]}`), one list per feature of
+ * `features`; empty lists for a marginal result.
+ *
+ * @param {unknown} subgroups the `_chart` trait's `subgroups`.
+ * @param {string[]} features
+ * @returns {string[][]} e.g. `["3 subgroups:", "bmi <= 0.02 (89 rows)",
+ *   ...]`, or `["1 subgroup: all rows (no other feature predicts it)"]`.
+ */
+export function subgroupLines(subgroups, features) {
+  const byFeature =
+    subgroups && typeof subgroups === "object"
+      ? /** @type {Record<string, unknown>} */ (subgroups)
+      : {};
+  return features.map((feature) => {
+    const groups = byFeature[feature];
+    if (!Array.isArray(groups) || groups.length === 0) return [];
+    const rows = (/** @type {unknown} */ size) => {
+      const n = Number(size);
+      return `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"}`;
+    };
+    if (groups.length === 1) {
+      const [rule, size] = groups[0];
+      return [
+        `1 subgroup: ${rule} (${rows(size)}; no other feature predicts it)`,
+      ];
+    }
+    const shown = groups.slice(0, MAX_SUBGROUP_LINES);
+    const lines = [`${groups.length} subgroups:`];
+    for (const [rule, size] of shown) lines.push(`${rule} (${rows(size)})`);
+    const more = groups.length - shown.length;
+    if (more > 0)
+      lines.push(`… ${more} more ${more === 1 ? "subgroup" : "subgroups"}`);
+    return lines;
+  });
 }
 
 /**

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 
 import { R2, makeChart } from "../test_helpers.js";
-import { progressText, scorerResult, topFeatures } from "./permutation_data.js";
+import {
+  MAX_SUBGROUP_LINES,
+  progressText,
+  scorerResult,
+  subgroupLines,
+  topFeatures,
+} from "./permutation_data.js";
 
 describe("scorerResult", () => {
   it("decodes DataViews at non-zero offsets, including misaligned ones", () => {
@@ -138,5 +144,61 @@ describe("scorerResult with a held-out interval", () => {
     expect(result.intervalLabel).toBe("95 % interval over resampled held-out rows");
     withInterval.scorers.r2.interval_low = ends([0.25]);
     expect(() => scorerResult(withInterval, "r2")).toThrow(RangeError);
+  });
+});
+
+describe("subgroupLines", () => {
+  it("lists each feature's subgroups with their rows, in the features' order", () => {
+    const subgroups = {
+      bmi: [
+        ["s5 <= 0.025 and bp <= 0.012", 89],
+        ["s5 > 0.025", 1234],
+      ],
+      bp: [["all rows", 442]],
+    };
+    expect(subgroupLines(subgroups, ["bp", "bmi", "age"])).toEqual([
+      ["1 subgroup: all rows (442 rows; no other feature predicts it)"],
+      [
+        "2 subgroups:",
+        "s5 <= 0.025 and bp <= 0.012 (89 rows)",
+        "s5 > 0.025 (1,234 rows)",
+      ],
+      [],
+    ]);
+  });
+
+  it("counts the subgroups beyond the lines shown", () => {
+    const many = Array.from({ length: MAX_SUBGROUP_LINES + 3 }, (_, i) => [
+      `x <= ${i}`,
+      1,
+    ]);
+    const [lines] = subgroupLines({ f: many }, ["f"]);
+    expect(lines[0]).toBe(`${MAX_SUBGROUP_LINES + 3} subgroups:`);
+    expect(lines[1]).toBe("x <= 0 (1 row)");
+    expect(lines).toHaveLength(MAX_SUBGROUP_LINES + 2);
+    expect(lines.at(-1)).toBe("… 3 more subgroups");
+  });
+
+  it("gives no lines for a marginal or malformed payload", () => {
+    expect(subgroupLines(undefined, ["a"])).toEqual([[]]);
+    expect(subgroupLines({}, ["a"])).toEqual([[]]);
+    expect(subgroupLines({ a: "nope" }, ["a"])).toEqual([[]]);
+    expect(subgroupLines(null, [])).toEqual([]);
+  });
+
+  it("reaches scorerResult's details, aligned with its features", () => {
+    const chart = {
+      ...makeChart({ r2: R2 }),
+      method: "conditional",
+      subgroups: { s5: [["all rows", 10]], bmi: [["a", 4], ["b", 6]] },
+    };
+    const result = scorerResult(chart, "r2");
+    expect(result.method).toBe("conditional");
+    expect(result.details).toEqual([
+      ["2 subgroups:", "a (4 rows)", "b (6 rows)"],
+      ["1 subgroup: all rows (10 rows; no other feature predicts it)"],
+      [],
+    ]);
+    expect(scorerResult(makeChart({ r2: R2 }), "r2").method).toBe("marginal");
   });
 });

@@ -33,7 +33,13 @@ export function fillTable(table, result, scorer) {
     {},
     result.features.map((feature, i) =>
       h("tr", { className: result.mean[i] < 0 ? "piw-negative" : "" }, [
-        h("th", { text: feature, attrs: { scope: "row" } }),
+        h("th", {
+          text: feature,
+          // A conditional result's subgroups, on hover as in the chart.
+          attrs: result.details[i]?.length
+            ? { scope: "row", title: result.details[i].join("\n") }
+            : { scope: "row" },
+        }),
         h("td", { text: mean(result.mean[i]) }),
         h("td", { text: std(result.std[i]) }),
         h("td", { text: permuted(result.permutedMean[i]) }),

@@ -257,8 +257,10 @@ def _draw_interval(ax, positions, bounds):
 def _title(result, scorer, kind, hidden, interval_lines):
     """What the chart shows, and what its bars and whiskers cover."""
     baseline = result.baseline_scores[scorer]
+    # A conditional result holds its subgroups (conditional_importance.md).
+    what = "Permutation" if result.subgroups is None else "Conditional permutation"
     title = (
-        f"Permutation importance ({result.n_repeats_done} of "
+        f"{what} importance ({result.n_repeats_done} of "
         f"{result.n_repeats} repeats, baseline {scorer} = {baseline:.3g})"
     )
     if kind == "bar":

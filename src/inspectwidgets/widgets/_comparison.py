@@ -11,6 +11,7 @@ from sklearn.utils import Bunch
 
 from ..inspection import DEFAULT_CORRELATION_THRESHOLD
 from ..inspection._comparison import (
+    CONDITIONAL,
     SORT_COLUMNS,
     check_correlation_threshold,
     groups_at,
@@ -27,6 +28,7 @@ from ._comparison_payloads import (
     per_class_payload,
 )
 from ._figures import new_figure
+from ._importance_method import deferred_stream, importance_run, store_settings
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._selection import FeatureSelection
 from ._workload import (
@@ -49,7 +51,7 @@ class _Step:
     """One snapshot of the comparison stream: which stage it belongs to and the
     engine's partial result for it."""
 
-    stage: str  # "test", "train" or "groups"
+    stage: str  # "test", "train", "conditional" or "groups"
     result: object
 
 
@@ -64,7 +66,9 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     Correlation view: features grouped when every pair's ``|Spearman ρ|``
     reaches `correlation_threshold`; moving it regroups them and reruns
     grouped permutation importance on the test data, live. Permutation
-    importance on the test data streams first, then on the training data.
+    importance on the test data streams first, then on the training data,
+    then (with `conditional`) conditional permutation importance on the
+    test data.
 
     Parameters
     ----------
@@ -81,10 +85,19 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         (:func:`~inspectwidgets.cluster_features`; the default is
         ``DEFAULT_CORRELATION_THRESHOLD``).
     random_state : int, default=0
+    conditional : bool, default=False
+        Also compute conditional permutation importance on the test data
+        (:func:`~inspectwidgets.conditional_permutation_importance`, its
+        default subgroups), a measure beside the marginal one with the same
+        repeats and seed: the two differ only by the subgroups, and a
+        feature nothing else predicts gets exactly its marginal numbers. On
+        demand: it is another permutation run of the test rows, plus the
+        subgroup trees.
     n_jobs : int, default=None
     view : {"measures", "classes", "correlation"}, default="measures"
     sort_by : {"permutation_test", "permutation_train", "mdi", \
-            "relative_importance"}, default="permutation_test"
+            "relative_importance", "permutation_conditional"}, \
+            default="permutation_test"
         The measure ordering the features, largest first; changing it
         re-sorts without recomputing.
     max_rows : int, default=None
@@ -126,9 +139,12 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     ).tag(sync=True)
     """Which chart is shown."""
 
-    sort_by = traitlets.Enum(tuple(SORT_COLUMNS), default_value="permutation_test").tag(
-        sync=True
-    )
+    conditional = traitlets.Bool(False).tag(sync=True)
+    """Whether the conditional permutation measure (test rows) is computed."""
+
+    sort_by = traitlets.Enum(
+        (*SORT_COLUMNS, CONDITIONAL), default_value="permutation_test"
+    ).tag(sync=True)
     """The measure ordering the features of the measures view, largest first."""
 
     _shared = None
@@ -154,16 +170,26 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         n_repeats: int = 30,
         correlation_threshold: float = DEFAULT_CORRELATION_THRESHOLD,
         random_state: int = 0,
+        conditional: bool = False,
         n_jobs: int | None = None,
         view: Literal["measures", "classes", "correlation"] = "measures",
         sort_by: Literal[
-            "permutation_test", "permutation_train", "mdi", "relative_importance"
+            "permutation_test",
+            "permutation_train",
+            "mdi",
+            "relative_importance",
+            "permutation_conditional",
         ] = "permutation_test",
         max_rows: int | None = None,
         run: bool = True,
     ) -> None:
         plan = plan_comparison(
-            estimator, X_train, X_test, scoring=scoring, sort_by=sort_by
+            estimator,
+            X_train,
+            X_test,
+            scoring=scoring,
+            # The engine's measures; the conditional one is the widget's.
+            sort_by="permutation_test" if sort_by == CONDITIONAL else sort_by,
         )
         X_train, X_test = plan.X_train, plan.X_test
         if scoring is not None and not isinstance(scoring, str):
@@ -179,12 +205,14 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         self._plan = plan  # the impurity columns, and the table of results
         self._ready = False
         self._cache = None  # settings and results of the last full comparison
+        self._conditional = None  # the conditional measure's latest result
         self._clusters = numeric_clusters(X_train)
         super().__init__(
             scoring=scoring,
             n_repeats=n_repeats,
             correlation_threshold=check_correlation_threshold(correlation_threshold),
             random_state=random_state,
+            conditional=conditional,
             view=view,
             sort_by=sort_by,
             _scorer_options=list(
@@ -234,10 +262,8 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     def _engine(self, stage, cancel, features=None):
         data = "train" if stage == "train" else "test"
         X, y = self._data[data]
-        run = permutation_run(
-            self._estimator,
-            X,
-            y,
+        method = "conditional" if stage == "conditional" else "marginal"
+        params = dict(
             scoring=None if self.scoring == OWN_SCORE else self.scoring,
             n_repeats=self.n_repeats,
             random_state=self.random_state,
@@ -245,21 +271,35 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             features=features,
             cancel=cancel,
         )
-        if self._shared is None:
-            return iter(run)
-        store, rows = self._shared
-        return store.stream(rows[data], run, (self.n_repeats, self.random_state, 1.0))
+        settings = store_settings(method, self.n_repeats, self.random_state, 1.0)
+
+        def stream(run):
+            if self._shared is None:
+                return iter(run)
+            store, rows = self._shared
+            return store.stream(rows[data], run, settings)
+
+        if method == "marginal":
+            return stream(permutation_run(self._estimator, X, y, **params))
+        # The subgroup trees are fitted as the run is made: on the worker
+        # thread. Its arguments are the test stage's, checked with it.
+        return deferred_stream(
+            lambda: stream(importance_run(method, self._estimator, X, y, **params))
+        )
 
     def _stream(self, cancel):
         self._use_rows()
         self._workload = self._describe()
         # Every engine stream is created (and so validated) before any work.
         stages = []
-        if self._cache is None or self._cache.settings != self._settings():
+        fresh = self._cache is None or self._cache.settings != self._settings()
+        if fresh:
             stages += [
                 ("test", self._engine("test", cancel)),
                 ("train", self._engine("train", cancel)),
             ]
+        if self.conditional and (fresh or self._cache.conditional is None):
+            stages.append(("conditional", self._engine("conditional", cancel)))
         groups = self._current_groups()
         stages.append(("groups", self._engine("groups", cancel, features=groups)))
         self._stages_total = len(stages)
@@ -274,14 +314,21 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
 
     def _show(self, step):
         if step.stage == "test":
-            self._test, self._train = step.result, None
+            self._test, self._train, self._conditional = step.result, None, None
         elif step.stage == "train":
             self._train = step.result
             if step.result.complete:
                 self._cache = Bunch(
-                    settings=self._settings(), test=self._test, train=self._train
+                    settings=self._settings(),
+                    test=self._test,
+                    train=self._train,
+                    conditional=None,
                 )
-        if step.stage in ("test", "train"):
+        elif step.stage == "conditional":
+            self._conditional = step.result
+            if step.result.complete:
+                self._cache.conditional = step.result
+        if step.stage in ("test", "train", "conditional"):
             frame = self._frame()
             self._measures = measures_payload(
                 frame, self._test, self._train, self.sort_by
@@ -289,6 +336,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             return Bunch(frame=frame, groups=None, grouped=None)
         else:
             self._test, self._train = self._cache.test, self._cache.train
+            self._conditional = self._cache.conditional
             groups = self._current_groups()
             self._groups = groups_payload(
                 self.correlation_threshold, step.result, groups
@@ -308,10 +356,25 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         if self._ready:
             self.run()
 
+    @traitlets.observe("conditional")
+    def _on_conditional(self, change):
+        if not self._ready:
+            return
+        cache = self._cache
+        if change.new and (
+            cache is None
+            or cache.settings != self._settings()
+            or cache.conditional is None
+        ):
+            self.run()  # the conditional stage, the others kept
+        else:
+            self._on_sort_by(change)  # the table with or without its columns
+
     @traitlets.observe("sort_by")
     def _on_sort_by(self, change):
-        # Only the order changes: re-sort what is shown, under the worker's
-        # lock so a snapshot arriving meanwhile cannot interleave.
+        # Only the order (or the columns shown) changes: redraw what is
+        # shown, under the worker's lock so a snapshot arriving meanwhile
+        # cannot interleave.
         with self._lock:
             if self.result is None:
                 return
@@ -325,7 +388,8 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     # Results in Python --------------------------------------------------------
 
     def _frame(self):
-        return self._plan.frame(self._test, self._train, self.sort_by)
+        conditional = self._conditional if self.conditional else None
+        return self._plan.frame(self._test, self._train, self.sort_by, conditional)
 
     def _current_groups(self):
         """Clusters of the numeric features at `correlation_threshold`, plus

@@ -40,9 +40,7 @@ baseline).
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import anywidget
@@ -57,22 +55,19 @@ from ..inspection._core import (
     column_names,
     quoted_names,
 )
-from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES
-from ._figures import with_png
+from ._embedding import PERMUTATION_VIEWS
 from ._inspector_models import check_other_models, split_models
+from ._inspector_results import InspectorResults
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
 from ._shared import SharedPermutations
 from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, MAX_ROWS
 
 if TYPE_CHECKING:
-    import pandas as pd
-    from matplotlib.figure import Figure
-
     from ._base import ComputationWidget
 
 
-class ModelInspector(InspectorViews, anywidget.AnyWidget):
+class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters
@@ -113,6 +108,10 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         `y_train`; "oob" a RandomForest*, ExtraTrees* or Bagging* with
         ``bootstrap=True`` (not a pipeline). Each computes the first time it
         is shown.
+    method : {"marginal", "conditional"}, default="marginal"
+        The Importance view's permutation on test and training rows (see
+        :class:`PermutationImportanceWidget`; its switch changes it); the
+        cross-validated and out-of-bag views are marginal.
     n_jobs : int, default=None
     run : bool, default=True
         Compute the shown views at once.
@@ -189,6 +188,7 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         selected_features: list[str] | None = None,
         view: Literal["importance", "comparison"] = "importance",
         importance_on: Literal["test", "train", "cv", "oob"] = "test",
+        method: Literal["marginal", "conditional"] = "marginal",
         n_jobs: int | None = None,
         run: bool = True,
     ) -> None:
@@ -219,12 +219,13 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
             scoring=scoring,
             n_repeats=n_repeats,
             random_state=self._random_state,
+            method=method,
             n_jobs=n_jobs,
         )
         if len(X) <= HELD_OUT_MAX_ROWS:
             self._shared.resamples["test"] = HELD_OUT_RESAMPLES
         importance._shared = (self._shared, "test")
-        self._scoring = list(importance.scoring)
+        self._scoring, self._method = list(importance.scoring), method
         self._importance_options = self._training_views()
         self.importance_on = importance_on
         self._build_subsampled()
@@ -315,9 +316,10 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         # own spread, once known.
         means = result.to_bunch(scorer).importances_mean
         effects = self._children["effects"]
+        method = "conditional " if result.subgroups is not None else ""
         effects.set_overview_importances(
             dict(zip(result.feature_names, means, strict=True)),
-            f"permutation importance ({scorer})",
+            f"{method}permutation importance ({scorer})",
         )
         if not self._overview_opened:
             # Shown with the Effects panel, once: a user who closes it keeps
@@ -384,56 +386,3 @@ class ModelInspector(InspectorViews, anywidget.AnyWidget):
         for child in getattr(self, "_children", {}).values():
             child.close()
         super().close()
-
-    def to_frame(
-        self, view: str | None = None
-    ) -> pd.DataFrame | dict[str, pd.DataFrame]:
-        """A computed table: "header" (the scores beside the dummy's),
-        "importance", "importance_train", "importance_cv", "importance_oob",
-        "comparison" or "effects"; every computed one in a dict when `view`
-        is None."""
-        tables = {"header": self._header_frame}
-        for key, child in self._children.items():
-            if child.result is not None:
-                tables[key] = child.to_frame
-        if view is None:
-            return {key: table() for key, table in tables.items()}
-        if view not in ("header", *VIEW_CLASSES):
-            raise ValueError(
-                f"view: expected one of {['header', *VIEW_CLASSES]}; got {view!r}."
-            )
-        if view not in tables:
-            raise RuntimeError(f"No {view} result yet; show the view, then wait().")
-        return tables[view]()
-
-    def figure(self, view: str | None = None) -> Figure:
-        """A matplotlib Figure of `view` (a key of :attr:`views`; the shown
-        tab when None), drawn by its Display."""
-        view = view or self._tab()
-        if view not in self._children:
-            raise ValueError(
-                f"view: expected one of {list(self._children)}; got {view!r}."
-            )
-        return self._children[view].figure()
-
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        shown = self._children.get(self._tab())
-        return with_png(bundle, self.figure if shown and shown.result else None)
-
-    def save_html(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        title: str = "Model review",
-        overwrite: bool = True,
-    ) -> Path:
-        """Write the review as one standalone HTML file (no kernel, no
-        network), safe to send: written whole or not at all, with errors'
-        messages but no traceback nor local path. `overwrite` (default True,
-        as ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or
-        a symbolic link there is refused. See
-        :func:`inspectwidgets.widgets._standalone.save_html`."""
-        from ._standalone import save_html
-
-        return save_html(self, path, title=title, overwrite=overwrite)

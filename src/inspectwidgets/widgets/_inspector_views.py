@@ -131,6 +131,8 @@ class InspectorViews:
                     n_repeats=self.n_repeats,
                     random_state=self._random_state,
                     n_jobs=self._n_jobs,
+                    # The held-out view's method; the others are marginal.
+                    **({"method": self._method} if option == "train" else {}),
                 )
             except (TypeError, ValueError) as exc:  # the engine's own reason
                 reasons[option] = str(exc)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numbers
 from typing import TYPE_CHECKING, Literal
 
-import numpy as np
 import traitlets
 from numpy.typing import ArrayLike
 from sklearn.metrics import check_scoring
@@ -27,9 +26,16 @@ from ..inspection._permutation import (
 )
 from ._base import ComputationWidget
 from ._figures import new_figure
+from ._importance_method import (
+    FITTING_PHASE,
+    METHODS,
+    deferred_stream,
+    importance_run,
+    store_settings,
+)
 from ._options import OWN_SCORE, STATIC, scorer_options
+from ._permutation_payloads import chart_payload
 from ._selection import FeatureSelection
-from ._serialization import binary_array
 from ._workload import Workload, is_large, rows_text, workload_text
 
 if TYPE_CHECKING:
@@ -59,6 +65,13 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     features : list or dict, default=None
         Columns (or ``{label: [columns]}`` groups) to compute; None for all.
     random_state : int, default=0
+    method : {"marginal", "conditional"}, default="marginal"
+        Permute each feature over every row (scikit-learn's permutation
+        importance), or only within the subgroups of rows alike in the
+        features that predict it
+        (:func:`~inspectwidgets.conditional_permutation_importance`, its
+        default subgroup trees, fitted on `X`); hovering a feature shows
+        its subgroups' rules.
     n_jobs, sample_weight, max_samples
         As in :func:`~inspectwidgets.permutation_importance`.
     n_bootstrap : int or None, default=None
@@ -124,13 +137,21 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     random_state = traitlets.Int(0, min=0, max=2**32 - 1).tag(sync=True)
     """Seed of the permutations (scikit-learn's scheme)."""
 
+    method = traitlets.Enum(METHODS, default_value="marginal").tag(sync=True)
+    """"marginal" (every row) or "conditional" (within the subgroups of
+    rows alike in the features that predict the permuted one)."""
+
+    _method_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The methods this view computes (the switch shows when several)."""
+    _methods: tuple[str, ...] = METHODS
+
     _feature_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _scorer_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _repeats_done = traitlets.Int(0).tag(sync=True)
     _repeats_total = traitlets.Int(0).tag(sync=True)
     _chart = traitlets.Dict().tag(sync=True)
 
-    _RERUN_ON = ("features", "n_repeats", "scoring", "random_state")
+    _RERUN_ON = ("features", "n_repeats", "scoring", "random_state", "method")
 
     _shared = None
     """``(SharedPermutations, rows)`` when a ModelInspector shares this
@@ -146,6 +167,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         n_repeats: int = 5,
         features: FeatureGroups = None,
         random_state: int = 0,
+        method: Literal["marginal", "conditional"] = "marginal",
         n_jobs: int | None = None,
         sample_weight: ArrayLike | None = None,
         max_samples: int | float = 1.0,
@@ -177,6 +199,8 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             kind=kind,
             max_features=max_features,
             random_state=random_state,
+            _method_options=list(self._methods),
+            method=method,
             _feature_options=list(self._columns),
             _scorer_options=list(dict.fromkeys(scoring + scorer_options(estimator, y))),
         )
@@ -215,10 +239,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     def _stream(self, cancel):
         self._check_features()
         scoring = engine_scoring(self._estimator, self.scoring)
-        run = permutation_run(
-            self._estimator,
-            self._X,
-            self._y,
+        params = dict(
             scoring=scoring,
             n_bootstrap=self._resamples(scoring),
             n_repeats=self.n_repeats,
@@ -227,18 +248,47 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             cancel=cancel,
             **self._engine_kwargs,
         )
-        # The first bars before the first round is done: on a big model a
-        # round takes seconds.
-        run.stream_first_round = True
+        # Checked here, on the caller's thread, whatever the method: the
+        # conditional run takes the same arguments but fits its subgroup
+        # trees as it is made, so it is made on the worker thread. The
+        # settings are read now: they may change before the worker starts.
+        run = permutation_run(self._estimator, self._X, self._y, **params)
         self._workload = self._describe()  # once the engine checked max_samples
-        if self._shared is None:
-            return iter(run)
-        store, rows = self._shared
-        settings = (
+        settings = store_settings(
+            self.method,
             self.n_repeats,
             self.random_state,
             self._engine_kwargs["max_samples"],
         )
+        if self.method == "marginal":
+            return self._streamed(run, settings)
+        method = self.method
+        return deferred_stream(
+            lambda: self._streamed(self._fitted_run(method, params), settings)
+        )
+
+    def _fitted_run(self, method, params):
+        """The `method` run, its subgroups fitted, the status line saying so
+        unless the run was superseded meanwhile."""
+        with self._lock:
+            if not params["cancel"].is_set():
+                self._phase = FITTING_PHASE
+        try:
+            return importance_run(method, self._estimator, self._X, self._y, **params)
+        finally:
+            with self._lock:
+                if self._phase == FITTING_PHASE:
+                    self._phase = ""
+
+    def _streamed(self, run, settings):
+        """What the worker consumes: `run`'s results, shared with the
+        inspector's other views under `settings` where it shares them."""
+        # The first bars before the first round is done: on a big model a
+        # round takes seconds.
+        run.stream_first_round = True
+        if self._shared is None:
+            return iter(run)
+        store, rows = self._shared
         return store.stream(rows, run, settings)
 
     def _resamples(self, scoring):
@@ -304,6 +354,16 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             self.scorer = self.scoring[0]
         self.run()
 
+    @traitlets.validate("method")
+    def _check_method(self, proposal):
+        if proposal.value not in self._methods:
+            raise traitlets.TraitError(
+                f"method: {type(self).__name__} computes "
+                f"{' or '.join(map(repr, self._methods))} importance only; "
+                f"got {proposal.value!r}."
+            )
+        return proposal.value
+
     @traitlets.observe("max_features")
     def _on_max_features(self, change):
         if self.result is not None:
@@ -352,42 +412,3 @@ def engine_scoring(estimator, names):
     return {
         name: check_scoring(estimator) if name == OWN_SCORE else name for name in names
     } or []
-
-
-def chart_payload(result, max_features):
-    """What the front end draws: for every scorer its top features, as binary
-    float32 arrays, so switching scorer needs no round trip to Python."""
-    scorers = {}
-    for name in result.scorer_names:
-        shown, hidden = result.top(name, max_features)
-        importances = result.importances(name)[shown]
-        done = importances.shape[1]
-        mean = importances.mean(axis=1) if done else np.zeros(len(shown))
-        std = importances.std(axis=1) if done else np.zeros(len(shown))
-        scorers[name] = {
-            "features": [result.feature_names[i] for i in shown],
-            "n_hidden": int(hidden),
-            "baseline": float(result.baseline_scores[name]),
-            "greater_is_better": True,
-            "mean": binary_array(mean),
-            "std": binary_array(std),
-            "permuted_mean": binary_array(result.baseline_scores[name] - mean),
-            "values": binary_array(importances),
-        }
-        if result.n_bootstrap is not None:
-            bounds = result.interval(name)[shown]
-            scorers[name]["interval_low"] = binary_array(bounds[:, 0])
-            scorers[name]["interval_high"] = binary_array(bounds[:, 1])
-    interval_label = ""
-    if result.n_bootstrap is not None:
-        interval_label = (
-            f"{100 * result.confidence_level:g} % interval over resampled held-out rows"
-        )
-    return {
-        "interval_label": interval_label,
-        "repeats_done": result.n_repeats_done,
-        "n_repeats": result.n_repeats,
-        "n_features": len(result.feature_names),
-        "n_pending": len(result.pending_features),
-        "scorers": scorers,
-    }

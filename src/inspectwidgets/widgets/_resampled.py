@@ -55,6 +55,8 @@ class _ResampledImportance(PermutationImportanceWidget):
     """A PermutationImportanceWidget over a resampling engine (below)."""
 
     _engine_run: Any = None  # CrossValRun or OobRun
+    # Their engines permute over every row: no conditional variant.
+    _methods = ("marginal",)
     _engine_function: Any = None  # the one-shot whose parameters it takes
 
     def __init__(self, estimator, X, y, *, cv=5, **kwargs):

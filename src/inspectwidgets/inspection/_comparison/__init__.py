@@ -8,6 +8,7 @@ from .clustering import (
     numeric_clusters,
 )
 from .comparison import (
+    CONDITIONAL,
     FLAG_EVIDENCE,
     SORT_COLUMNS,
     ComparisonPlan,
@@ -34,6 +35,8 @@ INTERNAL_API = [
     "ComparisonPlan",
     "plan_comparison",
     "SORT_COLUMNS",
+    # the key of the conditional measure the widget adds on demand
+    "CONDITIONAL",
     "per_class_relative_importance",
     # the measures on one scale, the flags' evidence and the legend's words
     "normalized_measures",

@@ -213,16 +213,26 @@ class ComparisonPlan:
     relative: np.ndarray
     """ESL relative importance per raw column of X, 0-100 (NaN likewise)."""
 
-    def frame(self, test, train, sort_by):
+    def frame(self, test, train, sort_by, conditional=None):
         """The comparison table from the test and train permutation results
         so far: PermutationImportanceResult (possibly partial) or
         permutation_importance's Bunch; `train` None before it starts (its
-        columns NaN)."""
+        columns NaN). `conditional`, a conditional permutation result on the
+        test rows, adds its ``permutation_conditional_*`` columns."""
         test = _as_bunch(test)
         train = _missing(test) if train is None else _as_bunch(train)
-        return comparison_frame(
-            test.feature_names, self.mdi, self.relative, train, test, sort_by=sort_by
+        frame = comparison_frame(
+            test.feature_names,
+            self.mdi,
+            self.relative,
+            train,
+            test,
+            # The marginal order until there is a conditional measure.
+            sort_by="permutation_test" if sort_by == CONDITIONAL else sort_by,
         )
+        if conditional is None:
+            return frame
+        return with_conditional(frame, _as_bunch(conditional), sort_by)
 
 
 def plan_comparison(estimator, X_train, X_test, *, scoring, sort_by):
@@ -329,6 +339,33 @@ def comparison_frame(feature_names, mdi, relative, train, test, sort_by):
     return frame.sort_values(
         SORT_COLUMNS[sort_by], ascending=False, kind="stable", na_position="last"
     ).set_index("feature")
+
+
+CONDITIONAL = "permutation_conditional"
+"""The key of a conditional permutation measure on the test rows, which the
+comparison widget adds beside the marginal one (and may sort by)."""
+
+
+def with_conditional(frame, conditional, sort_by):
+    """`frame` with the conditional result's mean, std and interval columns
+    (its features named as the frame's), sorted again by `sort_by`."""
+    low, high = permutation_interval(conditional)
+    names = [str(name) for name in conditional.feature_names]
+    columns = pd.DataFrame(
+        {
+            f"{CONDITIONAL}_mean": conditional.importances_mean,
+            f"{CONDITIONAL}_std": conditional.importances_std,
+            f"{CONDITIONAL}_low": low,
+            f"{CONDITIONAL}_high": high,
+        },
+        index=pd.Index(names, name=frame.index.name),
+    )
+    frame = frame.join(columns)
+    if sort_by != CONDITIONAL:
+        return frame
+    return frame.sort_values(
+        f"{CONDITIONAL}_mean", ascending=False, kind="stable", na_position="last"
+    )
 
 
 def permutation_interval(result):

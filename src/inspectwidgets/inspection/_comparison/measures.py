@@ -27,6 +27,7 @@ MEASURES = (
     ("relative_importance", "ESL relative importance", "% of the top feature"),
     ("permutation_train", "Permutation (train)", "decrease in {scorer}"),
     ("permutation_test", "Permutation (test)", "decrease in {scorer}"),
+    ("permutation_conditional", "Conditional (test)", "decrease in {scorer}"),
 )
 
 
@@ -50,6 +51,8 @@ def normalized_measures(frame, scorer=""):
     measures = []
     for key, label, units in MEASURES:
         column = key if key in frame else f"{key}_mean"
+        if column not in frame:
+            continue  # a measure not computed (the conditional one)
         values = frame[column].to_numpy(dtype=float)
         if np.isnan(values).all():
             continue

@@ -244,7 +244,7 @@ def conditional_permutation_importance(
     min_samples_leaf: int | float = 30,
     alpha: float = 0.05,
     X_fit: Data | None = None,
-    max_fit_samples: int | None = 20_000,
+    max_fit_samples: int | None = 5_000,
     max_memory: int = DEFAULT_MAX_MEMORY,
     algorithm: Algorithm = "auto",
     n_bootstrap: int | None = None,
@@ -290,11 +290,11 @@ callback, cancel, return_result
     X_fit : ndarray or DataFrame with X's columns, default=None
         Rows the subgroup trees are fitted on (the training data, say);
         None: X.
-    max_fit_samples : int >= 2 or None, default=20_000
+    max_fit_samples : int >= 2 or None, default=5_000
         The trees are fitted on at most this many rows of `X_fit`, drawn
         without replacement (a CART tree costs ``n log n`` per level and
-        column; 20,000 rows place 16 subgroups' boundaries finely); None:
-        every row.
+        column; 5,000 rows give each of at most 16 subgroups hundreds of
+        rows to place its boundaries); None: every row.
 
     Returns
     -------

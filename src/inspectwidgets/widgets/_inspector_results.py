@@ -1,0 +1,81 @@
+"""ModelInspector's results in Python: its tables, its figures, the PNG
+beside the widget for front ends without JavaScript, and the standalone
+page (the design is in widgets/_inspector.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ._embedding import VIEW_CLASSES
+from ._figures import with_png
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from ._base import ComputationWidget
+
+
+class InspectorResults:
+    """`to_frame`, `figure`, the PNG fallback and `save_html` of
+    ModelInspector, over its children (`_children`) and its header."""
+
+    _children: dict[str, ComputationWidget]
+    _header_frame: Callable[[], pd.DataFrame]
+    _tab: Callable[[], str]
+
+    def to_frame(
+        self, view: str | None = None
+    ) -> pd.DataFrame | dict[str, pd.DataFrame]:
+        """A computed table: "header" (the scores beside the dummy's),
+        "importance", "importance_train", "importance_cv", "importance_oob",
+        "comparison" or "effects"; every computed one in a dict when `view`
+        is None."""
+        tables = {"header": self._header_frame}
+        for key, child in self._children.items():
+            if child.result is not None:
+                tables[key] = child.to_frame
+        if view is None:
+            return {key: table() for key, table in tables.items()}
+        if view not in ("header", *VIEW_CLASSES):
+            raise ValueError(
+                f"view: expected one of {['header', *VIEW_CLASSES]}; got {view!r}."
+            )
+        if view not in tables:
+            raise RuntimeError(f"No {view} result yet; show the view, then wait().")
+        return tables[view]()
+
+    def figure(self, view: str | None = None) -> Figure:
+        """A matplotlib Figure of `view` (a key of :attr:`views`; the shown
+        tab when None), drawn by its Display."""
+        view = view or self._tab()
+        if view not in self._children:
+            raise ValueError(
+                f"view: expected one of {list(self._children)}; got {view!r}."
+            )
+        return self._children[view].figure()
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        shown = self._children.get(self._tab())
+        return with_png(bundle, self.figure if shown and shown.result else None)
+
+    def save_html(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        title: str = "Model review",
+        overwrite: bool = True,
+    ) -> Path:
+        """Write the review as one standalone HTML file (no kernel, no
+        network), safe to send: written whole or not at all, with errors'
+        messages but no traceback nor local path. `overwrite` (default True,
+        as ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or
+        a symbolic link there is refused. See
+        :func:`inspectwidgets.widgets._standalone.save_html`."""
+        from ._standalone import save_html
+
+        return save_html(self, path, title=title, overwrite=overwrite)
