@@ -186,7 +186,7 @@ class PermutationComparisonDisplay:
         ax.set_yticks(positions, labels=labels)
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
         ax.set_xlabel(f"Decrease in {scorer} when permuted (mean ± std)")
-        ax.legend(fontsize="small", loc="lower right")
+        ax.legend(fontsize="small", loc="best")
         title = (
             f"{len(names)} models, {result.n_repeats_done} repeats, same permutations"
         )
@@ -253,7 +253,7 @@ class PermutationComparisonDisplay:
             f"Paired difference: {int(paired.differs.sum())} features differ",
             fontsize="medium",
         )
-        ax.legend(fontsize="small", loc="lower right")
+        ax.legend(fontsize="small", loc="best")
 
 
 def _mean(importances):
