@@ -14,7 +14,9 @@ instead of executing the notebooks again (docs/conf.py).
 
 import os
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -46,6 +48,20 @@ def test_python3_kernel_is_this_interpreter():
     )
 
 
+def _ipc_kernel_manager(runtime):
+    """A python3 kernel talking over Unix sockets in `runtime`, not TCP ports:
+    a port found free can be taken by another test process before the kernel
+    binds it ("Address already in use"). The folder is short: a socket's path
+    must stay under 108 bytes."""
+    from jupyter_client.manager import KernelManager
+
+    return KernelManager(
+        kernel_name=KERNEL_NAME,
+        transport="ipc",
+        connection_file=os.path.join(runtime, "kernel.json"),
+    )
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path):
     # Imported here: nbformat's schema validator takes seconds to load, paid
@@ -55,9 +71,10 @@ def test_notebook_runs(path):
     from nbclient.exceptions import CellExecutionError
 
     nb = nbformat.read(path, as_version=4)
+    runtime = tempfile.mkdtemp(prefix="iw-nb-")
     client = NotebookClient(
         nb,
-        kernel_name=KERNEL_NAME,
+        km=_ipc_kernel_manager(runtime),
         timeout=CELL_TIMEOUT,
         resources={"metadata": {"path": str(path.parent)}},
     )
@@ -71,4 +88,6 @@ def test_notebook_runs(path):
             Path(EXECUTED).mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, Path(EXECUTED) / path.name)
         return
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
     pytest.fail(f"{path.name} failed:\n{error}", pytrace=False)

@@ -20,10 +20,12 @@ import contextlib
 import fcntl
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -181,8 +183,14 @@ def lab_server(tmp_path_factory, chromium_path):
             "IPYTHONDIR",
         )
     }
+    # Kernels talk over Unix sockets in the runtime folder, not TCP ports: a
+    # port jupyter_client found free can be taken by another test process
+    # before the kernel binds it ("Address already in use"; the notebook then
+    # waits for a kernel that never comes). A socket's path must stay under
+    # 108 bytes, hence a short folder of its own.
+    dirs["JUPYTER_RUNTIME_DIR"] = Path(tempfile.mkdtemp(prefix="iw-lab-"))
     for path in [root_dir, *dirs.values()]:
-        path.mkdir()
+        path.mkdir(exist_ok=True)
     # Without this a "Jupyter news?" toast covers the screenshots.
     notification = (
         dirs["JUPYTERLAB_SETTINGS_DIR"]
@@ -214,6 +222,7 @@ def lab_server(tmp_path_factory, chromium_path):
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--LabApp.extension_manager=readonly",
+        "--KernelManager.transport=ipc",
         # Notebook 7 is served by the same server, under /notebooks/.
         "--JupyterNotebookApp.expose_app_in_browser=True",
     ]
@@ -240,6 +249,7 @@ def lab_server(tmp_path_factory, chromium_path):
         yield LabServer(url=url, root_dir=root_dir, log=log)
     finally:
         _stop(process)
+        shutil.rmtree(dirs["JUPYTER_RUNTIME_DIR"], ignore_errors=True)
 
 
 # --- marimo ----------------------------------------------------------------
