@@ -48,7 +48,7 @@ from .._core.validation import (
     check_y,
 )
 from .bootstrap import check_bootstrap, check_one_output, run_bootstrap
-from .chunks import score_chunk
+from .chunks import later_resamples_scored, score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
 from .schedule import check_schedule_size, draw_seed, schedule_of_seed
@@ -199,9 +199,8 @@ class PermutationRun:
         n_features = len(self.feature_names)
         job_order = run_plan.chunks.job_order
         n_jobs = len(job_order)
-        # Scores by job (repeat-major: a round is every feature at one
-        # repeat), one flat array per scorer; chunks take the jobs in
-        # `job_order`.
+        # Scores by job (repeat-major: a round is every feature at one repeat),
+        # one flat array per scorer; chunks take the jobs in `job_order`.
         scores = {name: np.full(n_jobs, np.nan) for name in run_plan.score_names}
         # The same under each held-out resample, (job, resample), if asked.
         resampled = {
@@ -210,11 +209,12 @@ class PermutationRun:
             if self.bootstrap is not None
         }
         done = np.zeros(n_jobs, dtype=bool)
-        rounds_done = 0
-        first_round_shown = 0
-        for start, stop, (chunk_scores, chunk_resampled, baseline) in self.runner.run(
+        rounds_done = first_round_shown = 0
+        chunks = self.runner.run(
             run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
-        ):
+        )
+        chunks = later_resamples_scored(chunks, self, job_order, resampled)
+        for start, stop, (chunk_scores, chunk_resampled, baseline) in chunks:
             if baseline is not None:
                 self.baseline = baseline
                 self._check_baseline()
