@@ -13,7 +13,7 @@ import tracemalloc
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def time_side_by_side(contenders, runs, warm_up=True):
+def time_side_by_side(contenders, runs, warm_up=True, keep_results=True):
     """Median wall time of each contender, measured side by side.
 
     Each contender is first called once untimed, so that no timed call pays
@@ -34,6 +34,11 @@ def time_side_by_side(contenders, runs, warm_up=True):
         False where the same contenders' code already ran in this process on
         other data (a smaller size of the same case): a large case's untimed
         call would only double its time.
+    keep_results : bool, default=True
+        False frees each result as soon as it is timed (each contender is
+        then called once more, untimed, for the results returned): a large
+        result held while the next call runs makes that call's fresh memory
+        cost more on some machines (benchmarks/results/linear.md).
 
     Returns
     -------
@@ -51,8 +56,13 @@ def time_side_by_side(contenders, runs, warm_up=True):
             # Collect now so that nobody pays for the previous call's garbage.
             gc.collect()
             start = time.perf_counter()
-            results[name] = contenders[name]()
+            result = contenders[name]()
             seconds[name].append(time.perf_counter() - start)
+            if keep_results:
+                results[name] = result
+            del result
+    if not keep_results:
+        results = {name: func() for name, func in contenders.items()}
     return {name: statistics.median(s) for name, s in seconds.items()}, results
 
 

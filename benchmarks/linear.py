@@ -17,7 +17,9 @@ decision function; PD takes predict_proba through expit). Cases of over
 where a smaller size of the same model and task ran before in the process.
 Importance at 100,000 x 200 takes scikit-learn minutes a call: the
 pipeline's is left out, Ridge's runs with ``--large``. ``--quick``: the
-10,000-row cases only, one BLAS thread. See README.md beside this file.
+10,000-row cases only, one BLAS thread. ``--drop-results``: each result freed
+as soon as it is timed (by default every contender's last result stays alive
+while the next call runs). See README.md beside this file.
 """
 
 import argparse
@@ -137,6 +139,11 @@ def main():
         "--runs", type=int, default=None, help="timed runs (default 3; 1 when large)"
     )
     parser.add_argument("--case", default=None, help="only cases whose label has it")
+    parser.add_argument(
+        "--drop-results",
+        action="store_true",
+        help="free each result once timed (see results/linear.md)",
+    )
     args = parser.parse_args()
     _timing.restart_single_threaded_if_quick(args.quick)
     print(_timing.describe_environment([sklearn, np, inspectwidgets]))
@@ -157,7 +164,9 @@ def main():
         # A smaller size of the same model and task warmed up its code.
         warm_up = (case.kind, case.task) not in warmed
         warmed.add((case.kind, case.task))
-        medians, results = _timing.time_side_by_side(case.contenders(), runs, warm_up)
+        medians, results = _timing.time_side_by_side(
+            case.contenders(), runs, warm_up, keep_results=not args.drop_results
+        )
         difference = case.compare(agreement, results)
         ratio = medians["sklearn"] / medians["ours"]
         print(

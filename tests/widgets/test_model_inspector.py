@@ -32,6 +32,7 @@ from inspectwidgets.inspection._permutation.cross_validation import CrossValRun
 from inspectwidgets.inspection._permutation.importance import PermutationRun
 from inspectwidgets.inspection._permutation.out_of_bag import OobRun
 from inspectwidgets.inspection._permutation.scoring import ScoringPlan
+from inspectwidgets.widgets._inspector_views import InspectorViews
 from inspectwidgets.widgets._review_header import BARELY_BEATS, barely_beats
 from inspectwidgets.widgets._serialization import decode_binary_array
 
@@ -574,6 +575,38 @@ def test_switching_away_from_a_running_view_leaves_nothing_running(regression):
     statuses = inspector.wait(TIMEOUT)
     assert "running" not in statuses.values()
     assert inspector.views["importance_oob"].status == "done"
+    inspector.close()
+
+
+@pytest.mark.parametrize("ends_first", [False, True], ids=["running", "ended"])
+def test_effects_and_comparison_made_after_the_first_run_starts(
+    regression, monkeypatch, ends_first
+):
+    """Opening on held-out importance, the inspector starts that run before
+    it makes the Effects and Comparison views (the first bars wait for
+    neither); a run that ends before they are made (a small X) still opens
+    the review on its most important feature, with Effects computed."""
+    made = InspectorViews._build_subsampled
+    started = []
+
+    def build(self):
+        if "importance" in self._children:  # the views made late
+            started.append(self._children["importance"].status)
+            if ends_first:
+                self._children["importance"].wait(TIMEOUT)
+        made(self)
+
+    monkeypatch.setattr(InspectorViews, "_build_subsampled", build)
+    inspector = make(regression)
+    assert started in (["running"], ["done"])
+    settle(inspector)
+    assert set(inspector.views) >= {"effects", "comparison"}
+    top = inspector.to_frame("importance").groupby("feature")["importance"].mean()
+    assert inspector.selected_features == [top.idxmax()]
+    effects = inspector.views["effects"]
+    assert effects.status == "done" and effects.overview
+    assert list(effects.result.feature_names) == [top.idxmax()]
+    assert inspector._effects["state"]["features"] == [top.idxmax()]
     inspector.close()
 
 

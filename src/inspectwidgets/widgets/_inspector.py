@@ -23,7 +23,9 @@ Laziness: a view computes when it is shown (Importance on any rows, or
 Comparison tab; the Effects panel once a feature is selected) and its inputs
 are new; switching back to a computed view starts nothing. The arguments are
 checked once, here, up front (each view also checks its own settings when
-made, as it does alone).
+made, as it does alone). Opening on held-out importance, that run starts
+before the Effects and Comparison views are made: its first bars wait for
+neither (benchmarks/results/inspector.md).
 
 Sharing: the views that permute the same rows with the same settings share
 one SharedPermutations (widgets/_shared.py): the header's held-out scores are
@@ -228,7 +230,9 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         self._scoring, self._method = list(importance.scoring), method
         self._importance_options = self._training_views()
         self.importance_on = importance_on
-        self._build_subsampled()
+        late = run and self._tab() == "importance" and selected_features is None
+        if not late:  # else after the held-out run starts (its first bars)
+            self._build_subsampled()
         self._open_header(run)
         self.on_msg(self._on_message)
         if selected_features is not None:
@@ -237,6 +241,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         importance.observe(self._on_importance_status, names=["status"])
         if run:
             self.run()
+        if late:
+            self._build_subsampled_late()
 
     # Laziness -------------------------------------------------------------------
 
@@ -304,31 +310,6 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         # The Effects view's own feature selects are the selection too.
         if list(change.new) != self.selected_features:
             self.selected_features = list(change.new)
-
-    def _on_importance_status(self, change):
-        self._header_after_importance(change.new)
-        # The review opens on the most important feature once it is known.
-        if change.new != "done":
-            return
-        result = self._children["importance"].result
-        scorer = result.scorer_names[0]
-        # The Effects overview's order: these importances, not the curves'
-        # own spread, once known.
-        means = result.to_bunch(scorer).importances_mean
-        effects = self._children["effects"]
-        method = "conditional " if result.subgroups is not None else ""
-        effects.set_overview_importances(
-            dict(zip(result.feature_names, means, strict=True)),
-            f"{method}permutation importance ({scorer})",
-        )
-        if not self._overview_opened:
-            # Shown with the Effects panel, once: a user who closes it keeps
-            # it closed through later runs.
-            self._overview_opened = True
-            effects.overview = True
-        if not self.selected_features:
-            order, _ = result.top(scorer, 1)
-            self.selected_features = [result.feature_names[order[0]]]
 
     @traitlets.validate("importance_on")
     def _check_importance_on(self, proposal):

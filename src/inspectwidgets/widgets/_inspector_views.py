@@ -2,6 +2,8 @@
 behind its views made and mirrored into its traits, their controls' writes
 set on them (the design is in widgets/_inspector.py)."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import traitlets
 from sklearn.utils import check_random_state
@@ -81,6 +83,7 @@ class InspectorViews:
     each one's synced traits mirrored into the inspector's ``_<key>`` trait."""
 
     _children: dict[str, ComputationWidget]
+    _done_before_effects = False  # see _effects_made
 
     def wait(self, timeout: float | None = None) -> dict[str, Status]:
         """Block until no view computes; return ``{view: status}``."""
@@ -180,6 +183,50 @@ class InspectorViews:
                 n_jobs=self._n_jobs,
             )
             comparison._shared = (self._shared, shared)
+
+    def _on_importance_status(self, change):
+        self._header_after_importance(change.new)
+        # The review opens on the most important feature once it is known.
+        if change.new != "done" or not self._effects_made():
+            return
+        result = self._children["importance"].result
+        scorer = result.scorer_names[0]
+        # The Effects overview's order: these importances, not the curves'
+        # own spread, once known.
+        means = result.to_bunch(scorer).importances_mean
+        effects = self._children["effects"]
+        method = "conditional " if result.subgroups is not None else ""
+        effects.set_overview_importances(
+            dict(zip(result.feature_names, means, strict=True)),
+            f"{method}permutation importance ({scorer})",
+        )
+        if not self._overview_opened:
+            # Shown with the Effects panel, once: a user who closes it keeps
+            # it closed through later runs.
+            self._overview_opened = True
+            effects.overview = True
+        if not self.selected_features:
+            order, _ = result.top(scorer, 1)
+            self.selected_features = [result.feature_names[order[0]]]
+
+    def _build_subsampled_late(self):
+        """`_build_subsampled` once the held-out Importance run has started;
+        what its end does for the Effects view if it ended before (a small
+        X), and the views now shown run."""
+        self._build_subsampled()
+        with self._lock:
+            done, self._done_before_effects = self._done_before_effects, False
+        if done:
+            self._on_importance_status(SimpleNamespace(new="done"))
+        self._refresh()
+
+    def _effects_made(self):
+        """Whether the Effects child exists; if not yet (see
+        `_build_subsampled_late`), noted, for it to tell once made."""
+        with self._lock:
+            made = "effects" in self._children
+            self._done_before_effects = not made
+        return made
 
     def _rows(self, X, y):
         """At most `max_rows` rows of (X, y), drawn with the inspector's seed

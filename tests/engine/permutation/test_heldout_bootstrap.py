@@ -375,3 +375,56 @@ def test_a_given_baseline_is_rescored_under_the_resamples(diabetes):
         reused.bootstrap_baseline_scores["r2"], fresh.bootstrap_baseline_scores["r2"]
     )
     assert_array_equal(reused.interval("r2"), fresh.interval("r2"))
+
+
+def test_streamed_walk_shows_its_first_bars_before_the_resamples(monkeypatch):
+    """Streamed on a tree model for a widget (the first round feature by
+    feature), X rides the first chunk's walk, and that chunk's scores under
+    the resamples (their draw too) come once its first bars are yielded:
+    those have no interval, every later result has, with the numbers of
+    the same chunks scored at once (the same calls on the same
+    predictions)."""
+    from inspectwidgets.inspection._permutation import bootstrap, plan
+    from inspectwidgets.inspection._permutation.chunks import PermutedChunks
+
+    X, y = make_classification(n_samples=300, n_features=4, random_state=0)
+    model = HistGradientBoostingClassifier(max_iter=10, random_state=0).fit(X, y)
+    kwargs = dict(
+        scoring=["neg_log_loss", "accuracy"], n_repeats=3, random_state=0,
+        n_bootstrap=15, algorithm="tree",
+    )  # fmt: skip
+
+    def streamed():
+        run = permutation_run(model, X, y, **kwargs)
+        run.stream_first_round = True  # as the widget streams it
+        return run
+
+    draws = []
+    draw_counts = bootstrap._draw_counts
+    monkeypatch.setattr(
+        bootstrap, "_draw_counts", lambda draw: draws.append(draw) or draw_counts(draw)
+    )
+    seen = [(result, len(draws)) for result in streamed()]
+    (first, drawn_before), *later = seen
+    assert first.pending_features and drawn_before == 0
+    assert first.n_bootstrap is None
+    assert {r.n_bootstrap for r, _ in later} == {15} and len(draws) == 1
+
+    def at_once(**fields):
+        return PermutedChunks(**{**fields, "resample_first_later": False})
+
+    monkeypatch.setattr(plan, "PermutedChunks", at_once)
+    scored_at_once = list(streamed())
+    assert scored_at_once[0].pending_features and scored_at_once[0].n_bootstrap == 15
+    last, expected = later[-1][0], scored_at_once[-1]
+    assert last.complete
+    for name in kwargs["scoring"]:
+        assert_array_equal(
+            last.bootstrap_baseline_scores[name],
+            expected.bootstrap_baseline_scores[name],
+        )
+        assert_array_equal(
+            last.bootstrap_permuted_scores[name],
+            expected.bootstrap_permuted_scores[name],
+        )
+        assert_array_equal(last.importances(name), expected.importances(name))

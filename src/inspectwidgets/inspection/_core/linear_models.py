@@ -193,6 +193,21 @@ class LinearModel:
                     del self._parts[next(iter(self._parts))]
         return parts
 
+    def grid_parts(self, columns, donor):
+        """For partial dependence: X's decisions less the contribution of
+        `columns` (n_rows, n_outputs), and each `donor` row's contribution
+        (n_donors, n_outputs). A row's decisions at a grid point are their
+        sum."""
+        rest = self._parts_of(tuple(columns))[1]
+        return rest, self._dot(donor, list(columns))
+
+    def respond(self, method, decisions):
+        """The model's `method` on rows whose decisions are `decisions`
+        (n_rows, n_outputs), which it may overwrite."""
+        return replayed(
+            self.model, method, decisions.reshape(-1) if self.ravel else decisions
+        )
+
     def predict(self, X, copies, methods, donor=None, n_threads=1, block_bytes=None):
         """The model's `methods` on copies of X stacked in order, as
         ``TreeModel.predict`` gives them: in copy ``(rows, columns)`` row
@@ -201,13 +216,11 @@ class LinearModel:
         (or rows ``low:high`` of it, recomputed)."""
         model = self if X is self.X else LinearModel(self.model, X)
         d = model.decisions(copies, donor)
-        if self.ravel:
-            d = d.reshape(-1)
         # The model's methods may write into the decisions (predict_proba's
         # expit does): each but the last gets a copy.
         last = len(methods) - 1
         return {
-            method: replayed(self.model, method, d if i == last else d.copy())
+            method: self.respond(method, d if i == last else d.copy())
             for i, method in enumerate(methods)
         }
 

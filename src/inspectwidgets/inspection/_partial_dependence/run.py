@@ -62,6 +62,7 @@ from .grid import (
     check_percentiles,
     grid_axes,
 )
+from .linear_grid import linear_grid_arrays
 from .params import (
     check_correlation_threshold,
     check_n_ice,
@@ -262,6 +263,12 @@ class PartialDependenceRun:
             yield self._recursion()
             return
         run_plan = plan_run(self, snapshots)
+        if not snapshots and self.computed_by == "linear" and not self.runner.remote:
+            # Nobody watches: the whole grid at once, in the result's layout.
+            arrays = linear_grid_arrays(self, run_plan.chunks)
+            if arrays is not None:
+                yield self._result(*arrays)
+            return
         groups = run_plan.groups
         state = ValueBuffers(self, self.grid.shape[0])
         # Chunks may complete in any order (a remote backend); they are

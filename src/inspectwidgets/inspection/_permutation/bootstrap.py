@@ -34,6 +34,7 @@ accuracy and log loss.
 """
 
 import numbers
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,23 +66,42 @@ class BootstrapDraw:
     n_rows: int
 
 
-@dataclass(frozen=True)
 class HeldoutBootstrap:
     """A run's resamples of its held-out rows.
 
     `counts[i, b]` is how many times row `i` of the scored rows (X's, or the
     `max_samples` subsample `rows`) is drawn in resample `b`; `sample_weight`
-    the user's weights of those rows, or None.
+    the user's weights of those rows, or None. The counts are drawn from
+    `draw` when first read, once whichever thread reads them: a widget's
+    first bars come before the draw (see ``chunks.LaterResamples``).
     """
 
-    draw: BootstrapDraw
-    counts: np.ndarray  # (n_rows, n_bootstrap), a small unsigned int type
-    sample_weight: object
-    rows: object  # the subsample of X scored, or None for every row
+    def __init__(self, draw, sample_weight, rows):
+        self.draw, self.sample_weight, self.rows = draw, sample_weight, rows
+        self._counts = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self):
+        # Shipped to a remote backend's workers: without its lock.
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    @property
+    def counts(self):
+        """(n_rows, n_bootstrap), a small unsigned int type."""
+        with self._lock:
+            if self._counts is None:
+                self._counts = _draw_counts(self.draw)
+            return self._counts
 
     @property
     def n_bootstrap(self):
-        return self.counts.shape[1]
+        return self.draw.n_bootstrap
 
     def weights(self, b, donors=None):
         """The weights of resample `b` over every row: the baseline's, or
@@ -190,20 +210,23 @@ def run_bootstrap(plan, seed, n_bootstrap, n_rows, sample_weight, rows):
 def draw_bootstrap(seed, n_bootstrap, n_rows, sample_weight, rows):
     """The :class:`HeldoutBootstrap` of `seed`: its own stream (the seed and
     a fixed key), so the permutations drawn from `seed` are unchanged."""
-    rng = np.random.default_rng([seed, 37])
-    counts = np.empty((n_rows, n_bootstrap), dtype=np.uint16)
-    for b in range(n_bootstrap):
+    return HeldoutBootstrap(
+        BootstrapDraw(seed, n_bootstrap, n_rows), sample_weight, rows
+    )
+
+
+def _draw_counts(draw):
+    """The multinomial counts of `draw`, shape (n_rows, n_bootstrap)."""
+    rng = np.random.default_rng([draw.seed, 37])
+    n_rows = draw.n_rows
+    counts = np.empty((n_rows, draw.n_bootstrap), dtype=np.uint16)
+    for b in range(draw.n_bootstrap):
         # Row indices drawn with replacement, counted: multinomial counts.
         drawn = np.bincount(rng.integers(0, n_rows, n_rows), minlength=n_rows)
         counts[:, b] = np.minimum(drawn, np.iinfo(np.uint16).max)
     if counts.max(initial=0) < 256:
         counts = counts.astype(np.uint8)
-    return HeldoutBootstrap(
-        draw=BootstrapDraw(seed, n_bootstrap, n_rows),
-        counts=counts,
-        sample_weight=sample_weight,
-        rows=rows,
-    )
+    return counts
 
 
 def bootstrap_scores(plan, outputs, n_blocks, y, bootstrap, donors=None):

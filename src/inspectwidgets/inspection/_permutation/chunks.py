@@ -29,6 +29,9 @@ class PermutedChunks:
     walk_block_bytes: int
     n_threads: int
     bootstrap: object = None  # the held-out resamples (bootstrap.py), or None
+    # Whether the first chunk, X's riding, leaves its scores under the
+    # resamples for later (LaterResamples): a widget's first bars.
+    resample_first_later: bool = False
     # A conditional run's subgroups: per feature, None (one subgroup: the
     # repeat's permutation) or its rows' codes and the rows sorted by them.
     subgroups: tuple | None = None
@@ -117,6 +120,7 @@ def _walk(c, copies, rides):
         block_bytes=c.walk_block_bytes,
     )
     baseline = None
+    later = rides and c.bootstrap is not None and c.resample_first_later
     if rides:  # scored first, as when predicted before the run
         n_rows = len(c.tree_rows)
         baseline = c.plan.baseline_of(
@@ -124,9 +128,60 @@ def _walk(c, copies, rides):
             c.tree_rows,
             c.y,
             c.sample_weight,
-            c.bootstrap,
+            None if later else c.bootstrap,
         )
         outputs = {m: v[n_rows:] for m, v in outputs.items()}
     copies = copies[1:] if rides else copies
     scores = c.plan.score_blocks(outputs, len(copies), c.y, c.sample_weight, None)
+    if later:
+        donors = [permutation for permutation, _ in copies]
+        return (
+            scores,
+            LaterResamples(c.plan, c.y, c.bootstrap, outputs, donors),
+            baseline,
+        )
     return scores, _resampled(c, outputs, copies), baseline
+
+
+@dataclass(frozen=True)
+class LaterResamples:
+    """What the first chunk's scores under the held-out resamples take,
+    scored once its results are shown (``PermutationRun.__iter__``): the
+    draw of 200 resamples and their scores took 0.1 s before a forest's
+    first bars (benchmarks/results/inspector.md). The same calls on the same
+    predictions as in the chunk: the same numbers, bit for bit."""
+
+    plan: ScoringPlan
+    y: object
+    bootstrap: object
+    outputs: dict  # the copies' predictions
+    donors: list  # each copy's permutation
+
+    def scores(self, baseline):
+        """The copies' scores under the resamples (as `score_chunk` returns
+        them), and `baseline` (X's, from the chunk) scored under them too."""
+        n_copies = len(self.donors)
+        copies = bootstrap_scores(
+            self.plan, self.outputs, n_copies, self.y, self.bootstrap, self.donors
+        )
+        return copies, self.plan.resample_baseline(baseline, self.y, self.bootstrap)
+
+
+def later_resamples_scored(results, run, job_order, resampled):
+    """The runner's chunk `results`, as they come, with each chunk's
+    LaterResamples scored once the run has yielded what the chunk brought
+    (when it asks for the next chunk), unless no chunk is left: into
+    `resampled` (each scorer's (job, resample) scores) and `run.baseline`."""
+    n_jobs, arrived = len(job_order), 0
+    for start, stop, (scores, chunk_resampled, baseline) in results:
+        arrived += stop - start
+        later = chunk_resampled if isinstance(chunk_resampled, LaterResamples) else None
+        if later is None or arrived == n_jobs:
+            if later is not None:
+                chunk_resampled, baseline = later.scores(baseline)
+            yield start, stop, (scores, chunk_resampled, baseline)
+            continue
+        yield start, stop, (scores, None, baseline)
+        copies, run.baseline = later.scores(run.baseline)
+        for name, values in copies.items():
+            resampled[name][job_order[start:stop]] = values

@@ -33,7 +33,7 @@ from .._core.signature import (
 from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import check_fitted, check_sklearn_params
 from .bootstrap import check_bootstrap, check_one_output, run_bootstrap
-from .chunks import score_chunk
+from .chunks import later_resamples_scored, score_chunk
 from .plan import plan_run
 from .result import PermutationImportanceResult
 from .scoring import ScoringPlan
@@ -194,9 +194,13 @@ class PermutationRun:
         """Execute `run_plan` (this run's :func:`~.plan.plan_run`), yielding
         a result after each round."""
         rounds = RoundCollector(self, run_plan)
-        for start, stop, result in self.runner.run(
+        chunks = self.runner.run(
             run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
-        ):
+        )
+        chunks = later_resamples_scored(
+            chunks, self, run_plan.chunks.job_order, rounds.resampled
+        )
+        for start, stop, result in chunks:
             yield from rounds.add(start, stop, result)
 
     def empty_result(self):

@@ -124,6 +124,7 @@ def plan_run(run):
             else prediction.trees.predict_threads(runner.n_workers)
         ),
         bootstrap=run.bootstrap,
+        resample_first_later=run.watched,
         subgroups=run.subgroup_orders,
     )
     split = run.stream_first_round and run.watched

@@ -138,8 +138,10 @@ def empty_snapshot(run):
 
 def _bootstrap_fields(run, resampled, select):
     """The result's held-out resample fields: `select` takes a scorer's
-    (job, resample) scores to (feature, repeat, resample)."""
-    if run.bootstrap is None:
+    (job, resample) scores to (feature, repeat, resample). None until the
+    baseline is scored under the resamples (the first bars, see
+    ``chunks.LaterResamples``)."""
+    if run.bootstrap is None or run.baseline.bootstrap_scores is None:
         return {}
     return {
         "bootstrap_baseline_scores": dict(run.baseline.bootstrap_scores),
