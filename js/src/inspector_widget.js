@@ -15,6 +15,7 @@ import "./ui/theme.css";
 import { isolate } from "./charts/format.js";
 import comparisonWidget from "./comparison_widget.js";
 import { createHeader } from "./inspector/header.js";
+import modelsImportance from "./inspector/models_importance.js";
 import { subModel } from "./inspector/sub_model.js";
 import pdWidget from "./pd_widget.js";
 import permutationWidget from "./permutation_widget.js";
@@ -53,6 +54,19 @@ export const VIEWS = {
   effects: { trait: "_effects", widget: pdWidget, label: "Effects" },
 };
 const TABS = ["importance", "comparison"];
+
+/**
+ * The module that draws view `key`: its widget's, but for the held-out
+ * Importance view of several models, whose mirror holds `_models_chart`
+ * (one run of every model, drawn by inspector/models_importance.js).
+ *
+ * @param {string} key
+ * @param {Record<string, unknown> | undefined} state the view's mirrored state.
+ */
+export function viewWidget(key, state) {
+  if (key === "importance" && state && "_models_chart" in state) return modelsImportance;
+  return VIEWS[key].widget;
+}
 
 /**
  * The `importance_on` options: their view, label and what they show.
@@ -232,7 +246,8 @@ function render({ model, el }) {
       shared: ["selected_features"],
       send: (changes) => model.send({ view: key, set: changes }),
     });
-    const cleanup = VIEWS[key].widget.render({ model: proxy, el: hosts[key] });
+    const widget = viewWidget(key, model.get(VIEWS[key].trait)?.state);
+    const cleanup = widget.render({ model: proxy, el: hosts[key] });
     proxy.on("change:status", live.schedule);
     proxy.on("change:progress", live.schedule);
     rendered.set(key, { proxy, cleanup });

@@ -8,6 +8,7 @@ front end renders the widget's module over that mirror
 """
 
 from ._comparison import ImportanceComparisonWidget
+from ._inspector_importance import ModelsImportance
 from ._partial_dependence import PartialDependenceWidget
 from ._permutation import PermutationImportanceWidget
 from ._resampled import CrossValidatedImportance, OutOfBagImportance
@@ -37,6 +38,9 @@ VIEW_CLASSES = {
     "comparison": _embedded(ImportanceComparisonWidget),
     "effects": _embedded(PartialDependenceWidget),
 }
+
+# The held-out Importance view of several models (one run of them all).
+MODELS_IMPORTANCE = _embedded(ModelsImportance)
 
 # The views that permute features, all with the inspector's `n_repeats`.
 PERMUTATION_VIEWS = (

@@ -61,7 +61,7 @@ from ._inspector_results import InspectorResults
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
 from ._shared import SharedPermutations
-from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, MAX_ROWS
+from ._workload import MAX_ROWS
 
 if TYPE_CHECKING:
     from ._base import ComputationWidget
@@ -211,20 +211,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         self._overview_opened = False  # the Effects overview shown once
         self._shared = SharedPermutations()
         super().__init__(view=view, max_rows=max_rows, n_repeats=n_repeats)
-        importance = self._child(
-            "importance",
-            estimator,
-            X,
-            y,
-            scoring=scoring,
-            n_repeats=n_repeats,
-            random_state=self._random_state,
-            method=method,
-            n_jobs=n_jobs,
-        )
-        if len(X) <= HELD_OUT_MAX_ROWS:
-            self._shared.resamples["test"] = HELD_OUT_RESAMPLES
-        importance._shared = (self._shared, "test")
+        importance = self._held_out_importance(scoring, method)
         self._scoring, self._method = list(importance.scoring), method
         self._importance_options = self._training_views()
         self.importance_on = importance_on
@@ -310,7 +297,9 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         # The review opens on the most important feature once it is known.
         if change.new != "done":
             return
-        result = self._children["importance"].result
+        # The reviewed model's result (the first's, of several models).
+        child = self._children["importance"]
+        result = getattr(child, "reviewed_result", child.result)
         scorer = result.scorer_names[0]
         # The Effects overview's order: these importances, not the curves'
         # own spread, once known.
