@@ -15,6 +15,7 @@ import "./ui/theme.css";
 import { isolate } from "./charts/format.js";
 import comparisonWidget from "./comparison_widget.js";
 import { createHeader } from "./inspector/header.js";
+import modelsEffects from "./inspector/models_effects.js";
 import modelsImportance from "./inspector/models_importance.js";
 import { subModel } from "./inspector/sub_model.js";
 import pdWidget from "./pd_widget.js";
@@ -52,6 +53,11 @@ export const VIEWS = {
   },
   comparison: { trait: "_comparison", widget: comparisonWidget, label: "Comparison" },
   effects: { trait: "_effects", widget: pdWidget, label: "Effects" },
+  effects_models: {
+    trait: "_effects_models",
+    widget: modelsEffects,
+    label: "Every model's effects",
+  },
 };
 const TABS = ["importance", "comparison"];
 
@@ -228,6 +234,7 @@ function render({ model, el }) {
     effectsTitle,
     effectsHint,
     hosts.effects,
+    hosts.effects_models,
   ]);
   guard.attach({ root, statusBar: status });
   el.append(root);
@@ -264,7 +271,11 @@ function render({ model, el }) {
   function shownViews() {
     const view = tab() === "importance" ? importanceView() : tab();
     const shown = [view];
-    if (binding.list("selected_features").length > 0) shown.push("effects");
+    const selected = binding.list("selected_features");
+    if (selected.length > 0) shown.push("effects");
+    // Several models: each one's curve of the one selected feature.
+    if (selected.length === 1 && model.get("_effects_models")?.state)
+      shown.push("effects_models");
     return shown;
   }
 

@@ -76,7 +76,9 @@ def test_header_scores_each_model_beside_the_dummy(open_notebook, require_bundle
     nb.set_theme("JupyterLab Light")
 
 
-def test_importance_draws_a_dot_per_model_with_a_legend(open_notebook, require_bundle):
+def test_importance_and_effects_draw_every_model_with_a_legend(
+    open_notebook, require_bundle
+):
     require_bundle("inspector_widget.js", "mmi-root")
     nb = open_notebook(
         "inspector_models_importance.ipynb",
@@ -111,9 +113,16 @@ def test_importance_draws_a_dot_per_model_with_a_legend(open_notebook, require_b
     # A click selects the feature; Effects draws it.
     row_b.click()
     nb.eventually_prints("print(mi.selected_features)", "['b']")
+    # Every model's partial dependence of b, one line each, one grid.
+    every = page.get_by_test_id("mi-panel-effects_models")
+    expect(every.get_by_test_id("mme-curve")).to_have_count(2, timeout=RUN_TIMEOUT)
+    expect(every.get_by_test_id("mme-legend-item")).to_have_text(["boosting", "ridge"])
+    expect(every.get_by_test_id("mme-root")).to_have_attribute("data-status", "done")
     page.mouse.move(0, 0)
     view = page.get_by_test_id("mi-panel-importance")
     nb.screenshot(view, "model_inspector_models_importance_light.png")
+    nb.screenshot(every, "model_inspector_models_effects_light.png")
     nb.set_theme("JupyterLab Dark")
     nb.screenshot(view, "model_inspector_models_importance_dark.png")
+    nb.screenshot(every, "model_inspector_models_effects_dark.png")
     nb.set_theme("JupyterLab Light")

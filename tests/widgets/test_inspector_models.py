@@ -269,4 +269,85 @@ def test_several_models_on_messy_data():
     assert set(frame["feature"]) == set(X.columns)
     pd.testing.assert_frame_equal(X, before)
     inspector.figure("importance")
+    # Every model's curve of a categorical feature, on its categories.
+    inspector.selected_features = ["plan"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert curves["grid"] is None and curves["labels"] == ["basic", "pro", "team"]
+    inspector.figure("effects_models")
+    # A feature with NaN: its grid from the observed values, NaN at its end
+    # (the Effects view's missing point), the same for every model.
+    inspector.selected_features = ["x"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    frame = inspector.to_frame("effects_models")
+    grids = [rows["x"].to_numpy() for _, rows in frame.groupby("model", sort=False)]
+    np.testing.assert_array_equal(grids[0], grids[1])
+    assert np.isnan(grids[0][-1]) and np.isfinite(grids[0][:-1]).all()
+    pd.testing.assert_frame_equal(X, before)
+    inspector.close()
+
+
+# Every model's Effects ---------------------------------------------------------
+
+
+def test_every_models_partial_dependence_on_one_grid(classification):
+    from sklearn.inspection import partial_dependence
+
+    models, X_train, y_train, X_test, y_test = classification
+    inspector = ModelInspector(
+        models, X_test, y_test, n_repeats=2, random_state=0, selected_features=["b"]
+    )
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    frame = inspector.to_frame("effects_models")
+    assert list(frame["model"].unique()) == ["forest", "logistic"]
+    grids = [rows["b"].to_numpy() for _, rows in frame.groupby("model", sort=False)]
+    np.testing.assert_array_equal(grids[0], grids[1])
+    for name, model in models.items():
+        expected = partial_dependence(
+            model, X_test, ["b"], kind="average", grid_resolution=50, method="brute"
+        )
+        rows = frame[frame["model"] == name]
+        assert_allclose(rows["b"], expected["grid_values"][0])
+        assert_allclose(rows["average"], expected["average"][0], rtol=1e-10)
+    # The reviewed model's line is the Effects view's average.
+    effects = inspector.to_frame("effects")
+    forest = frame[frame["model"] == "forest"]
+    assert_allclose(forest["b"], effects["b"].astype(float))
+    assert_allclose(forest["average"], effects["average"])
+    # A pair selected: no curves of every model; one feature again: its curves.
+    inspector.selected_features = ["a", "b"]
+    inspector.wait(TIMEOUT)
+    assert inspector.views["effects_models"].feature == "b"
+    inspector.selected_features = ["c"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert curves["feature"] == "c"
+    assert set(inspector.to_frame("effects_models").columns) == {
+        "model", "c", "average",
+    }  # fmt: skip
+    inspector.close()
+
+
+def test_one_model_has_no_every_model_effects(classification):
+    models, X_train, y_train, X_test, y_test = classification
+    inspector = ModelInspector(models["forest"], X_test, y_test, run=False)
+    assert "effects_models" not in inspector.views
+    inspector.close()
+
+
+def test_every_models_effects_stop_with_cancel(classification):
+    models, X_train, y_train, X_test, y_test = classification
+    inspector = ModelInspector(
+        models, X_test, y_test, n_repeats=2, random_state=0, run=False,
+        selected_features=["a"],
+    )  # fmt: skip
+    inspector.run()
+    inspector.cancel()
+    status = inspector.wait(TIMEOUT)
+    assert status["effects_models"] in ("cancelled", "done")
+    assert status["importance"] in ("cancelled", "done")
+    # Shown again with other settings: it computes again, to the end.
+    inspector.selected_features = ["b"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    assert inspector._effects_models["state"]["_models_curves"]["feature"] == "b"
     inspector.close()

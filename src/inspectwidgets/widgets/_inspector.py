@@ -172,6 +172,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     """Each `importance_on` option: "" when available, else why not."""
     _comparison = traitlets.Dict().tag(sync=True)
     _effects = traitlets.Dict().tag(sync=True)
+    _effects_models = traitlets.Dict().tag(sync=True)
+    """Several models: each one's partial dependence of the selected feature."""
 
     def __init__(
         self,
@@ -238,6 +240,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         shown = {self._tab()}
         if self.selected_features:
             shown.add("effects")
+        if len(self.selected_features) == 1:
+            shown.add("effects_models")
         return shown & set(self._children)
 
     def _refresh(self):
@@ -284,6 +288,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         if list(effects.features) != self.selected_features:
             with self._quietly("effects") as child:
                 child.features = self.selected_features
+        self._follow_effects()
         if self._ready:
             self._refresh()
 

@@ -184,6 +184,19 @@ class InspectorViews:
             random_state=self._random_state,
         )
         effects.observe(self._on_effects_features, names=["features"])
+        if self._other_models:
+            models = {self._reviewed_name: self._estimator, **self._other_models}
+            self._child(
+                "effects_models",
+                models,
+                X,
+                feature=first[0],
+                grid_resolution=effects.grid_resolution,
+                target=effects.target,
+            )
+            effects.observe(
+                self._on_effects_settings, names=["grid_resolution", "target"]
+            )
         X_train, y_train = self._train
         if X_train is not None:
             # The rows' names in the shared store: a subsample (the same for
@@ -210,6 +223,30 @@ class InspectorViews:
                 n_jobs=self._n_jobs,
             )
             comparison._shared = (self._shared, shared)
+
+    def _on_effects_settings(self, change):
+        self._follow_effects()
+        if self._ready:
+            self._refresh()
+
+    def _follow_effects(self):
+        """Every model's curves follow the Effects view: its one feature,
+        its grid resolution and class; marked to run when next shown."""
+        child = self._children.get("effects_models")
+        effects = self._children["effects"]
+        if child is None or len(effects.features) != 1:
+            return
+        settings = {
+            "feature": effects.features[0],
+            "grid_resolution": effects.grid_resolution,
+            "target": effects.target,
+        }
+        if all(getattr(child, k) == v for k, v in settings.items()):
+            return
+        child.cancel()  # its curves were of other settings
+        for name, value in settings.items():
+            setattr(child, name, value)
+        self._dirty.add("effects_models")
 
     def _rows(self, X, y):
         """At most `max_rows` rows of (X, y), drawn with the inspector's seed
