@@ -126,3 +126,37 @@ def test_importance_and_effects_draw_every_model_with_a_legend(
     nb.screenshot(view, "model_inspector_models_importance_dark.png")
     nb.screenshot(every, "model_inspector_models_effects_dark.png")
     nb.set_theme("JupyterLab Light")
+
+
+def test_saved_two_model_review_draws_offline(tmp_path, browser, require_bundle):
+    require_bundle("inspector_widget.js", "mme-root")
+    namespace = {}
+    exec(TWO_MODELS.replace("\nmi\n", "\n"), namespace)
+    mi = namespace["mi"]
+    try:
+        mi.selected_features = ["b"]
+        mi.wait(RUN_TIMEOUT / 1000)
+        path = mi.save_html(tmp_path / "two_models.html")
+    finally:
+        mi.close()
+    context = browser.new_context(viewport={"width": 1200, "height": 1400})
+    blocked, errors = [], []
+
+    def block(route):
+        blocked.append(route.request.url)
+        route.abort()
+
+    context.route(lambda url: url.startswith("http"), block)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(path.as_uri())
+        expect(page.get_by_test_id("icw-dot")).to_have_count(8, timeout=30_000)
+        expect(page.get_by_test_id("icw-legend")).to_contain_text("ridge")
+        expect(page.get_by_test_id("mme-curve")).to_have_count(2)
+        expect(page.get_by_test_id("mme-legend-item")).to_have_text(
+            ["boosting", "ridge"]
+        )
+        assert errors == [] and blocked == []
+    finally:
+        context.close()
