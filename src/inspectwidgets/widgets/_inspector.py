@@ -74,8 +74,12 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     ----------
     estimator : fitted estimator or Pipeline, or dict or list of them
         Several models (``{name: model}``, or a list named by class as in
-        :func:`~inspectwidgets.compare_permutation_importance`): the views
-        review the first; the header scores each on the held-out rows.
+        :func:`~inspectwidgets.compare_permutation_importance`): the header
+        scores each on the held-out rows, the held-out Importance view draws
+        each (one run on the same permuted copies, the first two models'
+        paired difference flagged where its interval excludes 0), and a
+        panel under Effects draws each one's partial dependence of the
+        selected feature; the other views review the first.
     X : ndarray or DataFrame of shape (n_samples, n_features)
         Held-out data the review is about.
     y : array-like of shape (n_samples,)
@@ -111,7 +115,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     method : {"marginal", "conditional"}, default="marginal"
         The Importance view's permutation on test and training rows (see
         :class:`PermutationImportanceWidget`; its switch changes it); the
-        cross-validated and out-of-bag views are marginal.
+        cross-validated and out-of-bag views are marginal, and so is the
+        held-out view of several models ("conditional" is refused then).
     n_jobs : int, default=None
     run : bool, default=True
         Compute the shown views at once.
@@ -364,8 +369,9 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     def views(self) -> dict[str, ComputationWidget]:
         """The widgets behind the views: ``{"importance": ...,
         "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
-        "comparison": ..., "effects": ...}`` (those on training data only
-        with it, "importance_oob" only for a bagged ensemble)."""
+        "comparison": ..., "effects": ..., "effects_models": ...}`` (those
+        on training data only with it, "importance_oob" only for a bagged
+        ensemble, "effects_models" only for several models)."""
         return dict(self._children)
 
     def run(self) -> None:
