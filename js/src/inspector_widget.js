@@ -15,6 +15,8 @@ import "./ui/theme.css";
 import { isolate } from "./charts/format.js";
 import comparisonWidget from "./comparison_widget.js";
 import { createHeader } from "./inspector/header.js";
+import modelsEffects from "./inspector/models_effects.js";
+import modelsImportance from "./inspector/models_importance.js";
 import { subModel } from "./inspector/sub_model.js";
 import pdWidget from "./pd_widget.js";
 import permutationWidget from "./permutation_widget.js";
@@ -51,8 +53,26 @@ export const VIEWS = {
   },
   comparison: { trait: "_comparison", widget: comparisonWidget, label: "Comparison" },
   effects: { trait: "_effects", widget: pdWidget, label: "Effects" },
+  effects_models: {
+    trait: "_effects_models",
+    widget: modelsEffects,
+    label: "Every model's effects",
+  },
 };
 const TABS = ["importance", "comparison"];
+
+/**
+ * The module that draws view `key`: its widget's, but for the held-out
+ * Importance view of several models, whose mirror holds `_models_chart`
+ * (one run of every model, drawn by inspector/models_importance.js).
+ *
+ * @param {string} key
+ * @param {Record<string, unknown> | undefined} state the view's mirrored state.
+ */
+export function viewWidget(key, state) {
+  if (key === "importance" && state && "_models_chart" in state) return modelsImportance;
+  return VIEWS[key].widget;
+}
 
 /**
  * The `importance_on` options: their view, label and what they show.
@@ -214,6 +234,7 @@ function render({ model, el }) {
     effectsTitle,
     effectsHint,
     hosts.effects,
+    hosts.effects_models,
   ]);
   guard.attach({ root, statusBar: status });
   el.append(root);
@@ -232,7 +253,8 @@ function render({ model, el }) {
       shared: ["selected_features"],
       send: (changes) => model.send({ view: key, set: changes }),
     });
-    const cleanup = VIEWS[key].widget.render({ model: proxy, el: hosts[key] });
+    const widget = viewWidget(key, model.get(VIEWS[key].trait)?.state);
+    const cleanup = widget.render({ model: proxy, el: hosts[key] });
     proxy.on("change:status", live.schedule);
     proxy.on("change:progress", live.schedule);
     rendered.set(key, { proxy, cleanup });
@@ -249,7 +271,11 @@ function render({ model, el }) {
   function shownViews() {
     const view = tab() === "importance" ? importanceView() : tab();
     const shown = [view];
-    if (binding.list("selected_features").length > 0) shown.push("effects");
+    const selected = binding.list("selected_features");
+    if (selected.length > 0) shown.push("effects");
+    // Several models: each one's curve of the one selected feature.
+    if (selected.length === 1 && model.get("_effects_models")?.state)
+      shown.push("effects_models");
     return shown;
   }
 

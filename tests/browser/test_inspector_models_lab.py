@@ -1,5 +1,7 @@
 """ModelInspector of several models in JupyterLab: the header's columns, one
-per model beside the one dummy, in light and dark themes."""
+per model beside the one dummy; the Importance view's dots, one per model
+with a legend, flagged where the kernel's paired interval excludes 0; in
+light and dark themes."""
 
 import pytest
 from conftest import isolated
@@ -67,11 +69,94 @@ def test_header_scores_each_model_beside_the_dummy(open_notebook, require_bundle
     assert [float(c.replace("\u2212", "-")) for c in cells] == pytest.approx(
         [float(v) for v in ridge], abs=0.051
     )
-    expect(
-        page.locator('[data-testid="mi-panel-importance"] [data-testid="piw-bar"]')
-    ).to_have_count(4, timeout=RUN_TIMEOUT)
     header = page.get_by_test_id("mi-header")
     nb.screenshot(header, "model_inspector_models_light.png")
     nb.set_theme("JupyterLab Dark")
     nb.screenshot(header, "model_inspector_models_dark.png")
     nb.set_theme("JupyterLab Light")
+
+
+def test_importance_and_effects_draw_every_model_with_a_legend(
+    open_notebook, require_bundle
+):
+    require_bundle("inspector_widget.js", "mmi-root")
+    nb = open_notebook(
+        "inspector_models_importance.ipynb",
+        [TWO_MODELS],
+        viewport={"width": 1280, "height": 2000},
+    )
+    nb.run_all()
+    page = nb.page
+    panel = page.get_by_test_id("mi-panel-importance")
+    expect(panel.get_by_test_id("mmi-root")).to_have_attribute(
+        "data-status", "done", timeout=RUN_TIMEOUT
+    )
+    # Four features, two models: eight dots, a legend naming both.
+    expect(panel.get_by_test_id("icw-dot")).to_have_count(8)
+    expect(panel.get_by_test_id("icw-legend")).to_contain_text("boosting")
+    expect(panel.get_by_test_id("icw-legend")).to_contain_text("ridge")
+    # The flags are where the kernel's paired interval excludes 0.
+    flagged = nb.run_code(
+        "c = mi.views['importance']._models_chart\n"
+        "d = c['difference']['differs']\n"
+        "print(' '.join(f for f, flag in zip(c['features'], d) if flag))"
+    )[1].split()
+    assert "b" in flagged  # ridge cannot use b's square
+    rows = panel.locator('[data-testid="icw-row"]:has([data-testid="icw-flag"])')
+    expect(rows).to_have_count(len(flagged))
+    assert sorted(rows.evaluate_all("rs => rs.map(r => r.dataset.feature)")) == sorted(
+        flagged
+    )
+    row_b = panel.locator('[data-testid="icw-row"][data-feature="b"]')
+    row_b.hover()
+    expect(panel.get_by_test_id("mmi-tooltip")).to_contain_text("interval excludes 0")
+    # A click selects the feature; Effects draws it.
+    row_b.click()
+    nb.eventually_prints("print(mi.selected_features)", "['b']")
+    # Every model's partial dependence of b, one line each, one grid.
+    every = page.get_by_test_id("mi-panel-effects_models")
+    expect(every.get_by_test_id("mme-curve")).to_have_count(2, timeout=RUN_TIMEOUT)
+    expect(every.get_by_test_id("mme-legend-item")).to_have_text(["boosting", "ridge"])
+    expect(every.get_by_test_id("mme-root")).to_have_attribute("data-status", "done")
+    page.mouse.move(0, 0)
+    view = page.get_by_test_id("mi-panel-importance")
+    nb.screenshot(view, "model_inspector_models_importance_light.png")
+    nb.screenshot(every, "model_inspector_models_effects_light.png")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(view, "model_inspector_models_importance_dark.png")
+    nb.screenshot(every, "model_inspector_models_effects_dark.png")
+    nb.set_theme("JupyterLab Light")
+
+
+def test_saved_two_model_review_draws_offline(tmp_path, browser, require_bundle):
+    require_bundle("inspector_widget.js", "mme-root")
+    namespace = {}
+    exec(TWO_MODELS.replace("\nmi\n", "\n"), namespace)
+    mi = namespace["mi"]
+    try:
+        mi.selected_features = ["b"]
+        mi.wait(RUN_TIMEOUT / 1000)
+        path = mi.save_html(tmp_path / "two_models.html")
+    finally:
+        mi.close()
+    context = browser.new_context(viewport={"width": 1200, "height": 1400})
+    blocked, errors = [], []
+
+    def block(route):
+        blocked.append(route.request.url)
+        route.abort()
+
+    context.route(lambda url: url.startswith("http"), block)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(path.as_uri())
+        expect(page.get_by_test_id("icw-dot")).to_have_count(8, timeout=30_000)
+        expect(page.get_by_test_id("icw-legend")).to_contain_text("ridge")
+        expect(page.get_by_test_id("mme-curve")).to_have_count(2)
+        expect(page.get_by_test_id("mme-legend-item")).to_have_text(
+            ["boosting", "ridge"]
+        )
+        assert errors == [] and blocked == []
+    finally:
+        context.close()

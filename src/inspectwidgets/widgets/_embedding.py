@@ -8,6 +8,8 @@ front end renders the widget's module over that mirror
 """
 
 from ._comparison import ImportanceComparisonWidget
+from ._inspector_effects import ModelsEffects
+from ._inspector_importance import ModelsImportance
 from ._partial_dependence import PartialDependenceWidget
 from ._permutation import PermutationImportanceWidget
 from ._resampled import CrossValidatedImportance, OutOfBagImportance
@@ -36,7 +38,12 @@ VIEW_CLASSES = {
     "importance_oob": _embedded(OutOfBagImportance),
     "comparison": _embedded(ImportanceComparisonWidget),
     "effects": _embedded(PartialDependenceWidget),
+    # Several models: each one's partial dependence of the selected feature.
+    "effects_models": _embedded(ModelsEffects),
 }
+
+# The held-out Importance view of several models (one run of them all).
+MODELS_IMPORTANCE = _embedded(ModelsImportance)
 
 # The views that permute features, all with the inspector's `n_repeats`.
 PERMUTATION_VIEWS = (

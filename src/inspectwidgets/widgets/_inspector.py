@@ -63,7 +63,7 @@ from ._inspector_results import InspectorResults
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
 from ._shared import SharedPermutations
-from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, MAX_ROWS
+from ._workload import MAX_ROWS
 
 if TYPE_CHECKING:
     from ._base import ComputationWidget
@@ -76,8 +76,12 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     ----------
     estimator : fitted estimator or Pipeline, or dict or list of them
         Several models (``{name: model}``, or a list named by class as in
-        :func:`~inspectwidgets.compare_permutation_importance`): the views
-        review the first; the header scores each on the held-out rows.
+        :func:`~inspectwidgets.compare_permutation_importance`): the header
+        scores each on the held-out rows, the held-out Importance view draws
+        each (one run on the same permuted copies, the first two models'
+        paired difference flagged where its interval excludes 0), and a
+        panel under Effects draws each one's partial dependence of the
+        selected feature; the other views review the first.
     X : ndarray or DataFrame of shape (n_samples, n_features)
         Held-out data the review is about.
     y : array-like of shape (n_samples,)
@@ -113,7 +117,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     method : {"marginal", "conditional"}, default="marginal"
         The Importance view's permutation on test and training rows (see
         :class:`PermutationImportanceWidget`; its switch changes it); the
-        cross-validated and out-of-bag views are marginal.
+        cross-validated and out-of-bag views are marginal, and so is the
+        held-out view of several models ("conditional" is refused then).
     n_jobs : int, default=None
     run : bool, default=True
         Compute the shown views at once.
@@ -174,6 +179,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     """Each `importance_on` option: "" when available, else why not."""
     _comparison = traitlets.Dict().tag(sync=True)
     _effects = traitlets.Dict().tag(sync=True)
+    _effects_models = traitlets.Dict().tag(sync=True)
+    """Several models: each one's partial dependence of the selected feature."""
 
     def __init__(
         self,
@@ -213,20 +220,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         self._overview_opened = False  # the Effects overview shown once
         self._shared = SharedPermutations()
         super().__init__(view=view, max_rows=max_rows, n_repeats=n_repeats)
-        importance = self._child(
-            "importance",
-            estimator,
-            X,
-            y,
-            scoring=scoring,
-            n_repeats=n_repeats,
-            random_state=self._random_state,
-            method=method,
-            n_jobs=n_jobs,
-        )
-        if len(X) <= HELD_OUT_MAX_ROWS:
-            self._shared.resamples["test"] = HELD_OUT_RESAMPLES
-        importance._shared = (self._shared, "test")
+        importance = self._held_out_importance(scoring, method)
         self._scoring, self._method = list(importance.scoring), method
         self._importance_options = self._training_views()
         self.importance_on = importance_on
@@ -257,6 +251,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         shown = {self._tab()}
         if self.selected_features:
             shown.add("effects")
+        if len(self.selected_features) == 1:
+            shown.add("effects_models")
         return shown & set(self._children)
 
     def _refresh(self):
@@ -303,6 +299,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         if list(effects.features) != self.selected_features:
             with self._quietly("effects") as child:
                 child.features = self.selected_features
+        self._follow_effects()
         if self._ready:
             self._refresh()
 
@@ -351,8 +348,9 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     def views(self) -> dict[str, ComputationWidget]:
         """The widgets behind the views: ``{"importance": ...,
         "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
-        "comparison": ..., "effects": ...}`` (those on training data only
-        with it, "importance_oob" only for a bagged ensemble)."""
+        "comparison": ..., "effects": ..., "effects_models": ...}`` (those
+        on training data only with it, "importance_oob" only for a bagged
+        ensemble, "effects_models" only for several models)."""
         return dict(self._children)
 
     def run(self) -> None:

@@ -32,8 +32,10 @@ class InspectorResults:
     ) -> pd.DataFrame | dict[str, pd.DataFrame]:
         """A computed table: "header" (the scores beside the dummy's),
         "importance", "importance_train", "importance_cv", "importance_oob",
-        "comparison" or "effects"; every computed one in a dict when `view`
-        is None."""
+        "comparison", "effects" or "effects_models"; every computed one in
+        a dict when `view` is None. Of several models, "importance" has a
+        `model` column and "effects_models" one row per model and grid
+        value."""
         tables = {"header": self._header_frame}
         for key, child in self._children.items():
             if child.result is not None:

@@ -19,7 +19,7 @@ from ..inspection._core import (
     check_y,
 )
 from ._base import ComputationWidget, Status
-from ._embedding import PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
+from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._inspector_models import (
     add_other_columns,
     other_models_scores,
@@ -27,7 +27,7 @@ from ._inspector_models import (
 )
 from ._permutation import engine_scoring
 from ._review_header import review_header, scores_frame, with_model_scores
-from ._workload import seeded_rows, take_rows
+from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, seeded_rows, take_rows
 
 IMPORTANCE_ON = {
     "test": "importance",
@@ -94,14 +94,14 @@ class InspectorViews:
         for child in self._children.values():
             child.cancel()
 
-    def _child(self, key, *args, **kwargs):
-        """Create (or replace) the child behind view `key`, mirrored and not
-        yet run."""
+    def _child(self, key, *args, cls=None, **kwargs):
+        """Create (or replace) the child behind view `key` (of `cls`, by
+        default the view's class), mirrored and not yet run."""
         old = self._children.pop(key, None)
         if old is not None:
             old.unobserve_all()  # nothing of it reaches the mirror any more
             old.close()
-        child = VIEW_CLASSES[key](*args, run=False, **kwargs)
+        child = (cls or VIEW_CLASSES[key])(*args, run=False, **kwargs)
         self._children[key] = child
         names = mirrored(child)
         self._publish(key, {name: getattr(child, name) for name in names})
@@ -110,6 +110,36 @@ class InspectorViews:
         )
         self._dirty.add(key)
         return child
+
+    def _held_out_importance(self, scoring, method):
+        """The held-out Importance view: the reviewed model's permutation
+        widget, sharing its baseline with the header and the Comparison
+        view; of several models, one run of them all (no sharing: the
+        header scores the reviewed model itself)."""
+        X, y = self._X, self._y
+        params = dict(
+            scoring=scoring,
+            n_repeats=self.n_repeats,
+            random_state=self._random_state,
+            n_jobs=self._n_jobs,
+        )
+        if self._other_models:
+            if method != "marginal":
+                raise ValueError(
+                    "method: several models' Importance view permutes "
+                    f"marginally (one run of every model); got {method!r}."
+                )
+            models = {self._reviewed_name: self._estimator, **self._other_models}
+            return self._child(
+                "importance", models, X, y, cls=MODELS_IMPORTANCE, **params
+            )
+        importance = self._child(
+            "importance", self._estimator, X, y, method=method, **params
+        )
+        if len(X) <= HELD_OUT_MAX_ROWS:
+            self._shared.resamples["test"] = HELD_OUT_RESAMPLES
+        importance._shared = (self._shared, "test")
+        return importance
 
     def _training_views(self):
         """Make the Importance views on the training data that the model and
@@ -157,6 +187,19 @@ class InspectorViews:
             random_state=self._random_state,
         )
         effects.observe(self._on_effects_features, names=["features"])
+        if self._other_models:
+            models = {self._reviewed_name: self._estimator, **self._other_models}
+            self._child(
+                "effects_models",
+                models,
+                X,
+                feature=first[0],
+                grid_resolution=effects.grid_resolution,
+                target=effects.target,
+            )
+            effects.observe(
+                self._on_effects_settings, names=["grid_resolution", "target"]
+            )
         X_train, y_train = self._train
         if X_train is not None:
             # The rows' names in the shared store: a subsample (the same for
@@ -189,7 +232,9 @@ class InspectorViews:
         # The review opens on the most important feature once it is known.
         if change.new != "done" or not self._effects_made():
             return
-        result = self._children["importance"].result
+        # The reviewed model's result (the first's, of several models).
+        child = self._children["importance"]
+        result = getattr(child, "reviewed_result", child.result)
         scorer = result.scorer_names[0]
         # The Effects overview's order: these importances, not the curves'
         # own spread, once known.
@@ -228,6 +273,30 @@ class InspectorViews:
             self._done_before_effects = not made
         return made
 
+    def _on_effects_settings(self, change):
+        self._follow_effects()
+        if self._ready:
+            self._refresh()
+
+    def _follow_effects(self):
+        """Every model's curves follow the Effects view: its one feature,
+        its grid resolution and class; marked to run when next shown."""
+        child = self._children.get("effects_models")
+        effects = self._children["effects"]
+        if child is None or len(effects.features) != 1:
+            return
+        settings = {
+            "feature": effects.features[0],
+            "grid_resolution": effects.grid_resolution,
+            "target": effects.target,
+        }
+        if all(getattr(child, k) == v for k, v in settings.items()):
+            return
+        child.cancel()  # its curves were of other settings
+        for name, value in settings.items():
+            setattr(child, name, value)
+        self._dirty.add("effects_models")
+
     def _rows(self, X, y):
         """At most `max_rows` rows of (X, y), drawn with the inspector's seed
         and kept in their order; the data itself when it is small enough."""
@@ -240,7 +309,8 @@ class InspectorViews:
         self._header = self._header_content()
         scoring = self._held_out_scoring()
         self._shared.when_baseline("test", self._estimator, scoring, self._score_header)
-        if not (run and self._tab() == "importance"):
+        # Several models' run shares no baseline: the header scores here.
+        if self._other_models or not (run and self._tab() == "importance"):
             self._score_header_now()
 
     def _header_after_importance(self, status):
