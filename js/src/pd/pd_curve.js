@@ -103,6 +103,9 @@ export function createPdCurve(container, { tooltip }) {
     const [d0, d1] = y.domain();
     const ky = -(box.bottom - box.top) / (d1 - d0);
     const context = prepareIceCanvas(frame, box);
+    // Under groups' curves the thin lines step back, out of their palette
+    // (before painting: the canvas paints in its css colour).
+    frame.canvas.classed("pdw-ice-muted", Boolean(curve.summaries?.groups));
     const canvas = frame.canvas.node();
     let iceDrawn = 0;
     if (context && canvas && individual && individual.rows > 0) {

@@ -273,7 +273,16 @@ export function createSummaryPanel(host, { onRule, dom }) {
    */
   function update(summaries, splitBy) {
     const curves = summaries ? summaryCurves(summaries) : [];
+    const all = summaries?.groups
+      ? [
+          h("li", { testid: "pdw-legend-all" }, [
+            h("span", { className: "pdw-swatch pdw-swatch-all" }),
+            h("span", { text: "all rows" }),
+          ]),
+        ]
+      : [];
     legend.replaceChildren(
+      ...all,
       ...curves.map((c) =>
         h("li", { testid: "pdw-legend-item" }, [
           h("span", {
@@ -301,7 +310,7 @@ export function createSummaryPanel(host, { onRule, dom }) {
           const button = h("button", {
             className: "pdw-rule",
             testid: "pdw-rule",
-            text: `cluster ${c + 1}: ${r.rule} (${formatNumber(r.size)} rows, ${Math.round(100 * r.precision)}% in it)`,
+            text: `cluster ${c + 1}: ${r.rule} (${formatNumber(r.size)} row${r.size === 1 ? "" : "s"}, ${Math.round(100 * r.precision)}% in it)`,
             attrs: { type: "button", "aria-pressed": String(r.rule === splitBy) },
           });
           button.dataset.rule = r.rule;
