@@ -427,16 +427,17 @@ function render({ model, el }) {
         : bins
           ? `local effects of ${formatNumber(curve.nRows)} rows, ${curve.x.categorical ? "between neighbouring categories" : `in ${bins - 1} quantile bins`}`
           : `averaged over ${formatNumber(curve.nRows)} rows`;
-    const summarized =
-      curve?.mode === "1d"
-        ? summaryCaption(curve.summaries, curve.nRows, splitName())
+    // Groups, bands and clusters are drawn on a numeric feature's curve.
+    const oneWay = curve?.mode === "1d" ? curve : null;
+    const numeric = oneWay && !oneWay.x.categorical ? oneWay : null;
+    const summarized = numeric
+      ? summaryCaption(numeric.summaries, numeric.nRows, splitName())
+      : oneWay && (splitName() || model.get("ice_mode") !== "lines")
+        ? "split by and ICE summaries are drawn for a numeric feature"
         : "";
     if (summarized) caption.textContent = summarized;
     caption.hidden = !curve;
-    summaryPanel.update(
-      curve?.mode === "1d" ? (curve.summaries ?? null) : null,
-      splitName(),
-    );
+    summaryPanel.update(numeric?.summaries ?? null, splitName());
 
     const stale = state === "error" && curve !== null;
     output.classList.toggle("pdw-stale", stale);

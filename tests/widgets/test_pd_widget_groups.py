@@ -222,3 +222,16 @@ def test_engine_rule_rows_are_each_leafs_rows(messy):
             assert in_cluster.sum() / clusters.sizes[c] == pytest.approx(rule.coverage)
     every = np.sort(np.concatenate([r for m in clusters.rule_rows for r in m]))
     assert_array_equal(every, np.arange(N_ROWS))  # the leaves part the rows
+
+
+def test_other_rows_drop_a_rule_split_and_keep_a_column_split(messy):
+    model, X = messy
+    w = widget(model, X, ice_mode="clusters")
+    w.split_by = w._curve["clusters"]["rules"][0][0]["rule"]
+    w.max_rows = 200  # another subsample: the rule's rows were of the old one
+    assert w.wait(timeout=60) == "done"
+    assert w.split_by is None and w._curve["groups"] is None
+    w.split_by = "plan"
+    w.max_rows = 150
+    assert w.wait(timeout=60) == "done"
+    assert w.split_by == "plan" and sum(w._curve["groups"]["sizes"]) == 150

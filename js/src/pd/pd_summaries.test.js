@@ -4,6 +4,7 @@ import widget from "../pd_widget.js";
 import {
   FakeModel,
   attachedElement,
+  categoricalCurve,
   change,
   click,
   contextSpy,
@@ -187,6 +188,24 @@ describe("the widget's split and summaries", () => {
     const before = model.saves.length;
     click(queryAllTestId(el, "pdw-rule")[0]);
     expect(model.saves.length).toBe(before + 1);
+  });
+
+  it("says a categorical feature's curve draws no split, with no legend", () => {
+    const pack = payloadPacker();
+    const model = new FakeModel(
+      pdWidgetTraits({
+        features: ["colour"],
+        _curve: { ...categoricalCurve(pack), groups: null },
+        _split_options: ["plan"],
+        split_by: "plan",
+        ice_mode: "lines",
+      }),
+    );
+    cleanup = widget.render({ model, el });
+    expect(queryTestId(el, "pdw-caption").textContent).toBe(
+      "split by and ICE summaries are drawn for a numeric feature",
+    );
+    expect(queryAllTestId(el, "pdw-legend-item")).toHaveLength(0);
   });
 
   it("decodes no summary for a curve without one", () => {

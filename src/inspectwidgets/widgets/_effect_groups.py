@@ -176,11 +176,11 @@ class IceSummaries(traitlets.HasTraits):
         self._clusters = None  # (result, its IceClusters)
         return split_options(X, names)
 
-    def _reset_summaries(self):
-        """Other rows (`max_rows`): the clusters, a rule's rows and the
-        columns to split by were of the old ones."""
-        self._split_options = self._init_summaries(self._X, self._names)
-        if self.split_by not in self._split_options:
+    def _drop_rule_split(self):
+        """Before other rows (`max_rows`) replace these: a cluster rule's
+        rows are positions among these, so its split goes (a column's
+        stays, read again from the new rows)."""
+        if self.split_by is not None and self.split_by not in self._split_options:
             self.split_by = None
 
     @traitlets.validate("split_by")

@@ -393,8 +393,9 @@ class PartialDependenceWidget(
             return
         with self._lock:
             self._steps_problems = {}
+            self._drop_rule_split()  # while the rows drawn are its rows
             self._X = self._subsample(self.max_rows)
-            self._reset_summaries()
+            self._split_options = self._init_summaries(self._X, self._names)
         self.run()
         if self.overview:  # other rows: another overview
             self._start_overview()
