@@ -235,3 +235,54 @@ def test_other_rows_drop_a_rule_split_and_keep_a_column_split(messy):
     w.max_rows = 150
     assert w.wait(timeout=60) == "done"
     assert w.split_by == "plan" and sum(w._curve["groups"]["sizes"]) == 150
+
+
+def test_fifty_random_changes_end_on_the_engines_numbers(messy):
+    """Seeded random changes of the split, the mode and the settings that
+    rerun, without waiting: the final payload is the engine's for the final
+    settings."""
+    model, X = messy
+    rng = np.random.RandomState(3)
+    w = PartialDependenceWidget(model, X, features="x0", grid_resolution=GRID)
+    for _ in range(50):
+        change = rng.choice(["split_by", "ice_mode", "kind", "centered", "grid"])
+        if change == "split_by":
+            w.split_by = rng.choice([None, "plan", "seats", "region", "rate", "member"])
+        elif change == "ice_mode":
+            w.ice_mode = rng.choice(["lines", "bands", "clusters"])
+        elif change == "kind":
+            w.kind = rng.choice(["average", "individual", "both"])
+        elif change == "centered":
+            w.centered = not w.centered
+        else:
+            w.grid_resolution = int(rng.randint(3, 9))
+    if w.split_by is None:
+        w.split_by = "seats"
+    w.ice_mode = "bands"
+    w.kind = "both"
+    assert w.wait(timeout=60) == "done"
+    result = partial_dependence(
+        model,
+        X,
+        ["x0"],
+        grid_resolution=w.grid_resolution,
+        kind="both",
+        centered=w.centered,
+        n_ice=None,
+        method="brute",
+        return_result=True,
+    )
+    groups = subgroup_partial_dependence(result, X[w.split_by])
+    assert w._curve["groups"]["sizes"] == groups.sizes.tolist()
+    assert_allclose(
+        decode_binary_array(w._curve["groups"]["average"]),
+        groups.average[:, 0],
+        rtol=1e-6,
+        atol=1e-9,
+    )
+    assert_allclose(
+        decode_binary_array(w._curve["bands"]["values"]),
+        ice_percentiles(result).values[0],
+        rtol=1e-6,
+        atol=1e-9,
+    )
