@@ -17,6 +17,7 @@ import { createPdCategories } from "./pd/pd_categories.js";
 import { createPdCurve } from "./pd/pd_curve.js";
 import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
 import { createPdOverview } from "./pd/pd_overview.js";
+import { createSummaryPanel, summaryCaption } from "./pd/pd_summaries.js";
 import { overviewResult } from "./pd/pd_overview_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { warningActions, warningContent } from "./pd/pd_warning.js";
@@ -36,6 +37,12 @@ import { createTooltip } from "./ui/tooltip.js";
 import "./pd_widget.css";
 
 const NONE = ""; // value of the "— none —" option of the second feature
+/** @type {[string, string][]} */
+const ICE_MODES = [
+  ["lines", "lines"],
+  ["bands", "percentile bands"],
+  ["clusters", "clusters"],
+];
 /** @type {[string, string][]} */
 const KINDS = [
   ["average", "average (PDP)"],
@@ -200,6 +207,8 @@ function render({ model, el }) {
     className: "pdw-overview-host",
     testid: "pdw-overview-host",
   });
+  const splitBy = selectField("pdw-split-by", "Split by");
+  const iceMode = selectField("pdw-ice-mode", "ICE as");
   const target = selectField("pdw-target", "Class");
   const scale = selectField("pdw-scale", "Scale");
   const grid = integerInput(
@@ -231,6 +240,10 @@ function render({ model, el }) {
     empty,
   ]);
   const tooltip = createTooltip(output, { testid: "pdw-tooltip" });
+  const summaryPanel = createSummaryPanel(output, {
+    onRule: (rule) => binding.save({ split_by: rule }),
+    dom,
+  });
 
   root.append(
     h("div", { className: "pdw-controls" }, [
@@ -250,6 +263,10 @@ function render({ model, el }) {
         nIce.field,
         iceStepsField,
         h("div", { className: "iw-buttons" }, [run, stop]),
+      ]),
+      h("div", { className: "pdw-control-row" }, [
+        splitBy.field,
+        iceMode.field,
       ]),
     ]),
     status.bar,
@@ -306,6 +323,17 @@ function render({ model, el }) {
     // Tree models only (Python says whether the feature's splits are read).
     iceStepsField.hidden = !model.get("_steps_available");
     iceSteps.disabled = nIce.input.disabled;
+    // Split and summaries read 1-way partial dependence's ICE curves.
+    fillSelect(
+      splitBy.select,
+      [[NONE, "— none —"], ...binding.list("_split_options").map(
+        (c) => /** @type {[string, string]} */ ([c, c]),
+      )],
+      String(model.get("split_by") ?? NONE),
+    );
+    splitBy.select.disabled = !pdCurve;
+    fillSelect(iceMode.select, ICE_MODES, String(model.get("ice_mode") ?? "lines"));
+    iceMode.select.disabled = nIce.input.disabled;
     iceSteps.checked = Boolean(model.get("ice_steps"));
     const classes = binding.list("_target_options");
     const classifier = classes.length > 0;
@@ -323,6 +351,12 @@ function render({ model, el }) {
       String(model.get("scale") ?? "probability"),
     );
     scale.select.disabled = !classifier;
+  }
+
+  /** `split_by`, or null. */
+  function splitName() {
+    const value = model.get("split_by");
+    return value == null ? null : String(value);
   }
 
   /** Write `features` from the two selects. */
@@ -393,7 +427,17 @@ function render({ model, el }) {
         : bins
           ? `local effects of ${formatNumber(curve.nRows)} rows, ${curve.x.categorical ? "between neighbouring categories" : `in ${bins - 1} quantile bins`}`
           : `averaged over ${formatNumber(curve.nRows)} rows`;
+    // Groups, bands and clusters are drawn on a numeric feature's curve.
+    const oneWay = curve?.mode === "1d" ? curve : null;
+    const numeric = oneWay && !oneWay.x.categorical ? oneWay : null;
+    const summarized = numeric
+      ? summaryCaption(numeric.summaries, numeric.nRows, splitName())
+      : oneWay && (splitName() || model.get("ice_mode") !== "lines")
+        ? "split by and ICE summaries are drawn for a numeric feature"
+        : "";
+    if (summarized) caption.textContent = summarized;
     caption.hidden = !curve;
+    summaryPanel.update(numeric?.summaries ?? null, splitName());
 
     const stale = state === "error" && curve !== null;
     output.classList.toggle("pdw-stale", stale);
@@ -485,6 +529,11 @@ function render({ model, el }) {
   saveOnChange(centered, "centered", context);
   saveOnChange(iceSteps, "ice_steps", context);
   saveOnChange(target.select, "target", context);
+  saveOnChange(iceMode.select, "ice_mode", context);
+  dom.on(splitBy.select, "change", () => {
+    const value = splitBy.select.value;
+    binding.save({ split_by: value === NONE ? null : value });
+  });
   saveOnChange(scale.select, "scale", context);
   bindRunStop({ run, stop }, context);
   dom.on(output, "pointerleave", () => tooltip.hide());
@@ -503,6 +552,9 @@ function render({ model, el }) {
       "target",
       "_target_options",
       "scale",
+      "split_by",
+      "ice_mode",
+      "_split_options",
     ],
     syncSettings,
   );

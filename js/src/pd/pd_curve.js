@@ -24,6 +24,7 @@ import { createAleLayer } from "./pd_ale.js";
 import { MISSING_GUTTER, createMissingLayer } from "./pd_missing.js";
 import { nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
+import { createSummaryLayer } from "./pd_summaries.js";
 import {
   DIST_HEIGHT,
   createOneWayFrame,
@@ -50,6 +51,7 @@ export function createPdCurve(container, { tooltip }) {
     .attr("class", "pdw-pdp")
     .attr("data-testid", "pdw-pdp");
   const ale = createAleLayer(frame.plot);
+  const summary = createSummaryLayer(frame.plot);
   const missing = createMissingLayer(frame.svg);
   const guide = frame.plot
     .append("line")
@@ -89,13 +91,21 @@ export function createPdCurve(container, { tooltip }) {
     // ICE on the canvas, which covers the plot area only: at every step of
     // a tree model once known, else at the grid points.
     const iceGrid = steps ? steps.x : grid;
-    const individual = steps ?? curve.individual;
+    // Bands and clusters stand for the thin lines (10,000 curves read as a
+    // few shapes); a split by group draws its curves over them.
+    const summarized = Boolean(
+      curve.summaries?.bands || curve.summaries?.clusters,
+    );
+    const individual = summarized ? null : (steps ?? curve.individual);
     const xs = new Float64Array(iceGrid.length);
     for (let j = 0; j < iceGrid.length; j += 1)
       xs[j] = x(iceGrid[j]) - box.left;
     const [d0, d1] = y.domain();
     const ky = -(box.bottom - box.top) / (d1 - d0);
     const context = prepareIceCanvas(frame, box);
+    // Under groups' curves the thin lines step back, out of their palette
+    // (before painting: the canvas paints in its css colour).
+    frame.canvas.classed("pdw-ice-muted", Boolean(curve.summaries?.groups));
     const canvas = frame.canvas.node();
     let iceDrawn = 0;
     if (context && canvas && individual && individual.rows > 0) {
@@ -127,7 +137,9 @@ export function createPdCurve(container, { tooltip }) {
       .attr("d", points.length > 0 ? pdpLine(points) : null)
       .attr("data-points", points.length);
     setShown(pdp, Boolean(average));
+    pdp.classed("pdw-pdp-behind", Boolean(curve.summaries?.groups));
     ale.drawCurve({ curve, x, y, box });
+    summary.draw({ summaries: curve.summaries, grid, gridDone, x, y });
 
     // Distribution strip, decile rug, rare regions.
     const bars = drawDistribution(frame.dist, distribution, {

@@ -7,6 +7,7 @@
 // grid points not computed yet while a run streams.
 
 import { decodeArray } from "../codecs.js";
+import { summariesResult } from "./pd_summaries.js";
 
 /**
  * @typedef {import("../codecs.js").TypedArray} TypedArray
@@ -192,6 +193,8 @@ export function aleResult(
  * @property {string} yLabel
  * @property {ReturnType<typeof distributionResult>} distribution
  * @property {ReturnType<typeof correlations>} correlated
+ * @property {import("./pd_summaries.js").Summaries} [summaries] subgroups'
+ *   curves, percentile bands or clusters (`split_by`, `ice_mode`).
  *
  * @typedef {object} Curve2d
  * @property {"2d"} mode
@@ -240,6 +243,7 @@ export function curveResult(value) {
       average,
       individual,
       distribution: distributionResult(value.distribution),
+      summaries: summariesResult(value, g),
       ...common,
     };
   }

@@ -20,6 +20,7 @@ import { formatNumber } from "../charts/format.js";
 import { uniqueId } from "../ui/ids.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { columnRange, finiteExtent } from "./pd_data.js";
+import { summaryValues } from "./pd_summaries.js";
 
 export const MARGIN = { top: 8, right: 16, bottom: 38, left: 64 };
 export const PLOT_HEIGHT = 240;
@@ -143,6 +144,7 @@ export function createOneWayFrame(container, { svgTestid }) {
             curve.ale?.values,
             curve.missing?.individual,
             curve.missing?.average == null ? null : [curve.missing.average],
+            ...summaryValues(curve.summaries),
           ]),
         ),
       )

@@ -9,6 +9,7 @@ switching back to settings already computed redraws without predicting.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -74,10 +75,15 @@ def check_features(features, target, targets, names):
         )
 
 
-def plan_parts(*, features, kind, grid_resolution, scale, n_ice, centered, steps):
+def plan_parts(
+    *, features, kind, grid_resolution, scale, n_ice, centered, steps, all_curves=False
+):
     """The parts a run needs, each with its `PartSettings`, in the order they
     are computed. `steps` is False, or a function giving why the first
-    feature's steps cannot be read ("" if they can) when ``ice_steps`` is on."""
+    feature's steps cannot be read ("" if they can) when ``ice_steps`` is on.
+    `all_curves`: a one-way partial dependence keeps every row's ICE curve
+    (for subgroups and summaries: the same predictions, more kept), under one
+    key whatever the summary, so switching between them predicts nothing."""
     common = dict(
         features=tuple(features), grid_resolution=grid_resolution, scale=scale
     )
@@ -96,7 +102,11 @@ def plan_parts(*, features, kind, grid_resolution, scale, n_ice, centered, steps
     pd_kind = "average" if two_way else kind
     ice = None if two_way or pd_kind == "average" else n_ice
     centered = centered and not two_way
-    parts = [("pd", PartSettings(**common, kind=pd_kind, n_ice=ice, centered=centered))]
+    pd_settings = PartSettings(**common, kind=pd_kind, n_ice=ice, centered=centered)
+    if all_curves and not two_way:
+        every = "individual" if kind == "individual" else "both"
+        pd_settings = dataclasses.replace(pd_settings, kind=every, n_ice=None)
+    parts = [("pd", pd_settings)]
     if steps and ice is not None:
         problem = steps(features[0])
         if problem:

@@ -11,7 +11,7 @@ from ..inspection._partial_dependence import value_label
 from ._serialization import binary_array
 
 
-def _output_index(result, target):
+def output_index(result, target):
     if result.output_names is None:
         return 0
     labels = [str(name) for name in result.output_names]
@@ -93,7 +93,7 @@ def curve_payload(result, target, n_rows, steps=None):
     rows at every step of a tree model (see ``split_grid``), sent once
     complete: a step function with a gap would claim values between points
     not computed yet."""
-    output = _output_index(result, target)
+    output = output_index(result, target)
     common = {
         "features": list(result.feature_names),
         "n_rows": int(n_rows),
@@ -211,7 +211,7 @@ def effects_payload(ale, pd_result, target, n_rows):
     """`_curve` for accumulated local effects: one feature's ALE with its
     band and rows per bin (and, given `pd_result`, the partial dependence at
     the same edges, centred alike), or a pair's second-order ALE surface."""
-    output = _output_index(ale, target)
+    output = output_index(ale, target)
     overlay = pd_result is not None
     common = {
         "features": list(ale.feature_names),

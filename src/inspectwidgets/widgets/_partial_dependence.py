@@ -20,6 +20,11 @@ from ..inspection._core import (
     column_names,
 )
 from ._base import ComputationWidget
+from ._effect_groups import (
+    IceSummaries,
+    drawn_rows,
+    with_drawn_curves,
+)
 from ._effect_parts import (
     KINDS,
     Effects,
@@ -28,7 +33,7 @@ from ._effect_parts import (
     plan_parts,
     progress_of,
 )
-from ._effect_payloads import curve_payload, effects_payload
+from ._effect_payloads import curve_payload, effects_payload, output_index
 from ._effect_streams import EffectStreams
 from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
@@ -49,7 +54,7 @@ if TYPE_CHECKING:
 
 
 class PartialDependenceWidget(
-    OverviewPanels, EffectStreams, RowSubsample, ComputationWidget
+    IceSummaries, OverviewPanels, EffectStreams, RowSubsample, ComputationWidget
 ):
     """Partial dependence and ICE curves that fill in while they are computed.
 
@@ -110,6 +115,15 @@ class PartialDependenceWidget(
     categorical_features, sample_weight, percentiles, random_state
         As in :func:`~inspectwidgets.partial_dependence`. `random_state`
         also draws the subsample of `max_rows` rows.
+    split_by : str, default=None
+        A column of X of 2 to 10 values (missing ones the group "missing"),
+        or a cluster rule shown: one partial dependence curve per group, the
+        mean of its rows' ICE curves (no other prediction), groups of fewer
+        than 30 rows greyed. One-way partial dependence only.
+    ice_mode : {"lines", "bands", "clusters"}, default="lines"
+        ICE curves as thin lines, percentile bands (5-95, 25-75, median), or
+        k-means clusters' mean curves with rules on X (click one to split by
+        it). Summaries and `split_by` keep every row's curve.
     overview : bool, default=False
         Also show every feature's average partial dependence as small
         multiples (:func:`~inspectwidgets.partial_dependence_overview`, 20 grid
@@ -195,6 +209,8 @@ class PartialDependenceWidget(
         percentiles: tuple[float, float] = (0.05, 0.95),
         random_state: int = 0,
         max_rows: int | None = None,
+        split_by: str | None = None,
+        ice_mode: Literal["lines", "bands", "clusters"] = "lines",
         overview: bool = False,
         run: bool = True,
     ) -> None:
@@ -220,6 +236,7 @@ class PartialDependenceWidget(
         max_rows = resolve_max_rows(max_rows, X)
         # Before the traits: their observers read the rows (split_grid).
         self._X = self._subsample(max_rows)
+        split_columns = self._init_summaries(self._X, names)
         self._ready = False
         # Complete results by part ("pd", "ale", ...): see `_refresh`.
         self._held: dict[str, tuple[PartSettings, object]] = {}
@@ -238,6 +255,9 @@ class PartialDependenceWidget(
             target=target if target is not None else (targets[-1] if targets else ""),
             scale=scale,
             _feature_options=names,
+            _split_options=split_columns,
+            split_by=split_by,
+            ice_mode=ice_mode,
             _categorical=categorical,
             _target_options=targets,
             max_rows=max_rows,
@@ -290,6 +310,7 @@ class PartialDependenceWidget(
             n_ice=self.n_ice,
             centered=self.centered,
             steps=self.ice_steps and self._steps_problem,
+            all_curves=self._all_curves(),
         )
 
     def _scale(self):
@@ -328,8 +349,19 @@ class PartialDependenceWidget(
                 snapshot.ale, snapshot.pd, self.target, n_rows
             )
             return snapshot.ale
-        self._curve = curve_payload(snapshot.pd, self.target, n_rows, snapshot.steps)
-        return snapshot.pd
+        result = snapshot.pd
+        if result is None or len(result.feature_names) != 1:
+            self._curve = curve_payload(result, self.target, n_rows, snapshot.steps)
+            return result
+        # Every row's curve kept for a summary: the drawn rows' as lines.
+        rows = drawn_rows(n_rows, self.n_ice, self._engine_kwargs["random_state"])
+        drawn = with_drawn_curves(result, rows)
+        payload = curve_payload(drawn, self.target, n_rows, snapshot.steps)
+        if self.kind == "average":
+            payload["individual"] = None
+        output = output_index(result, self.target)
+        self._curve = self._summaries(payload, result, output)
+        return result
 
     def _progress_of(self, snapshot):
         return progress_of(snapshot)
@@ -361,7 +393,9 @@ class PartialDependenceWidget(
             return
         with self._lock:
             self._steps_problems = {}
+            self._drop_rule_split()  # while the rows drawn are its rows
             self._X = self._subsample(self.max_rows)
+            self._split_options = self._init_summaries(self._X, self._names)
         self.run()
         if self.overview:  # other rows: another overview
             self._start_overview()

@@ -96,6 +96,10 @@ class IceClusters:
         Share of the curves whose cluster the tree's leaves predict.
     ice_rows : ndarray of int or None
         Rows of X behind the curves, None for all rows.
+    rule_rows : tuple of tuple of ndarray, or None
+        Per cluster and rule (as `rules`), the positions among the curves of
+        the rule's rows: the leaf's own rows, exact where the rule's text
+        rounds its thresholds. None without X.
     """
 
     feature_names: tuple[str, ...]
@@ -109,6 +113,7 @@ class IceClusters:
     rules: tuple[tuple[ClusterRule, ...], ...] | None
     tree_accuracy: float | None
     ice_rows: np.ndarray | None
+    rule_rows: tuple[tuple[np.ndarray, ...], ...] | None = None
 
     @property
     def n_clusters(self) -> int:
@@ -224,9 +229,11 @@ def ice_clusters(
     order = sorted(range(len(sizes)), key=lambda c: (-sizes[c], np.argmax(labels == c)))
     labels = np.argsort(order)[labels]
     sizes = sizes[order]
-    rules = accuracy = None
+    rules = accuracy = rule_rows = None
     if rows is not None:
-        rules, accuracy = _rules(rows, result.feature_columns, labels, max_depth, seed)
+        rules, accuracy, rule_rows = _rules(
+            rows, result.feature_columns, labels, max_depth, seed
+        )
     return IceClusters(
         feature_names=result.feature_names,
         grid_values=result.grid_values,
@@ -239,6 +246,7 @@ def ice_clusters(
         rules=rules,
         tree_accuracy=accuracy,
         ice_rows=result.ice_rows,
+        rule_rows=rule_rows,
     )
 
 
@@ -371,16 +379,18 @@ def _means(curves, labels, n_clusters):
 
 def _rules(X, feature_columns, labels, max_depth, seed):
     """Per cluster, the leaves of a tree on X (but the feature's columns)
-    where it is the commonest; and the tree's accuracy."""
+    where it is the commonest; the tree's accuracy; and each rule's rows."""
     n_clusters = labels.max() + 1
     if n_clusters == 1:
-        return ((ClusterRule("all rows", len(labels), 1.0, 1.0),),), 1.0
+        every_row = ((np.arange(len(labels)),),)
+        return ((ClusterRule("all rows", len(labels), 1.0, 1.0),),), 1.0, every_row
     names = column_names(X)
     coding = ColumnCoding(X, names)
     inputs = coding.inputs(X)
     kept = coding.other_columns(set(feature_columns))
     if not kept:
-        return tuple(() for _ in range(n_clusters)), float(np.mean(labels == 0))
+        empty = tuple(() for _ in range(n_clusters))
+        return empty, float(np.mean(labels == 0)), empty
     tree = DecisionTreeClassifier(max_depth=max_depth, random_state=seed)
     tree.fit(inputs[:, kept], labels)
     leaf_of_row = tree.apply(inputs[:, kept])
@@ -395,15 +405,20 @@ def _rules(X, feature_columns, labels, max_depth, seed):
     for i, leaf in enumerate(leaves):
         c = commonest[i]
         rules[c].append(
-            ClusterRule(
-                rule=leaf_rule(tree.tree_, leaf, columns, has_missing),
-                size=int(counts[i].sum()),
-                precision=float(counts[i, c] / counts[i].sum()),
-                coverage=float(counts[i, c] / sizes[c]),
+            (
+                np.flatnonzero(leaf_of_row == leaf),
+                ClusterRule(
+                    rule=leaf_rule(tree.tree_, leaf, columns, has_missing),
+                    size=int(counts[i].sum()),
+                    precision=float(counts[i, c] / counts[i].sum()),
+                    coverage=float(counts[i, c] / sizes[c]),
+                ),
             )
         )
     accuracy = float(counts[np.arange(len(leaves)), commonest].sum() / len(labels))
+    ordered = [sorted(r, key=lambda pair: -pair[1].coverage) for r in rules]
     return (
-        tuple(tuple(sorted(r, key=lambda rule: -rule.coverage)) for r in rules),
+        tuple(tuple(rule for _, rule in r) for r in ordered),
         accuracy,
+        tuple(tuple(rows for rows, _ in r) for r in ordered),
     )
