@@ -826,3 +826,16 @@ def test_views_starting_together_in_a_fresh_process():
         timeout=120,
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_wait_returns_once_the_effects_overview_is_drawn(regression):
+    """The overview of every feature starts when the Importance run ends:
+    one `wait()` covers it, so a notebook's saved state shows it drawn
+    (the gallery showed "Computing..." in its panels)."""
+    inspector = make(regression)
+    statuses = inspector.wait(TIMEOUT)
+    assert statuses["importance"] == "done"
+    effects = inspector.views["effects"]
+    assert effects.overview and effects.overview_result.complete
+    assert effects._overview["status"] == "done"
+    inspector.close()

@@ -86,8 +86,18 @@ class InspectorViews:
     _done_before_effects = False  # see _effects_made
 
     def wait(self, timeout: float | None = None) -> dict[str, Status]:
-        """Block until no view computes; return ``{view: status}``."""
-        return {key: child.wait(timeout) for key, child in self._children.items()}
+        """Block until no view computes; return ``{view: status}``.
+
+        The Effects view's overview of every feature counts: it starts when
+        the Importance run ends, so after the views' runs.
+        """
+        statuses = {key: child.wait(timeout) for key, child in self._children.items()}
+        effects = self._children.get("effects")
+        if effects is not None and effects.overview:
+            if not effects.wait_overview(timeout):
+                raise TimeoutError(f"the Effects overview still runs after {timeout} s")
+            effects.send_state()  # its updates left from a worker thread
+        return statuses
 
     def cancel(self) -> None:
         """Stop every view's run in flight."""
