@@ -146,9 +146,9 @@ def _walk(c, copies, rides):
 @dataclass(frozen=True)
 class LaterResamples:
     """What the first chunk's scores under the held-out resamples take,
-    scored once its results are shown (``PermutationRun.__iter__``): the
-    draw of 200 resamples and their scores took 0.1 s before a forest's
-    first bars (benchmarks/results/inspector.md). The same calls on the same
+    scored once its results are shown (``PermutationRun.stream``): the
+    resamples' draw and scores delayed a forest's first bars (timed in
+    benchmarks/results/inspector.md). The same calls on the same
     predictions as in the chunk: the same numbers, bit for bit."""
 
     plan: ScoringPlan
