@@ -32,7 +32,7 @@ from inspectwidgets import (
 )
 from inspectwidgets.inspection._core import batching
 from inspectwidgets.inspection._core.parallel import chunk_progress
-from inspectwidgets.inspection._permutation import chunks, validated
+from inspectwidgets.inspection._permutation import chunks, models_run, validated
 
 from numerics import assert_blas_close
 
@@ -438,3 +438,88 @@ def test_shared_stacks_hold_every_models_outputs_within_max_memory(
             model, X, y, n_repeats=8, random_state=0
         )
         assert_blas_close(result.importances(name), theirs.importances)
+
+
+def _split_run(models, X, y, **kwargs):
+    run = models_run(models, X, y, **kwargs)
+    run.stream_first_round = True
+    return run
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_split_first_round_shows_what_every_model_has_done(regression, n_jobs):
+    """The first marks: every model's first-round features, as far as all
+    have them, before the round is done; then every round, each model's
+    numbers those of its own run (bit for bit through the walk)."""
+    models, X, y = regression
+    features = tuple(X.columns)
+    kwargs = dict(KWARGS, n_jobs=n_jobs)
+    rounds = list(_split_run(models, X, y, **kwargs))
+    partial = [r for r in rounds if r.pending_features]
+    assert partial, "no snapshot before the first round was done"
+    complete = [r for r in rounds if not r.pending_features]
+    assert [r.n_repeats_done for r in complete] == [1, 2, 3, 4]
+    # The first round's come first.
+    assert all(r.pending_features for r in rounds[: len(partial)])
+    shown = [len(r.feature_names) for r in partial]
+    assert shown == sorted(set(shown)) and 0 < shown[0]
+    for snap in partial:
+        assert snap.rounds_done == len(snap.feature_names) / len(features)
+        assert not snap.complete and snap.n_repeats_done == 1
+        assert set(snap.feature_names) | set(snap.pending_features) == set(features)
+        for result in snap.results.values():
+            assert result.feature_names == snap.feature_names
+            assert result.pending_features == snap.pending_features
+    final = compare_permutation_importance(models, X, y, **KWARGS)
+    assert rounds[-1].complete
+    for name, model in models.items():
+        own = permutation_importance(model, X, y, **KWARGS)
+        theirs = sklearn_permutation_importance(model, X, y, **KWARGS)
+        for scorer in SCORERS:
+            got = rounds[-1].importances(name, scorer)
+            _assert_same(name, got, final.importances(name, scorer))
+            _assert_same(name, got, own[scorer].importances)
+            _assert_same(name, got, theirs[scorer].importances)
+            # A partial snapshot holds the same scores as the first round.
+            first = own[scorer].importances[:, :1]
+            for snap in partial:
+                rows = [features.index(f) for f in snap.feature_names]
+                _assert_same(name, snap.importances(name, scorer), first[rows])
+
+
+def test_split_two_tree_models_show_marks_after_one_chunk_each(regression):
+    """Two walked models: the first marks come after each model's probe
+    (one feature), before either has done its round; nothing walked twice."""
+    models, X, y = regression
+    trees = {name: models[name] for name in TREES}
+    walked = []
+    walk = chunks._walk
+
+    def counted_walk(c, copies, rides):
+        walked.append(len(copies))
+        return walk(c, copies, rides)
+
+    seen_at = []
+    run = _split_run(trees, X, y, n_repeats=3, random_state=0)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunks, "_walk", counted_walk)
+        for snap in run:
+            seen_at.append((sum(walked), snap.pending_features))
+    n_features = X.shape[1]
+    first_walked, first_pending = seen_at[0]
+    assert len(first_pending) == n_features - 1
+    # Each model's probe: X riding and one copy.
+    assert first_walked == 2 * 2
+    assert sum(walked) == 2 * (1 + 3 * n_features)
+
+
+def test_a_cancelled_split_run_keeps_a_consistent_snapshot(regression):
+    models, X, y = regression
+    cancel = threading.Event()
+    run = _split_run(models, X, y, n_repeats=3, random_state=0, cancel=cancel)
+    last = None
+    for last in run:
+        cancel.set()
+    assert last is not None and not last.complete
+    names = {r.feature_names for r in last.results.values()}
+    assert names == {last.feature_names}

@@ -18,6 +18,7 @@ from .models import (
     check_models,
     compare_permutation_importance,
     iter_compare_permutation_importance,
+    models_run,
 )
 from .out_of_bag import OobRun, oob_permutation_importance
 from .result import PermutationImportanceResult, Subgroup
@@ -66,4 +67,6 @@ INTERNAL_API = [
     # several models as {name: estimator}, named and checked as the engine
     # takes them (ModelInspector's header)
     "check_models",
+    # the several-model run the inspector streams, its first round split
+    "models_run",
 ]

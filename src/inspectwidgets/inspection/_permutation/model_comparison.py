@@ -121,7 +121,8 @@ class PermutationComparisonResult:
     """Every model's :class:`PermutationImportanceResult`, computed on the
     same permuted copies of X (the same rows and permutations at each
     repeat, as each model's own run with that `random_state` draws them),
-    with the same repeats done.
+    with the same repeats done (and, during a streamed first round, the
+    same features).
 
     Attributes
     ----------
@@ -158,12 +159,26 @@ class PermutationComparisonResult:
 
     @property
     def n_repeats_done(self) -> int:
-        """Repeats every model and feature has."""
+        """Repeats every model and feature of this snapshot has (1 for a
+        first round in progress, whose `pending_features` have none)."""
         return self._first.n_repeats_done
 
     @property
+    def pending_features(self) -> tuple[str, ...]:
+        """The features some model has yet to permute once, so in no
+        model's result of this snapshot (a streamed first round, see
+        :func:`iter_compare_permutation_importance`); empty after it."""
+        return self._first.pending_features
+
+    @property
+    def rounds_done(self) -> float:
+        """Rounds every model has done, a first round in progress counted
+        by the share of its features done."""
+        return self._first.rounds_done
+
+    @property
     def complete(self) -> bool:
-        return self.n_repeats_done == self.n_repeats
+        return self.n_repeats_done == self.n_repeats and not self.pending_features
 
     def _model(self, model):
         if model not in self.results:

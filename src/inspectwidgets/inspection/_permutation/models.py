@@ -39,6 +39,7 @@ from .._core.validation import check_fitted, check_sklearn_params, quoted
 from .chunks import score_shared_chunk
 from .importance import PermutationRun
 from .model_comparison import PermutationComparisonResult, check_confidence_level
+from .model_rounds import merged_rounds
 from .plan import plan_run, plan_shared_stacks
 from .snapshots import RoundCollector
 from .validated import naming, validate_data
@@ -113,6 +114,10 @@ class ModelsRun:
                 )
         # Whether anyone sees the rounds as they come (see _streams).
         self.watched = True
+        # Whether the first round is also yielded as every model's features
+        # come in (the inspector's first marks), as a single run's is
+        # (PermutationRun.stream_first_round): interleaved streams only.
+        self.stream_first_round = False
 
     def _cancelled(self):
         return self.data.cancel is not None and self.data.cancel.is_set()
@@ -124,23 +129,19 @@ class ModelsRun:
         )
 
     def __iter__(self):
-        """Every model's round r, once all have it: the models' streams take
-        turns round by round where someone watches and the chunks run in
-        this process, else they run one after another (`_interleaved`)."""
+        """What every model has done, as it grows (model_rounds.py): the
+        models' streams take turns where someone watches and the chunks run
+        in this process, else they run one after another (`_interleaved`)
+        and every model's round r is yielded once all have it."""
         streams = self._streams()
         if not self._interleaved():
             buffered = [list(stream) for stream in streams]
             for updates in zip(*buffered, strict=False):
                 yield self._result({k: v for u in updates for k, v in u.items()})
             return
-        for _ in range(self.data.n_repeats):
-            latest = {}
-            for stream in streams:
-                update = next(stream, None)
-                if update is None:  # cancelled: the last result stays valid
-                    return
-                latest.update(update)
-            yield self._result(latest)
+        names = list(self.runs)
+        for common in merged_rounds(streams, names, self.data.feature_names):
+            yield self._result(common)
 
     def _interleaved(self):
         """Whether the streams take turns: not unwatched (one after another
@@ -159,8 +160,10 @@ class ModelsRun:
             # once planned, with their budget).
             budget = max(1, budget // len(self.runs))
         plans = {}
+        split = self.stream_first_round and self._interleaved()
         for name, run in self.runs.items():
             run.watched, run.max_memory = self.watched, budget
+            run.stream_first_round = split
             with naming(name):
                 plans[name] = plan_run(run)
         stacking = [name for name, p in plans.items() if p.stacks_x]
@@ -250,7 +253,9 @@ def iter_compare_permutation_importance(
         After each repeat round done by every model. The last one equals
         :func:`compare_permutation_importance`'s result. If `cancel` is
         set, the iterator stops after the chunks in flight; the last result
-        yielded stays valid.
+        yielded stays valid. A run asked to show its first round as it
+        goes (the inspector's) also yields, during that round, the features
+        every model has done so far, the others in ``pending_features``.
 
     Examples
     --------
