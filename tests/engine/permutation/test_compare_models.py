@@ -462,7 +462,7 @@ def test_a_split_first_round_shows_what_every_model_has_done(regression, n_jobs)
     # The first round's come first.
     assert all(r.pending_features for r in rounds[: len(partial)])
     shown = [len(r.feature_names) for r in partial]
-    assert shown == sorted(set(shown)) and 0 < shown[0]
+    assert shown == sorted(set(shown)) and shown[0] > 0
     for snap in partial:
         assert snap.rounds_done == len(snap.feature_names) / len(features)
         assert not snap.complete and snap.n_repeats_done == 1
@@ -517,9 +517,11 @@ def test_a_cancelled_split_run_keeps_a_consistent_snapshot(regression):
     models, X, y = regression
     cancel = threading.Event()
     run = _split_run(models, X, y, n_repeats=3, random_state=0, cancel=cancel)
-    last = None
-    for last in run:
+    seen = []
+    for snapshot in run:
+        seen.append(snapshot)
         cancel.set()
-    assert last is not None and not last.complete
+    last = seen[-1]
+    assert not last.complete
     names = {r.feature_names for r in last.results.values()}
     assert names == {last.feature_names}

@@ -20,7 +20,7 @@ def merged_rounds(streams, model_names, feature_names):
     each name in one stream) come in; none twice. A stream ending before
     the others (a cancelled run) ends it: what was yielded stays valid."""
     progress = [-1.0] * len(streams)
-    latest: dict = {}
+    latest = {}
     shown = 0.0  # nothing every model has done yet
     while True:
         # The stream behind goes next: the models' work stays in step, and
