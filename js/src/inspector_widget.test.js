@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { isolate } from "./charts/format.js";
-import { headerLines, scoreColumns } from "./inspector/header.js";
+import { headerLines, reviewedChoices, scoreColumns } from "./inspector/header.js";
 import widget, {
   effectsTitleText,
   importanceOptions,
@@ -154,6 +154,48 @@ describe("ModelInspector front end", () => {
       "0",
     ]);
     expect(scoreColumns(HEADER)).toEqual(["model", "DummyRegressor"]);
+    cleanup();
+  });
+
+  it("choose the reviewed model from a menu in the header, of several only", () => {
+    const model = makeModel({ reviewed: "forest" });
+    model.set("_header", {
+      ...HEADER,
+      model_name: "forest",
+      models: ["forest", "<b>ridge</b>"],
+      other_models: [{ name: "<b>ridge</b>", scores: { r2: 0.4 } }],
+    });
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    const menu = /** @type {HTMLSelectElement} */ (queryTestId(el, "mi-reviewed"));
+    expect(menu.closest("label").hidden).toBe(false);
+    expect([...menu.options].map((o) => o.textContent)).toEqual(["forest", "<b>ridge</b>"]);
+    expect(menu.querySelector("b")).toBeNull(); // names are text
+    expect(menu.value).toBe("forest");
+    change(menu, "<b>ridge</b>");
+    expect(model.get("reviewed")).toBe("<b>ridge</b>");
+    expect(model.saves.at(-1).reviewed).toBe("<b>ridge</b>");
+    // Python's answer: the header names the reviewed model first.
+    model.set("_header", {
+      ...HEADER,
+      model_name: "<b>ridge</b>",
+      models: ["forest", "<b>ridge</b>"],
+      other_models: [{ name: "forest", scores: { r2: 0.9 } }],
+    });
+    model.set("reviewed", "forest"); // set from Python: the menu follows
+    frames.flush();
+    expect(menu.value).toBe("forest");
+    expect(reviewedChoices(HEADER)).toEqual([]);
+    expect(reviewedChoices({ ...HEADER, models: ["only"] })).toEqual([]);
+    cleanup();
+  });
+
+  it("show no reviewed-model menu for one model", () => {
+    const el = attachedElement();
+    const cleanup = widget.render({ model: makeModel(), el });
+    frames.flush();
+    expect(queryTestId(el, "mi-reviewed").closest("label").hidden).toBe(true);
     cleanup();
   });
 

@@ -116,15 +116,13 @@ def test_importance_view_is_one_run_of_every_model(classification, monkeypatch):
 
     models, X_train, y_train, X_test, y_test = classification
     runs = []
-    original = _inspector_importance.iter_compare_permutation_importance
+    original = _inspector_importance.models_run
 
     def counted(*args, **kwargs):
         runs.append(kwargs["n_repeats"])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(
-        _inspector_importance, "iter_compare_permutation_importance", counted
-    )
+    monkeypatch.setattr(_inspector_importance, "models_run", counted)
     inspector = ModelInspector(models, X_test, y_test, n_repeats=4, random_state=0)
     assert inspector.wait(TIMEOUT)["importance"] == "done"
     assert runs == [4]
@@ -171,7 +169,7 @@ def test_the_chart_flags_only_where_the_paired_interval_excludes_zero(
         differences.std(axis=1, ddof=1) / np.sqrt(n_repeats)
     )
     low, high = differences.mean(axis=1) - half, differences.mean(axis=1) + half
-    difference = chart["difference"]
+    [difference] = chart["differences"]
     assert (difference["first"], difference["second"]) == ("forest", "logistic")
     assert_allclose(decode_binary_array(difference["low"]), low, rtol=1e-5, atol=1e-7)
     assert_allclose(decode_binary_array(difference["high"]), high, rtol=1e-5, atol=1e-7)
@@ -185,7 +183,7 @@ def test_one_repeat_flags_nothing(classification):
     models, X_train, y_train, X_test, y_test = classification
     inspector = ModelInspector(models, X_test, y_test, n_repeats=1, random_state=0)
     inspector.wait(TIMEOUT)
-    difference = inspector._importance["state"]["_models_chart"]["difference"]
+    [difference] = inspector._importance["state"]["_models_chart"]["differences"]
     assert not any(difference["differs"])
     inspector.close()
 

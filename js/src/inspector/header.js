@@ -1,7 +1,8 @@
 // @ts-check
 // The inspector's header: task and model, rows and features, the held-out
 // score of each scorer beside the dummy baseline's, the warning when the
-// model barely beats it, and the rows Effects and Comparison use.
+// model barely beats it, and the rows Effects and Comparison use; of
+// several models, a menu choosing the reviewed one (the `reviewed` trait).
 
 import { columnFormat, isolate } from "../charts/format.js";
 import { integerInput } from "../ui/controls.js";
@@ -16,7 +17,7 @@ import { h } from "../ui/dom.js";
  *   warning?: string, model_scores?: "pending" | "done" | "failed",
  *   scores?: {scorer: string, model: number | null,
  *   dummy: number | null, barely?: boolean}[],
- *   model_name?: string | null,
+ *   model_name?: string | null, models?: string[],
  *   other_models?: {name: string, scores: Record<string, number>}[]}} Header
  */
 
@@ -35,6 +36,59 @@ export function scoreColumns(header) {
     ...others.map((other) => isolate(other.name)),
     header.dummy ?? "dummy",
   ];
+}
+
+/**
+ * The models to choose the reviewed one from, in the order given: none for
+ * a review of one model (no menu then).
+ *
+ * @param {Header} header
+ * @returns {string[]}
+ */
+export function reviewedChoices(header) {
+  const models = Array.isArray(header.models) ? header.models.map(String) : [];
+  return models.length > 1 ? models : [];
+}
+
+/**
+ * A menu bound to the inspector's `reviewed` trait: the model the
+ * single-model views review (Python rebuilds them for it).
+ *
+ * @param {Parameters<typeof integerInput>[2]} context
+ * @returns {{field: HTMLElement, update: (header: Header) => void}}
+ */
+function reviewedMenu({ model, binding, dom }) {
+  const select = h("select", {
+    testid: "mi-reviewed",
+    attrs: { "aria-label": "Reviewed model" },
+  });
+  const field = h("label", { className: "iw-field mi-reviewed" }, [
+    h("span", { text: "reviewed model" }),
+    select,
+  ]);
+  /** @type {string[]} */
+  let shown = [];
+  dom.on(select, "change", () => {
+    if (select.value !== model.get("reviewed")) binding.save({ reviewed: select.value });
+  });
+  const sync = () => {
+    select.value = String(model.get("reviewed") ?? "");
+  };
+  binding.on("reviewed", sync);
+  return {
+    field,
+    update(header) {
+      const choices = reviewedChoices(header);
+      if (String(choices) !== String(shown)) {
+        shown = choices;
+        select.replaceChildren(
+          ...choices.map((name) => h("option", { text: name, attrs: { value: name } })),
+        );
+      }
+      field.hidden = choices.length === 0;
+      sync();
+    },
+  };
 }
 
 /**
@@ -101,7 +155,9 @@ export function createHeader(context) {
     rows,
     maxRows.field,
   ]);
+  const reviewed = reviewedMenu(context);
   const node = h("div", { className: "mi-header", testid: "mi-header" }, [
+    reviewed.field,
     title,
     model,
     data,
@@ -115,6 +171,7 @@ export function createHeader(context) {
     node,
     update(header) {
       if (!header || !header.model) return;
+      reviewed.update(header);
       const lines = headerLines(header);
       title.textContent = lines.title;
       model.textContent = lines.model;

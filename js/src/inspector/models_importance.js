@@ -43,6 +43,7 @@ export function captionText(chart) {
     `dot: mean importance (${chart.scorer}), whisker ± std over ${chart.repeatsDone} of ${chart.nRepeats} repeats`,
   ];
   if (chart.nHidden > 0) parts.push(`${chart.nHidden} less important features not drawn`);
+  if (chart.nPending > 0) parts.push(`${chart.nPending} features not permuted yet`);
   return parts.join(" · ");
 }
 

@@ -28,16 +28,37 @@ function makeModelsChart({ differs = [true, false, false], low, high } = {}) {
     std: pack([0.02, 0.01, 0.0, 0.01, 0.02, 0.005], [2, 3]),
     repeats_done: 3,
     n_repeats: 5,
-    difference: {
-      first: "forest",
-      second: "<i>ridge</i>",
-      confidence_level: 0.95,
-      mean: pack([0.2, -0.02, -0.01]),
-      low: pack(low ?? [0.15, -0.05, -0.03]),
-      high: pack(high ?? [0.25, 0.01, 0.01]),
-      differs,
-    },
+    reviewed: "forest",
+    differences: [
+      {
+        first: "forest",
+        second: "<i>ridge</i>",
+        confidence_level: 0.95,
+        mean: pack([0.2, -0.02, -0.01]),
+        low: pack(low ?? [0.15, -0.05, -0.03]),
+        high: pack(high ?? [0.25, 0.01, 0.01]),
+        differs,
+      },
+    ],
   };
+}
+
+/** A third model's paired difference with the reviewed one. */
+function thirdModel(chart, differs) {
+  const pack = payloadPacker();
+  chart.models = [...chart.models, "knn"];
+  chart.mean = pack([0.3, 0.1, 0.0, 0.1, 0.12, 0.01, 0.05, 0.2, 0.0], [3, 3]);
+  chart.std = pack([0.02, 0.01, 0.0, 0.01, 0.02, 0.005, 0.01, 0.01, 0.0], [3, 3]);
+  chart.differences.push({
+    first: "forest",
+    second: "knn",
+    confidence_level: 0.9,
+    mean: pack([0.25, -0.1, 0.0]),
+    low: pack([0.2, -0.15, -0.01]),
+    high: pack([0.3, -0.05, 0.01]),
+    differs,
+  });
+  return chart;
 }
 
 describe("modelsChart", () => {
@@ -59,7 +80,7 @@ describe("modelsChart", () => {
   });
 
   it("flags only what Python flags, with its interval, and never without one", () => {
-    const { flags, evidence, note } = differenceFlags(makeModelsChart().difference, 3);
+    const { flags, evidence, note } = differenceFlags(makeModelsChart().differences, 3);
     expect(flags[0]).toHaveLength(1);
     expect(flags[0][0]).toContain("forest − <i>ridge</i>");
     expect(flags[1]).toEqual([]);
@@ -68,8 +89,37 @@ describe("modelsChart", () => {
     expect(note).toContain("excludes 0");
     // A flag whose interval is missing (NaN) is not shown.
     const noInterval = makeModelsChart({ low: [NaN, NaN, NaN], high: [NaN, NaN, NaN] });
-    expect(differenceFlags(noInterval.difference, 3).flags.flat()).toEqual([]);
+    expect(differenceFlags(noInterval.differences, 3).flags.flat()).toEqual([]);
     expect(differenceFlags(null, 2)).toEqual({ flags: [[], []], evidence: [[], []], note: "" });
+  });
+
+  it("flags the reviewed model against each other model, each on its own", () => {
+    const chart = modelsChart(thirdModel(makeModelsChart(), [true, true, false]));
+    expect(chart.reviewed).toBe("forest");
+    expect(chart.measures).toHaveLength(3);
+    // bmi: both differences exclude 0; s5: only forest − knn; bp: neither.
+    expect(chart.flags[0]).toEqual([
+      "forest − <i>ridge</i>: the paired difference's 95 % interval excludes 0",
+      "forest − knn: the paired difference's 90 % interval excludes 0",
+    ]);
+    expect(chart.flags[1]).toEqual([
+      "forest − knn: the paired difference's 90 % interval excludes 0",
+    ]);
+    expect(chart.flags[2]).toEqual([]);
+    expect(chart.evidence[1][0][0]).toBe("difference −0.1, 90 % interval −0.15 to −0.05");
+    expect(chart.differenceNote).toContain("forest − <i>ridge</i>, forest − knn");
+    const bad = thirdModel(makeModelsChart(), [true, true]);
+    expect(() => modelsChart(bad)).toThrow(RangeError);
+  });
+
+  it("counts the features not permuted yet in a first round", () => {
+    const partial = makeModelsChart();
+    partial.n_pending = 7;
+    partial.repeats_done = 1;
+    const chart = modelsChart(partial);
+    expect(chart.nPending).toBe(7);
+    expect(captionText(chart)).toContain("7 features not permuted yet");
+    expect(captionText(modelsChart(makeModelsChart()))).not.toContain("not permuted");
   });
 
   it("says what a dot and its whisker are", () => {

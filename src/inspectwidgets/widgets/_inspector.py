@@ -60,6 +60,7 @@ from ..inspection._core import (
 from ._embedding import PERMUTATION_VIEWS
 from ._inspector_models import check_other_models, split_models
 from ._inspector_results import InspectorResults
+from ._inspector_reviewed import check_reviewed, review
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
 from ._options import STATIC
 from ._shared import SharedPermutations
@@ -78,10 +79,11 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         Several models (``{name: model}``, or a list named by class as in
         :func:`~inspectwidgets.compare_permutation_importance`): the header
         scores each on the held-out rows, the held-out Importance view draws
-        each (one run on the same permuted copies, the first two models'
-        paired difference flagged where its interval excludes 0), and a
-        panel under Effects draws each one's partial dependence of the
-        selected feature; the other views review the first.
+        each (one run on the same permuted copies, the reviewed model's
+        paired difference with each other model flagged where its interval
+        excludes 0), and a panel under Effects draws each one's partial
+        dependence of the selected feature; the other views review one, the
+        first until `reviewed` (the header's model menu) names another.
     X : ndarray or DataFrame of shape (n_samples, n_features)
         Held-out data the review is about.
     y : array-like of shape (n_samples,)
@@ -170,6 +172,13 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     max_rows = traitlets.Int(MAX_ROWS, min=1).tag(sync=True)
     """Rows Effects and Comparison use at most (a seeded subsample)."""
 
+    reviewed = traitlets.Unicode("").tag(sync=True)
+    """Of several models, the name of the one the single-model views review
+    (the first by default): Importance on training rows, cross-validated
+    and out-of-bag, Comparison, Effects, the header's scores and warning;
+    the held-out Importance view draws its paired difference with each
+    other model. "" for one model."""
+
     _header = traitlets.Dict().tag(sync=True)
     _importance = traitlets.Dict().tag(sync=True)
     _importance_train = traitlets.Dict().tag(sync=True)
@@ -201,8 +210,15 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         n_jobs: int | None = None,
         run: bool = True,
     ) -> None:
-        # Several models: the views review the first, the header scores all.
+        # Several models: the views review one (`reviewed`), the header
+        # scores all.
         estimator, self._reviewed_name, self._other_models = split_models(estimator)
+        self._models = (
+            {self._reviewed_name: estimator, **self._other_models}
+            if self._other_models
+            else {}
+        )
+        self._model_scores: dict[str, dict[str, float]] = {}
         X, y, X_train, y_train, random_state = check_review_arguments(
             estimator, X, y, X_train, y_train, n_repeats, random_state
         )
@@ -219,7 +235,14 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         self._started = False  # run() was called: shown views compute
         self._overview_opened = False  # the Effects overview shown once
         self._shared = SharedPermutations()
-        super().__init__(view=view, max_rows=max_rows, n_repeats=n_repeats)
+        # Each model's own (see _inspector_reviewed.py).
+        self._stores = {self._reviewed_name: self._shared}
+        super().__init__(
+            view=view,
+            max_rows=max_rows,
+            n_repeats=n_repeats,
+            reviewed=self._reviewed_name or "",
+        )
         importance = self._held_out_importance(scoring, method)
         self._scoring, self._method = list(importance.scoring), method
         self._importance_options = self._training_views()
@@ -307,6 +330,15 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         # The Effects view's own feature selects are the selection too.
         if list(change.new) != self.selected_features:
             self.selected_features = list(change.new)
+
+    @traitlets.validate("reviewed")
+    def _check_reviewed(self, proposal):
+        return check_reviewed(self._models, proposal.value)
+
+    @traitlets.observe("reviewed")
+    def _on_reviewed(self, change):
+        if self._ready:
+            review(self, change.new)
 
     @traitlets.validate("importance_on")
     def _check_importance_on(self, proposal):

@@ -1,8 +1,9 @@
 """ModelInspector's Importance view of several models (held-out rows): one
 :func:`~inspectwidgets.iter_compare_permutation_importance` run, every model
 scored on the same permuted copies, drawn per feature as one mark per model
-with its spread over the repeats, and the first two models' paired
-difference with its interval (the design is in widgets/_inspector.py).
+with its spread over the repeats, and the reviewed model's paired
+difference with each other model, with its interval (the design is in
+widgets/_inspector.py).
 
 The flag the front end shows on a feature is the engine's
 ``PairedDifference.differs``: only where the t-interval over repeats
@@ -16,8 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import traitlets
 
-from ..inspection import iter_compare_permutation_importance
-from ..inspection._permutation import builtin_score_name
+from ..inspection._permutation import builtin_score_name, models_run
 from ._base import ComputationWidget
 from ._figures import new_figure
 from ._options import OWN_SCORE
@@ -29,11 +29,11 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def models_chart(result, scorer, max_features):
+def models_chart(result, scorer, max_features, reviewed=None):
     """What the front end draws: the `max_features` features some model
     relies on most (ordered by the largest mean importance among the
-    models), each model's mean and std over the repeats, and the first two
-    models' paired difference."""
+    models), each model's mean and std over the repeats, and the reviewed
+    model's (the first by default) paired difference with each other."""
     names = result.model_names
     importances = [np.asarray(result.importances(m, scorer), float) for m in names]
     done = result.n_repeats_done
@@ -44,32 +44,42 @@ def models_chart(result, scorer, max_features):
     else:
         means = stds = np.zeros((len(names), n_features))
     order = np.argsort(-means.max(axis=0), kind="stable")[:max_features]
-    chart = {
+    reviewed = names[0] if reviewed is None else reviewed
+    return {
         "scorer": scorer,
         "scorers": list(result.scorer_names),
         "models": list(names),
+        "reviewed": reviewed,
         "features": [result.feature_names[i] for i in order],
         "n_hidden": int(n_features - len(order)),
+        # A first round in progress: the features some model has yet to do.
+        "n_pending": len(result.pending_features),
         "mean": binary_array(means[:, order]),
         "std": binary_array(stds[:, order]),
         "repeats_done": int(done),
         "n_repeats": int(result.n_repeats),
-        "difference": None,
+        "differences": [
+            _difference(result.paired_difference(reviewed, other, scorer), order)
+            for other in names
+            if other != reviewed
+        ],
     }
-    if len(names) > 1:
-        paired = result.paired_difference(names[0], names[1], scorer)
-        interval = paired.interval[order]
-        chart["difference"] = {
-            "first": names[0],
-            "second": names[1],
-            "confidence_level": paired.confidence_level,
-            "mean": binary_array(paired.mean[order]),
-            "low": binary_array(interval[:, 0]),
-            "high": binary_array(interval[:, 1]),
-            # The engine's flag: only where the interval excludes 0.
-            "differs": [bool(flag) for flag in paired.differs[order]],
-        }
-    return chart
+
+
+def _difference(paired, order):
+    """One paired difference as drawn, its features in `order`."""
+    interval = paired.interval[order]
+    first, second = paired.models
+    return {
+        "first": first,
+        "second": second,
+        "confidence_level": paired.confidence_level,
+        "mean": binary_array(paired.mean[order]),
+        "low": binary_array(interval[:, 0]),
+        "high": binary_array(interval[:, 1]),
+        # The engine's flag: only where the interval excludes 0.
+        "differs": [bool(flag) for flag in paired.differs[order]],
+    }
 
 
 class ModelsImportance(ComputationWidget):
@@ -88,6 +98,10 @@ class ModelsImportance(ComputationWidget):
 
     max_features = traitlets.Int(20, min=1).tag(sync=True)
     """Features drawn at most."""
+
+    reviewed = traitlets.Unicode().tag(sync=True)
+    """The reviewed model (the inspector's `reviewed`): its paired
+    difference with each other model is drawn."""
 
     _models_chart = traitlets.Dict().tag(sync=True)
     """The chart as drawn (:func:`models_chart`)."""
@@ -114,24 +128,38 @@ class ModelsImportance(ComputationWidget):
         else:
             names = [scoring] if isinstance(scoring, str) else list(scoring)
         self._ready = False
-        super().__init__(n_repeats=n_repeats, scoring=names, scorer=names[0])
+        super().__init__(
+            n_repeats=n_repeats,
+            scoring=names,
+            scorer=names[0],
+            reviewed=next(iter(self._models)),
+        )
         self._ready = True
         if run:
             self.run()
 
     @property
     def reviewed_result(self):
-        """The first model's PermutationImportanceResult (None before one)."""
+        """The reviewed model's PermutationImportanceResult (None before one)."""
         if self.result is None:
             return None
-        return next(iter(self.result.results.values()))
+        return self.result.results[self.reviewed]
+
+    @traitlets.validate("reviewed")
+    def _check_reviewed(self, proposal):
+        if proposal.value not in self._models:
+            raise traitlets.TraitError(
+                f"reviewed: {proposal.value!r} is not one of the models "
+                f"{list(self._models)}."
+            )
+        return proposal.value
 
     def _stream(self, cancel):
         scoring = engine_scoring(self._estimator, self.scoring)
         if OWN_SCORE in self.scoring:
             # Each model's own `score`, as the engine takes scoring=None.
             scoring = None if len(self.scoring) == 1 else scoring
-        return iter_compare_permutation_importance(
+        run = models_run(
             self._models,
             self._X,
             self._y,
@@ -141,31 +169,36 @@ class ModelsImportance(ComputationWidget):
             n_jobs=self._n_jobs,
             cancel=cancel,
         )
+        # The first marks after one small chunk of each model: a round of a
+        # big forest takes seconds.
+        run.stream_first_round = True
+        return iter(run)
 
     def _show(self, result):
-        self._models_chart = models_chart(
-            result, self._drawn(result), self.max_features
-        )
+        self._models_chart = self._chart(result)
         return result
+
+    def _chart(self, result):
+        return models_chart(
+            result, self._drawn(result), self.max_features, self.reviewed
+        )
 
     def _drawn(self, result):
         names = result.scorer_names
         return self.scorer if self.scorer in names else names[0]
 
     def _progress_of(self, result):
-        return result.n_repeats_done, result.n_repeats
+        return result.rounds_done, result.n_repeats
 
     @traitlets.observe("n_repeats", "scoring")
     def _on_settings(self, change):
         if self._ready:
             self.run()
 
-    @traitlets.observe("scorer", "max_features")
+    @traitlets.observe("scorer", "max_features", "reviewed")
     def _on_drawn(self, change):
         if self.result is not None:
-            self._models_chart = models_chart(
-                self.result, self._drawn(self.result), self.max_features
-            )
+            self._models_chart = self._chart(self.result)
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame: model, feature, scorer, repeat, importance (plus
@@ -175,18 +208,20 @@ class ModelsImportance(ComputationWidget):
         return self.result.to_frame()
 
     def figure(self) -> Figure:
-        """A matplotlib Figure of the models' importances and the first two
-        models' paired difference."""
+        """A matplotlib Figure of the models' importances and the reviewed
+        model's paired difference with the first other model."""
         from ..plotting import PermutationComparisonDisplay
 
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
+        others = [name for name in self._models if name != self.reviewed]
         figure = new_figure((10.0, 5.0))
         ax, difference_ax = figure.subplots(1, 2, sharey=True, width_ratios=[3, 2])
         PermutationComparisonDisplay(self.result).plot(
             scorer=self._drawn(self.result),
             max_features=self.max_features,
             ax=ax,
+            difference=(self.reviewed, others[0]) if others else False,
             difference_ax=difference_ax,
         )
         return figure

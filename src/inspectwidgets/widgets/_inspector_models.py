@@ -1,6 +1,6 @@
 """ModelInspector's several models: given a dict (or a list) of fitted
-models, the views review the first and the header scores every one on the
-held-out rows beside the one dummy baseline.
+models, the views review one (`reviewed`, the first by default) and the
+header scores every one on the held-out rows beside the one dummy baseline.
 
 The other models are checked against X and y as the first is, named as
 :func:`~inspectwidgets.compare_permutation_importance` names them, and each
@@ -40,23 +40,32 @@ def check_other_models(others, X, y):
             raise ValueError(f"estimator[{quoted(name)}]: {error}") from error
 
 
-def other_models_scores(others, X, y, scoring):
+def other_models_scores(others, X, y, scoring, kept):
     """Each other model's held-out score of each scorer (`scoring`: the
     inspector's scorer names), one prediction of X per model, as
-    ``[{"name": ..., "scores": {scorer: value}}]``."""
+    ``[{"name": ..., "scores": {scorer: value}}]``; `kept` ({name: scores})
+    holds those already scored (a reviewed model changed) and takes the
+    new ones."""
     scored = []
     for name, model in others.items():
-        plan = ScoringPlan(model, engine_scoring(model, scoring))
-        scores = plan.baseline(X, y, None).scores
-        scored.append(
-            {"name": name, "scores": {k: float(v) for k, v in scores.items()}}
-        )
+        if name not in kept:
+            plan = ScoringPlan(model, engine_scoring(model, scoring))
+            scores = plan.baseline(X, y, None).scores
+            kept[name] = {k: float(v) for k, v in scores.items()}
+        scored.append({"name": name, "scores": dict(kept[name])})
     return scored
 
 
-def with_other_models(header, first_name, others_scored):
-    """`header` naming the first model's column and holding the others'."""
-    return {**header, "model_name": first_name, "other_models": others_scored}
+def with_other_models(header, reviewed, others_scored, names):
+    """`header` naming the reviewed model's column and holding the others',
+    with every model's name (`names`, as given) to choose the reviewed one
+    from."""
+    return {
+        **header,
+        "model_name": reviewed,
+        "other_models": others_scored,
+        "models": list(names),
+    }
 
 
 def add_other_columns(frame, header):

@@ -139,9 +139,8 @@ class InspectorViews:
                     "method: several models' Importance view permutes "
                     f"marginally (one run of every model); got {method!r}."
                 )
-            models = {self._reviewed_name: self._estimator, **self._other_models}
             return self._child(
-                "importance", models, X, y, cls=MODELS_IMPORTANCE, **params
+                "importance", self._models, X, y, cls=MODELS_IMPORTANCE, **params
             )
         importance = self._child(
             "importance", self._estimator, X, y, method=method, **params
@@ -185,8 +184,10 @@ class InspectorViews:
             reasons[option] = ""
         return reasons
 
-    def _build_subsampled(self):
-        """The Comparison and Effects children, on at most `max_rows` rows."""
+    def _build_subsampled(self, every_model=True):
+        """The Comparison and Effects children, on at most `max_rows` rows;
+        every model's Effects too unless not `every_model` (a reviewed
+        model changed: those curves do not depend on it)."""
         X, y = self._rows(self._X, self._y)
         first = self.selected_features[:2] or [self._names[0]]
         effects = self._child(
@@ -198,15 +199,15 @@ class InspectorViews:
         )
         effects.observe(self._on_effects_features, names=["features"])
         if self._other_models:
-            models = {self._reviewed_name: self._estimator, **self._other_models}
-            self._child(
-                "effects_models",
-                models,
-                X,
-                feature=first[0],
-                grid_resolution=effects.grid_resolution,
-                target=effects.target,
-            )
+            if every_model or "effects_models" not in self._children:
+                self._child(
+                    "effects_models",
+                    self._models,
+                    X,
+                    feature=first[0],
+                    grid_resolution=effects.grid_resolution,
+                    target=effects.target,
+                )
             effects.observe(
                 self._on_effects_settings, names=["grid_resolution", "target"]
             )
@@ -366,9 +367,9 @@ class InspectorViews:
             return header
         # The other models' scores, beside the first's and the one dummy's.
         scored = other_models_scores(
-            self._other_models, self._X, self._y, self._scoring
+            self._other_models, self._X, self._y, self._scoring, self._model_scores
         )
-        return with_other_models(header, self._reviewed_name, scored)
+        return with_other_models(header, self._reviewed_name, scored, self._models)
 
     def _held_out_scoring(self):
         return engine_scoring(self._estimator, self._scoring)
