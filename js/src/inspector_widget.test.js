@@ -186,8 +186,19 @@ describe("ModelInspector front end", () => {
     model.set("reviewed", "forest"); // set from Python: the menu follows
     frames.flush();
     expect(menu.value).toBe("forest");
+    expect(menu.disabled).toBe(false);
     expect(reviewedChoices(HEADER)).toEqual([]);
     expect(reviewedChoices({ ...HEADER, models: ["only"] })).toEqual([]);
+    cleanup();
+  });
+
+  it("disable the reviewed-model menu in a saved page", () => {
+    const model = makeModel({ reviewed: "forest", _standalone: true });
+    model.set("_header", { ...HEADER, models: ["forest", "ridge"] });
+    const el = attachedElement();
+    const cleanup = widget.render({ model, el });
+    frames.flush();
+    expect(queryTestId(el, "mi-reviewed").disabled).toBe(true);
     cleanup();
   });
 

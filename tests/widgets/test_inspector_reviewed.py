@@ -252,3 +252,46 @@ def test_reviewing_on_messy_data_leaves_x_untouched():
     assert (difference["first"], difference["second"]) == ("deep", "shallow")
     pd.testing.assert_frame_equal(X, before)
     inspector.close()
+
+
+def test_the_header_takes_every_models_scores_from_the_held_out_run(
+    three_models, monkeypatch
+):
+    """No prediction of the header's own: each model's held-out scores are
+    its run's baseline, arriving with the first marks; equal to
+    scikit-learn's scorer of each model."""
+    from inspectwidgets.widgets import _inspector_views
+
+    models, X_train, y_train, X_test, y_test = three_models
+    scored = []
+    original = _inspector_views.score_models
+    monkeypatch.setattr(
+        _inspector_views,
+        "score_models",
+        lambda models, *a: scored.append(list(models)) or original(models, *a),
+    )
+    inspector = _inspector(three_models)
+    assert inspector.wait(TIMEOUT)["importance"] == "done"
+    header = inspector._header
+    assert scored == [] and header["model_scores"] == "done"
+    scorer = get_scorer("accuracy")
+    assert_allclose(
+        header["scores"][0]["model"], scorer(models["forest"], X_test, y_test)
+    )
+    others = {o["name"]: o["scores"]["accuracy"] for o in header["other_models"]}
+    assert_allclose(
+        others["logistic"], scorer(models["logistic"], X_test.astype(float), y_test)
+    )
+    assert_allclose(others["boosting"], scorer(models["boosting"], X_test, y_test))
+    # Reviewing another model predicts none again.
+    inspector.reviewed = "boosting"
+    assert scored == [] and inspector._header["model_scores"] == "done"
+    assert_allclose(
+        inspector._header["scores"][0]["model"], others["boosting"], rtol=0, atol=0
+    )
+    inspector.close()
+    # Opened without a run: scored as it opens, every model once.
+    inspector = _inspector(three_models, run=False)
+    assert scored == [["forest", "logistic", "boosting"]]
+    assert inspector._header["model_scores"] == "done"
+    inspector.close()

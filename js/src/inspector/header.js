@@ -86,6 +86,8 @@ function reviewedMenu({ model, binding, dom }) {
         );
       }
       field.hidden = choices.length === 0;
+      // A saved page has no kernel to make the views again.
+      select.disabled = Boolean(model.get("_standalone"));
       sync();
     },
   };
@@ -210,7 +212,11 @@ export function createHeader(context) {
               }),
               ...othersOf(s.scorer).map((value) =>
                 h("td", {
-                  text: Number.isFinite(value) ? format(value) : "n/a",
+                  text: Number.isFinite(value)
+                    ? format(value)
+                    : header.model_scores === "pending"
+                      ? "…" // from the held-out run's first marks
+                      : "n/a",
                   testid: "mi-other-score",
                 }),
               ),

@@ -127,6 +127,9 @@ class ModelsImportance(ComputationWidget):
             names = [builtin_score_name(self._estimator) or OWN_SCORE]
         else:
             names = [scoring] if isinstance(scoring, str) else list(scoring)
+        # Told each model's held-out scores as results come (the
+        # inspector's header: no prediction of its own).
+        self.on_baselines = None
         self._ready = False
         super().__init__(
             n_repeats=n_repeats,
@@ -176,6 +179,10 @@ class ModelsImportance(ComputationWidget):
 
     def _show(self, result):
         self._models_chart = self._chart(result)
+        if self.on_baselines is not None:
+            self.on_baselines(
+                {name: r.baseline_scores for name, r in result.results.items()}
+            )
         return result
 
     def _chart(self, result):

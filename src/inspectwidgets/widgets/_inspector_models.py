@@ -4,8 +4,10 @@ header scores every one on the held-out rows beside the one dummy baseline.
 
 The other models are checked against X and y as the first is, named as
 :func:`~inspectwidgets.compare_permutation_importance` names them, and each
-scored once, as the inspector opens, with the header's scorers (a model's
-own ``score`` for the estimator's default metric).
+scored once with the header's scorers (a model's own ``score`` for the
+estimator's default metric): from the held-out run's first results (each
+model's baseline, which on a tree model rides its first walk of X) where
+that run starts as the inspector opens, else predicted then.
 """
 
 from collections.abc import Mapping
@@ -13,6 +15,7 @@ from collections.abc import Mapping
 from ..inspection._core import check_columns, check_target, quoted
 from ..inspection._permutation import ScoringPlan, check_models
 from ._permutation import engine_scoring
+from ._review_header import with_model_scores
 
 
 def split_models(estimator):
@@ -40,32 +43,47 @@ def check_other_models(others, X, y):
             raise ValueError(f"estimator[{quoted(name)}]: {error}") from error
 
 
-def other_models_scores(others, X, y, scoring, kept):
-    """Each other model's held-out score of each scorer (`scoring`: the
-    inspector's scorer names), one prediction of X per model, as
-    ``[{"name": ..., "scores": {scorer: value}}]``; `kept` ({name: scores})
-    holds those already scored (a reviewed model changed) and takes the
-    new ones."""
-    scored = []
-    for name, model in others.items():
+def score_models(models, X, y, scoring, kept):
+    """Score each of `models` not yet in `kept` ({name: {scorer: score}})
+    on the held-out rows, one prediction of X per model, with `scoring`
+    (the inspector's scorer names), into `kept`."""
+    for name, model in models.items():
         if name not in kept:
             plan = ScoringPlan(model, engine_scoring(model, scoring))
             scores = plan.baseline(X, y, None).scores
             kept[name] = {k: float(v) for k, v in scores.items()}
-        scored.append({"name": name, "scores": dict(kept[name])})
-    return scored
 
 
-def with_other_models(header, reviewed, others_scored, names):
-    """`header` naming the reviewed model's column and holding the others',
-    with every model's name (`names`, as given) to choose the reviewed one
-    from."""
-    return {
+def keep_baselines(kept, baselines, scorers):
+    """Take each model's held-out scores from `baselines` ({name: the
+    scores of its run's baseline}) into `kept`, where they hold every
+    scorer of the header's (`scorers`); whether any was new."""
+    new = False
+    for name, scores in baselines.items():
+        if name not in kept and all(s in scores for s in scorers):
+            kept[name] = {s: float(scores[s]) for s in scorers}
+            new = True
+    return new
+
+
+def header_of_models(header, reviewed, names, kept):
+    """`header` (the reviewed model's, without scores) naming the reviewed
+    model's column and holding the other models' beside (`names`: every
+    model, as given, to choose the reviewed one from), their scores those
+    kept (``kept``); pending until every model's are."""
+    header = {
         **header,
         "model_name": reviewed,
-        "other_models": others_scored,
+        "other_models": [
+            {"name": name, "scores": dict(kept.get(name, {}))}
+            for name in names
+            if name != reviewed
+        ],
         "models": list(names),
     }
+    if all(name in kept for name in names):
+        return with_model_scores(header, kept[reviewed])
+    return {**header, "model_scores": "pending"}
 
 
 def add_other_columns(frame, header):

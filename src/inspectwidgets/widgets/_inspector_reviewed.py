@@ -43,10 +43,6 @@ def review(inspector, name):
     models = inspector._models
     if name == inspector._reviewed_name:
         return
-    header = inspector._header
-    if header.get("model_scores") == "done":  # kept for its column as another
-        scores = {row["scorer"]: row["model"] for row in header["scores"]}
-        inspector._model_scores[inspector._reviewed_name] = scores
     inspector._reviewed_name, inspector._estimator = name, models[name]
     inspector._other_models = {k: m for k, m in models.items() if k != name}
     inspector._shared = inspector._stores.setdefault(name, SharedPermutations())

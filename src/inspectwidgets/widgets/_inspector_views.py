@@ -22,8 +22,9 @@ from ._base import ComputationWidget, Status
 from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._inspector_models import (
     add_other_columns,
-    other_models_scores,
-    with_other_models,
+    header_of_models,
+    keep_baselines,
+    score_models,
 )
 from ._permutation import engine_scoring
 from ._review_header import review_header, scores_frame, with_model_scores
@@ -139,9 +140,11 @@ class InspectorViews:
                     "method: several models' Importance view permutes "
                     f"marginally (one run of every model); got {method!r}."
                 )
-            return self._child(
+            importance = self._child(
                 "importance", self._models, X, y, cls=MODELS_IMPORTANCE, **params
             )
+            importance.on_baselines = self._models_scored
+            return importance
         importance = self._child(
             "importance", self._estimator, X, y, method=method, **params
         )
@@ -318,10 +321,13 @@ class InspectorViews:
         """The header, its scores to come from the held-out Importance run's
         first walk where `run` starts that view, else scored here."""
         self._header = self._header_content()
-        scoring = self._held_out_scoring()
-        self._shared.when_baseline("test", self._estimator, scoring, self._score_header)
-        # Several models' run shares no baseline: the header scores here.
-        if self._other_models or not (run and self._tab() == "importance"):
+        if not self._other_models:  # several: the run's baselines (_models_scored)
+            scoring = self._held_out_scoring()
+            self._shared.when_baseline(
+                "test", self._estimator, scoring, self._score_header
+            )
+        scored = self._header.get("model_scores") == "done"  # every model's kept
+        if not (scored or (run and self._tab() == "importance")):
             self._score_header_now()
 
     def _header_after_importance(self, status):
@@ -365,11 +371,10 @@ class InspectorViews:
         }
         if not self._other_models:
             return header
-        # The other models' scores, beside the first's and the one dummy's.
-        scored = other_models_scores(
-            self._other_models, self._X, self._y, self._scoring, self._model_scores
+        # The other models' scores, beside the reviewed one's and the dummy's.
+        return header_of_models(
+            header, self._reviewed_name, self._models, self._model_scores
         )
-        return with_other_models(header, self._reviewed_name, scored, self._models)
 
     def _held_out_scoring(self):
         return engine_scoring(self._estimator, self._scoring)
@@ -377,9 +382,28 @@ class InspectorViews:
     def _score_header_now(self):
         """Score the held-out rows here, unless their baseline is kept: for a
         review whose held-out Importance run is not about to start."""
+        if self._other_models:
+            score_models(
+                self._models, self._X, self._y, self._scoring, self._model_scores
+            )
+            self._models_scored({})
+            return
         self._shared.baseline(
             "test", self._estimator, self._X, self._y, self._held_out_scoring()
         )
+
+    def _models_scored(self, baselines):
+        """Several models: the header with every model's kept scores, those
+        of `baselines` ({name: its run's baseline scores}) kept first."""
+        scorers = [row["scorer"] for row in self._header.get("scores", ())]
+        with self._lock:
+            if keep_baselines(self._model_scores, baselines, scorers) or not baselines:
+                self._header = header_of_models(
+                    self._header,
+                    self._reviewed_name,
+                    self._models,
+                    self._model_scores,
+                )
 
     def _score_header(self, baseline):
         # Called with the held-out rows' baseline, from the thread that
