@@ -1,7 +1,7 @@
 """ModelInspector of several models in JupyterLab: the header's columns, one
 per model beside the one dummy; the Importance view's dots, one per model
-with a legend, flagged where the kernel's paired interval excludes 0; in
-light and dark themes."""
+with a legend, flagged where the kernel's paired interval excludes 0; the
+header's menu choosing the reviewed model; in light and dark themes."""
 
 import pytest
 from conftest import isolated
@@ -98,7 +98,7 @@ def test_importance_and_effects_draw_every_model_with_a_legend(
     # The flags are where the kernel's paired interval excludes 0.
     flagged = nb.run_code(
         "c = mi.views['importance']._models_chart\n"
-        "d = c['difference']['differs']\n"
+        "d = c['differences'][0]['differs']\n"
         "print(' '.join(f for f, flag in zip(c['features'], d) if flag))"
     )[1].split()
     assert "b" in flagged  # ridge cannot use b's square
@@ -125,6 +125,62 @@ def test_importance_and_effects_draw_every_model_with_a_legend(
     nb.set_theme("JupyterLab Dark")
     nb.screenshot(view, "model_inspector_models_importance_dark.png")
     nb.screenshot(every, "model_inspector_models_effects_dark.png")
+    nb.set_theme("JupyterLab Light")
+
+
+def test_the_header_menu_chooses_the_reviewed_model(open_notebook, require_bundle):
+    require_bundle("inspector_widget.js", "mi-reviewed")
+    nb = open_notebook(
+        "inspector_models_reviewed.ipynb",
+        [TWO_MODELS],
+        viewport={"width": 1280, "height": 2000},
+    )
+    nb.run_all()
+    page = nb.page
+    panel = page.get_by_test_id("mi-panel-importance")
+    expect(panel.get_by_test_id("mmi-root")).to_have_attribute(
+        "data-status", "done", timeout=RUN_TIMEOUT
+    )
+    menu = page.get_by_test_id("mi-reviewed")
+    expect(menu).to_have_value("boosting")
+    expect(menu.locator("option")).to_have_text(["boosting", "ridge"])
+    menu.select_option("ridge")
+    nb.eventually_prints("print(mi.reviewed)", "ridge")
+    # The kernel rebuilt the views about one model for ridge: the header
+    # names it, and the flags are ridge's paired differences.
+    expect(page.get_by_test_id("mi-title")).to_have_text(
+        f"{isolated('Ridge')} · regression"
+    )
+    expect(page.get_by_test_id("mi-scores").locator("th")).to_have_text(
+        ["held-out score", isolated("ridge"), isolated("boosting"), "DummyRegressor"]
+    )
+    nb.eventually_prints(
+        "print(mi.views['effects']._estimator is models['ridge'])", "True"
+    )
+    pair = nb.run_code(
+        "d = mi.views['importance']._models_chart['differences']\n"
+        "print(d[0]['first'], d[0]['second'])"
+    )[1].split()
+    assert pair == ["ridge", "boosting"]
+    page.get_by_test_id("icw-row").filter(
+        has=page.get_by_test_id("icw-flag")
+    ).first.hover()
+    expect(panel.get_by_test_id("mmi-tooltip")).to_contain_text("ridge − boosting")
+    # Set from Python: the menu follows.
+    nb.run_code("mi.reviewed = 'boosting'")
+    expect(menu).to_have_value("boosting")
+    expect(page.get_by_test_id("mi-title")).to_have_text(
+        f"{isolated('HistGradientBoostingRegressor')} · regression"
+    )
+    nb.run_code("mi.reviewed = 'ridge'")
+    expect(menu).to_have_value("ridge")
+    page.mouse.move(0, 0)
+    header = page.get_by_test_id("mi-header")
+    nb.screenshot(header, "model_inspector_reviewed_header_light.png")
+    nb.screenshot(panel, "model_inspector_reviewed_importance_light.png")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(header, "model_inspector_reviewed_header_dark.png")
+    nb.screenshot(panel, "model_inspector_reviewed_importance_dark.png")
     nb.set_theme("JupyterLab Light")
 
 

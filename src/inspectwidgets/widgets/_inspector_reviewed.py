@@ -57,8 +57,6 @@ def review(inspector, name):
             child.close()
             setattr(inspector, f"_{key}", {})
     inspector._importance_options = inspector._training_views()
-    if inspector._importance_options.get(inspector.importance_on):
-        inspector.importance_on = "test"  # unavailable for this model
     if effects is not None:
         inspector._build_subsampled(every_model=False)
         inspector._follow_effects()
@@ -66,4 +64,6 @@ def review(inspector, name):
             inspector._on_importance_status(SimpleNamespace(new="done"))
         inspector._children["effects"].overview = overview
     inspector._open_header(run=False)
+    if inspector._importance_options.get(inspector.importance_on):
+        inspector.importance_on = "test"  # unavailable for this model
     inspector._refresh()

@@ -396,6 +396,8 @@ class InspectorViews:
         """Several models: the header with every model's kept scores, those
         of `baselines` ({name: its run's baseline scores}) kept first."""
         scorers = [row["scorer"] for row in self._header.get("scores", ())]
+        if not scorers:  # no header yet
+            return
         with self._lock:
             if keep_baselines(self._model_scores, baselines, scorers) or not baselines:
                 self._header = header_of_models(
