@@ -295,3 +295,56 @@ def test_the_header_takes_every_models_scores_from_the_held_out_run(
     assert scored == [["forest", "logistic", "boosting"]]
     assert inspector._header["model_scores"] == "done"
     inspector.close()
+
+
+def test_reviewing_while_the_held_out_run_runs_waits_for_its_scores(
+    three_models, monkeypatch
+):
+    """A reviewed model changed before the run's first results: the header
+    waits for them (pending meanwhile), predicting nothing of its own."""
+    import threading
+
+    from inspectwidgets.widgets import _inspector_views
+
+    scored = []
+    original = _inspector_views.score_models
+    monkeypatch.setattr(
+        _inspector_views,
+        "score_models",
+        lambda models, *a: scored.append(list(models)) or original(models, *a),
+    )
+    release = threading.Event()
+    models_run = _inspector_importance.models_run
+
+    class Held:
+        def __init__(self, run):
+            self.run = run
+
+        def __iter__(self):
+            # Held on the worker's first step, as the run's own planning is.
+            release.wait(TIMEOUT)
+            self.run.stream_first_round = self.stream_first_round
+            yield from self.run
+
+    monkeypatch.setattr(
+        _inspector_importance,
+        "models_run",
+        lambda *a, **k: Held(models_run(*a, **k)),
+    )
+    models, X_train, y_train, X_test, y_test = three_models
+    inspector = _inspector(three_models)
+    assert inspector.views["importance"].status == "running"
+    inspector.reviewed = "logistic"
+    inspector.reviewed = "boosting"
+    assert inspector._header["model_scores"] == "pending", scored
+    release.set()
+    statuses = inspector.wait(TIMEOUT)
+    assert statuses["importance"] == "done" and "running" not in statuses.values()
+    assert scored == [] and inspector._header["model_scores"] == "done"
+    assert inspector._header["model_name"] == "boosting"
+    scorer = get_scorer("accuracy")
+    assert_allclose(
+        inspector._header["scores"][0]["model"],
+        scorer(models["boosting"], X_test, y_test),
+    )
+    inspector.close()

@@ -63,7 +63,10 @@ def review(inspector, name):
         if held_out.status == "done":  # the overview's order: its importances
             inspector._on_importance_status(SimpleNamespace(new="done"))
         inspector._children["effects"].overview = overview
-    inspector._open_header(run=False)
+    if held_out.status == "running":  # its first results bring every score
+        inspector._header = inspector._header_content()
+    else:
+        inspector._open_header(run=False)
     if inspector._importance_options.get(inspector.importance_on):
         inspector.importance_on = "test"  # unavailable for this model
     inspector._refresh()
