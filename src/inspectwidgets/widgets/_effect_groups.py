@@ -19,6 +19,7 @@ import traitlets
 from sklearn.utils import check_random_state
 
 from ..inspection import (
+    cohort_labels,
     ice_clusters,
     ice_percentiles,
     subgroup_partial_dependence,
@@ -27,6 +28,10 @@ from ..inspection._core import quoted, quoted_names
 from ._serialization import binary_array
 
 ICE_MODES = ("lines", "bands", "clusters")
+
+COHORT_SPLIT = "(cohorts)"
+"""The `split_by` of the inspector's cohorts (offered once it sets some):
+one curve per cohort and one for the rows in none."""
 
 MAX_SPLIT_VALUES = 10
 """Columns offered to split by have 2 to this many distinct values (missing
@@ -173,6 +178,7 @@ class IceSummaries(traitlets.HasTraits):
 
     def _init_summaries(self, X, names):
         self._split_rule = None  # (rule, its rows) once set
+        self._cohorts = ()  # the inspector's, for COHORT_SPLIT
         self._clusters = None  # (result, its IceClusters)
         return split_options(X, names)
 
@@ -182,6 +188,21 @@ class IceSummaries(traitlets.HasTraits):
         stays, read again from the new rows)."""
         if self.split_by is not None and self.split_by not in self._split_options:
             self.split_by = None
+
+    def _set_cohorts(self, cohorts):
+        """Split by the inspector's `cohorts` (Cohort instances; none: the
+        split goes): each one's curve, and the rest's, read again from the
+        curves of these rows (no prediction when they hold every row's)."""
+        self._cohorts = tuple(cohorts)
+        options = [o for o in self._split_options if o != COHORT_SPLIT]
+        self._split_options = [*options, COHORT_SPLIT] if cohorts else options
+        if not cohorts:
+            if self.split_by == COHORT_SPLIT:
+                self.split_by = None
+        elif self.split_by == COHORT_SPLIT:
+            self._on_summary(None)  # the same split, other labels
+        else:
+            self.split_by = COHORT_SPLIT
 
     @traitlets.validate("split_by")
     def _valid_split(self, proposal):
@@ -229,7 +250,10 @@ class IceSummaries(traitlets.HasTraits):
         weight = self._engine_kwargs["sample_weight"]
         if self.split_by is not None:
             rules = dict([self._split_rule]) if self._split_rule else {}
-            labels = split_labels(self._X, self._names, self.split_by, rules)
+            if self.split_by == COHORT_SPLIT:
+                labels = cohort_labels(self._X, self._cohorts, self._names)
+            else:
+                labels = split_labels(self._X, self._names, self.split_by, rules)
             payload["groups"] = groups_payload(result, output, labels, weight)
         if self.kind == "average":  # no ICE drawn: no summary of it
             return payload

@@ -49,6 +49,7 @@ import anywidget
 import traitlets
 from numpy.typing import ArrayLike
 
+from ..inspection import Cohort
 from ..inspection._core import (
     Data,
     Estimator,
@@ -58,6 +59,7 @@ from ..inspection._core import (
     quoted_names,
 )
 from ._embedding import PERMUTATION_VIEWS
+from ._inspector_cohorts import InspectorCohorts
 from ._inspector_models import check_other_models, split_models
 from ._inspector_results import InspectorResults
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
@@ -69,7 +71,9 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget
 
 
-class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
+class ModelInspector(
+    InspectorCohorts, InspectorResults, InspectorViews, anywidget.AnyWidget
+):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters
@@ -120,6 +124,13 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         cross-validated and out-of-bag views are marginal, and so is the
         held-out view of several models ("conditional" is refused then).
     n_jobs : int, default=None
+    cohorts : dict of str to str, or list of Cohort, default=None
+        Named rules on X's columns, ``{"young pro": "age < 30 and plan ==
+        'pro'"}`` (the language of :class:`~inspectwidgets.Cohort`), also
+        built in the header: each cohort's rows and held-out scores in the
+        header, its importance under the held-out Importance view, its
+        partial dependence under Effects (from the ICE curves). A row
+        meeting several rules counts in the first; the others are "rest".
     run : bool, default=True
         Compute the shown views at once.
 
@@ -199,6 +210,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         importance_on: Literal["test", "train", "cv", "oob"] = "test",
         method: Literal["marginal", "conditional"] = "marginal",
         n_jobs: int | None = None,
+        cohorts: dict[str, str] | list[Cohort] | None = None,
         run: bool = True,
     ) -> None:
         # Several models: the views review the first, the header scores all.
@@ -231,6 +243,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         self.on_msg(self._on_message)
         if selected_features is not None:
             self.selected_features = list(selected_features)
+        self._init_cohorts(cohorts)
         self._ready = True
         importance.observe(self._on_importance_status, names=["status"])
         if run:
@@ -253,6 +266,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
             shown.add("effects")
         if len(self.selected_features) == 1:
             shown.add("effects_models")
+        shown |= self._cohort_views()
         return shown & set(self._children)
 
     def _refresh(self):
