@@ -104,7 +104,7 @@ function makeRows(data) {
     const dots = data.measures.map((m, k) => ({
       key: m.key,
       label: m.label,
-      color: colors.get(m.key) ?? "",
+      color: m.color ?? colors.get(m.key) ?? "",
       k,
       x: m.normalized[i],
       std: m.normalizedStd ? m.normalizedStd[i] : NaN,
@@ -179,7 +179,8 @@ function buildRow(g) {
  * A measure may also carry `units` (of the raw values), `low` and `high`
  * (its raw interval), `normalizedLow` and `normalizedHigh` (the interval on
  * the normalized scale, drawn as the whisker instead of ± std) and
- * `withinNoise` (1 where the dot is within noise).
+ * `withinNoise` (1 where the dot is within noise), and `color` (its own,
+ * instead of the measures' palette: the inspector's cohorts).
  *
  * @typedef {import("../codecs.js").TypedArray | number[]} Numbers
  * @typedef {{key: string, label: string, values: Numbers,
@@ -187,7 +188,7 @@ function buildRow(g) {
  *   normalizedStd: Numbers | null, units?: string,
  *   low?: Numbers | null, high?: Numbers | null,
  *   normalizedLow?: Numbers | null, normalizedHigh?: Numbers | null,
- *   withinNoise?: Numbers | null}} DotMeasure
+ *   withinNoise?: Numbers | null, color?: string}} DotMeasure
  */
 export function createDotPlot(
   container,
@@ -253,7 +254,7 @@ export function createDotPlot(
       .select(".icw-swatch")
       .style(
         "background",
-        (/** @type {DotMeasure} */ m) => colors.get(m.key) ?? null,
+        (/** @type {DotMeasure} */ m) => m.color ?? colors.get(m.key) ?? null,
       );
     items.select(".icw-legend-label").text((m) => m.label);
     items.order();
