@@ -137,7 +137,7 @@ def test_effects_per_cohort_are_the_mean_of_their_curves_no_prediction(messy):
     effects = review.views["effects"]
     assert effects.split_by == COHORT_SPLIT
     groups = effects._curve["groups"]
-    assert sorted(groups["labels"]) == ["rest", "yp"]
+    assert groups["labels"] == ["yp", "rest"]  # as listed: one colour each
     result = effects.result
     inside = young_pro(X)
     frame = review.to_frame("cohort_effects")

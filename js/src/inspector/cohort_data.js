@@ -5,18 +5,16 @@
 // header's form writes. Nothing is computed here: each cohort's mean and std
 // over the repeats, its size and whether it is small come from Python.
 
+import { schemeTableau10 } from "d3-scale-chromatic";
+
 import { decodeArray, row } from "../codecs.js";
 
-// Okabe-Ito colours, grey left out: a small cohort is drawn grey.
-export const COHORT_COLORS = [
-  "#0072B2",
-  "#E69F00",
-  "#009E73",
-  "#CC79A7",
-  "#D55E00",
-  "#56B4E9",
-  "#F0E442",
-];
+// The Effects view's colours for its "split by" (pd/pd_summaries.js), so a
+// cohort has one colour in the header, under Importance and under Effects
+// (Python lists the cohorts in the same order, "rest" last, in each).
+export const COHORT_COLORS = schemeTableau10;
+// Grey as a colour, not the theme's variable the Effects view uses: the dot
+// plot sets it as an SVG attribute, where var() does not apply.
 export const SMALL_COLOR = "#999999";
 
 /**

@@ -24,7 +24,7 @@ from ..inspection import (
     ice_percentiles,
     subgroup_partial_dependence,
 )
-from ..inspection._core import quoted, quoted_names
+from ..inspection._core import REST, quoted, quoted_names
 from ._serialization import binary_array
 
 ICE_MODES = ("lines", "bands", "clusters")
@@ -101,16 +101,22 @@ def _points(result, output, values):
     return binary_array(np.ascontiguousarray(values[..., done]))
 
 
-def groups_payload(result, output, labels, sample_weight):
+def groups_payload(result, output, labels, sample_weight, order=()):
     """Each subgroup's partial dependence: labels, sizes, the small ones
-    (the engine's `min_size`) and their curves, one row per subgroup."""
+    (the engine's `min_size`) and their curves, one row per subgroup; those
+    named in `order` first, in that order (the cohorts, as listed), the
+    others as their rows come."""
     groups = subgroup_partial_dependence(result, labels, sample_weight=sample_weight)
+    rank = {name: i for i, name in enumerate(order)}
+    rows = sorted(
+        range(len(groups.labels)), key=lambda i: rank.get(groups.labels[i], len(rank))
+    )
     return {
-        "labels": [str(label) for label in groups.labels],
-        "sizes": [int(size) for size in groups.sizes],
-        "small": [bool(small) for small in groups.small],
+        "labels": [str(groups.labels[i]) for i in rows],
+        "sizes": [int(groups.sizes[i]) for i in rows],
+        "small": [bool(groups.small[i]) for i in rows],
         "min_size": groups.min_size,
-        "average": _points(result, output, groups.average[:, output]),
+        "average": _points(result, output, groups.average[rows, output]),
     }
 
 
@@ -250,11 +256,14 @@ class IceSummaries(traitlets.HasTraits):
         weight = self._engine_kwargs["sample_weight"]
         if self.split_by is not None:
             rules = dict([self._split_rule]) if self._split_rule else {}
+            order = ()
             if self.split_by == COHORT_SPLIT:
                 labels = cohort_labels(self._X, self._cohorts, self._names)
+                # As the header and Importance list them: one colour each.
+                order = (*(c.name for c in self._cohorts), REST)
             else:
                 labels = split_labels(self._X, self._names, self.split_by, rules)
-            payload["groups"] = groups_payload(result, output, labels, weight)
+            payload["groups"] = groups_payload(result, output, labels, weight, order)
         if self.kind == "average":  # no ICE drawn: no summary of it
             return payload
         if self.ice_mode == "bands":
