@@ -196,3 +196,10 @@ def test_bad_cohorts():
 def test_parse_accepts_keywords_in_any_case_and_longest_names():
     tree = parse_rule("a b < 3 AND a IS MISSING", ["a", "a b"])
     assert [c.name for c in tree.parts] == ["a b", "a"]
+
+
+def test_an_infinite_number_is_a_number_and_missing_is_only_missing():
+    X = pd.DataFrame({"x": [np.inf, -np.inf, 1.0, np.nan]})
+    assert_array_equal(Cohort("c", "x > 5").mask(X), [True, False, False, False])
+    assert_array_equal(Cohort("c", "x is missing").mask(X), [False, False, False, True])
+    assert_array_equal(Cohort("c", "x == inf").mask(X), [True, False, False, False])
