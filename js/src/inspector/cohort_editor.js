@@ -81,19 +81,20 @@ export function createCohortEditor({ model, dom }) {
     testid: "mi-cohort-error",
     attrs: { role: "alert" },
   });
+  const form = h("div", { className: "mi-line mi-cohort-form", testid: "mi-cohort-form" }, [
+    h("span", { className: "mi-small", text: "Cohort:" }),
+    field,
+    op,
+    value,
+    values,
+    and,
+    rule,
+    name,
+    add,
+  ]);
   const node = h("div", { className: "mi-cohort-editor", testid: "mi-cohort-editor" }, [
     table,
-    h("div", { className: "mi-line mi-cohort-form" }, [
-      h("span", { className: "mi-small", text: "Cohort:" }),
-      field,
-      op,
-      value,
-      values,
-      and,
-      rule,
-      name,
-      add,
-    ]),
+    form,
     error,
   ]);
 
@@ -211,6 +212,8 @@ export function createCohortEditor({ model, dom }) {
           );
         }),
       );
+      // A saved page has no kernel to check a rule: the list, no form.
+      form.hidden = Boolean(model.get("_standalone"));
       const refused = String(model.get("_cohorts_error") ?? "");
       error.textContent = refused;
       error.hidden = refused === "";

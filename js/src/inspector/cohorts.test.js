@@ -230,10 +230,17 @@ describe("the inspector's cohorts", () => {
     click(removes[0]);
     expect(model.send).toHaveBeenLastCalledWith({ set_cohorts: [] });
     expect(queryTestId(el, "mi-cohort-error").hidden).toBe(true);
+    expect(queryTestId(el, "mi-cohort-form").hidden).toBe(false);
     model.set("_cohorts_error", "cohort rule 'agee < 3': 'agee' is not a column of X");
     frames.flush();
     expect(queryTestId(el, "mi-cohort-error").textContent).toContain("'agee' is not a column");
     expect(queryTestId(el, "mi-cohort-error").hidden).toBe(false);
+    // A saved page: the cohorts listed, no form to send to a kernel.
+    model.set("_standalone", true); // as a saved page opens
+    model.set("_cohorts_error", "");
+    frames.flush();
+    expect(queryTestId(el, "mi-cohort-form").hidden).toBe(true);
+    expect(queryAllTestId(el, "mi-cohort")).toHaveLength(2);
     cleanup();
   });
 
