@@ -124,6 +124,10 @@ def test_the_chart_draws_every_cohort_with_its_size(messy):
     assert chart["small"][1]
     mean = decode_binary_array(chart["mean"])
     assert mean.shape == (3, len(X.columns))
+    # The figure: the Display's grouped bars, a bar set per cohort.
+    figure = review.figure("cohort_importance")
+    legend = figure.axes[0].get_legend().get_texts()
+    assert [t.get_text().split(" ")[0] for t in legend] == ["young", "few", "rest"]
 
 
 def test_effects_per_cohort_are_the_mean_of_their_curves_no_prediction(messy):

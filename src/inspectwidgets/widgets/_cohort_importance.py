@@ -21,11 +21,13 @@ import traitlets
 
 from ..inspection import iter_subgroup_permutation_importance
 from ._base import ComputationWidget
+from ._figures import new_figure
 from ._permutation import engine_scoring
 from ._serialization import binary_array
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.figure import Figure
 
 
 def cohort_chart(result, scorer, max_features, order=()):
@@ -170,3 +172,18 @@ class CohortImportance(ComputationWidget):
             raise RuntimeError("No result yet; call wait() first.")
         frame = _in_order(self.result, self._order).to_frame()
         return frame.rename(columns={"subgroup": "cohort"})
+
+    def figure(self) -> Figure:
+        """A matplotlib Figure of each cohort's importances: grouped bars,
+        sizes in the legend, small cohorts greyed (the Display's)."""
+        from ..plotting import PermutationImportanceDisplay
+
+        if self.result is None:
+            raise RuntimeError("No result yet; call wait() first.")
+        figure = new_figure((6.4, 4.8))
+        PermutationImportanceDisplay(_in_order(self.result, self._order)).plot(
+            ax=figure.subplots(),
+            scorer=self._drawn(self.result),
+            max_features=self.max_features,
+        )
+        return figure

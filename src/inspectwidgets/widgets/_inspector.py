@@ -362,9 +362,10 @@ class ModelInspector(
     def views(self) -> dict[str, ComputationWidget]:
         """The widgets behind the views: ``{"importance": ...,
         "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
-        "comparison": ..., "effects": ..., "effects_models": ...}`` (those
-        on training data only with it, "importance_oob" only for a bagged
-        ensemble, "effects_models" only for several models)."""
+        "comparison": ..., "effects": ..., "effects_models": ...,
+        "cohort_importance": ...}`` (those on training data only with it,
+        "importance_oob" only for a bagged ensemble, "effects_models" only
+        for several models, "cohort_importance" once cohorts are set)."""
         return dict(self._children)
 
     def run(self) -> None:
