@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.inspection import permutation_importance
 from sklearn.metrics import r2_score
 
-from inspectwidgets import ModelInspector, subgroup_partial_dependence
+from inspectwidgets import Cohort, ModelInspector, subgroup_partial_dependence
 from inspectwidgets.widgets._effect_groups import COHORT_SPLIT
 from inspectwidgets.widgets._serialization import decode_binary_array
 
@@ -55,8 +55,10 @@ def messy():
             "plan": pd.Categorical(rng.choice(["basic", "pro"], N_ROWS)),
             "seats": pd.array(rng.randint(0, 3, N_ROWS), dtype="Int64"),
             "member": pd.array(rng.rand(N_ROWS) > 0.5, dtype="boolean"),
+            "region": rng.choice(["north", "south"], N_ROWS).astype(object),
         }
     )
+    X.loc[[4, 8], "region"] = None
     X.loc[:9, "seats"] = pd.NA
     X.loc[[3, 7], "x0"] = np.nan
     model = Counted().fit(X)
@@ -209,25 +211,55 @@ def test_removing_cohorts_clears_every_view(messy):
     assert "cohort_importance" not in review._shown()
 
 
-def test_rapid_changes_end_in_the_last_cohorts(messy):
+def test_cancel_ends_the_cohort_run_never_running(messy):
+    model, X, y = messy
+    review = inspector(model, X, y)
+    review.cohorts = [{"name": "north", "rule": "region == 'north'"}]
+    review.cancel()
+    statuses = review.wait(timeout=60)
+    assert statuses["cohort_importance"] in ("cancelled", "done")
+    review.views["cohort_importance"].run()
+    assert review.wait(timeout=60)["cohort_importance"] == "done"
+
+
+def test_50_random_changes_end_in_sklearns_numbers_for_the_last(messy):
     model, X, y = messy
     review = inspector(model, X, y, selected_features=["x0"])
     rng = np.random.RandomState(1)
-    for _ in range(8):
-        threshold = round(float(rng.uniform(-0.5, 0.5)), 2)
-        review.cohorts = [{"name": "low", "rule": f"x1 < {threshold}"}]
+    rules = [
+        "x1 < {t}",
+        "x0 >= {t} and region != 'north'",
+        "(member == True or seats is missing) and x1 > {t}",
+        "region in ['south'] and plan = 'basic'",
+    ]
+    for _ in range(50):
+        if rng.rand() < 0.2:
+            review.n_repeats = int(rng.randint(1, 4))
+        elif rng.rand() < 0.1:
+            review.cohorts = []
+        else:
+            rule = rules[rng.randint(len(rules))]
+            threshold = round(float(rng.uniform(-0.5, 0.5)), 2)
+            review.cohorts = [{"name": "c", "rule": rule.format(t=threshold)}]
+    if not review.cohorts:
+        review.cohorts = [{"name": "c", "rule": "x1 < 0"}]
     statuses = review.wait(timeout=120)
+    assert "running" not in statuses.values()
     assert statuses["cohort_importance"] == "done"
+    rule = review.cohorts[0]["rule"]
+    inside = Cohort("c", rule).mask(X)
     frame = review.to_frame("cohort_importance")
-    inside = (X["x1"] < threshold).to_numpy()
-    assert frame[frame["cohort"] == "low"]["size"].iloc[0] == inside.sum()
+    cohort = frame[frame["cohort"] == "c"]
+    assert cohort["size"].iloc[0] == inside.sum()
     expected = permutation_importance(
         model,
         X[inside],
         y[inside],
-        n_repeats=3,
+        n_repeats=review.n_repeats,
         random_state=review._random_state,
     )
-    low = frame[frame["cohort"] == "low"]
-    table = low.pivot(index="feature", columns="repeat", values="importance")
+    table = cohort.pivot(index="feature", columns="repeat", values="importance")
     assert_blas_close(table.loc[list(X.columns)].to_numpy(), expected.importances)
+    groups = review.views["effects"]._curve["groups"]
+    assert groups["labels"][0] == "c"
+    assert groups["sizes"][0] == inside[review.views["effects"]._X.index].sum()

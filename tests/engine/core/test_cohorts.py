@@ -203,3 +203,45 @@ def test_an_infinite_number_is_a_number_and_missing_is_only_missing():
     assert_array_equal(Cohort("c", "x > 5").mask(X), [True, False, False, False])
     assert_array_equal(Cohort("c", "x is missing").mask(X), [False, False, False, True])
     assert_array_equal(Cohort("c", "x == inf").mask(X), [True, False, False, False])
+
+
+def test_every_ice_cluster_rule_selects_its_rows():
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    from inspectwidgets import ice_clusters, partial_dependence
+
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "x": rng.uniform(-1, 1, n),
+            "age": rng.integers(18, 80, n).astype(float),
+            "plan": pd.Categorical(rng.choice(["basic", "pro", "team"], n)),
+            "seats": pd.array(rng.integers(0, 5, n), dtype="Int64"),
+        }
+    )
+    X.loc[::13, "age"] = np.nan
+    y = np.where((X["age"].fillna(50) < 40) | (X["plan"] == "pro"), X["x"], -X["x"])
+    model = HistGradientBoostingRegressor(
+        categorical_features="from_dtype", random_state=0
+    ).fit(X, y)
+    result = partial_dependence(
+        model,
+        X,
+        ["x"],
+        kind="both",
+        n_ice=None,
+        grid_resolution=10,
+        return_result=True,
+    )
+    clusters = ice_clusters(result, X, random_state=0)
+    pairs = [
+        (rule.rule, rows)
+        for rules, members in zip(clusters.rules, clusters.rule_rows, strict=True)
+        for rule, rows in zip(rules, members, strict=True)
+    ]
+    assert len(pairs) >= 2
+    for rule, rows in pairs:
+        expected = np.zeros(n, dtype=bool)
+        expected[rows] = True
+        assert_array_equal(Cohort("leaf", rule).mask(X), expected, err_msg=rule)
