@@ -245,3 +245,9 @@ def test_every_ice_cluster_rule_selects_its_rows():
         expected = np.zeros(n, dtype=bool)
         expected[rows] = True
         assert_array_equal(Cohort("leaf", rule).mask(X), expected, err_msg=rule)
+
+
+def test_a_column_of_only_missing_values_meets_nothing():
+    X = pd.DataFrame({"plan": pd.Series([None, None], dtype=object), "x": [1.0, 2.0]})
+    assert not Cohort("c", "plan != 'pro'").mask(X).any()
+    assert Cohort("c", "plan is missing").mask(X).all()

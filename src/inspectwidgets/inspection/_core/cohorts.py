@@ -201,15 +201,18 @@ def _evaluate(tree, X, names):
 
 def _condition(condition, X, position):
     column = X.iloc[:, position] if hasattr(X, "iloc") else np.asarray(X)[:, position]
-    values = np.asarray(column, dtype=object)
-    missing = np.asarray(pd.isna(values), dtype=bool)
+    text = _is_text(X, position, column)
+    if text:
+        # Each distinct value tested once (a category's codes as they are).
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        missing = codes < 0
+    else:
+        numbers_ = _floats(column)
+        missing = np.isnan(numbers_)
     if condition.op in ("is missing", "is not missing"):
         return missing if condition.op == "is missing" else ~missing
-    kind = column_kind(X, position) if hasattr(X, "iloc") else _array_kind(values)
-    if kind == "categorical":
-        return _text_condition(condition, values, missing)
-    numbers_ = np.full(len(values), np.nan)
-    numbers_[~missing] = values[~missing].astype(np.float64)
+    if text:
+        return _text_condition(condition, codes, uniques)
     wanted = condition.value
     for value in wanted if isinstance(wanted, tuple) else (wanted,):
         _check_number(condition, value)
@@ -222,7 +225,30 @@ def _condition(condition, X, position):
     return met & ~missing
 
 
-def _text_condition(condition, values, missing):
+def _is_text(X, position, column):
+    """Whether the column is compared by text (strings, objects,
+    categories), not as numbers."""
+    if hasattr(X, "iloc"):
+        return column_kind(X, position) == "categorical"
+    return _array_kind(column) == "categorical"
+
+
+def _floats(column):
+    """A numeric column as float64, NaN where missing (``pd.NA``, None)."""
+    if hasattr(column, "to_numpy"):
+        return column.to_numpy(dtype=np.float64, na_value=np.nan)
+    if column.dtype.kind in "fiub":
+        return column.astype(np.float64)
+    values = np.asarray(column, dtype=object)
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    numbers_ = np.full(len(values), np.nan)
+    numbers_[~missing] = values[~missing].astype(np.float64)
+    return numbers_
+
+
+def _text_condition(condition, codes, uniques):
+    """The rows (`codes` into the distinct values `uniques`, -1 where
+    missing) meeting an equality on text."""
     if condition.op not in ("==", "!=", "in", "not in"):
         raise ValueError(
             f"cohorts: {quoted(condition.name)} holds text or categories; "
@@ -232,9 +258,16 @@ def _text_condition(condition, values, missing):
         condition.value if isinstance(condition.value, tuple) else (condition.value,)
     )
     texts = {str(v) for v in wanted} | {_as_text(v) for v in wanted}
-    # A cell as printed (the text tree_rules writes) or as a whole number.
-    met = np.array([str(v) in texts or _as_text(v) in texts for v in values])
-    return (~met if condition.op in ("!=", "not in") else met) & ~missing
+    # A value as printed (the text tree_rules writes) or as a whole number.
+    hits = np.array(
+        [str(u) in texts or _as_text(u) in texts for u in uniques], dtype=bool
+    )
+    if condition.op in ("!=", "not in"):
+        hits = ~hits
+    present = codes >= 0
+    met = np.zeros(len(codes), dtype=bool)
+    met[present] = hits[codes[present]]
+    return met
 
 
 def _as_text(value):
@@ -257,6 +290,8 @@ def _check_number(condition, value):
 def _array_kind(values):
     """A column of an object or numeric ndarray: numbers (floats, ints,
     bools) or text."""
+    if values.dtype.kind in "fiub":
+        return "numeric"
     try:
         values[~np.asarray(pd.isna(values), dtype=bool)].astype(np.float64)
     except (TypeError, ValueError):
