@@ -3,6 +3,7 @@ engine's (and scikit-learn's) on the cohort's rows, with masks written here
 with pandas; Effects per cohort costs no prediction; a bad rule is refused
 and the cohorts in force kept."""
 
+import json
 import threading
 
 import numpy as np
@@ -263,3 +264,18 @@ def test_50_random_changes_end_in_sklearns_numbers_for_the_last(messy):
     groups = review.views["effects"]._curve["groups"]
     assert groups["labels"][0] == "c"
     assert groups["sizes"][0] == inside[review.views["effects"]._X.index].sum()
+
+
+def test_a_saved_review_carries_its_cohorts_whole(messy, tmp_path):
+    model, X, y = messy
+    name = "young </script><b>pro</b>"
+    review = inspector(model, X, y, cohorts={name: RULE})
+    page = review.save_html(tmp_path / "review.html").read_text(encoding="utf-8")
+    assert "</script><b>" not in page  # escaped in the page's script
+    # The state as the page holds it (a JSON script, read as a browser would).
+    text = page.split('id="widget-state"')[1].split(">", 1)[1].split("</script>")[0]
+    state = json.loads(text)
+    saved = state["state"]
+    assert saved["cohorts"] == [{"name": name, "rule": RULE}]
+    chart = saved["_cohort_importance"]["state"]["_cohort_chart"]
+    assert chart["cohorts"] == [name, "rest"]
