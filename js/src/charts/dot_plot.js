@@ -53,25 +53,42 @@ const KNOWN_COLORS = {
   permutation_test: "#0072B2",
   permutation_conditional: "#009E73",
 };
-const OTHER_COLORS = ["#D55E00", "#F0E442", "#999999"];
+// The rest of the Okabe-Ito palette, for other keys (several models, say).
+// Yellow (#F0E442) is left out: it is unreadable on the light theme.
+const PALETTE = [
+  "#0072B2",
+  "#D55E00",
+  "#009E73",
+  "#CC79A7",
+  "#E69F00",
+  "#56B4E9",
+  "#999999",
+];
 
 /**
  * A colour per measure key: fixed for the known measures (so a measure keeps
- * its colour when another is absent), then the others in order.
+ * its colour when another is absent), then the others in order from the
+ * palette's colours no known measure here has taken (cycling past 7 keys).
  *
  * @param {string[]} keys
  * @returns {Map<string, string>}
  */
 export function measureColors(keys) {
   const colors = new Map();
+  const taken = new Set();
+  for (const key of keys)
+    if (Object.hasOwn(KNOWN_COLORS, key)) {
+      colors.set(key, KNOWN_COLORS[key]);
+      taken.add(KNOWN_COLORS[key]);
+    }
+  const free = PALETTE.filter((color) => !taken.has(color));
+  const others = free.length > 0 ? free : PALETTE;
   let other = 0;
-  for (const key of keys) {
-    if (Object.hasOwn(KNOWN_COLORS, key)) colors.set(key, KNOWN_COLORS[key]);
-    else {
-      colors.set(key, OTHER_COLORS[other % OTHER_COLORS.length]);
+  for (const key of keys)
+    if (!colors.has(key)) {
+      colors.set(key, others[other % others.length]);
       other += 1;
     }
-  }
   return colors;
 }
 
