@@ -203,9 +203,10 @@ class InspectorViews:
                 "effects_models",
                 models,
                 X,
-                feature=first[0],
+                features=first,
                 grid_resolution=effects.grid_resolution,
                 target=effects.target,
+                random_state=self._random_state,
             )
             effects.observe(
                 self._on_effects_settings, names=["grid_resolution", "target"]
@@ -289,14 +290,14 @@ class InspectorViews:
             self._refresh()
 
     def _follow_effects(self):
-        """Every model's curves follow the Effects view: its one feature,
-        its grid resolution and class; marked to run when next shown."""
+        """Every model's curves follow the Effects view: its feature (or
+        pair), its grid resolution and class; marked to run when next shown."""
         child = self._children.get("effects_models")
         effects = self._children["effects"]
-        if child is None or len(effects.features) != 1:
+        if child is None or not effects.features:
             return
         settings = {
-            "feature": effects.features[0],
+            "features": list(effects.features),
             "grid_resolution": effects.grid_resolution,
             "target": effects.target,
         }
