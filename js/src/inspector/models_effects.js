@@ -139,7 +139,8 @@ function render({ model, el }) {
       ice: Boolean(curves?.individual),
       centered: Boolean(curves?.centered),
     });
-    svg.attr("display", curves ? null : "none");
+    // A style, not the attribute: the stylesheet's display of svgs would win.
+    svg.style("display", curves ? null : "none");
     const colors = measureColors((shown?.models ?? []).map((_, m) => `model-${m}`));
     /** @param {number} m */
     const colorOf = (m) => colors.get(`model-${m}`) ?? "";

@@ -141,7 +141,7 @@ describe("the several-model Effects panel", () => {
     model.set("features", ["age"]);
     model.set("status", "running");
     frames.flush();
-    expect(queryTestId(el, "mme-chart").getAttribute("display")).toBe("none");
+    expect(queryTestId(el, "mme-chart").style.display).toBe("none");
     expect(queryAllTestId(el, "mme-legend-item")).toHaveLength(0);
     cleanup();
     expect(el.childElementCount).toBe(0);
@@ -199,7 +199,7 @@ describe("the several-model Effects panel", () => {
     const cleanup = effectsWidget.render({ model, el });
     frames.flush();
     expect(queryTestId(el, "mme-root").getAttribute("data-kind")).toBe("surface");
-    expect(queryTestId(el, "mme-chart").getAttribute("display")).toBe("none");
+    expect(queryTestId(el, "mme-chart").style.display).toBe("none");
     expect(queryTestId(el, "mme-ice-toggle").disabled).toBe(true);
     const panels = queryAllTestId(el, "mme-surface-panel");
     expect(panels.map((p) => p.getAttribute("data-model"))).toEqual(["forest", "ridge"]);
