@@ -183,6 +183,19 @@ def test_every_models_ice_on_demand_and_surfaces_of_a_pair(
     nb.set_theme("JupyterLab Dark")
     nb.screenshot(every, "model_inspector_models_surfaces_dark.png")
     nb.set_theme("JupyterLab Light")
+    # ALE instead: each model's second-order effect, the same bins.
+    every.get_by_test_id("mme-effect-ale").click()
+    nb.eventually_prints("print(mi.views['effects_models'].effect)", "ale")
+    expect(every.get_by_test_id("mme-title")).to_contain_text(
+        "second-order accumulated local effects", timeout=RUN_TIMEOUT
+    )
+    expect(every.get_by_test_id("mme-surface-panel")).to_have_count(2)
+    nb.run_code("mi.selected_features = ['b']")
+    expect(every.get_by_test_id("mme-title")).to_contain_text(
+        "accumulated local effects of b", timeout=RUN_TIMEOUT
+    )
+    expect(every.get_by_test_id("mme-curve")).to_have_count(2)
+    nb.screenshot(every, "model_inspector_models_ale_light.png")
 
 
 def test_saved_two_model_review_draws_offline(tmp_path, browser, require_bundle):

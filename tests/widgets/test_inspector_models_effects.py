@@ -227,5 +227,69 @@ def test_ice_and_surfaces_on_messy_data():
     curves = inspector._effects_models["state"]["_models_curves"]
     assert np.isfinite(decode_binary_array(curves["grid"])).all()
     inspector.figure("effects_models")
+    # ALE of a feature with NaN (its observed rows) and of a category.
+    _ask(inspector, effect="ale")
+    inspector.selected_features = ["x"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    frame = inspector.to_frame("effects_models")
+    assert np.isfinite(frame["x"]).all() and np.isfinite(frame["ale"]).all()
+    inspector.selected_features = ["plan"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert sorted(curves["labels"]) == ["basic", "pro", "team"]
+    # The categories' order is X's, the same for every model.
+    orders = [
+        list(r["plan"])
+        for _, r in inspector.to_frame("effects_models").groupby("model")
+    ]
+    assert orders[0] == orders[1] == curves["labels"]
+    inspector.figure("effects_models")
     pd.testing.assert_frame_equal(X, before)
+    inspector.close()
+
+
+def test_every_models_ale_equals_its_own_run(classification, counted):
+    from inspectwidgets import accumulated_local_effects
+
+    models, X, y = classification
+    inspector = ModelInspector(
+        models, X, y, n_repeats=2, random_state=0, selected_features=["b"]
+    )
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    _ask(inspector, effect="ale")
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert curves["effect"] == "ale" and curves["individual"] is None
+    frame = inspector.to_frame("effects_models")
+    assert list(frame.columns) == ["model", "b", "ale"]
+    numeric = X.astype({"n": float})
+    for name, model in models.items():
+        expected = accumulated_local_effects(model, numeric, "b", grid_resolution=50)
+        ours = frame[frame["model"] == name]
+        assert_array_equal(ours["b"], expected.edges[0])
+        # Sums over chunks of rows whose sizes adapt to timing: not exact.
+        assert_blas_close(ours["ale"], expected.centered[0])
+    # PD again: what was computed before is redrawn, not predicted again.
+    _ask(inspector, effect="pd")
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    assert [kind for _, kind in counted] == ["average", "average"]
+    assert inspector._effects_models["state"]["_models_curves"]["effect"] == "pd"
+    # A pair: each model's second-order ALE, on the same edges.
+    _ask(inspector, effect="ale")
+    inspector.selected_features = ["a", "b"]
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert curves["kind"] == "surface" and curves["effect"] == "ale"
+    frame = inspector.to_frame("effects_models")
+    for m, (name, model) in enumerate(models.items()):
+        expected = accumulated_local_effects(
+            model, numeric, ["a", "b"], grid_resolution=50
+        )
+        ours = frame[frame["model"] == name]["ale"].to_numpy()
+        assert_blas_close(ours, expected.centered[0].ravel())
+        surfaces = decode_binary_array(curves["average"])
+        np.testing.assert_allclose(
+            surfaces[m], expected.centered[0], rtol=1e-6, atol=1e-7
+        )
+    inspector.figure("effects_models")
     inspector.close()

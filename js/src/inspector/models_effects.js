@@ -4,7 +4,7 @@
 // line per model over the same grid, a legend naming the models in the
 // Importance view's colours; on demand ("ICE") each model's ICE curves of
 // the same rows side by side, and for a selected pair each model's surface
-// side by side (models_effects_panels.js). Curves of another selection than
+// side by side (models_effects_panels.js); partial dependence or ALE. Curves of another selection than
 // the one asked are not drawn. It draws `_models_curves` as Python made it.
 
 import "./models_effects.css";
@@ -15,6 +15,7 @@ import { select } from "d3-selection";
 import { line } from "d3-shape";
 
 import { measureColors } from "../charts/dot_plot.js";
+import { segmentedSwitch } from "../ui/controls.js";
 import { h, listenerBag } from "../ui/dom.js";
 import { frameScheduler } from "../ui/frame.js";
 import { createViewGuard, guardRender } from "../ui/guard.js";
@@ -32,10 +33,14 @@ const MARGIN = { top: 10, right: 16, bottom: 40, left: 56 };
  *
  * @param {string[]} features
  * @param {string} output the class drawn ("" for a regressor).
- * @param {{ice: boolean, centered: boolean}} shown
+ * @param {{ice: boolean, centered: boolean, ale?: boolean}} shown
  */
-export function titleText(features, output, { ice, centered }) {
+export function titleText(features, output, { ice, centered, ale = false }) {
   const of = output ? ` (${output})` : "";
+  if (ale && features.length === 2)
+    return `Every model's second-order accumulated local effects of ${features.join(" and ")}${of}, the same bins, one colour scale`;
+  if (ale)
+    return `Every model's accumulated local effects of ${features[0] ?? ""}${of}, the same bins`;
   if (features.length === 2)
     return `Every model's partial dependence on ${features.join(" and ")}${of}, one grid, one colour scale`;
   const what = ice ? "partial dependence and ICE curves (the same rows)" : "partial dependence";
@@ -73,9 +78,18 @@ function render({ model, el }) {
     "mme-centered-toggle",
     "Every curve as its change from the first grid value",
   );
+  const effect = segmentedSwitch(
+    [
+      ["pd", "PD"],
+      ["ale", "ALE"],
+    ],
+    "mme-effect",
+    "Effect",
+  );
+  const toggles = h("span", { className: "mme-controls" }, [ice.label, centered.label]);
   const controls = h("div", { className: "mme-controls", testid: "mme-controls" }, [
-    ice.label,
-    centered.label,
+    effect.node,
+    toggles,
   ]);
   const root = h(
     "div",
@@ -106,6 +120,10 @@ function render({ model, el }) {
   el.append(root);
   dom.on(ice.box, "change", () => binding.save({ ice: ice.box.checked }));
   dom.on(centered.box, "change", () => binding.save({ centered: centered.box.checked }));
+  for (const [value, button] of effect.buttons)
+    dom.on(button, "click", () => {
+      if (model.get("effect") !== value) binding.save({ effect: value });
+    });
 
   function draw() {
     const state = String(model.get("status") ?? "idle");
@@ -116,9 +134,12 @@ function render({ model, el }) {
     const pair = features.length === 2;
     ice.box.checked = Boolean(model.get("ice"));
     centered.box.checked = Boolean(model.get("centered"));
-    ice.box.disabled = pair;
-    centered.box.disabled = pair;
-    controls.hidden = pair;
+    const ale = model.get("effect") === "ale";
+    effect.setValue(ale ? "ale" : "pd");
+    // ICE and centering are partial dependence's, of one feature.
+    ice.box.disabled = pair || ale;
+    centered.box.disabled = pair || ale;
+    toggles.hidden = pair || ale;
     root.setAttribute("data-status", state);
     root.setAttribute("data-kind", shown?.kind ?? "");
     status.update({
@@ -135,12 +156,14 @@ function render({ model, el }) {
       stale: false,
     });
     const output = shown?.output ? ` (${shown.output})` : "";
+    const drawnAle = shown?.effect === "ale";
     title.textContent = titleText(features, shown?.output ?? "", {
       ice: Boolean(curves?.individual),
       centered: Boolean(curves?.centered),
+      ale: drawnAle,
     });
     // A style, not the attribute: the stylesheet's display of svgs would win.
-    svg.style("display", curves ? null : "none");
+    svg.style("display", curves ? "" : "none");
     const colors = measureColors((shown?.models ?? []).map((_, m) => `model-${m}`));
     /** @param {number} m */
     const colorOf = (m) => colors.get(`model-${m}`) ?? "";
@@ -156,9 +179,10 @@ function render({ model, el }) {
         ]);
       }),
     );
-    const yLabel = `${curves?.centered ? "change in " : ""}partial dependence${output}`;
+    const quantity = drawnAle ? "accumulated local effect" : "partial dependence";
+    const yLabel = `${curves?.centered ? "change in " : ""}${quantity}${output}`;
     icePanels.update(curves, colorOf, yLabel);
-    surfacePanels.update(surfaces, `partial dependence${output}`);
+    surfacePanels.update(surfaces, `${drawnAle ? "second-order " : ""}${quantity}${output}`);
     if (!curves) return;
     const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
     const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
@@ -206,7 +230,7 @@ function render({ model, el }) {
   }
   const live = frameScheduler(guard.wrap("the curves", draw, { updatesStatus: true }));
   binding.on(
-    ["status", "progress", "error", "_models_curves", "features", "ice", "centered"],
+    ["status", "progress", "error", "_models_curves", "features", "ice", "centered", "effect"],
     live.schedule,
   );
   live.now();

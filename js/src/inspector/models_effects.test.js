@@ -219,4 +219,32 @@ describe("the several-model Effects panel", () => {
     cleanup();
     expect(model.listenerCount()).toBe(0);
   });
+
+  it("switches PD and ALE, hiding the toggles of partial dependence", () => {
+    const model = new FakeModel({
+      ...DONE_RUN_TRAITS,
+      features: ["bmi"],
+      effect: "pd",
+      ice: false,
+      centered: false,
+      _models_curves: makeCurves(),
+    });
+    const el = attachedElement();
+    const cleanup = effectsWidget.render({ model, el });
+    frames.flush();
+    expect(queryTestId(el, "mme-effect-pd").getAttribute("aria-pressed")).toBe("true");
+    queryTestId(el, "mme-effect-ale").click();
+    expect(model.saves.at(-1).effect).toBe("ale");
+    model.set("_models_curves", { ...makeCurves(), effect: "ale" });
+    frames.flush();
+    expect(queryTestId(el, "mme-effect-ale").getAttribute("aria-pressed")).toBe("true");
+    expect(queryTestId(el, "mme-ice-toggle").disabled).toBe(true);
+    expect(queryTestId(el, "mme-title").textContent).toContain("accumulated local effects of bmi");
+    expect(queryAllTestId(el, "mme-curve")).toHaveLength(2);
+    const saves = model.saves.length;
+    queryTestId(el, "mme-effect-ale").click(); // already shown: nothing sent
+    expect(model.saves).toHaveLength(saves);
+    cleanup();
+    expect(model.listenerCount()).toBe(0);
+  });
 });

@@ -18,12 +18,12 @@ function slab({ values, shape }, m) {
 }
 
 /**
- * @typedef {{kind: "curves", features: string[], models: string[],
+ * @typedef {{kind: "curves", effect: string, features: string[], models: string[],
  *   x: (number | string)[], numeric: boolean,
  *   curves: import("../codecs.js").TypedArray[],
  *   individual: {rows: number, values: import("../codecs.js").TypedArray}[] | null,
  *   centered: boolean, output: string}} ModelsCurves
- * @typedef {{kind: "surface", features: string[], models: string[],
+ * @typedef {{kind: "surface", effect: string, features: string[], models: string[],
  *   x: {values: ArrayLike<number>, labels: string[], categorical: boolean},
  *   y: {values: ArrayLike<number>, labels: string[], categorical: boolean},
  *   surfaces: import("../codecs.js").TypedArray[], output: string}} ModelsSurfaces
@@ -70,6 +70,8 @@ export function modelsEffects(payload, features) {
   if (payload.features.map(String).join("\u0000") !== features.join("\u0000")) return null;
   const models = payload.models.map(String);
   const output = String(payload.output ?? "");
+  // "pd" (partial dependence) or "ale" (accumulated local effects).
+  const effect = payload.effect === "ale" ? "ale" : "pd";
   const average = decodeArray(payload.average);
   if (payload.kind === "surface") {
     const x = surfaceAxis(payload.grid, payload.labels);
@@ -77,6 +79,7 @@ export function modelsEffects(payload, features) {
     checkShape(average.shape, [models.length, x.values.length, y.values.length], "average");
     return {
       kind: "surface",
+      effect,
       features,
       models,
       x,
@@ -97,6 +100,7 @@ export function modelsEffects(payload, features) {
   }
   return {
     kind: "curves",
+    effect,
     features,
     models,
     x,

@@ -13,7 +13,11 @@ number of rows.
 ICE costs no prediction of its own: the engine's average is the mean of the
 ICE curves it predicts, so asking for them reruns each model once for both
 (kind "both"), and until asked nothing keeps them. Centering and hiding the
-ICE curves again redraw what was computed.
+ICE curves again redraw what was computed, and so does switching back to
+what was computed before (PD and ALE, each kept once complete).
+
+ALE instead of PD (`effect`): each model's accumulated local effects over
+the same bins (X's quantiles, or its categories in an order read from X).
 """
 
 from __future__ import annotations
@@ -24,13 +28,15 @@ from typing import TYPE_CHECKING
 
 import traitlets
 
-from ..inspection import iter_partial_dependence
+from ..inspection import iter_accumulated_local_effects, iter_partial_dependence
 from ..inspection._core import column_names, float_features, quoted, quoted_names
 from ._base import ComputationWidget
 from ._inspector_effects_figure import models_figure
 from ._inspector_effects_payloads import (
+    ale_payload,
     curves_of,
     curves_payload,
+    effect_values,
     output_index,
     surface_payload,
 )
@@ -51,6 +57,7 @@ class CurvesKey:
     features: tuple[str, ...]
     grid_resolution: int
     individual: bool
+    effect: str = "pd"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +83,10 @@ class ModelsEffects(ComputationWidget):
     target = traitlets.Unicode().tag(sync=True)
     """The class drawn, as the Effects view's; "" for the last output."""
 
+    effect = traitlets.Enum(("pd", "ale"), default_value="pd").tag(sync=True)
+    """Partial dependence, or accumulated local effects (no ICE, always
+    centred on the data)."""
+
     ice = traitlets.Bool(False).tag(sync=True)
     """Draw each model's ICE curves of the same rows (one feature)."""
 
@@ -97,6 +108,7 @@ class ModelsEffects(ComputationWidget):
         run: bool = True,
     ) -> None:
         self._ready = False
+        self._held: dict[CurvesKey, ModelsCurves] = {}
         self._models = dict(models)
         # The reviewed model: the tree walk compiled before its first chunk.
         self._estimator = next(iter(self._models.values()))
@@ -115,10 +127,12 @@ class ModelsEffects(ComputationWidget):
             self.run()
 
     def _key(self):
+        pd = self.effect == "pd"
         return CurvesKey(
             tuple(self.features),
             self.grid_resolution,
-            self.ice and len(self.features) == 1,
+            pd and self.ice and len(self.features) == 1,
+            self.effect,
         )
 
     def _stream(self, cancel):
@@ -142,6 +156,13 @@ class ModelsEffects(ComputationWidget):
         X = float_features(self._X, numeric)
         results = {}
         for name, model in self._models.items():
+            if key.effect == "ale":
+                last = self._ale(model, X, columns, key, cancel)
+                if last is None:
+                    return  # cancelled: the models done so far stay shown
+                results[name] = last
+                yield self._kept(ModelsCurves(key, dict(results)))
+                continue
             stream = iter_partial_dependence(
                 model,
                 X,
@@ -164,10 +185,40 @@ class ModelsEffects(ComputationWidget):
             if last is None or not last.done.all():
                 return  # cancelled: the models done so far stay shown
             results[name] = last
-            yield ModelsCurves(key, dict(results))
+            yield self._kept(ModelsCurves(key, dict(results)))
+
+    def _ale(self, model, X, columns, key, cancel):
+        """One model's whole ALE; None if cancelled before its last rows."""
+        stream = iter_accumulated_local_effects(
+            model,
+            X,
+            columns,
+            grid_resolution=key.grid_resolution,
+            categorical_features=self._categorical or None,
+            cancel=cancel,
+        )
+        snapshots = collections.deque(stream, maxlen=1)
+        last = snapshots.pop() if snapshots else None
+        return last if last is not None and last.n_rows_done == last.n_rows else None
+
+    def _kept(self, curves):
+        """Every model's curves, once complete, kept for a redraw (those of
+        the current features and grid only)."""
+        if len(curves.results) == len(self._models):
+            with self._lock:
+                self._held = {
+                    k: v
+                    for k, v in self._held.items()
+                    if k.features == curves.key.features
+                    and k.grid_resolution == curves.key.grid_resolution
+                }
+                self._held[curves.key] = curves
+        return curves
 
     def _show(self, curves):
-        if len(curves.key.features) == 2:
+        if curves.key.effect == "ale":
+            payload = ale_payload(curves.results, curves.key.features, self.target)
+        elif len(curves.key.features) == 2:
             payload = surface_payload(curves.results, curves.key.features, self.target)
         else:
             payload = curves_payload(
@@ -183,22 +234,27 @@ class ModelsEffects(ComputationWidget):
     def _progress_of(self, curves):
         return len(curves.results), len(self._models)
 
-    @traitlets.observe("ice", "centered")
+    @traitlets.observe("ice", "centered", "effect")
     def _on_display(self, change):
         """Redraw what was computed when it holds what is asked (centering,
-        hiding the ICE curves, showing them again); else compute again."""
+        hiding the ICE curves, showing them again, PD or ALE again); else
+        compute again."""
         if not self._ready:
             return
+        key = self._key()
+        # ICE curves computed hold the average too.
+        keys = (key, dataclasses.replace(key, individual=True))
         with self._lock:
-            shown = self.result
-            key = self._key()
-            if shown is not None and (
-                shown.key == key
-                or dataclasses.replace(key, individual=True) == shown.key
-            ):
+            shown = self.result if self.result is not None else None
+            if shown is not None and shown.key in keys:
+                # The run in flight (if any) goes on; its next model redraws.
                 self.result = self._show(shown)
                 return
-        self.run()
+            held = next((self._held[k] for k in keys if k in self._held), None)
+        if held is not None:
+            self._publish(held)
+        else:
+            self.run()
 
     def _drawn(self):
         """The computed results and whether their ICE curves are drawn."""
@@ -209,34 +265,37 @@ class ModelsEffects(ComputationWidget):
 
     def to_frame(self) -> pd.DataFrame:
         """What is drawn: one row per model and grid value (both features'
-        for a pair) with ``model``, a column per feature and ``average``;
-        with the ICE curves drawn, one row per model, drawn row (``row``, its
-        position in X) and grid value, with ``individual`` beside the
-        ``average`` at that value. Centered when drawn centered."""
+        for a pair) with ``model``, a column per feature and ``average`` (or
+        ``ale``, over the ALE's edges); with the ICE curves drawn, one row
+        per model, drawn row (``row``, its position in X) and grid value,
+        with ``individual`` beside the ``average`` at that value. Centered
+        when drawn centered."""
         import numpy as np
         import pandas as pd
 
         curves, individual = self._drawn()
         features = list(curves.key.features)
+        ale = curves.key.effect == "ale"
+        column = "ale" if ale else "average"
         frames = []
         for name, result in curves.results.items():
-            if len(features) == 2:
-                grid = np.meshgrid(*result.grid_values, indexing="ij")
-                average = result.average[output_index(result, self.target)]
+            grids = result.edges if ale else result.grid_values
+            if ale or len(features) == 2:
+                values = effect_values(result)[output_index(result, self.target)]
+                grid = np.meshgrid(*grids, indexing="ij")
                 columns = {f: g.ravel() for f, g in zip(features, grid, strict=True)}
                 frames.append(
-                    pd.DataFrame({"model": name, **columns, "average": average.ravel()})
+                    pd.DataFrame({"model": name, **columns, column: values.ravel()})
                 )
                 continue
             average, ice = curves_of(
                 {name: result}, self.target, individual=individual,
                 centered=self.centered,
             )  # fmt: skip
-            grid = result.grid_values[0]
             if not individual:
                 frames.append(
                     pd.DataFrame(
-                        {"model": name, features[0]: grid, "average": average[0]}
+                        {"model": name, features[0]: grids[0], "average": average[0]}
                     )
                 )
                 continue
@@ -246,8 +305,8 @@ class ModelsEffects(ComputationWidget):
                 pd.DataFrame(
                     {
                         "model": name,
-                        "row": np.repeat(rows, len(grid)),
-                        features[0]: np.tile(grid, len(rows)),
+                        "row": np.repeat(rows, len(grids[0])),
+                        features[0]: np.tile(grids[0], len(rows)),
                         "individual": ice[0].ravel(),
                         "average": np.tile(average[0], len(rows)),
                     }
@@ -261,5 +320,9 @@ class ModelsEffects(ComputationWidget):
         per model with one colour scale."""
         curves, individual = self._drawn()
         return models_figure(
-            self.to_frame(), list(curves.key.features), individual, self.centered
+            self.to_frame(),
+            list(curves.key.features),
+            individual=individual,
+            centered=self.centered,
+            ale=curves.key.effect == "ale",
         )

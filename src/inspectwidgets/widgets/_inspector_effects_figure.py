@@ -10,18 +10,20 @@ import numpy as np
 from ._figures import new_figure
 
 
-def _y_label(centered):
+def _y_label(centered, ale=False):
+    if ale:
+        return "accumulated local effect"
     label = "partial dependence"
     return f"{label}, change from the first grid value" if centered else label
 
 
-def _curves(frame, feature, centered):
+def _curves(frame, feature, centered, column):
     figure = new_figure((6.4, 4.0))
     ax = figure.subplots()
     for name, rows in frame.groupby("model", sort=False):
-        ax.plot(rows[feature], rows["average"], label=name)
+        ax.plot(rows[feature], rows[column], label=name)
     ax.set_xlabel(feature)
-    ax.set_ylabel(_y_label(centered))
+    ax.set_ylabel(_y_label(centered, column == "ale"))
     ax.legend(title="model")
     return figure
 
@@ -53,12 +55,12 @@ def _ticks(set_ticks, values):
     set_ticks(list(positions), labels)
 
 
-def _surfaces(frame, features):
+def _surfaces(frame, features, column):
     from matplotlib.colors import Normalize
 
     models = list(frame["model"].unique())
     # One colour scale over every model's surface, as the panel draws them.
-    norm = Normalize(np.nanmin(frame["average"]), np.nanmax(frame["average"]))
+    norm = Normalize(np.nanmin(frame[column]), np.nanmax(frame[column]))
     figure = new_figure((3.4 * len(models) + 0.8, 3.4))
     axes = figure.subplots(1, len(models), squeeze=False)[0]
     image = None
@@ -66,7 +68,7 @@ def _surfaces(frame, features):
         rows = frame[frame["model"] == name]
         x = rows[features[0]].unique()
         y = rows[features[1]].unique()
-        values = rows["average"].to_numpy(float).reshape(len(x), len(y))
+        values = rows[column].to_numpy(float).reshape(len(x), len(y))
         image = ax.imshow(
             values.T, origin="lower", aspect="auto", norm=norm, cmap="viridis"
         )
@@ -75,14 +77,15 @@ def _surfaces(frame, features):
         ax.set_title(name)
         ax.set_xlabel(features[0])
     axes[0].set_ylabel(features[1])
-    figure.colorbar(image, ax=list(axes), label="partial dependence")
+    figure.colorbar(image, ax=list(axes), label=_y_label(False, column == "ale"))
     return figure
 
 
-def models_figure(frame, features, individual, centered):
+def models_figure(frame, features, *, individual, centered, ale):
     """The Figure of `frame` (ModelsEffects.to_frame())."""
+    column = "ale" if ale else "average"
     if len(features) == 2:
-        return _surfaces(frame, features)
+        return _surfaces(frame, features, column)
     if individual:
         return _ice(frame, features[0], centered)
-    return _curves(frame, features[0], centered)
+    return _curves(frame, features[0], centered, column)

@@ -1,6 +1,7 @@
 """What the several-model Effects panel draws (its `_models_curves` trait)
 and tabulates: every model's curve of one feature (with, on demand, the same
-rows' ICE curves, optionally centered), or every model's surface of a pair.
+rows' ICE curves, optionally centered), or every model's surface of a pair;
+partial dependence, or accumulated local effects.
 
 Every number is computed here or by the engine; the JS only draws (the one
 colour scale shared by the surfaces is the extent of what it draws).
@@ -13,12 +14,18 @@ import numpy as np
 from ._serialization import binary_array
 
 
+def effect_values(result):
+    """The values drawn, outputs first: the partial dependence's average,
+    or the ALE centred on the data."""
+    return result.average if hasattr(result, "average") else result.centered
+
+
 def output_index(result, target):
     """The index of the output drawn: `target`'s (a class label as text),
     else the last (a binary classifier's positive class, a regressor's
     only one)."""
     names = [str(name) for name in result.output_names or ()]
-    return names.index(target) if target in names else len(result.average) - 1
+    return names.index(target) if target in names else len(effect_values(result)) - 1
 
 
 def _numeric(result, axis):
@@ -71,6 +78,7 @@ def _common(results, features, target):
     first = next(iter(results.values()))
     output = (first.output_names or [None])[output_index(first, target)]
     return {
+        "effect": "pd" if hasattr(first, "average") else "ale",
         "features": list(features),
         "models": list(results),
         "output": "" if output is None else str(output),
@@ -115,3 +123,32 @@ def surface_payload(results, features, target):
         "labels_y": labels_y,
         "average": binary_array(average),
     }
+
+
+def _ale_axis(result, axis):
+    """A feature's ALE edges as numbers (None) or its ordered categories."""
+    edges = result.edges[axis]
+    if result.categorical[axis]:
+        return None, [str(c) for c in edges]
+    return binary_array(np.asarray(edges, dtype=float)), None
+
+
+def ale_payload(results, features, target):
+    """Each model's accumulated local effects over the same edges (the
+    bins are X's quantiles, the categories' order X's: the same for every
+    model): curves of one feature, or a pair's second-order surfaces."""
+    first = next(iter(results.values()))
+    values = np.array(
+        [r.centered[output_index(r, target)] for r in results.values()], dtype=float
+    )
+    grid, labels = _ale_axis(first, 0)
+    payload = {
+        **_common(results, features, target),
+        "grid": grid,
+        "labels": labels,
+        "average": binary_array(values),
+    }
+    if len(features) == 1:
+        return {**payload, "kind": "curves", "individual": None, "centered": False}
+    grid_y, labels_y = _ale_axis(first, 1)
+    return {**payload, "kind": "surface", "grid_y": grid_y, "labels_y": labels_y}
