@@ -293,3 +293,63 @@ def test_every_models_ale_equals_its_own_run(classification, counted):
         )
     inspector.figure("effects_models")
     inspector.close()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_rapid_changes_end_on_the_last_settings(classification, seed):
+    """Seeded random changes of the panel's settings and the selection, as
+    fast as they come: it ends done (never "running"), drawing what the
+    last settings ask, with the engine's numbers."""
+    from inspectwidgets import accumulated_local_effects
+
+    models, X, y = classification
+    inspector = ModelInspector(
+        models, X, y, n_repeats=1, random_state=0, selected_features=["a"],
+        max_rows=120,
+    )  # fmt: skip
+    rng = np.random.RandomState(seed)
+    selections = [["a"], ["b"], ["n"], ["a", "b"], ["b", "n"]]
+    for _ in range(16):
+        change = rng.randint(4)
+        if change == 0:
+            inspector.selected_features = selections[rng.randint(len(selections))]
+        elif change == 1:
+            _ask(inspector, ice=bool(rng.randint(2)))
+        elif change == 2:
+            _ask(inspector, centered=bool(rng.randint(2)))
+        else:
+            _ask(inspector, effect=["pd", "ale"][rng.randint(2)])
+    # Other rows: the panel made again keeps what it was asked to draw.
+    view = inspector.views["effects_models"]
+    settings = (view.effect, view.ice, view.centered)
+    inspector.max_rows = 100
+    view = inspector.views["effects_models"]
+    assert (view.effect, view.ice, view.centered) == settings
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    features = inspector.selected_features
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert curves["features"] == features
+    assert curves["effect"] == view.effect
+    assert curves["kind"] == ("surface" if len(features) == 2 else "curves")
+    one_pd = len(features) == 1 and view.effect == "pd"
+    assert (curves.get("individual") is not None) == (one_pd and view.ice)
+    frame = view.to_frame()
+    rows = view._X
+    numeric = rows.astype({"n": float})
+    for name, model in models.items():
+        ours = frame[frame["model"] == name]
+        if view.effect == "ale":
+            expected = accumulated_local_effects(
+                model, numeric, features, grid_resolution=50
+            ).centered[0]
+            assert_blas_close(ours["ale"], expected.ravel())
+            continue
+        expected = partial_dependence(
+            model, numeric, features, grid_resolution=50, method="brute"
+        )["average"][0]
+        if one_pd and view.ice:
+            ours = ours[ours["row"] == ours["row"].iloc[0]]
+        if one_pd and view.centered:
+            expected = expected - expected[0]
+        assert_blas_close(ours["average"], expected.ravel(), scale=1.0)
+    inspector.close()

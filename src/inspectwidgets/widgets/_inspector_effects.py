@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import traitlets
 
@@ -104,6 +104,9 @@ class ModelsEffects(ComputationWidget):
         features: list[str],
         grid_resolution: int = 50,
         target: str = "",
+        effect: Literal["pd", "ale"] = "pd",
+        ice: bool = False,
+        centered: bool = False,
         random_state: int = 0,
         run: bool = True,
     ) -> None:
@@ -120,7 +123,12 @@ class ModelsEffects(ComputationWidget):
             self._names.index(n) for n in categorical_names(X, self._names, None)
         ]
         super().__init__(
-            features=list(features), grid_resolution=grid_resolution, target=target
+            features=list(features),
+            grid_resolution=grid_resolution,
+            target=target,
+            effect=effect,
+            ice=ice,
+            centered=centered,
         )
         self._ready = True
         if run:

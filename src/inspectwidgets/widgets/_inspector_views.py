@@ -199,6 +199,9 @@ class InspectorViews:
         effects.observe(self._on_effects_features, names=["features"])
         if self._other_models:
             models = {self._reviewed_name: self._estimator, **self._other_models}
+            # Made again (other rows): what it was asked to draw, kept.
+            old = self._children.get("effects_models")
+            shown = ("effect", "ice", "centered")
             self._child(
                 "effects_models",
                 models,
@@ -207,6 +210,7 @@ class InspectorViews:
                 grid_resolution=effects.grid_resolution,
                 target=effects.target,
                 random_state=self._random_state,
+                **({k: getattr(old, k) for k in shown} if old else {}),
             )
             effects.observe(
                 self._on_effects_settings, names=["grid_resolution", "target"]
