@@ -10,11 +10,12 @@ every model gets the same ones (the Effects view's rows and resolution). The
 ICE rows are the same too: drawn once by the inspector's seed from the same
 number of rows.
 
-ICE costs no prediction of its own: the engine's average is the mean of the
-ICE curves it predicts, so asking for them reruns each model once for both
-(kind "both"), and until asked nothing keeps them. Centering and hiding the
-ICE curves again redraw what was computed, and so does switching back to
-what was computed before (PD and ALE, each kept once complete).
+ICE curves come from the predictions the average is the mean of: until
+they are asked, each model runs for its average alone (kind "average");
+asked, each model runs once more, for its average and ICE curves together
+(kind "both"). Centering and hiding the ICE curves again redraw what was
+computed, and so does switching back to what was computed before (PD and
+ALE, each kept once complete).
 
 ALE instead of PD (`effect`): each model's accumulated local effects over
 the same bins (X's quantiles, or its categories in an order read from X).
@@ -135,12 +136,11 @@ class ModelsEffects(ComputationWidget):
             self.run()
 
     def _key(self):
-        pd = self.effect == "pd"
+        """What the settings ask to compute (ICE: partial dependence's, of
+        one feature)."""
+        one_pd = self.effect == "pd" and len(self.features) == 1
         return CurvesKey(
-            tuple(self.features),
-            self.grid_resolution,
-            pd and self.ice and len(self.features) == 1,
-            self.effect,
+            tuple(self.features), self.grid_resolution, one_pd and self.ice, self.effect
         )
 
     def _stream(self, cancel):
@@ -253,7 +253,7 @@ class ModelsEffects(ComputationWidget):
         # ICE curves computed hold the average too.
         keys = (key, dataclasses.replace(key, individual=True))
         with self._lock:
-            shown = self.result if self.result is not None else None
+            shown = self.result
             if shown is not None and shown.key in keys:
                 # The run in flight (if any) goes on; its next model redraws.
                 self.result = self._show(shown)
