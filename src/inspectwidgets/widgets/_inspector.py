@@ -251,7 +251,6 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         shown = {self._tab()}
         if self.selected_features:
             shown.add("effects")
-        if len(self.selected_features) == 1:
             shown.add("effects_models")
         return shown & set(self._children)
 

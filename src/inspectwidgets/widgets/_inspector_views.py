@@ -199,13 +199,18 @@ class InspectorViews:
         effects.observe(self._on_effects_features, names=["features"])
         if self._other_models:
             models = {self._reviewed_name: self._estimator, **self._other_models}
+            # Made again (other rows): what it was asked to draw, kept.
+            old = self._children.get("effects_models")
+            shown = ("effect", "ice", "centered")
             self._child(
                 "effects_models",
                 models,
                 X,
-                feature=first[0],
+                features=first,
                 grid_resolution=effects.grid_resolution,
                 target=effects.target,
+                random_state=self._random_state,
+                **({k: getattr(old, k) for k in shown} if old else {}),
             )
             effects.observe(
                 self._on_effects_settings, names=["grid_resolution", "target"]
@@ -289,14 +294,14 @@ class InspectorViews:
             self._refresh()
 
     def _follow_effects(self):
-        """Every model's curves follow the Effects view: its one feature,
-        its grid resolution and class; marked to run when next shown."""
+        """Every model's curves follow the Effects view: its feature (or
+        pair), its grid resolution and class; marked to run when next shown."""
         child = self._children.get("effects_models")
         effects = self._children["effects"]
-        if child is None or len(effects.features) != 1:
+        if child is None or not effects.features:
             return
         settings = {
-            "feature": effects.features[0],
+            "features": list(effects.features),
             "grid_resolution": effects.grid_resolution,
             "target": effects.target,
         }
