@@ -15,7 +15,7 @@ from inspectwidgets import (
     partial_dependence,
     subgroup_partial_dependence,
 )
-from inspectwidgets.widgets._effect_groups import MAX_SPLIT_VALUES
+from inspectwidgets.widgets._options import MAX_SPLIT_VALUES
 from inspectwidgets.widgets._serialization import decode_binary_array
 
 N_ROWS = 300
