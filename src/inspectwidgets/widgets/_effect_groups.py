@@ -201,6 +201,11 @@ class IceSummaries(traitlets.HasTraits):
         summary = self.ice_mode != "lines" and self.kind != "average"
         return self.split_by is not None or summary
 
+    def _split_labels(self):
+        """A label per row of the widget's X for `split_by` (set)."""
+        rules = dict([self._split_rule]) if self._split_rule else {}
+        return split_labels(self._X, self._names, self.split_by, rules)
+
     def _summaries(self, payload, result, output):
         """`payload` (a one-way `_curve`) with the subgroups', bands' and
         clusters' entries the traits ask for."""
@@ -209,8 +214,7 @@ class IceSummaries(traitlets.HasTraits):
             return payload  # only drawn curves: nothing to summarize
         weight = self._engine_kwargs["sample_weight"]
         if self.split_by is not None:
-            rules = dict([self._split_rule]) if self._split_rule else {}
-            labels = split_labels(self._X, self._names, self.split_by, rules)
+            labels = self._split_labels()
             payload["groups"] = groups_payload(result, output, labels, weight)
         if self.kind == "average":  # no ICE drawn: no summary of it
             return payload
