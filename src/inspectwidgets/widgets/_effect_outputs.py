@@ -11,7 +11,7 @@ computed (the clusters the chart shows, not clustered again).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..inspection import ice_percentiles, subgroup_partial_dependence
 from ._effect_groups import drawn_rows, with_drawn_curves
@@ -24,6 +24,19 @@ if TYPE_CHECKING:
 
 class EffectOutputs:
     """`to_frame()` and `figure()` of PartialDependenceWidget."""
+
+    # What it reads of the widget (its traits, its IceSummaries, its run).
+    result: Any
+    kind: str
+    target: str
+    n_ice: int
+    split_by: str | None
+    ice_mode: str
+    _X: Any
+    _snapshot: Any
+    _clusters: Any
+    _engine_kwargs: dict[str, Any]
+    _split_labels: Any
 
     def _shown_summary(self):
         """What the chart draws beyond the average and the thin lines:
