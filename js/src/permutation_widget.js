@@ -125,7 +125,9 @@ function render({ model, el }) {
   }
 
   // "Split by": its columns, hidden when the view offers none; the kinds
-  // apply to the unsplit chart only.
+  // apply to the unsplit chart only, and a split permutes over each
+  // subgroup's rows (marginal), so it and the conditional method exclude
+  // each other.
   const NONE = "";
   function syncSplit() {
     const options = list("_split_options");
@@ -141,6 +143,9 @@ function render({ model, el }) {
     controls.splitBy.field.hidden = options.length === 0;
     for (const button of controls.kinds.buttons.values())
       button.disabled = value != null;
+    const conditional = controls.methods.buttons.get("conditional");
+    if (conditional) conditional.disabled = value != null;
+    controls.splitBy.select.disabled = model.get("method") === "conditional";
   }
 
   // ---- Live part: progress, status, chart (one redraw per frame) --------
@@ -279,7 +284,10 @@ function render({ model, el }) {
     syncKind();
     drawNow();
   });
-  onModel("method", syncMethod);
+  onModel("method", () => {
+    syncMethod();
+    syncSplit();
+  });
   onModel("_method_options", syncMethod);
   onModel("split_by", syncSplit);
   onModel("_split_options", syncSplit);

@@ -742,9 +742,13 @@ describe("split by", () => {
     );
     expect(byTestId("piw-baseline").textContent).toContain("split by plan");
     expect(byTestId("piw-hidden").textContent).toContain("1 more feature");
-    // The kinds apply to the unsplit chart only.
+    // The kinds apply to the unsplit chart only; a split is marginal.
     expect(byTestId("piw-kind-box").disabled).toBe(true);
+    expect(byTestId("piw-method-conditional").disabled).toBe(true);
     model.set("split_by", null);
     expect(byTestId("piw-kind-box").disabled).toBe(false);
+    expect(byTestId("piw-method-conditional").disabled).toBe(false);
+    model.set("method", "conditional");
+    expect(byTestId("piw-split-by").disabled).toBe(true);
   });
 });
