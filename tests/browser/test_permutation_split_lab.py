@@ -82,7 +82,7 @@ def test_split_by_a_column_draws_a_dot_per_subgroup(open_notebook):
     expect(root.get_by_test_id("piw-kind-box")).to_be_disabled()
     # Python holds what the page draws: each subgroup's own result.
     _, state = nb.run_code(
-        "print(w.status, type(w.result).__name__, len(w.to_frame()['subgroup'].unique()))"
+        "print(w.status, type(w.result).__name__, w.to_frame()['subgroup'].nunique())"
     )
     assert state.split() == ["done", "SubgroupImportanceResult", "4"]
     nb.screenshot(cell, "permutation_split_by_plan_light.png")

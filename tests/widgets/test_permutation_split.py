@@ -256,3 +256,27 @@ def test_stop_keeps_the_repeats_done_and_a_new_split_cancels_the_run(messy):
     assert w.wait(timeout=HANG_GUARD) == "done"
     assert set(w.result.labels) == {"north", "south", "missing"}
     assert w.result.n_repeats_done == 50
+
+
+def test_the_inspectors_held_out_view_splits_and_keeps_its_overview(messy):
+    from inspectwidgets import ModelInspector
+
+    model, X, y = messy
+    errors = []
+    hook, threading.excepthook = threading.excepthook, errors.append
+    try:
+        inspector = ModelInspector(model, X, y, n_repeats=2)
+        inspector.wait(timeout=HANG_GUARD)
+        effects = inspector.views["effects"]
+        order = effects._overview_importances
+        view = inspector.views["importance"]
+        assert view._split_options  # the held-out view offers the columns
+        view.split_by = "plan"
+        assert view.wait(timeout=HANG_GUARD) == "done"
+        inspector.wait(timeout=HANG_GUARD)
+    finally:
+        threading.excepthook = hook
+    assert errors == []  # no worker thread failed on the subgroups' result
+    assert set(inspector.to_frame("importance")["subgroup"]) == {"basic", "pro", "team"}
+    # The Effects overview keeps the order of the unsplit importances.
+    assert order is not None and effects._overview_importances == order
