@@ -337,6 +337,13 @@ def test_bands_and_clusters_frames_and_figures_are_the_engines(messy):
     assert_allclose(frame["average"], clusters.to_frame()["average"], rtol=1e-12)
     legend = legend_texts(w.figure())
     assert sum(t.startswith("cluster") for t in legend) == clusters.n_clusters
+    # A rule clicked: the frame holds its rows' curve and the other rows'.
+    rule = clusters.rules[0][0]
+    w.split_by = rule.rule
+    frame = w.to_frame()
+    sizes = frame.groupby("subgroup")["size"].first().to_dict()
+    assert sizes == {rule.rule: rule.size, "other rows": N_ROWS - rule.size}
+    w.split_by = None
     # kind="average" draws no ICE: no summary in the frame either.
     w.kind = "average"
     assert w.wait(timeout=60) == "done"
