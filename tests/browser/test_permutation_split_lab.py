@@ -97,3 +97,39 @@ def test_split_by_a_column_draws_a_dot_per_subgroup(open_notebook):
     expect(root).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
     expect(root.get_by_test_id("piw-bar")).to_have_count(4)
     expect(grouped).to_be_hidden()
+
+
+INSPECTOR = CHURN.replace(
+    "w = PermutationImportanceWidget(model, X, y, n_repeats=4)\nw\n",
+    "from inspectwidgets import ModelInspector\n"
+    "mi = ModelInspector(model, X, y, X_train=X, y_train=y, n_repeats=3)\nmi\n",
+)
+
+
+def test_the_inspectors_held_out_view_splits_and_the_cv_view_offers_none(
+    open_notebook, require_bundle
+):
+    require_bundle("inspector_widget.js", "mi-root")
+    nb = open_notebook(
+        "inspector_split.ipynb", [INSPECTOR], viewport={"width": 1280, "height": 1400}
+    )
+    nb.run_all()
+    page = nb.page
+    root = page.get_by_test_id("mi-root")
+    panel = page.get_by_test_id("mi-panel-importance")
+    expect(panel.get_by_test_id("piw-bar")).to_have_count(4, timeout=RUN_TIMEOUT)
+    panel.get_by_test_id("piw-split-by").select_option("plan")
+    nb.eventually_prints("print(mi.views['importance'].split_by)", "plan")
+    expect(panel.get_by_test_id("piw-grouped").get_by_test_id("icw-dot")).to_have_count(
+        16, timeout=RUN_TIMEOUT
+    )
+    expect(panel.get_by_test_id("iw-grouped-note")).to_contain_text("enterprise")
+    nb.eventually_prints(
+        "print(mi.views['importance'].status)", "done", timeout=RUN_TIMEOUT / 1000
+    )
+    nb.screenshot(root, "inspector_split_by_plan_light.png")
+    # Cross-validated: every row of each fold, no split offered.
+    page.get_by_test_id("mi-importance-on-cv").click()
+    cv = page.get_by_test_id("mi-panel-importance_cv")
+    expect(cv.get_by_test_id("piw-bar")).to_have_count(4, timeout=RUN_TIMEOUT)
+    expect(cv.get_by_test_id("piw-split-by")).to_be_hidden()
