@@ -18,6 +18,7 @@ from ..inspection._core import (
     check_X,
     check_y,
 )
+from ..inspection._permutation import SubgroupImportanceResult
 from ._base import ComputationWidget, Status
 from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._inspector_models import (
@@ -250,6 +251,8 @@ class InspectorViews:
         # The reviewed model's result (the first's, of several models).
         child = self._children["importance"]
         result = getattr(child, "reviewed_result", child.result)
+        if isinstance(result, SubgroupImportanceResult):
+            return  # split by a column: no one order of the features
         scorer = result.scorer_names[0]
         # The Effects overview's order: these importances, not the curves'
         # own spread, once known.
