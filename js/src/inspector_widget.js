@@ -287,8 +287,9 @@ function render({ model, el }) {
       shown.push("cohort_importance");
     const selected = binding.list("selected_features");
     if (selected.length > 0) shown.push("effects");
-    // Several models: each one's curve of the one selected feature.
-    if (selected.length === 1 && model.get("_effects_models")?.state)
+    // Several models: each one's curve of the selected feature, or surface
+    // of the selected pair.
+    if (selected.length > 0 && model.get("_effects_models")?.state)
       shown.push("effects_models");
     return shown;
   }

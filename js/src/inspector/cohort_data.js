@@ -87,6 +87,7 @@ export function cohortChart(chart) {
       key: `cohort-${c}`,
       label: cohortLabel(cohort, sizes[c], small[c]),
       color: cohortColor(c, small[c]),
+      muted: small[c],
       values,
       std: spread,
       normalized: values,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pandas as pd
 import traitlets
 from sklearn.utils import check_random_state
 
@@ -25,6 +24,7 @@ from ..inspection import (
     subgroup_partial_dependence,
 )
 from ..inspection._core import REST, quoted, quoted_names
+from ._options import MAX_SPLIT_VALUES, split_column, split_options
 from ._serialization import binary_array
 
 ICE_MODES = ("lines", "bands", "clusters")
@@ -32,22 +32,6 @@ ICE_MODES = ("lines", "bands", "clusters")
 COHORT_SPLIT = "(cohorts)"
 """The `split_by` of the inspector's cohorts (offered once it sets some):
 one curve per cohort and one for the rows in none."""
-
-MAX_SPLIT_VALUES = 10
-"""Columns offered to split by have 2 to this many distinct values (missing
-apart): one colour each from a 10-colour categorical palette, and a legend
-that stays readable; a column of more values is better binned first."""
-
-
-def split_options(X, names):
-    """X's columns of 2..MAX_SPLIT_VALUES distinct values, in X's order."""
-    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-    options = []
-    for position, name in enumerate(names):
-        column = frame.iloc[:, position]
-        if 2 <= column.nunique(dropna=True) <= MAX_SPLIT_VALUES:
-            options.append(name)
-    return options
 
 
 def check_split(value, options, rules):
@@ -68,10 +52,7 @@ def split_labels(X, names, split_by, rule_rows):
         inside = np.zeros(len(X), dtype=bool)
         inside[rule_rows[split_by]] = True
         return np.where(inside, split_by, "other rows")
-    position = names.index(split_by)
-    if hasattr(X, "iloc"):
-        return X.iloc[:, position].to_numpy(dtype=object)
-    return np.asarray(X)[:, position]
+    return split_column(X, names, split_by)
 
 
 def drawn_rows(n_rows, n_ice, random_state):
@@ -247,6 +228,14 @@ class IceSummaries(traitlets.HasTraits):
         summary = self.ice_mode != "lines" and self.kind != "average"
         return self.split_by is not None or summary
 
+    def _split_labels(self):
+        """A label per row of the widget's X for `split_by` (set): the
+        inspector's cohorts' for COHORT_SPLIT."""
+        if self.split_by == COHORT_SPLIT:
+            return cohort_labels(self._X, self._cohorts, self._names)
+        rules = dict([self._split_rule]) if self._split_rule else {}
+        return split_labels(self._X, self._names, self.split_by, rules)
+
     def _summaries(self, payload, result, output):
         """`payload` (a one-way `_curve`) with the subgroups', bands' and
         clusters' entries the traits ask for."""
@@ -255,14 +244,13 @@ class IceSummaries(traitlets.HasTraits):
             return payload  # only drawn curves: nothing to summarize
         weight = self._engine_kwargs["sample_weight"]
         if self.split_by is not None:
-            rules = dict([self._split_rule]) if self._split_rule else {}
-            order = ()
-            if self.split_by == COHORT_SPLIT:
-                labels = cohort_labels(self._X, self._cohorts, self._names)
-                # As the header and Importance list them: one colour each.
-                order = (*(c.name for c in self._cohorts), REST)
-            else:
-                labels = split_labels(self._X, self._names, self.split_by, rules)
+            labels = self._split_labels()
+            # The cohorts as the header and Importance list them: one colour each.
+            order = (
+                (*(c.name for c in self._cohorts), REST)
+                if self.split_by == COHORT_SPLIT
+                else ()
+            )
             payload["groups"] = groups_payload(result, output, labels, weight, order)
         if self.kind == "average":  # no ICE drawn: no summary of it
             return payload

@@ -264,7 +264,6 @@ class ModelInspector(
         shown = {self._tab()}
         if self.selected_features:
             shown.add("effects")
-        if len(self.selected_features) == 1:
             shown.add("effects_models")
         shown |= self._cohort_views()
         return shown & set(self._children)

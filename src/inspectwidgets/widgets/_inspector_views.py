@@ -18,6 +18,7 @@ from ..inspection._core import (
     check_X,
     check_y,
 )
+from ..inspection._permutation import SubgroupImportanceResult
 from ._base import ComputationWidget, Status
 from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._inspector_models import (
@@ -199,13 +200,18 @@ class InspectorViews:
         effects.observe(self._on_effects_features, names=["features"])
         if self._other_models:
             models = {self._reviewed_name: self._estimator, **self._other_models}
+            # Made again (other rows): what it was asked to draw, kept.
+            old = self._children.get("effects_models")
+            shown = ("effect", "ice", "centered")
             self._child(
                 "effects_models",
                 models,
                 X,
-                feature=first[0],
+                features=first,
                 grid_resolution=effects.grid_resolution,
                 target=effects.target,
+                random_state=self._random_state,
+                **({k: getattr(old, k) for k in shown} if old else {}),
             )
             effects.observe(
                 self._on_effects_settings, names=["grid_resolution", "target"]
@@ -245,6 +251,8 @@ class InspectorViews:
         # The reviewed model's result (the first's, of several models).
         child = self._children["importance"]
         result = getattr(child, "reviewed_result", child.result)
+        if isinstance(result, SubgroupImportanceResult):
+            return  # split by a column: no one order of the features
         scorer = result.scorer_names[0]
         # The Effects overview's order: these importances, not the curves'
         # own spread, once known.
@@ -289,14 +297,14 @@ class InspectorViews:
             self._refresh()
 
     def _follow_effects(self):
-        """Every model's curves follow the Effects view: its one feature,
-        its grid resolution and class; marked to run when next shown."""
+        """Every model's curves follow the Effects view: its feature (or
+        pair), its grid resolution and class; marked to run when next shown."""
         child = self._children.get("effects_models")
         effects = self._children["effects"]
-        if child is None or len(effects.features) != 1:
+        if child is None or not effects.features:
             return
         settings = {
-            "feature": effects.features[0],
+            "features": list(effects.features),
             "grid_resolution": effects.grid_resolution,
             "target": effects.target,
         }
