@@ -25,8 +25,9 @@ import pandas as pd
 import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-from ..inspection import cohort_labels, subgroup_partial_dependence
+from ..inspection import cohort_labels
 from ..inspection._core import REST, check_cohorts
+from ._effect_groups import COHORT_SPLIT
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -259,15 +260,19 @@ class InspectorCohorts(traitlets.HasTraits):
         return tables
 
     def _cohort_effects_frame(self):
+        """The Effects view's table when it splits by the cohorts (its
+        subgroups' partial dependence), the `subgroup` column as `cohort`."""
         effects = self._children.get("effects")
-        result = None if effects is None else effects.result
-        if not self.cohorts or result is None or result.individual is None:
+        if (
+            not self.cohorts
+            or effects is None
+            or effects.result is None
+            or effects.split_by != COHORT_SPLIT
+        ):
             raise RuntimeError(
                 "No cohort effects yet: set cohorts, select a feature, then wait()."
             )
-        if result.ice_rows is not None:
-            raise RuntimeError("The Effects run holds a sample of the curves only.")
-        cohorts = check_cohorts(self.cohorts)
-        labels = cohort_labels(effects._X, cohorts, self._names)
-        groups = subgroup_partial_dependence(result, labels)
-        return groups.to_frame().rename(columns={"subgroup": "cohort"})
+        frame = effects.to_frame()
+        if "subgroup" not in frame:  # a summary of a sample of the curves only
+            raise RuntimeError("The Effects view shows no split by the cohorts.")
+        return frame.rename(columns={"subgroup": "cohort"})
