@@ -172,7 +172,7 @@ BLAS_KERNEL ?= Prescott
 BLAS_TESTS = $(shell grep -rl --include='test_*.py' "from numerics import" tests/common tests/widgets tests/plotting)
 OLDEST_VENV := build/oldest-venv
 OLDEST_PINS := scikit-learn==1.9.0 numpy==2.0.2 scipy==1.15.3 pandas==2.2.3 \
-	joblib==1.4.0 "dask[distributed]==2025.1.0"
+	joblib==1.4.0 threadpoolctl==3.5.0 "dask[distributed]==2025.1.0"
 test-oldest: venv
 	test -x $(OLDEST_VENV)/bin/python || $(PYTHON) -m venv $(OLDEST_VENV)
 	# The pins beside the package: uv resolves the rest (numba, matplotlib,

@@ -14,6 +14,8 @@ import "./ui/theme.css";
 
 import { isolate } from "./charts/format.js";
 import comparisonWidget from "./comparison_widget.js";
+import cohortImportance from "./inspector/cohort_importance.js";
+import { createCohortEditor } from "./inspector/cohort_editor.js";
 import { createHeader } from "./inspector/header.js";
 import modelsEffects from "./inspector/models_effects.js";
 import modelsImportance from "./inspector/models_importance.js";
@@ -57,6 +59,11 @@ export const VIEWS = {
     trait: "_effects_models",
     widget: modelsEffects,
     label: "Every model's effects",
+  },
+  cohort_importance: {
+    trait: "_cohort_importance",
+    widget: cohortImportance,
+    label: "Importance per cohort",
   },
 };
 const TABS = ["importance", "comparison"];
@@ -185,6 +192,7 @@ function render({ model, el }) {
   const binding = bindModel(model, { guard });
 
   const header = createHeader({ model, binding, dom });
+  const cohortEditor = createCohortEditor({ model, dom });
   const tabs = segmentedSwitch(
     TABS.map((key) => [key, VIEWS[key].label]),
     "mi-view",
@@ -223,6 +231,7 @@ function render({ model, el }) {
   });
   const root = h("div", { className: "inspectwidgets iw-inspector", testid: "mi-root" }, [
     header.node,
+    cohortEditor.node,
     status,
     guard.node,
     h("div", { className: "mi-tabs" }, [tabs.node, rows.node, selection, clear]),
@@ -230,6 +239,7 @@ function render({ model, el }) {
     hosts.importance_train,
     hosts.importance_cv,
     hosts.importance_oob,
+    hosts.cohort_importance,
     hosts.comparison,
     effectsTitle,
     effectsHint,
@@ -271,10 +281,15 @@ function render({ model, el }) {
   function shownViews() {
     const view = tab() === "importance" ? importanceView() : tab();
     const shown = [view];
+    // Cohorts: their importance under the held-out Importance view.
+    const cohorts = model.get("cohorts");
+    if (view === "importance" && Array.isArray(cohorts) && cohorts.length > 0)
+      shown.push("cohort_importance");
     const selected = binding.list("selected_features");
     if (selected.length > 0) shown.push("effects");
-    // Several models: each one's curve of the one selected feature.
-    if (selected.length === 1 && model.get("_effects_models")?.state)
+    // Several models: each one's curve of the selected feature, or surface
+    // of the selected pair.
+    if (selected.length > 0 && model.get("_effects_models")?.state)
       shown.push("effects_models");
     return shown;
   }
@@ -311,6 +326,7 @@ function render({ model, el }) {
     );
     effectsHint.hidden = selected.length > 0;
     header.update(model.get("_header"));
+    cohortEditor.update();
     /** @type {[string, Record<string, unknown>][]} */
     const states = [];
     for (const key of shown) {
@@ -347,6 +363,9 @@ function render({ model, el }) {
       "selected_features",
       "_header",
       "max_rows",
+      "cohorts",
+      "_cohorts_error",
+      "_cohort_fields",
     ],
     live.now,
   );

@@ -23,9 +23,11 @@ import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { warningActions, warningContent } from "./pd/pd_warning.js";
 import {
   bindRunStop,
+  fillSelect,
   integerInput,
   runStopButtons,
   saveOnChange,
+  selectField,
 } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
@@ -115,43 +117,6 @@ const LIVE_TRAITS = [
   "_elapsed_seconds",
   "_curve",
 ];
-
-/**
- * A labelled select.
- *
- * @param {string} testid
- * @param {string} label
- */
-function selectField(testid, label) {
-  const select = h("select", { testid, attrs: { "aria-label": label } });
-  const field = h("label", { className: "iw-field" }, [
-    h("span", { text: label }),
-    select,
-  ]);
-  return { select, field };
-}
-
-/**
- * Replace the options of `select` (text via textContent) and select `value`.
- *
- * @param {HTMLSelectElement} select
- * @param {[string, string][]} options `[value, label]` pairs.
- * @param {string | undefined} value
- */
-function fillSelect(select, options, value) {
-  const known = options.some(([v]) => v === value);
-  /** @type {[string, string][]} */
-  const all =
-    known || value === undefined || value === ""
-      ? options
-      : [...options, [value, value]];
-  select.replaceChildren(
-    ...all.map(([v, label]) =>
-      h("option", { text: label, attrs: { value: v } }),
-    ),
-  );
-  select.value = value ?? "";
-}
 
 /**
  * Which chart draws `curve`: a key of CHARTS.

@@ -6,6 +6,10 @@
 // for the displayed scorer. Switching the displayed scorer or the kind of chart
 // needs no Python: every scorer's result is already in `_chart`.
 //
+// "Split by" (a column of 2 to 10 values) reruns through Python with one
+// dot per subgroup for each feature (permutation/split_data.js,
+// charts/grouped_importance.js); the views that offer no column hide it.
+//
 // Feature and scorer choices are staged and sent together by "Apply" (or by
 // "Run"), so a series of clicks starts one computation, not one per click.
 //
@@ -24,8 +28,9 @@ import {
   topFeatures,
 } from "./permutation/permutation_data.js";
 import { createSelection } from "./permutation/selection.js";
+import { isSplit, splitResult } from "./permutation/split_data.js";
 import { h, listenerBag } from "./ui/dom.js";
-import { commitOnEnter } from "./ui/controls.js";
+import { commitOnEnter, fillSelect } from "./ui/controls.js";
 import { bindFeatureSelection } from "./ui/feature_selection.js";
 import { frameScheduler } from "./ui/frame.js";
 import { createViewGuard, guardRender, messageOf } from "./ui/guard.js";
@@ -119,6 +124,30 @@ function render({ model, el }) {
     controls.methods.node.hidden = list("_method_options").length < 2;
   }
 
+  // "Split by": its columns, hidden when the view offers none; the kinds
+  // apply to the unsplit chart only, and a split permutes over each
+  // subgroup's rows (marginal), so it and the conditional method exclude
+  // each other.
+  const NONE = "";
+  function syncSplit() {
+    const options = list("_split_options");
+    const value = model.get("split_by");
+    fillSelect(
+      controls.splitBy.select,
+      [
+        [NONE, "— none —"],
+        ...options.map((c) => /** @type {[string, string]} */ ([c, c])),
+      ],
+      value == null ? NONE : String(value),
+    );
+    controls.splitBy.field.hidden = options.length === 0;
+    for (const button of controls.kinds.buttons.values())
+      button.disabled = value != null;
+    const conditional = controls.methods.buttons.get("conditional");
+    if (conditional) conditional.disabled = value != null;
+    controls.splitBy.select.disabled = model.get("method") === "conditional";
+  }
+
   // ---- Live part: progress, status, chart (one redraw per frame) --------
 
   function drawLive() {
@@ -132,14 +161,16 @@ function render({ model, el }) {
     const chartValue = model.get("_chart") ?? {};
     const scorer = String(model.get("scorer") ?? "");
     let result = null;
+    let split = null;
     let drawError = "";
     try {
-      result = scorerResult(chartValue, scorer);
+      if (isSplit(chartValue)) split = splitResult(chartValue, scorer);
+      else result = scorerResult(chartValue, scorer);
     } catch (err) {
       drawError = `Could not draw the result: ${messageOf(err)}`;
     }
 
-    const features = result?.features ?? [];
+    const features = (split ?? result)?.features ?? [];
     const hasResult = Object.keys(chartValue?.scorers ?? {}).length > 0;
     // After a failed run the last result stays up, dimmed and captioned.
     const stale = status === "error" && features.length > 0;
@@ -171,6 +202,8 @@ function render({ model, el }) {
         stale,
         hasResult,
         maxFeatures: model.get("max_features"),
+        split,
+        splitBy: String(model.get("split_by") ?? ""),
       }),
     );
     picked.mark();
@@ -194,10 +227,11 @@ function render({ model, el }) {
     const k = readTopK(controls.topK);
     let result = null;
     try {
-      result = scorerResult(
-        model.get("_chart"),
-        String(model.get("scorer") ?? ""),
-      );
+      const chart = model.get("_chart");
+      const scorer = String(model.get("scorer") ?? "");
+      result = isSplit(chart)
+        ? splitResult(chart, scorer)
+        : scorerResult(chart, scorer);
     } catch {
       // Malformed result: result stays null, the option order is used.
     }
@@ -219,6 +253,10 @@ function render({ model, el }) {
       if (model.get("method") !== method) save({ method });
     });
   }
+  dom.on(controls.splitBy.select, "change", () => {
+    const value = controls.splitBy.select.value;
+    save({ split_by: value === NONE ? null : value });
+  });
   dom.on(controls.apply, "click", selection.apply);
   dom.on(controls.run, "click", () => {
     if (selection.problems().length > 0) return; // never run on an empty list
@@ -246,8 +284,13 @@ function render({ model, el }) {
     syncKind();
     drawNow();
   });
-  onModel("method", syncMethod);
+  onModel("method", () => {
+    syncMethod();
+    syncSplit();
+  });
   onModel("_method_options", syncMethod);
+  onModel("split_by", syncSplit);
+  onModel("_split_options", syncSplit);
   onModel("max_features", scheduleLive);
   for (const name of LIVE_TRAITS) onModel(name, scheduleLive);
 
@@ -256,6 +299,7 @@ function render({ model, el }) {
   syncScorer();
   syncKind();
   syncMethod();
+  syncSplit();
   drawNow();
 
   return () => {

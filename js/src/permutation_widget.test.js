@@ -11,6 +11,7 @@ import {
   makeChart,
   queryAllTestId,
   queryTestId,
+  splitChart,
   stubAnimationFrames,
   checkRedrawGuard,
   pressEnter,
@@ -679,5 +680,75 @@ describe("an error in the view", () => {
     const model = mount(makeModel());
     flushFrames();
     checkRedrawGuard(model, el, "piw", flushFrames);
+  });
+});
+
+// ---- Split by -----------------------------------------------------------------
+
+describe("split by", () => {
+  const splitField = () => byTestId("piw-split-by").closest("label");
+
+  it("is hidden where the view offers no column (cross-validated, out-of-bag)", () => {
+    mount(makeModel({ _split_options: [], split_by: null }));
+    expect(splitField().hidden).toBe(true);
+    expect(byTestId("piw-grouped").closest(".piw-grouped-host").hidden).toBe(
+      true,
+    );
+  });
+
+  it("sends the column picked, and none", () => {
+    const model = mount(
+      makeModel({ _split_options: ["plan", "sex"], split_by: null }),
+    );
+    const select = byTestId("piw-split-by");
+    expect(splitField().hidden).toBe(false);
+    expect([...select.options].map((o) => o.value)).toEqual([
+      "",
+      "plan",
+      "sex",
+    ]);
+    select.value = "plan";
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.saves.at(-1).split_by).toBe("plan");
+    select.value = "";
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(model.saves.at(-1).split_by).toBeNull();
+  });
+
+  it("draws one dot per subgroup, the sizes and the greyed note", () => {
+    const model = mount(
+      makeModel({
+        _split_options: ["plan"],
+        split_by: "plan",
+        scorer: "r2",
+        _chart: splitChart(),
+      }),
+    );
+    flushFrames();
+    const grouped = byTestId("piw-grouped");
+    expect(grouped.closest(".piw-grouped-host").hidden).toBe(false);
+    expect(byTestId("piw-chart")?.closest(".piw-chart-host")?.hidden ?? true).toBe(
+      true,
+    );
+    // tenure: "missing" has no number (NaN): 2 dots; plan: 3.
+    const dots = (f) =>
+      grouped.querySelectorAll(
+        `[data-testid="icw-row"][data-feature="${f}"] [data-testid="icw-dot"]`,
+      ).length;
+    expect([dots("tenure"), dots("plan")]).toEqual([2, 3]);
+    expect(grouped.textContent).toContain("missing (n = 12, few rows)");
+    expect(byTestId("iw-grouped-note").textContent).toContain(
+      "fewer than 30 rows",
+    );
+    expect(byTestId("piw-baseline").textContent).toContain("split by plan");
+    expect(byTestId("piw-hidden").textContent).toContain("1 more feature");
+    // The kinds apply to the unsplit chart only; a split is marginal.
+    expect(byTestId("piw-kind-box").disabled).toBe(true);
+    expect(byTestId("piw-method-conditional").disabled).toBe(true);
+    model.set("split_by", null);
+    expect(byTestId("piw-kind-box").disabled).toBe(false);
+    expect(byTestId("piw-method-conditional").disabled).toBe(false);
+    model.set("method", "conditional");
+    expect(byTestId("piw-split-by").disabled).toBe(true);
   });
 });

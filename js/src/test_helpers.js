@@ -584,3 +584,32 @@ export function checkRedrawGuard(model, el, prefix, flush) {
   expect(progress.closest("[hidden]")).toBeNull();
   errors.mockRestore();
 }
+
+// ---- A permutation split (split_by) ----------------------------------------
+
+/** A split's `_chart`: 3 subgroups (the last small) x 2 features. */
+export function splitChart(pack = payloadPacker(), overrides = {}) {
+  return {
+    repeats_done: 2,
+    n_repeats: 5,
+    n_features: 3,
+    n_pending: 0,
+    groups: {
+      labels: ["basic", "pro", "missing"],
+      sizes: [120, 95, 12],
+      n_permuted: [120, 95, 12],
+      small: [false, false, true],
+      min_size: 30,
+    },
+    scorers: {
+      r2: {
+        features: ["tenure", "plan"],
+        n_hidden: 1,
+        baselines: [0.8, 0.75, Number.NaN],
+        mean: pack([0.3, 0.1, 0.5, 0.0, Number.NaN, -0.2], [3, 2]),
+        std: pack([0.02, 0.01, 0.05, 0.0, Number.NaN, 0.3], [3, 2]),
+      },
+    },
+    ...overrides,
+  };
+}

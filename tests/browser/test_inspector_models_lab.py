@@ -1,7 +1,9 @@
 """ModelInspector of several models in JupyterLab: the header's columns, one
 per model beside the one dummy; the Importance view's dots, one per model
 with a legend, flagged where the kernel's paired interval excludes 0; the
-header's menu choosing the reviewed model; in light and dark themes."""
+header's menu choosing the reviewed model; every model's Effects: its curve,
+its ICE curves on demand, a pair's surfaces on one colour scale; in light
+and dark themes."""
 
 import pytest
 from conftest import isolated
@@ -182,6 +184,75 @@ def test_the_header_menu_chooses_the_reviewed_model(open_notebook, require_bundl
     nb.screenshot(header, "model_inspector_reviewed_header_dark.png")
     nb.screenshot(panel, "model_inspector_reviewed_importance_dark.png")
     nb.set_theme("JupyterLab Light")
+
+
+def test_every_models_ice_on_demand_and_surfaces_of_a_pair(
+    open_notebook, require_bundle
+):
+    require_bundle("inspector_widget.js", "mme-ice-toggle")
+    nb = open_notebook(
+        "inspector_models_effects.ipynb",
+        [TWO_MODELS.replace("\nmi\n", "\nmi.selected_features = ['b']\nmi\n")],
+        viewport={"width": 1280, "height": 2200},
+    )
+    nb.run_all()
+    page = nb.page
+    every = page.get_by_test_id("mi-panel-effects_models")
+    expect(every.get_by_test_id("mme-curve")).to_have_count(2, timeout=RUN_TIMEOUT)
+    expect(every.get_by_test_id("mme-ice-panel")).to_have_count(0)
+    # ICE asked with the toggle: a panel per model, the same rows, one y scale.
+    every.get_by_test_id("mme-ice-toggle").check()
+    nb.eventually_prints("print(mi.views['effects_models'].ice)", "True")
+    panels = every.get_by_test_id("mme-ice-panel")
+    expect(panels).to_have_count(2, timeout=RUN_TIMEOUT)
+    expect(every.get_by_test_id("mme-root")).to_have_attribute(
+        "data-status", "done", timeout=RUN_TIMEOUT
+    )
+    expect(panels.first).to_have_attribute("data-rows", "100")
+    domains = panels.evaluate_all("ps => ps.map(p => p.dataset.yDomain)")
+    assert domains[0] == domains[1]
+    every.get_by_test_id("mme-centered-toggle").check()
+    nb.eventually_prints("print(mi.views['effects_models'].centered)", "True")
+    expect(every.get_by_test_id("mme-title")).to_contain_text("centered")
+    rows = nb.run_code(
+        "f = mi.to_frame('effects_models')\nprint(f['row'].nunique(), f.shape[1])"
+    )[1].split()
+    assert rows == ["100", "5"]
+    page.mouse.move(0, 0)
+    nb.screenshot(every, "model_inspector_models_ice_light.png")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(every, "model_inspector_models_ice_dark.png")
+    nb.set_theme("JupyterLab Light")
+    # A pair: every model's surface side by side, one colour scale.
+    nb.run_code("mi.selected_features = ['a', 'b']")
+    surfaces = every.get_by_test_id("mme-surface-panel")
+    expect(surfaces).to_have_count(2, timeout=RUN_TIMEOUT)
+    expect(every.get_by_test_id("mme-root")).to_have_attribute(
+        "data-status", "done", timeout=RUN_TIMEOUT
+    )
+    expect(surfaces.first).to_have_attribute("data-cells", "2500")
+    domains = surfaces.evaluate_all("ps => ps.map(p => p.dataset.colorDomain)")
+    assert domains[0] == domains[1]
+    expect(every.get_by_test_id("mme-ice-panel")).to_have_count(0)
+    expect(every.get_by_test_id("mme-chart")).to_be_hidden()
+    expect(every.get_by_test_id("mme-color-legend")).to_be_visible()
+    nb.screenshot(every, "model_inspector_models_surfaces_light.png")
+    nb.set_theme("JupyterLab Dark")
+    nb.screenshot(every, "model_inspector_models_surfaces_dark.png")
+    nb.set_theme("JupyterLab Light")
+    # ALE instead: each model's second-order effect, the same bins.
+    every.get_by_test_id("mme-effect-ale").click()
+    nb.eventually_prints("print(mi.views['effects_models'].effect)", "ale")
+    expect(every.get_by_test_id("mme-title")).to_contain_text(
+        "second-order accumulated local effects", timeout=RUN_TIMEOUT
+    )
+    expect(every.get_by_test_id("mme-surface-panel")).to_have_count(2)
+    nb.run_code("mi.selected_features = ['b']")
+    expect(every.get_by_test_id("mme-title")).to_contain_text(
+        "accumulated local effects of b", timeout=RUN_TIMEOUT
+    )
+    expect(every.get_by_test_id("mme-curve")).to_have_count(2)
+    nb.screenshot(every, "model_inspector_models_ale_light.png")
 
 
 def test_saved_two_model_review_draws_offline(tmp_path, browser, require_bundle):

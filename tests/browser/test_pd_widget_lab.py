@@ -113,6 +113,29 @@ CANVAS_INK_JS = """
 }
 """
 
+# The ICE canvas's most opaque pixel's colour, beside the css colour it paints
+# with: canvas pixels keep the colour of their painting, so they follow a
+# theme switch only if the chart repaints.
+CANVAS_COLOR_JS = """
+(canvas) => {
+  const { width, height } = canvas;
+  const px = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+  let best = 3;
+  for (let k = 3; k < px.length; k += 4) if (px[k] > px[best]) best = k;
+  const css = getComputedStyle(canvas).color.match(/[0-9.]+/g).map(Number);
+  return { ink: [px[best - 3], px[best - 2], px[best - 1]], css: css.slice(0, 3) };
+}
+"""
+
+
+def assert_canvas_in_css_colour(canvas):
+    colours = canvas.evaluate(CANVAS_COLOR_JS)
+    # Translucent strokes round the colour by a few units; light and dark
+    # themes differ by 13 to 35 on each channel.
+    ink, css = colours["ink"], colours["css"]
+    assert all(abs(a - b) <= 12 for a, b in zip(ink, css, strict=True)), colours
+
+
 # Narrow the widget to `width` px (a page-only change: no kernel round trip)
 # and time its redraw on the page clock, from the style change (`t0`) and
 # from the start of the animation frame that redraws (`frame`):
@@ -239,6 +262,15 @@ def test_curve_ice_surface_and_controls(open_notebook):
     expect(root.get_by_test_id("pdw-decile")).to_have_count(9)
     cell = nb.page.locator(".jp-Cell").filter(has=root)
     nb.screenshot(cell, "pd_curve_light.png")
+    canvas = root.get_by_test_id("pdw-ice-canvas")
+    assert_canvas_in_css_colour(canvas)
+    try:
+        nb.set_theme("JupyterLab Dark")
+        assert_canvas_in_css_colour(canvas)
+        nb.screenshot(cell, "pd_curve_dark.png")
+    finally:
+        nb.set_theme("JupyterLab Light")
+    assert_canvas_in_css_colour(canvas)
 
     root.get_by_test_id("pdw-centered").check()
     nb.eventually_prints("print(w.centered)", "True")

@@ -308,6 +308,22 @@ def _inspector_numbers(inspector):
     ]
 
 
+def _inspector_cohorts(model, X, y, **settings):
+    # A rule true of any X: the cohort run's inputs are X's rows themselves.
+    cohorts = {"every row": "all rows"}
+    return InspectorRun(
+        iw.ModelInspector(model, X, y, cohorts=cohorts, **_perm_kwargs(settings))
+    )
+
+
+def _inspector_cohorts_numbers(inspector):
+    cohorts = inspector.views["cohort_importance"].result
+    return [
+        *_inspector_numbers(inspector),
+        *[n for result in cohorts.results for n in _perm_numbers(result)],
+    ]
+
+
 TARGETS = [
     Target(
         "permutation_importance",
@@ -626,6 +642,15 @@ TARGETS = [
         _inspector_numbers,
         widget=True,
         payload=("_header", "_importance"),
+    ),
+    Target(
+        "ModelInspector(cohorts)",
+        "inspector",
+        frozenset({"scoring", "n_repeats", "random_state"}),
+        _inspector_cohorts,
+        _inspector_cohorts_numbers,
+        widget=True,
+        payload=("_header", "_importance", "_cohort_importance"),
     ),
     Target(
         "impurity_importance",

@@ -312,14 +312,11 @@ def test_every_models_partial_dependence_on_one_grid(classification):
     forest = frame[frame["model"] == "forest"]
     assert_allclose(forest["b"], effects["b"].astype(float))
     assert_allclose(forest["average"], effects["average"])
-    # A pair selected: no curves of every model; one feature again: its curves.
-    inspector.selected_features = ["a", "b"]
-    inspector.wait(TIMEOUT)
-    assert inspector.views["effects_models"].feature == "b"
+    # One feature again: its curves.
     inspector.selected_features = ["c"]
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
     curves = inspector._effects_models["state"]["_models_curves"]
-    assert curves["feature"] == "c"
+    assert curves["features"] == ["c"]
     assert set(inspector.to_frame("effects_models").columns) == {
         "model", "c", "average",
     }  # fmt: skip
@@ -347,5 +344,5 @@ def test_every_models_effects_stop_with_cancel(classification):
     # Shown again with other settings: it computes again, to the end.
     inspector.selected_features = ["b"]
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
-    assert inspector._effects_models["state"]["_models_curves"]["feature"] == "b"
+    assert inspector._effects_models["state"]["_models_curves"]["features"] == ["b"]
     inspector.close()

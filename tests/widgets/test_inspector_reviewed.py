@@ -348,3 +348,30 @@ def test_reviewing_while_the_held_out_run_runs_waits_for_its_scores(
         scorer(models["boosting"], X_test, y_test),
     )
     inspector.close()
+
+
+def test_the_cohorts_follow_the_reviewed_model(three_models):
+    """Each cohort's held-out importance and header scores are the reviewed
+    model's: scikit-learn's on that cohort's rows."""
+    models, X_train, y_train, X_test, y_test = three_models
+    inspector = _inspector(three_models, run=False)
+    inspector.cohorts = [{"name": "high a", "rule": "a > 0"}]
+    inspector.run()
+    inspector.wait(TIMEOUT)
+    inspector.reviewed = "boosting"
+    statuses = inspector.wait(TIMEOUT)
+    assert "running" not in statuses.values()
+    assert statuses["cohort_importance"] == "done"
+    assert inspector.views["cohort_importance"]._estimator is models["boosting"]
+    [entry, rest] = inspector._header["cohorts"]
+    rows = (X_test["a"] > 0).to_numpy()
+    scorer = get_scorer("accuracy")
+    assert_allclose(
+        entry["scores"]["accuracy"],
+        scorer(models["boosting"], X_test[rows], y_test[rows]),
+    )
+    assert_allclose(
+        rest["scores"]["accuracy"],
+        scorer(models["boosting"], X_test[~rows], y_test[~rows]),
+    )
+    inspector.close()

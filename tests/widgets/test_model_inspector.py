@@ -589,12 +589,12 @@ def test_effects_and_comparison_made_after_the_first_run_starts(
     made = InspectorViews._build_subsampled
     started = []
 
-    def build(self):
+    def build(self, *args):
         if "importance" in self._children:  # the views made late
             started.append(self._children["importance"].status)
             if ends_first:
                 self._children["importance"].wait(TIMEOUT)
-        made(self)
+        made(self, *args)
 
     monkeypatch.setattr(InspectorViews, "_build_subsampled", build)
     inspector = make(regression)

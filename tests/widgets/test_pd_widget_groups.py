@@ -15,7 +15,7 @@ from inspectwidgets import (
     partial_dependence,
     subgroup_partial_dependence,
 )
-from inspectwidgets.widgets._effect_groups import MAX_SPLIT_VALUES
+from inspectwidgets.widgets._options import MAX_SPLIT_VALUES
 from inspectwidgets.widgets._serialization import decode_binary_array
 
 N_ROWS = 300
@@ -286,3 +286,65 @@ def test_fifty_random_changes_end_on_the_engines_numbers(messy):
         rtol=1e-6,
         atol=1e-9,
     )
+
+
+# ---- to_frame() and figure() follow what the chart shows ----------------------
+
+
+def legend_texts(figure):
+    return [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+
+
+@pytest.mark.parametrize("column", ["seats", "member", "region"])
+def test_a_split_frame_and_figure_are_each_subgroups_curve(messy, column):
+    model, X = messy
+    w = widget(model, X, split_by=column)
+    expected = subgroup_partial_dependence(engine_result(model, X), X[column])
+    frame = w.to_frame()
+    pd.testing.assert_frame_equal(
+        frame.drop(columns="average"), expected.to_frame().drop(columns="average")
+    )
+    assert_allclose(frame["average"], expected.to_frame()["average"], rtol=1e-12)
+    assert frame.groupby("subgroup", dropna=False)["size"].first().sum() == N_ROWS
+    legend = legend_texts(w.figure())
+    for label, size, small in zip(
+        expected.labels, expected.sizes, expected.small, strict=True
+    ):
+        entry = next(t for t in legend if t.startswith(f"{label} (n={size:,}"))
+        assert ("few rows" in entry) == bool(small)
+    # No split: the average over the grid again, and the n_ice thin lines.
+    w.split_by = None
+    assert w.wait(timeout=60) == "done"
+    assert "subgroup" not in w.to_frame()
+    assert len(w.figure().axes[0].lines) == 100 + 1
+
+
+def test_bands_and_clusters_frames_and_figures_are_the_engines(messy):
+    model, X = messy
+    result = engine_result(model, X)
+    w = widget(model, X, ice_mode="bands")
+    bands = ice_percentiles(result).to_frame()
+    frame = w.to_frame()
+    assert list(frame.columns) == list(bands.columns)
+    assert_allclose(frame["value"], bands["value"], rtol=1e-12)
+    ax = w.figure().axes[0]
+    assert len(ax.collections) >= 2  # the 5-95 and 25-75 bands
+    w.ice_mode = "clusters"
+    assert w.wait(timeout=60) == "done"
+    clusters = ice_clusters(result, X, random_state=0)
+    frame = w.to_frame()
+    assert frame.groupby("cluster")["size"].first().tolist() == clusters.sizes.tolist()
+    assert_allclose(frame["average"], clusters.to_frame()["average"], rtol=1e-12)
+    legend = legend_texts(w.figure())
+    assert sum(t.startswith("cluster") for t in legend) == clusters.n_clusters
+    # A rule clicked: the frame holds its rows' curve and the other rows'.
+    rule = clusters.rules[0][0]
+    w.split_by = rule.rule
+    frame = w.to_frame()
+    sizes = frame.groupby("subgroup")["size"].first().to_dict()
+    assert sizes == {rule.rule: rule.size, "other rows": N_ROWS - rule.size}
+    w.split_by = None
+    # kind="average" draws no ICE: no summary in the frame either.
+    w.kind = "average"
+    assert w.wait(timeout=60) == "done"
+    assert list(w.to_frame().columns) == list(result.to_frame().columns)

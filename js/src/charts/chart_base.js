@@ -355,6 +355,34 @@ export function observeResize(container, onResize) {
 }
 
 /**
+ * Call `onChange()` when the page's theme changes: JupyterLab's theme
+ * attributes on <body>, or the system's colour scheme (VS Code, a saved
+ * page). Svg follows css by itself; a canvas keeps the colours it was painted
+ * with, so its painter repaints on this.
+ *
+ * @param {() => void} onChange
+ * @returns {() => void} stops observing.
+ */
+export function observeTheme(onChange) {
+  /** @type {(() => void)[]} */
+  const stops = [];
+  if (typeof MutationObserver !== "undefined" && typeof document !== "undefined") {
+    const observer = new MutationObserver(() => onChange());
+    observer.observe(document.body, {
+      attributes: true,
+      attributeFilter: ["data-jp-theme-name", "data-jp-theme-light"],
+    });
+    stops.push(() => observer.disconnect());
+  }
+  if (typeof matchMedia === "function") {
+    const scheme = matchMedia("(prefers-color-scheme: dark)");
+    scheme.addEventListener?.("change", onChange);
+    stops.push(() => scheme.removeEventListener?.("change", onChange));
+  }
+  return () => stops.forEach((stop) => stop());
+}
+
+/**
  * d3-axis pins font-size="10" and a font family on its group: drop them so
  * tick labels take the widget's theme font and size.
  *

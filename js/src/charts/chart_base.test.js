@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import {
   DEFAULT_WIDTH,
   measureWidth,
+  observeTheme,
   truncate,
   wrapLabel,
 } from "./chart_base.js";
@@ -65,5 +66,23 @@ describe("measureWidth", () => {
     expect(measureWidth(container)).toBe(368);
     width = 500;
     expect(measureWidth(container, 10)).toBe(500);
+  });
+});
+
+describe("observeTheme", () => {
+  it("calls back when JupyterLab switches theme, until stopped", async () => {
+    const onChange = vi.fn();
+    const stop = observeTheme(onChange);
+    document.body.setAttribute("data-jp-theme-light", "false");
+    await Promise.resolve();
+    expect(onChange).toHaveBeenCalledTimes(1);
+    // Other attributes of <body> are not a theme change.
+    document.body.setAttribute("data-other", "x");
+    await Promise.resolve();
+    expect(onChange).toHaveBeenCalledTimes(1);
+    stop();
+    document.body.setAttribute("data-jp-theme-light", "true");
+    await Promise.resolve();
+    expect(onChange).toHaveBeenCalledTimes(1);
   });
 });

@@ -53,22 +53,43 @@ const KNOWN_COLORS = {
   permutation_test: "#0072B2",
   permutation_conditional: "#009E73",
 };
-const OTHER_COLORS = ["#D55E00", "#F0E442", "#999999"];
+// The rest of the Okabe-Ito palette, for other keys (several models, say).
+// Yellow (#F0E442) is left out: it is unreadable on the light theme.
+const PALETTE = [
+  "#0072B2",
+  "#D55E00",
+  "#009E73",
+  "#CC79A7",
+  "#E69F00",
+  "#56B4E9",
+  "#999999",
+];
 
 /**
  * A colour per measure key: fixed for the known measures (so a measure keeps
- * its colour when another is absent), then the others in order.
+ * its colour when another is absent), then the others in order from the
+ * palette's colours no known measure here has taken (cycling past 7 keys).
+ * A measure given its own `color` (a subgroup's, say) keeps it.
  *
  * @param {string[]} keys
+ * @param {(string | undefined)[]} [own] each key's own colour, if any.
  * @returns {Map<string, string>}
  */
-export function measureColors(keys) {
+export function measureColors(keys, own = []) {
   const colors = new Map();
+  const taken = new Set();
+  for (const [i, key] of keys.entries())
+    if (!own[i] && Object.hasOwn(KNOWN_COLORS, key)) {
+      colors.set(key, KNOWN_COLORS[key]);
+      taken.add(KNOWN_COLORS[key]);
+    }
+  const free = PALETTE.filter((color) => !taken.has(color));
+  const others = free.length > 0 ? free : PALETTE;
   let other = 0;
-  for (const key of keys) {
-    if (Object.hasOwn(KNOWN_COLORS, key)) colors.set(key, KNOWN_COLORS[key]);
-    else {
-      colors.set(key, OTHER_COLORS[other % OTHER_COLORS.length]);
+  for (const [i, key] of keys.entries()) {
+    if (own[i]) colors.set(key, own[i]);
+    else if (!colors.has(key)) {
+      colors.set(key, others[other % others.length]);
       other += 1;
     }
   }
@@ -99,7 +120,10 @@ export function dotDomain(rows) {
  * @param {DotPlotData} data
  */
 function makeRows(data) {
-  const colors = measureColors(data.measures.map((m) => m.key));
+  const colors = measureColors(
+    data.measures.map((m) => m.key),
+    data.measures.map((m) => m.color),
+  );
   return data.features.map((feature, i) => {
     const dots = data.measures.map((m, k) => ({
       key: m.key,
@@ -179,7 +203,9 @@ function buildRow(g) {
  * A measure may also carry `units` (of the raw values), `low` and `high`
  * (its raw interval), `normalizedLow` and `normalizedHigh` (the interval on
  * the normalized scale, drawn as the whisker instead of ± std) and
- * `withinNoise` (1 where the dot is within noise).
+ * `withinNoise` (1 where the dot is within noise), and its own `color`
+ * (else one of the known measures' or the others' colours) and `muted`
+ * (its legend entry greyed: a small subgroup's).
  *
  * @typedef {import("../codecs.js").TypedArray | number[]} Numbers
  * @typedef {{key: string, label: string, values: Numbers,
@@ -187,7 +213,8 @@ function buildRow(g) {
  *   normalizedStd: Numbers | null, units?: string,
  *   low?: Numbers | null, high?: Numbers | null,
  *   normalizedLow?: Numbers | null, normalizedHigh?: Numbers | null,
- *   withinNoise?: Numbers | null}} DotMeasure
+ *   withinNoise?: Numbers | null, color?: string,
+ *   muted?: boolean}} DotMeasure
  */
 export function createDotPlot(
   container,
@@ -235,7 +262,10 @@ export function createDotPlot(
 
   function drawLegend() {
     if (data === null) return;
-    const colors = measureColors(data.measures.map((m) => m.key));
+    const colors = measureColors(
+      data.measures.map((m) => m.key),
+      data.measures.map((m) => m.color),
+    );
     const anyNoise = rows.some((row) => row.dots.some((dot) => dot.withinNoise));
     setShown(noiseKey, anyNoise);
     noiseKey.attr("title", data.noiseNote || null);
@@ -248,7 +278,8 @@ export function createDotPlot(
         item.append("span").attr("class", "icw-legend-label");
         return item;
       })
-      .attr("data-measure", (m) => m.key);
+      .attr("data-measure", (m) => m.key)
+      .classed("icw-legend-muted", (m) => Boolean(m.muted));
     items
       .select(".icw-swatch")
       .style(

@@ -191,6 +191,16 @@ describe("dot plot helpers", () => {
     ).toBe(conditional.get("permutation_conditional"));
   });
 
+  it("measureColors gives up to 7 other keys distinct, readable colours", () => {
+    const models = measureColors(["a", "b", "c", "d", "e", "f", "g"]);
+    expect(new Set(models.values()).size).toBe(7);
+    expect([...models.values()]).not.toContain("#F0E442");
+    // Beside the known measures, another key takes a colour none of them has.
+    const known = ["mdi", "permutation_train", "permutation_test"];
+    const mixed = measureColors([...known, "x"]);
+    expect(known.map((k) => mixed.get(k))).not.toContain(mixed.get("x"));
+  });
+
   it("dotDomain spans zero, the dots and their whiskers", () => {
     const rows = [
       {

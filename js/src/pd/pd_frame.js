@@ -13,6 +13,7 @@ import { select } from "d3-selection";
 import {
   CHAR_WIDTH,
   measureWidth,
+  observeTheme,
   themeAxis,
   wrapLabel,
 } from "../charts/chart_base.js";
@@ -320,15 +321,22 @@ export function curveValueLines(curve, j) {
  */
 export function oneWayHandle({ frame, pointer, hide, setCurve, draw }) {
   let destroyed = false;
+  let drawn = false;
+  // The ICE canvas keeps the theme's colour it was painted with.
+  const stopTheme = observeTheme(() => {
+    if (!destroyed && drawn) draw();
+  });
   return {
     update(next) {
       if (destroyed) return { iceDrawn: 0, bars: 0 };
       setCurve(next);
+      drawn = next !== null;
       return draw();
     },
     destroy() {
       if (destroyed) return;
       destroyed = true;
+      stopTheme();
       pointer.stop();
       hide();
       frame.root.remove();

@@ -1,13 +1,14 @@
 // @ts-check
 // The permutation widget's controls: the features (filter, All / None / Top
 // k, checklist), the scorers (checklist, the displayed scorer) and the run
-// settings (repeats, kind of chart, Apply / Run / Stop and the hint under
-// them). Elements only; the widget wires them.
+// settings (repeats, kind of chart, split by, Apply / Run / Stop and the
+// hint under them). Elements only; the widget wires them.
 
 import {
   repeatsInput,
   runStopButtons,
   segmentedSwitch,
+  selectField,
 } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 
@@ -126,6 +127,12 @@ export function buildControls(context) {
   );
   for (const [value, , title] of METHODS)
     ui.methods.buttons.get(value)?.setAttribute("title", title);
+  // The columns to split by (hidden when the view offers none).
+  ui.splitBy = selectField("piw-split-by", "Split by");
+  ui.splitBy.select.setAttribute(
+    "title",
+    "Permutation importance within each subgroup of rows of this column (one dot per subgroup)",
+  );
   ui.apply = h("button", {
     className: "piw-apply",
     testid: "piw-apply",
@@ -144,6 +151,7 @@ export function buildControls(context) {
     ui.repeats.field,
     ui.methods.node,
     ui.kinds.node,
+    ui.splitBy.field,
     h("div", { className: "iw-buttons piw-row-buttons" }, [
       ui.apply,
       ui.run,

@@ -2,12 +2,16 @@
 // The permutation widget's output: the baseline score, the chart (bars or
 // boxes) or the table of the displayed scorer's result, the note on negative
 // values, how many features `max_features` leaves out, and what to do while
-// there is no result.
+// there is no result. A split (`split_by`) draws one dot per subgroup for
+// each feature instead (charts/grouped_importance.js), whatever the kind.
 
 import { formatNumber } from "../charts/format.js";
+import { createGroupedImportance } from "../charts/grouped_importance.js";
 import { createImportanceChart } from "../charts/importance_chart.js";
 import { h } from "../ui/dom.js";
+import { createTooltip } from "../ui/tooltip.js";
 import { fillTable } from "./results_table.js";
+import { splitBaselineText } from "./split_data.js";
 
 // The negative-value notes, each shown only when something is drawn in the
 // negative colour in the kind of chart it describes.
@@ -37,6 +41,9 @@ const NEGATIVE_BOX_NOTE =
  *   error (drawn dimmed).
  * @property {boolean} hasResult whether any scorer has a result.
  * @property {unknown} maxFeatures the `max_features` trait.
+ * @property {import("./split_data.js").SplitResult | null} [split] a
+ *   split's result for the displayed scorer (drawn instead of `result`).
+ * @property {string} [splitBy] the `split_by` trait.
  */
 export function createOutputPanel() {
   const baseline = h("div", {
@@ -62,11 +69,72 @@ export function createOutputPanel() {
     empty,
   ]);
   const chart = createImportanceChart(chartHost);
+  const groupedHost = h("div", { className: "piw-grouped-host" });
+  groupedHost.style.position = "relative";
+  groupedHost.hidden = true;
+  chartHost.after(groupedHost);
+  const tooltip = createTooltip(groupedHost, { testid: "piw-grouped-tooltip" });
+  const grouped = createGroupedImportance(groupedHost, {
+    tooltip,
+    testid: "piw-grouped",
+  });
+
+  /**
+   * Draw a split's result: one dot per subgroup; the kind's chart and
+   * table hidden.
+   *
+   * @param {import("./split_data.js").SplitResult} split
+   * @param {string} scorer
+   * @param {string} splitBy
+   * @param {unknown} maxFeatures
+   */
+  function drawSplit(split, scorer, splitBy, maxFeatures) {
+    chartHost.hidden = true;
+    table.hidden = true;
+    groupedHost.hidden = split.features.length === 0;
+    baseline.textContent = splitBaselineText(split, scorer, splitBy);
+    grouped.update({
+      features: split.features,
+      groups: split.groups,
+      mean: split.mean,
+      std: split.std,
+      minSize: split.minSize,
+      axisTitle: `importance within each subgroup: drop in ${scorer} (dot: mean, whisker: ± std over ${split.repeatsDone} repeats)`,
+    });
+    let note = "";
+    for (let i = 0; i < split.mean.length; i += 1)
+      if (split.mean[i] < 0) note = NEGATIVE_NOTE;
+    negativeNote.textContent = note;
+    negativeNote.hidden = note === "";
+    negativeNote.classList.remove("piw-negative-note-box");
+    hidden.hidden = split.nHidden <= 0;
+    hidden.textContent =
+      split.nHidden > 0
+        ? `${split.nHidden} more ${split.nHidden === 1 ? "feature" : "features"} not shown (max_features = ${maxFeatures}).`
+        : "";
+    empty.hidden = split.features.length > 0;
+  }
 
   return {
     node,
     /** Draw `state` (see `OutputState`). */
-    update({ result, scorer, kind, status, stale, hasResult, maxFeatures }) {
+    update({
+      result,
+      scorer,
+      kind,
+      status,
+      stale,
+      hasResult,
+      maxFeatures,
+      split = null,
+      splitBy = "",
+    }) {
+      node.classList.toggle("piw-stale", stale);
+      if (split) {
+        drawSplit(split, scorer, splitBy, maxFeatures);
+        return;
+      }
+      groupedHost.hidden = true;
       const features = result?.features ?? [];
       const what = result?.baselineNote ? ` (${result.baselineNote})` : "";
       const method =
@@ -133,6 +201,8 @@ export function createOutputPanel() {
     /** Remove the chart (the widget removes `node`). */
     destroy() {
       chart.destroy();
+      grouped.destroy();
+      tooltip.destroy();
     },
   };
 }

@@ -1,7 +1,9 @@
 // @ts-check
 // Controls the widgets share: the repeats input, a segmented switch (the
-// permutation widget's kind, the comparison widget's view) and the Run / Stop
-// buttons. Each returns its elements; the widget places them.
+// permutation widget's kind, the comparison widget's view), the Run / Stop
+// buttons, and a labelled select with its options (the "split by" of the
+// partial dependence and permutation widgets). Each returns its elements;
+// the widget places them.
 
 import { h } from "./dom.js";
 
@@ -180,4 +182,41 @@ export function bindRunStop({ run, stop }, { model, binding, dom }) {
   dom.on(stop, "click", () => {
     if (model.get("status") === "running") binding.increment("_stop_requests");
   });
+}
+
+/**
+ * A labelled select.
+ *
+ * @param {string} testid
+ * @param {string} label
+ */
+export function selectField(testid, label) {
+  const select = h("select", { testid, attrs: { "aria-label": label } });
+  const field = h("label", { className: "iw-field" }, [
+    h("span", { text: label }),
+    select,
+  ]);
+  return { select, field };
+}
+
+/**
+ * Replace the options of `select` (text via textContent) and select `value`.
+ *
+ * @param {HTMLSelectElement} select
+ * @param {[string, string][]} options `[value, label]` pairs.
+ * @param {string | undefined} value
+ */
+export function fillSelect(select, options, value) {
+  const known = options.some(([v]) => v === value);
+  /** @type {[string, string][]} */
+  const all =
+    known || value === undefined || value === ""
+      ? options
+      : [...options, [value, value]];
+  select.replaceChildren(
+    ...all.map(([v, label]) =>
+      h("option", { text: label, attrs: { value: v } }),
+    ),
+  );
+  select.value = value ?? "";
 }

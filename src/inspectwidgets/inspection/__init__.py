@@ -6,6 +6,7 @@ from ._comparison import (
     impurity_importance,
     relative_importance,
 )
+from ._core import Cohort, cohort_labels
 from ._effects import (
     AccumulatedLocalEffectsResult,
     SubgroupAccumulatedLocalEffects,
@@ -90,6 +91,8 @@ __all__ = [
     "subgroup_partial_dependence",
     "SubgroupImportanceResult",
     "subgroup_permutation_importance",
+    "Cohort",
+    "cohort_labels",
     "iter_subgroup_permutation_importance",
     "IceClusters",
     "ClusterRule",

@@ -17,11 +17,7 @@ def draw_subgroup_bars(ax, result, scorer, max_features):
     scorer = result.results[0]._scorer(scorer)
     mean = result.importances_mean(scorer)  # (groups, features)
     std = result.importances_std(scorer)
-    weights = np.where(np.isnan(mean), 0.0, result.sizes[:, None])
-    with np.errstate(invalid="ignore"):
-        overall = np.nansum(mean * weights, axis=0) / weights.sum(axis=0)
-    order = np.argsort(-np.nan_to_num(overall, nan=-np.inf), kind="stable")
-    shown = order[:max_features]
+    shown, hidden = result.top(scorer, max_features)
     n_groups = len(result.labels)
     height = 0.8 / n_groups
     positions = np.arange(len(shown))[::-1]
@@ -54,7 +50,7 @@ def draw_subgroup_bars(ax, result, scorer, max_features):
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
     )
-    ax.set_title(_title(result, len(order) - len(shown)), fontsize="medium")
+    ax.set_title(_title(result, hidden), fontsize="medium")
     return bars, by_label
 
 

@@ -14,35 +14,24 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pandas as pd
 import traitlets
 from sklearn.utils import check_random_state
 
 from ..inspection import (
+    cohort_labels,
     ice_clusters,
     ice_percentiles,
     subgroup_partial_dependence,
 )
-from ..inspection._core import quoted, quoted_names
+from ..inspection._core import REST, quoted, quoted_names
+from ._options import MAX_SPLIT_VALUES, split_column, split_options
 from ._serialization import binary_array
 
 ICE_MODES = ("lines", "bands", "clusters")
 
-MAX_SPLIT_VALUES = 10
-"""Columns offered to split by have 2 to this many distinct values (missing
-apart): one colour each from a 10-colour categorical palette, and a legend
-that stays readable; a column of more values is better binned first."""
-
-
-def split_options(X, names):
-    """X's columns of 2..MAX_SPLIT_VALUES distinct values, in X's order."""
-    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-    options = []
-    for position, name in enumerate(names):
-        column = frame.iloc[:, position]
-        if 2 <= column.nunique(dropna=True) <= MAX_SPLIT_VALUES:
-            options.append(name)
-    return options
+COHORT_SPLIT = "(cohorts)"
+"""The `split_by` of the inspector's cohorts (offered once it sets some):
+one curve per cohort and one for the rows in none."""
 
 
 def check_split(value, options, rules):
@@ -63,10 +52,7 @@ def split_labels(X, names, split_by, rule_rows):
         inside = np.zeros(len(X), dtype=bool)
         inside[rule_rows[split_by]] = True
         return np.where(inside, split_by, "other rows")
-    position = names.index(split_by)
-    if hasattr(X, "iloc"):
-        return X.iloc[:, position].to_numpy(dtype=object)
-    return np.asarray(X)[:, position]
+    return split_column(X, names, split_by)
 
 
 def drawn_rows(n_rows, n_ice, random_state):
@@ -96,16 +82,22 @@ def _points(result, output, values):
     return binary_array(np.ascontiguousarray(values[..., done]))
 
 
-def groups_payload(result, output, labels, sample_weight):
+def groups_payload(result, output, labels, sample_weight, order=()):
     """Each subgroup's partial dependence: labels, sizes, the small ones
-    (the engine's `min_size`) and their curves, one row per subgroup."""
+    (the engine's `min_size`) and their curves, one row per subgroup; those
+    named in `order` first, in that order (the cohorts, as listed), the
+    others as their rows come."""
     groups = subgroup_partial_dependence(result, labels, sample_weight=sample_weight)
+    rank = {name: i for i, name in enumerate(order)}
+    rows = sorted(
+        range(len(groups.labels)), key=lambda i: rank.get(groups.labels[i], len(rank))
+    )
     return {
-        "labels": [str(label) for label in groups.labels],
-        "sizes": [int(size) for size in groups.sizes],
-        "small": [bool(small) for small in groups.small],
+        "labels": [str(groups.labels[i]) for i in rows],
+        "sizes": [int(groups.sizes[i]) for i in rows],
+        "small": [bool(groups.small[i]) for i in rows],
         "min_size": groups.min_size,
-        "average": _points(result, output, groups.average[:, output]),
+        "average": _points(result, output, groups.average[rows, output]),
     }
 
 
@@ -173,6 +165,7 @@ class IceSummaries(traitlets.HasTraits):
 
     def _init_summaries(self, X, names):
         self._split_rule = None  # (rule, its rows) once set
+        self._cohorts = ()  # the inspector's, for COHORT_SPLIT
         self._clusters = None  # (result, its IceClusters)
         return split_options(X, names)
 
@@ -182,6 +175,21 @@ class IceSummaries(traitlets.HasTraits):
         stays, read again from the new rows)."""
         if self.split_by is not None and self.split_by not in self._split_options:
             self.split_by = None
+
+    def _set_cohorts(self, cohorts):
+        """Split by the inspector's `cohorts` (Cohort instances; none: the
+        split goes): each one's curve, and the rest's, read again from the
+        curves of these rows (no prediction when they hold every row's)."""
+        self._cohorts = tuple(cohorts)
+        options = [o for o in self._split_options if o != COHORT_SPLIT]
+        self._split_options = [*options, COHORT_SPLIT] if cohorts else options
+        if not cohorts:
+            if self.split_by == COHORT_SPLIT:
+                self.split_by = None
+        elif self.split_by == COHORT_SPLIT:
+            self._on_summary(None)  # the same split, other labels
+        else:
+            self.split_by = COHORT_SPLIT
 
     @traitlets.validate("split_by")
     def _valid_split(self, proposal):
@@ -220,6 +228,14 @@ class IceSummaries(traitlets.HasTraits):
         summary = self.ice_mode != "lines" and self.kind != "average"
         return self.split_by is not None or summary
 
+    def _split_labels(self):
+        """A label per row of the widget's X for `split_by` (set): the
+        inspector's cohorts' for COHORT_SPLIT."""
+        if self.split_by == COHORT_SPLIT:
+            return cohort_labels(self._X, self._cohorts, self._names)
+        rules = dict([self._split_rule]) if self._split_rule else {}
+        return split_labels(self._X, self._names, self.split_by, rules)
+
     def _summaries(self, payload, result, output):
         """`payload` (a one-way `_curve`) with the subgroups', bands' and
         clusters' entries the traits ask for."""
@@ -228,9 +244,14 @@ class IceSummaries(traitlets.HasTraits):
             return payload  # only drawn curves: nothing to summarize
         weight = self._engine_kwargs["sample_weight"]
         if self.split_by is not None:
-            rules = dict([self._split_rule]) if self._split_rule else {}
-            labels = split_labels(self._X, self._names, self.split_by, rules)
-            payload["groups"] = groups_payload(result, output, labels, weight)
+            labels = self._split_labels()
+            # The cohorts as the header and Importance list them: one colour each.
+            order = (
+                (*(c.name for c in self._cohorts), REST)
+                if self.split_by == COHORT_SPLIT
+                else ()
+            )
+            payload["groups"] = groups_payload(result, output, labels, weight, order)
         if self.kind == "average":  # no ICE drawn: no summary of it
             return payload
         if self.ice_mode == "bands":

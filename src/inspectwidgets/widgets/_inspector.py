@@ -49,6 +49,7 @@ import anywidget
 import traitlets
 from numpy.typing import ArrayLike
 
+from ..inspection import Cohort
 from ..inspection._core import (
     Data,
     Estimator,
@@ -58,6 +59,7 @@ from ..inspection._core import (
     quoted_names,
 )
 from ._embedding import PERMUTATION_VIEWS
+from ._inspector_cohorts import InspectorCohorts
 from ._inspector_models import check_other_models, split_models
 from ._inspector_results import InspectorResults
 from ._inspector_reviewed import check_reviewed, review
@@ -70,7 +72,9 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget
 
 
-class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
+class ModelInspector(
+    InspectorCohorts, InspectorResults, InspectorViews, anywidget.AnyWidget
+):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters
@@ -122,6 +126,13 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         cross-validated and out-of-bag views are marginal, and so is the
         held-out view of several models ("conditional" is refused then).
     n_jobs : int, default=None
+    cohorts : dict of str to str, or list of Cohort, default=None
+        Named rules on X's columns, ``{"young pro": "age < 30 and plan ==
+        'pro'"}`` (the language of :class:`~inspectwidgets.Cohort`), also
+        built in the header: each cohort's rows and held-out scores in the
+        header, its importance under the held-out Importance view, its
+        partial dependence under Effects (from the ICE curves). A row
+        meeting several rules counts in the first; the others are "rest".
     run : bool, default=True
         Compute the shown views at once.
 
@@ -208,6 +219,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         importance_on: Literal["test", "train", "cv", "oob"] = "test",
         method: Literal["marginal", "conditional"] = "marginal",
         n_jobs: int | None = None,
+        cohorts: dict[str, str] | list[Cohort] | None = None,
         run: bool = True,
     ) -> None:
         # Several models: the views review one (`reviewed`), the header
@@ -254,6 +266,7 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         self.on_msg(self._on_message)
         if selected_features is not None:
             self.selected_features = list(selected_features)
+        self._init_cohorts(cohorts)
         self._ready = True
         importance.observe(self._on_importance_status, names=["status"])
         if run:
@@ -274,8 +287,8 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
         shown = {self._tab()}
         if self.selected_features:
             shown.add("effects")
-        if len(self.selected_features) == 1:
             shown.add("effects_models")
+        shown |= self._cohort_views()
         return shown & set(self._children)
 
     def _refresh(self):
@@ -380,9 +393,10 @@ class ModelInspector(InspectorResults, InspectorViews, anywidget.AnyWidget):
     def views(self) -> dict[str, ComputationWidget]:
         """The widgets behind the views: ``{"importance": ...,
         "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
-        "comparison": ..., "effects": ..., "effects_models": ...}`` (those
-        on training data only with it, "importance_oob" only for a bagged
-        ensemble, "effects_models" only for several models)."""
+        "comparison": ..., "effects": ..., "effects_models": ...,
+        "cohort_importance": ...}`` (those on training data only with it,
+        "importance_oob" only for a bagged ensemble, "effects_models" only
+        for several models, "cohort_importance" once cohorts are set)."""
         return dict(self._children)
 
     def run(self) -> None:

@@ -66,6 +66,16 @@ def keep_baselines(kept, baselines, scorers):
     return new
 
 
+def rescored_header(header, reviewed, names, kept, baselines):
+    """:func:`header_of_models` of `header` once `baselines` are kept (see
+    :func:`keep_baselines`); None when they bring nothing new (an empty
+    `baselines`: the scores kept anew by the caller) or before a header."""
+    scorers = [row["scorer"] for row in header.get("scores", ())]
+    if not scorers or (baselines and not keep_baselines(kept, baselines, scorers)):
+        return None
+    return header_of_models(header, reviewed, names, kept)
+
+
 def header_of_models(header, reviewed, names, kept):
     """`header` (the reviewed model's, without scores) naming the reviewed
     model's column and holding the other models' beside (`names`: every

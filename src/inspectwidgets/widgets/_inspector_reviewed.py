@@ -8,8 +8,9 @@ redrawn), every model's curves under Effects, and each model's held-out
 scores. What does is made again for the new model, its runs in flight
 cancelled (their widgets closed), and runs when shown as any view does:
 the Importance views on training rows (cross-validated, out-of-bag), the
-Comparison view, the Effects view (its selection and settings kept) and
-the header (the reviewed model's scores and warning). Each model keeps its
+Comparison view, the Effects view (its selection and settings kept), the
+cohorts' importance and the header (the reviewed model's scores, its
+cohorts' and its warning). Each model keeps its
 own store of shared permutations (widgets/_shared.py keys them by rows,
 not by model), so coming back to a model reuses what its views computed.
 """
@@ -67,6 +68,7 @@ def review(inspector, name):
         inspector._header = inspector._header_content()
     else:
         inspector._open_header(run=False)
+    inspector._cohorts_of_reviewed()
     if inspector._importance_options.get(inspector.importance_on):
         inspector.importance_on = "test"  # unavailable for this model
     inspector._refresh()

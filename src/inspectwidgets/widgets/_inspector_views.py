@@ -18,12 +18,13 @@ from ..inspection._core import (
     check_X,
     check_y,
 )
+from ..inspection._permutation import SubgroupImportanceResult
 from ._base import ComputationWidget, Status
 from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._inspector_models import (
     add_other_columns,
     header_of_models,
-    keep_baselines,
+    rescored_header,
     score_models,
 )
 from ._permutation import engine_scoring
@@ -202,14 +203,20 @@ class InspectorViews:
         )
         effects.observe(self._on_effects_features, names=["features"])
         if self._other_models:
-            if every_model or "effects_models" not in self._children:
+            # Made again (other rows): what it was asked to draw, kept; not
+            # for another reviewed model (its curves are every model's).
+            old = self._children.get("effects_models")
+            shown = ("effect", "ice", "centered")
+            if every_model or old is None:
                 self._child(
                     "effects_models",
                     self._models,
                     X,
-                    feature=first[0],
+                    features=first,
                     grid_resolution=effects.grid_resolution,
                     target=effects.target,
+                    random_state=self._random_state,
+                    **({k: getattr(old, k) for k in shown} if old else {}),
                 )
             effects.observe(
                 self._on_effects_settings, names=["grid_resolution", "target"]
@@ -249,6 +256,8 @@ class InspectorViews:
         # The reviewed model's result (the first's, of several models).
         child = self._children["importance"]
         result = getattr(child, "reviewed_result", child.result)
+        if isinstance(result, SubgroupImportanceResult):
+            return  # split by a column: no one order of the features
         scorer = result.scorer_names[0]
         # The Effects overview's order: these importances, not the curves'
         # own spread, once known.
@@ -293,14 +302,14 @@ class InspectorViews:
             self._refresh()
 
     def _follow_effects(self):
-        """Every model's curves follow the Effects view: its one feature,
-        its grid resolution and class; marked to run when next shown."""
+        """Every model's curves follow the Effects view: its feature (or
+        pair), its grid resolution and class; marked to run when next shown."""
         child = self._children.get("effects_models")
         effects = self._children["effects"]
-        if child is None or len(effects.features) != 1:
+        if child is None or not effects.features:
             return
         settings = {
-            "feature": effects.features[0],
+            "features": list(effects.features),
             "grid_resolution": effects.grid_resolution,
             "target": effects.target,
         }
@@ -395,17 +404,13 @@ class InspectorViews:
     def _models_scored(self, baselines):
         """Several models: the header with every model's kept scores, those
         of `baselines` ({name: its run's baseline scores}) kept first."""
-        scorers = [row["scorer"] for row in self._header.get("scores", ())]
-        if not scorers:  # no header yet
-            return
         with self._lock:
-            if keep_baselines(self._model_scores, baselines, scorers) or not baselines:
-                self._header = header_of_models(
-                    self._header,
-                    self._reviewed_name,
-                    self._models,
-                    self._model_scores,
-                )
+            header = rescored_header(
+                self._header, self._reviewed_name, self._models,
+                self._model_scores, baselines,
+            )  # fmt: skip
+            if header is not None:
+                self._header = header
 
     def _score_header(self, baseline):
         # Called with the held-out rows' baseline, from the thread that

@@ -1,11 +1,13 @@
 """What the widgets share beyond their base: where the bundle lives, which
 scorers a widget offers for an estimator, and how the effect widgets name
-features, categorical columns and classes."""
+features, categorical columns and classes, and which columns a "split by"
+offers."""
 
 import numbers
 import pathlib
 
 import numpy as np
+import pandas as pd
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
 
@@ -113,3 +115,29 @@ def categorical_names(X, names, categorical_features):
         for n, is_numeric in zip(names, numeric, strict=True)
         if not is_numeric or n in chosen
     ]
+
+
+MAX_SPLIT_VALUES = 10
+"""Columns offered to split by have 2 to this many distinct values (missing
+apart): one colour each from a 10-colour categorical palette, and a legend
+that stays readable; a column of more values is better binned first."""
+
+
+def split_options(X, names):
+    """X's columns of 2..MAX_SPLIT_VALUES distinct values, in X's order."""
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    options = []
+    for position, name in enumerate(names):
+        column = frame.iloc[:, position]
+        if 2 <= column.nunique(dropna=True) <= MAX_SPLIT_VALUES:
+            options.append(name)
+    return options
+
+
+def split_column(X, names, split_by):
+    """The values of the column named `split_by` (one of `names`, X's
+    columns as the traits name them), a label per row."""
+    position = names.index(split_by)
+    if hasattr(X, "iloc"):
+        return X.iloc[:, position].to_numpy(dtype=object)
+    return np.asarray(X)[:, position]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import traitlets
 from numpy.typing import ArrayLike
@@ -25,6 +25,7 @@ from ._effect_groups import (
     drawn_rows,
     with_drawn_curves,
 )
+from ._effect_outputs import EffectOutputs
 from ._effect_parts import (
     KINDS,
     Effects,
@@ -35,7 +36,6 @@ from ._effect_parts import (
 )
 from ._effect_payloads import curve_payload, effects_payload, output_index
 from ._effect_streams import EffectStreams
-from ._figures import new_figure
 from ._options import STATIC, categorical_names, feature_names, target_options
 from ._overview import OverviewPanels
 from ._workload import (
@@ -48,13 +48,14 @@ from ._workload import (
     workload_text,
 )
 
-if TYPE_CHECKING:
-    import pandas as pd
-    from matplotlib.figure import Figure
-
 
 class PartialDependenceWidget(
-    IceSummaries, OverviewPanels, EffectStreams, RowSubsample, ComputationWidget
+    EffectOutputs,
+    IceSummaries,
+    OverviewPanels,
+    EffectStreams,
+    RowSubsample,
+    ComputationWidget,
 ):
     """Partial dependence and ICE curves that fill in while they are computed.
 
@@ -419,31 +420,3 @@ class PartialDependenceWidget(
                     self._show(self._snapshot)
                 return
         self.run()  # after an error, or to report an unknown class
-
-    # Results in Python --------------------------------------------------------
-
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy DataFrame of the average over the grid."""
-        if self.result is None:
-            raise RuntimeError("No result yet; call wait() first.")
-        return self.result.to_frame()
-
-    def figure(self) -> Figure:
-        """A matplotlib Figure of the current curve or surface."""
-        from ..plotting import AccumulatedLocalEffectsDisplay, PartialDependenceDisplay
-
-        if self.result is None:
-            raise RuntimeError("No result yet; call wait() first.")
-        figure = new_figure((6.4, 4.8))
-        ax = figure.subplots()
-        # The trait holds the class label as a string ("" for regressors),
-        # which the Displays' `target` accepts.
-        target = self.target or None
-        snapshot = self._snapshot
-        if snapshot.ale is not None:
-            AccumulatedLocalEffectsDisplay(snapshot.ale, snapshot.pd).plot(
-                ax=ax, target=target
-            )
-        else:
-            PartialDependenceDisplay(self.result).plot(ax=ax, target=target)
-        return figure

@@ -20,6 +20,7 @@ from ..inspection._core import (
 )
 from ..inspection._permutation import (
     ScoringPlan,
+    SubgroupImportanceResult,
     builtin_score_name,
     permutation_run,
     resamples_scorers,
@@ -33,8 +34,9 @@ from ._importance_method import (
     importance_run,
     store_settings,
 )
+from ._importance_split import ImportanceSplit, split_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
-from ._permutation_payloads import chart_payload
+from ._permutation_payloads import chart_payload, subgroup_chart_payload
 from ._selection import FeatureSelection
 from ._workload import Workload, is_large, rows_text, workload_text
 
@@ -43,7 +45,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget):
+class PermutationImportanceWidget(
+    ImportanceSplit, Workload, FeatureSelection, ComputationWidget
+):
     """Permutation importance that fills in live while it is computed.
 
     Pick features, repeats and scorers in the widget (or set the traits of the
@@ -86,12 +90,16 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         table (the first two as in :meth:`PermutationImportanceDisplay.plot`).
     scorer : str, default=None
         The scorer drawn (one of `scoring`); the first of `scoring` when None.
+    split_by : str, default=None
+        A column of X of 2 to 10 values: the importance within each subgroup
+        of its rows (missing values one; see `ImportanceSplit`), one bar
+        per subgroup, those of fewer than 30 rows greyed.
     run : bool, default=True
         Start computing at once.
 
     Attributes
     ----------
-    result : PermutationImportanceResult or None
+    result : PermutationImportanceResult, SubgroupImportanceResult or None
         The latest (possibly partial) result of the current settings.
 
     Examples
@@ -151,7 +159,14 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     _repeats_total = traitlets.Int(0).tag(sync=True)
     _chart = traitlets.Dict().tag(sync=True)
 
-    _RERUN_ON = ("features", "n_repeats", "scoring", "random_state", "method")
+    _RERUN_ON = (
+        "features",
+        "n_repeats",
+        "scoring",
+        "random_state",
+        "method",
+        "split_by",
+    )
 
     _shared = None
     """``(SharedPermutations, rows)`` when a ModelInspector shares this
@@ -175,6 +190,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         max_features: int = 25,
         kind: Literal["bar", "box", "table"] = "bar",
         scorer: str | None = None,
+        split_by: str | None = None,
         run: bool = True,
     ) -> None:
         check_fitted(estimator)
@@ -190,6 +206,7 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             n_jobs=n_jobs, sample_weight=sample_weight, max_samples=max_samples
         )
         self._n_bootstrap = n_bootstrap
+        split_options = self._init_split(X, all_labels)
         self._ready = False
         super().__init__(
             features=labels,
@@ -203,6 +220,8 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
             method=method,
             _feature_options=list(self._columns),
             _scorer_options=list(dict.fromkeys(scoring + scorer_options(estimator, y))),
+            _split_options=split_options,
+            split_by=split_by,
         )
         # Fail early, in Python, for settings the engine would refuse.
         self._stream(cancel=None)
@@ -252,6 +271,11 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
         # conditional run takes the same arguments but fits its subgroup
         # trees as it is made, so it is made on the worker thread. The
         # settings are read now: they may change before the worker starts.
+        if self.split_by is not None:
+            run = self._split_run(params)
+            self._workload = self._describe()
+            run.stream_first_round = True
+            return iter(run)  # a subgroup result: not shared with other views
         run = permutation_run(self._estimator, self._X, self._y, **params)
         self._workload = self._describe()  # once the engine checked max_samples
         settings = store_settings(
@@ -335,6 +359,11 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
     }
 
     def _chart_of(self, result):
+        if isinstance(result, SubgroupImportanceResult):
+            return {
+                **subgroup_chart_payload(result, self.max_features),
+                **self._chart_extras,
+            }
         return {**chart_payload(result, self.max_features), **self._chart_extras}
 
     def _progress_of(self, result):
@@ -381,12 +410,14 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy DataFrame of the current result: feature, scorer, repeat,
-        importance (plus baseline and permuted scores)."""
+        importance (plus baseline and permuted scores); split by a column,
+        ``subgroup``, ``size``, ``n_permuted`` and ``small`` first."""
         return self._require_result().to_frame()
 
     def figure(self) -> Figure:
         """A matplotlib Figure of the chart as currently set (`scorer`,
-        `kind`, `max_features`); the "table" kind draws bars.
+        `kind`, `max_features`); the "table" kind draws bars, and so does
+        a split, one bar per subgroup.
 
         The figure is not registered with pyplot, so returning it from a cell
         shows it once.
@@ -396,6 +427,8 @@ class PermutationImportanceWidget(Workload, FeatureSelection, ComputationWidget)
 
         result = self._require_result()
         n_bars = min(self.max_features, len(result.feature_names))
+        if isinstance(result, SubgroupImportanceResult):
+            return split_figure(result, self.scorer, self.max_features)
         figure = new_figure(chart_size(n_bars))
         PermutationImportanceDisplay(result).plot(
             ax=figure.subplots(),

@@ -1,8 +1,10 @@
 """The permutation widget's chart as the front end draws it: every scorer's
-top features as binary arrays, and a conditional result's subgroup rules."""
+top features as binary arrays, a conditional result's subgroup rules, and a
+split's subgroups (grouped bars)."""
 
 import numpy as np
 
+from ..inspection._partial_dependence import value_label
 from ._serialization import binary_array
 
 
@@ -57,4 +59,39 @@ def subgroups_payload(result, features):
     return {
         name: [[group.rule, int(group.size)] for group in result.subgroups[name]]
         for name in features
+    }
+
+
+def subgroup_chart_payload(result, max_features):
+    """A SubgroupImportanceResult as the grouped bars draw it: the
+    subgroups (labels, sizes, the small ones) and, for every scorer, its
+    top features by the size-weighted mean (`result.top`), each subgroup's
+    mean and std as (subgroups, features) float32 arrays, NaN where a
+    subgroup has no number (no repeat yet, or a score undefined on it)."""
+    scorers = {}
+    for name in result.scorer_names:
+        shown, hidden = result.top(name, max_features)
+        scorers[name] = {
+            "features": [result.feature_names[i] for i in shown],
+            "n_hidden": int(hidden),
+            "baselines": [float(r.baseline_scores[name]) for r in result.results],
+            "mean": binary_array(result.importances_mean(name)[:, shown]),
+            "std": binary_array(result.importances_std(name)[:, shown]),
+        }
+    return {
+        "interval_label": "",
+        "repeats_done": result.n_repeats_done,
+        "n_repeats": result.n_repeats,
+        "n_features": len(result.feature_names),
+        "n_pending": len(result.pending_features),
+        "scorers": scorers,
+        "method": "marginal",
+        "subgroups": {},
+        "groups": {
+            "labels": [value_label(label) for label in result.labels],
+            "sizes": [int(size) for size in result.sizes],
+            "n_permuted": [int(n) for n in result.n_permuted],
+            "small": [bool(small) for small in result.small],
+            "min_size": int(result.min_size),
+        },
     }

@@ -57,6 +57,7 @@ class _ResampledImportance(PermutationImportanceWidget):
     _engine_run: Any = None  # CrossValRun or OobRun
     # Their engines permute over every row: no conditional variant.
     _methods = ("marginal",)
+    _splits = False  # nor subgroups: a fold's rows are its split
     _engine_function: Any = None  # the one-shot whose parameters it takes
 
     def __init__(self, estimator, X, y, *, cv=5, **kwargs):

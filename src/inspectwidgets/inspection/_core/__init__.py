@@ -6,6 +6,7 @@ module in docs/architecture.md); widgets and plotting import only the names
 below, from this package (tests/test_layers.py).
 """
 
+from .cohorts import REST, Cohort, check_cohorts, cohort_labels
 from .columns import column_names, column_position, resolve_features
 from .dtypes import float_features
 from .hints import (
@@ -33,7 +34,9 @@ from .validation import (
     quoted_names,
 )
 
-__all__ = []  # nothing here is public
+# The cohorts are public (the package's one shared rule language); nothing
+# else here is.
+__all__ = ["Cohort", "cohort_labels"]
 
 # Internal API for widgets and plotting: not public, changed together with
 # its callers. tests/test_layers.py checks that every name imported above is
@@ -65,6 +68,9 @@ INTERNAL_API = [
     "walks_needed",
     # the engines' parameter lists, for the widgets that call a Run
     "bind_arguments",
+    # the inspector's cohorts checked, and its rows in no cohort
+    "check_cohorts",
+    "REST",
     # the types of the public signatures (hints.py)
     "Column",
     "Data",

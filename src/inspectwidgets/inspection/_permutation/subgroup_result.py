@@ -113,6 +113,20 @@ class SubgroupImportanceResult:
             return np.full(values.shape[:2], np.nan)
         return values.std(axis=2)
 
+    def top(
+        self, scorer: str | None = None, k: int | None = None
+    ) -> tuple[np.ndarray, int]:
+        """Indices of the `k` features of the highest mean importance over
+        the subgroups, each weighted by its rows (subgroups without a number
+        left out), most important first, and how many are left out."""
+        mean = self.importances_mean(scorer)
+        weights = np.where(np.isnan(mean), 0.0, self.sizes[:, None])
+        with np.errstate(invalid="ignore"):
+            overall = np.nansum(mean * weights, axis=0) / weights.sum(axis=0)
+        order = np.argsort(-np.nan_to_num(overall, nan=-np.inf), kind="stable")
+        shown = order if k is None else order[:k]
+        return shown, len(order) - len(shown)
+
     def to_sklearn(self) -> dict[Any, Bunch | dict[str, Bunch]]:
         """Each subgroup's scikit-learn return value, keyed by its label:
         what :func:`sklearn.inspection.permutation_importance` returns on
