@@ -333,11 +333,15 @@ class InspectorViews:
 
     def _header_after_importance(self, status):
         """Scores for a header still without them once the held-out run
-        ends without a baseline: scored here if it was cancelled, marked
+        ends without a baseline (or ends well after failing): scored here if
+        it was cancelled or split (a subgroup run shares no baseline of
+        every row), marked
         failed if the model failed to predict (the view shows the error)."""
-        if self._header.get("model_scores") != "pending":
+        if self._header.get("model_scores") not in ("pending", "failed"):
             return
-        if status == "cancelled":
+        # Cancelled, or done split (by the cohorts): a subgroup run scores
+        # its subgroups' rows, not all of them.
+        if status in ("cancelled", "done"):
             self._score_header_now()
         elif status == "error":
             with self._lock:
