@@ -253,7 +253,9 @@ function render({ model, el }) {
   function ensureRendered(key) {
     if (rendered.has(key) || !model.get(VIEWS[key].trait)?.state) return;
     const proxy = subModel(model, VIEWS[key].trait, {
-      shared: ["selected_features"],
+      // The cohorts too, and whether a kernel checks them: Effects makes a
+      // cluster's rule a cohort (`set_cohorts`, as the header's form).
+      shared: ["selected_features", "cohorts", "_standalone"],
       send: (changes) => model.send({ view: key, set: changes }),
     });
     const widget = viewWidget(key, model.get(VIEWS[key].trait)?.state);
