@@ -386,3 +386,26 @@ def test_a_cluster_rule_made_a_cohort_splits_every_view(messy):
     assert size == Cohort("cluster 1", rule).mask(X).sum()
     header = review.to_frame("header")
     assert "cluster 1" in set(header["cohort"])
+
+
+def test_several_models_score_each_cohort_in_the_header(messy):
+    """Several models' Importance view (one run of them all) has no split:
+    the header scores each cohort of the reviewed model on its rows, the
+    Effects view splits as for one model."""
+    model, X, y = messy
+    other = Counted().fit(X)
+    review = inspector(
+        {"first": model, "second": other},
+        X,
+        y,
+        selected_features=["x0"],
+        cohorts={"young pro": RULE, "none": "x0 > 5"},
+    )
+    assert not hasattr(review.views["importance"], "split_by")
+    entries = {e["name"]: e for e in review._header["cohorts"]}
+    inside = young_pro(X)
+    expected = r2_score(y[inside], model.predict(X[inside]))
+    assert_blas_close(entries["young pro"]["scores"]["r2"], expected)
+    assert entries["none"]["size"] == 0
+    assert entries["none"]["scores"] == {}  # no rows, no score (not pending)
+    assert review.views["effects"].split_by == COHORT_SPLIT

@@ -53,9 +53,11 @@ describe("the rule text the form writes", () => {
       [
         { name: "young", rule: "age < 30", size: 1200, scores: null },
         { name: "rest", rule: "", size: 8800, small: false, scores: { r2: 0.5 } },
+        { name: "none", rule: "age > 200", size: 0, scores: {} },
       ],
       ["r2"],
     );
+    expect(lines[2].scores).toEqual(["n/a"]); // no rows: no score, not pending
     expect(lines[0]).toMatchObject({ rows: "1,200 rows", scores: ["…"], removable: true });
     expect(lines[1]).toMatchObject({ rule: "rows in no cohort", scores: ["0.5"], removable: false });
   });

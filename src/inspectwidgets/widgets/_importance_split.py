@@ -21,9 +21,9 @@ import dataclasses
 import traitlets
 
 from ..inspection import cohort_labels
-from ..inspection._core import REST, quoted, quoted_names
+from ..inspection._core import quoted, quoted_names
 from ..inspection._permutation import subgroup_run
-from ._effect_groups import COHORT_SPLIT
+from ._effect_groups import COHORT_SPLIT, cohort_order, split_by_cohorts
 from ._figures import new_figure
 from ._options import MAX_SPLIT_VALUES, split_column, split_options
 
@@ -77,16 +77,11 @@ class ImportanceSplit(traitlets.HasTraits):
         `_ready` (ModelInspector, for a view not shown)."""
         if not self._ready:
             self.cancel()
-        self._cohorts = tuple(cohorts)
-        options = [o for o in self._split_options if o != COHORT_SPLIT]
-        self._split_options = [*options, COHORT_SPLIT] if cohorts else options
-        if not cohorts:
-            if self.split_by == COHORT_SPLIT:
-                self.split_by = None
-        elif self.split_by != COHORT_SPLIT:
-            self.split_by = COHORT_SPLIT
-        elif self._ready:
-            self.run()  # the same split, other labels
+        split_by_cohorts(self, cohorts, self._relabel)
+
+    def _relabel(self):
+        if self._ready:
+            self.run()
 
     def _split_stream(self, params):
         """The subgroup run of the permutation run's `params` (the held-out
@@ -101,7 +96,7 @@ class ImportanceSplit(traitlets.HasTraits):
         order = ()
         if self.split_by == COHORT_SPLIT:
             labels = cohort_labels(self._X, self._cohorts, self._split_names)
-            order = (*(c.name for c in self._cohorts), REST)
+            order = cohort_order(self._cohorts)
         else:
             labels = split_column(self._X, self._split_names, self.split_by)
         params = {k: v for k, v in params.items() if k != "n_bootstrap"}

@@ -29,8 +29,9 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import REST, check_cohorts
-from ._effect_groups import COHORT_SPLIT
+from ..inspection._core import check_cohorts
+from ._effect_groups import COHORT_SPLIT, cohort_order
+from ._inspector_models import cohort_scores
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -166,14 +167,16 @@ class InspectorCohorts(traitlets.HasTraits):
     def _cohorts_to_header(self, cohorts, labels):
         """Each cohort's rows in the header, its scores to come."""
         entries = []
-        if cohorts:
-            names = [c.name for c in cohorts] + [REST]
-            rules = [c.rule for c in cohorts] + [""]
-            for name, rule in zip(names, rules, strict=True):
-                size = int(np.sum(labels == name))
-                entries.append(
-                    {"name": name, "rule": rule, "size": size, "scores": None}
-                )
+        names = cohort_order(cohorts)
+        rules = [c.rule for c in cohorts] + [""]
+        for name, rule in zip(names, rules, strict=True) if cohorts else ():
+            size = int(np.sum(labels == name))
+            entries.append({"name": name, "rule": rule, "size": size, "scores": None})
+        if cohorts and not hasattr(self._children["importance"], "_set_cohorts"):
+            scored = cohort_scores(
+                self._estimator, self._X, self._y, labels, names, self._scoring
+            )
+            entries = [{**e, "scores": scored[e["name"]]} for e in entries]
         with self._lock:
             self._header = {**self._header, "cohorts": entries}
 

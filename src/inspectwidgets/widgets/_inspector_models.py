@@ -8,11 +8,15 @@ scored once, as the inspector opens, with the header's scorers (a model's
 own ``score`` for the estimator's default metric).
 """
 
+import contextlib
 from collections.abc import Mapping
+
+import numpy as np
 
 from ..inspection._core import check_columns, check_target, quoted
 from ..inspection._permutation import ScoringPlan, check_models
 from ._permutation import engine_scoring
+from ._workload import take_rows
 
 
 def split_models(estimator):
@@ -51,6 +55,24 @@ def other_models_scores(others, X, y, scoring):
         scored.append(
             {"name": name, "scores": {k: float(v) for k, v in scores.items()}}
         )
+    return scored
+
+
+def cohort_scores(model, X, y, labels, names, scoring):
+    """Several models' review: each cohort's held-out score of every scorer
+    for the reviewed `model`, one prediction of its rows (their Importance
+    run has no split whose baselines would give them); {} for a cohort of
+    no rows or a score undefined on its rows."""
+    plan = ScoringPlan(model, engine_scoring(model, scoring))
+    scored = {}
+    for name in names:
+        rows = np.flatnonzero(labels == name)
+        scores = {}
+        if len(rows):
+            # Undefined on some rows (ROC AUC of one class): no score.
+            with contextlib.suppress(ValueError):
+                scores = plan.baseline(*take_rows(rows, X, y), None).scores
+        scored[name] = {k: float(v) for k, v in scores.items()}
     return scored
 
 
