@@ -37,7 +37,8 @@ class ImportanceSplit(traitlets.HasTraits):
     split_by = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     """None, or a column of X of 2 to ``MAX_SPLIT_VALUES`` values: the
     importance within each of its subgroups of rows (missing values the
-    subgroup "missing")."""
+    subgroup "missing"); in ModelInspector also "(cohorts)", its cohorts'
+    rows."""
 
     _split_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The columns a split may name (the dropdown shows when any)."""
