@@ -119,7 +119,7 @@ def effects(n_rows, runs):
     def change_cohorts():
         rule = rules[1] if review.cohorts[0]["rule"] == rules[0] else rules[0]
         review.cohorts = [{"name": "c", "rule": rule}]
-        review.views["cohort_importance"].cancel()  # not timed: its own run
+        review.views["importance"].cancel()  # not timed: its own run
         return view._curve["groups"]["labels"]
 
     medians, _ = _timing.time_side_by_side(

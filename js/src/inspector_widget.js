@@ -14,7 +14,6 @@ import "./ui/theme.css";
 
 import { isolate } from "./charts/format.js";
 import comparisonWidget from "./comparison_widget.js";
-import cohortImportance from "./inspector/cohort_importance.js";
 import { createCohortEditor } from "./inspector/cohort_editor.js";
 import { createHeader } from "./inspector/header.js";
 import modelsEffects from "./inspector/models_effects.js";
@@ -59,11 +58,6 @@ export const VIEWS = {
     trait: "_effects_models",
     widget: modelsEffects,
     label: "Every model's effects",
-  },
-  cohort_importance: {
-    trait: "_cohort_importance",
-    widget: cohortImportance,
-    label: "Importance per cohort",
   },
 };
 const TABS = ["importance", "comparison"];
@@ -239,7 +233,6 @@ function render({ model, el }) {
     hosts.importance_train,
     hosts.importance_cv,
     hosts.importance_oob,
-    hosts.cohort_importance,
     hosts.comparison,
     effectsTitle,
     effectsHint,
@@ -260,7 +253,9 @@ function render({ model, el }) {
   function ensureRendered(key) {
     if (rendered.has(key) || !model.get(VIEWS[key].trait)?.state) return;
     const proxy = subModel(model, VIEWS[key].trait, {
-      shared: ["selected_features"],
+      // The cohorts too, and whether a kernel checks them: Effects makes a
+      // cluster's rule a cohort (`set_cohorts`, as the header's form).
+      shared: ["selected_features", "cohorts", "_standalone"],
       send: (changes) => model.send({ view: key, set: changes }),
     });
     const widget = viewWidget(key, model.get(VIEWS[key].trait)?.state);
@@ -281,10 +276,6 @@ function render({ model, el }) {
   function shownViews() {
     const view = tab() === "importance" ? importanceView() : tab();
     const shown = [view];
-    // Cohorts: their importance under the held-out Importance view.
-    const cohorts = model.get("cohorts");
-    if (view === "importance" && Array.isArray(cohorts) && cohorts.length > 0)
-      shown.push("cohort_importance");
     const selected = binding.list("selected_features");
     if (selected.length > 0) shown.push("effects");
     // Several models: each one's curve of the selected feature, or surface

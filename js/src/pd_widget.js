@@ -17,7 +17,7 @@ import { createPdCategories } from "./pd/pd_categories.js";
 import { createPdCurve } from "./pd/pd_curve.js";
 import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
 import { createPdOverview } from "./pd/pd_overview.js";
-import { createSummaryPanel, summaryCaption } from "./pd/pd_summaries.js";
+import { createSummaryPanel, summaryCaption, withRuleCohort } from "./pd/pd_summaries.js";
 import { overviewResult } from "./pd/pd_overview_data.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import { warningActions, warningContent } from "./pd/pd_warning.js";
@@ -205,8 +205,19 @@ function render({ model, el }) {
     empty,
   ]);
   const tooltip = createTooltip(output, { testid: "pdw-tooltip" });
+  // Inside ModelInspector, with a kernel: its cohorts (shared with every
+  // view), which a cluster's rule joins from here.
+  const inspectorCohorts = () => {
+    const list = model.get("cohorts");
+    return Array.isArray(list) && !model.get("_standalone") ? list : null;
+  };
   const summaryPanel = createSummaryPanel(output, {
     onRule: (rule) => binding.save({ split_by: rule }),
+    onCohort: (rule, cluster) => {
+      const list = inspectorCohorts();
+      if (list) model.send({ set_cohorts: withRuleCohort(list, rule, cluster) });
+    },
+    cohortRules: () => inspectorCohorts()?.map((c) => String(c.rule)) ?? null,
     dom,
   });
 
@@ -523,7 +534,8 @@ function render({ model, el }) {
     ],
     syncSettings,
   );
-  binding.on(["kind"], live.schedule);
+  // The inspector's cohorts: a rule made one shows "a cohort" beside it.
+  binding.on(["kind", "cohorts"], live.schedule);
   binding.on(LIVE_TRAITS, live.schedule);
   binding.on(["overview", "_overview", "features"], overviewFrame.schedule);
 

@@ -1,8 +1,9 @@
 """ModelInspector's cohorts in JupyterLab: a cohort built in the header's
 form (a column, a comparison, a value, "+ and", a name) reaches Python, and
-every view draws it at once: its rows and scores in the header, its dots
-under Importance, its curve under Effects; a bad rule is shown, the cohorts
-in force kept. Light and dark screenshots."""
+every view draws it at once through its own "Split by" set to "(cohorts)":
+its rows and scores in the header, its dots in the Importance chart, its
+curve under Effects; a bad rule is shown, the cohorts in force kept; an ICE
+cluster's rule made a cohort with "+ cohort". Light and dark screenshots."""
 
 import pytest
 
@@ -83,10 +84,15 @@ def test_a_cohort_built_in_the_header_is_drawn_in_every_view(open_notebook):
     cohorts = root.get_by_test_id("mi-cohort")
     expect(cohorts).to_have_count(2, timeout=RUN_TIMEOUT)
     expect(cohorts.first).to_contain_text(f"{int(size):,} rows")
-    # Importance per cohort: a dot per cohort and feature, sizes in the legend.
-    view = root.get_by_test_id("mci-root")
-    expect(view).to_have_attribute("data-status", "done", timeout=RUN_TIMEOUT)
+    # Importance split by the cohorts: a dot per cohort and feature, sizes in
+    # the legend; no panel of their own.
+    view = root.get_by_test_id("mi-panel-importance")
+    expect(view.get_by_test_id("piw-split-by")).to_have_value("(cohorts)")
+    expect(view.get_by_test_id("piw-root")).to_have_attribute(
+        "data-status", "done", timeout=RUN_TIMEOUT
+    )
     expect(view.get_by_test_id("icw-dot")).to_have_count(8)
+    expect(root.get_by_test_id("mi-panel-cohort_importance")).to_have_count(0)
     expect(view.get_by_test_id("icw-legend")).to_contain_text(f"young pro (n = {size})")
     expect(view.get_by_test_id("icw-legend")).to_contain_text("rest (n = ")
     score = nb.run_code(
@@ -119,9 +125,37 @@ def test_a_cohort_built_in_the_header_is_drawn_in_every_view(open_notebook):
     finally:
         nb.set_theme("JupyterLab Light")
 
-    # Removing it clears every view.
+    # An ICE cluster's rule made a cohort: in the header and every view.
+    effects.get_by_test_id("pdw-ice-mode").select_option("clusters")
+    nb.eventually_prints("print(mi.views['effects'].ice_mode)", "clusters")
+    add = effects.get_by_test_id("pdw-rule-cohort").first
+    expect(add).to_have_text("+ cohort", timeout=RUN_TIMEOUT)
+    rule = add.get_attribute("data-rule")
+    add.click()
+    nb.eventually_prints(
+        "print([c['rule'] for c in mi.cohorts][-1] if len(mi.cohorts) > 1 else '')",
+        rule,
+    )
+    expect(cohorts).to_have_count(3, timeout=RUN_TIMEOUT)
+    expect(add).to_have_text("a cohort", timeout=RUN_TIMEOUT)
+    expect(add).to_be_disabled()
+    expect(view.get_by_test_id("icw-legend")).to_contain_text(
+        "cluster ", timeout=RUN_TIMEOUT
+    )
+    page.mouse.move(0, 0)
+    nb.screenshot(cell, "inspector_cohorts_cluster_light.png")
+    try:
+        nb.set_theme("JupyterLab Dark")
+        nb.screenshot(cell, "inspector_cohorts_cluster_dark.png")
+    finally:
+        nb.set_theme("JupyterLab Light")
+
+    # Removing them clears every view.
+    root.get_by_test_id("mi-cohort-remove").first.click()
+    expect(cohorts).to_have_count(2, timeout=RUN_TIMEOUT)
     root.get_by_test_id("mi-cohort-remove").first.click()
     nb.eventually_prints("print(mi.cohorts)", "[]")
     expect(cohorts).to_have_count(0, timeout=RUN_TIMEOUT)
-    expect(root.get_by_test_id("mi-panel-cohort_importance")).to_be_hidden()
-    expect(effects.get_by_test_id("pdw-group-curve")).to_have_count(0)
+    expect(view.get_by_test_id("piw-split-by")).to_have_value("")
+    expect(effects.get_by_test_id("pdw-split-by")).to_have_value("")
+    nb.eventually_prints("print(mi.views['effects'].split_by)", "None")

@@ -317,10 +317,14 @@ def _inspector_cohorts(model, X, y, **settings):
 
 
 def _inspector_cohorts_numbers(inspector):
-    cohorts = inspector.views["cohort_importance"].result
+    # The held-out Importance view split by the cohorts: one result each.
+    header = [[s["model"], s["dummy"]] for s in inspector._header["scores"]]
+    cohorts = inspector.views["importance"].result
+    effects = inspector.views["effects"].result
     return [
-        *_inspector_numbers(inspector),
+        *header,
         *[n for result in cohorts.results for n in _perm_numbers(result)],
+        *([] if effects is None else _pd_numbers(effects)),
     ]
 
 
@@ -650,7 +654,7 @@ TARGETS = [
         _inspector_cohorts,
         _inspector_cohorts_numbers,
         widget=True,
-        payload=("_header", "_importance", "_cohort_importance"),
+        payload=("_header", "_importance"),
     ),
     Target(
         "impurity_importance",

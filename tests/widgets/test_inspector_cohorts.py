@@ -1,7 +1,8 @@
-"""ModelInspector's cohorts, without a browser: every view's numbers are the
-engine's (and scikit-learn's) on the cohort's rows, with masks written here
-with pandas; Effects per cohort costs no prediction; a bad rule is refused
-and the cohorts in force kept."""
+"""ModelInspector's cohorts, without a browser: the Importance and Effects
+views split by them ("(cohorts)" in their Split by); every view's numbers
+are the engine's (and scikit-learn's) on the cohort's rows, with masks
+written here with pandas; the header's cohort scores and Effects per cohort
+cost no prediction; a bad rule is refused and the cohorts in force kept."""
 
 import json
 import threading
@@ -84,15 +85,16 @@ def test_importance_per_cohort_is_sklearns_on_its_rows(messy):
     model, X, y = messy
     before = X.copy()
     review = inspector(model, X, y, cohorts={"young pro": RULE})
-    frame = review.to_frame("cohort_importance")
-    assert list(frame["cohort"].unique()) == ["young pro", "rest"]
+    assert review.views["importance"].split_by == COHORT_SPLIT
+    frame = review.to_frame("importance")
+    assert list(frame["subgroup"].unique()) == ["young pro", "rest"]
     inside = young_pro(X)
     seed = review._random_state
     for name, rows in (("young pro", inside), ("rest", ~inside)):
         expected = permutation_importance(
             model, X[rows], y[rows], n_repeats=3, random_state=seed
         )
-        ours = frame[frame["cohort"] == name]
+        ours = frame[frame["subgroup"] == name]
         assert ours["size"].iloc[0] == rows.sum()
         table = ours.pivot(index="feature", columns="repeat", values="importance")
         assert_blas_close(table.loc[list(X.columns)].to_numpy(), expected.importances)
@@ -109,6 +111,23 @@ def test_header_scores_each_cohort_on_its_rows(messy):
         assert row["n_rows"] == rows.sum()
         assert_blas_close(row["model"], r2_score(y[rows], model.predict(X[rows])))
     assert header["cohort"].iloc[0] == "all rows"
+    assert_blas_close(header["model"].iloc[0], r2_score(y, model.predict(X)))
+
+
+def test_the_header_scores_cohorts_from_the_importance_run(messy):
+    """Each cohort's score is its subgroup's baseline in the held-out
+    Importance run: the run predicts each cohort's rows once for it and
+    once per feature and repeat; the header adds one prediction of X, for
+    the score on every row (a split run scores no row twice)."""
+    model, X, y = messy
+    review = inspector(model, X, y, cohorts={"young pro": RULE})
+    review.to_frame("header")
+    n_copies = 1 + 3 * X.shape[1]  # the baseline, then each feature's repeats
+    importance = rows_predicted("EmbeddedPermutationImportanceWidget")
+    assert importance == (n_copies + 1) * N_ROWS
+    # Else only the Effects view's check that the model takes a missing x0.
+    others = [n for name, n in Counted.predicted if not name.startswith("EmbeddedPerm")]
+    assert others == [1]
 
 
 def test_the_chart_draws_every_cohort_with_its_size(messy):
@@ -116,19 +135,19 @@ def test_the_chart_draws_every_cohort_with_its_size(messy):
     review = inspector(
         model, X, y, cohorts={"young pro": RULE, "few": "seats is missing"}
     )
-    chart = review._cohort_importance["state"]["_cohort_chart"]
-    assert chart["cohorts"] == ["young pro", "few", "rest"]
+    chart = review._importance["state"]["_chart"]["groups"]
+    assert chart["labels"] == ["young pro", "few", "rest"]
     labels = np.where(young_pro(X), "young pro", "rest")
     labels[(~young_pro(X)) & X["seats"].isna().to_numpy()] = "few"
-    sizes = [int((labels == c).sum()) for c in chart["cohorts"]]
+    sizes = [int((labels == c).sum()) for c in chart["labels"]]
     assert chart["sizes"] == sizes
     # The ten rows of missing seats: kept, flagged small (greyed), not dropped.
     assert chart["small"] == [s < chart["min_size"] for s in sizes]
     assert chart["small"][1]
-    mean = decode_binary_array(chart["mean"])
-    assert mean.shape == (3, len(X.columns))
+    mean = review._importance["state"]["_chart"]["scorers"]["r2"]["mean"]
+    assert decode_binary_array(mean).shape == (3, len(X.columns))
     # The figure: the Display's grouped bars, a bar set per cohort.
-    figure = review.figure("cohort_importance")
+    figure = review.figure("importance")
     legend = figure.axes[0].get_legend().get_texts()
     assert [t.get_text().split(" ")[0] for t in legend] == ["young", "few", "rest"]
 
@@ -147,8 +166,8 @@ def test_effects_per_cohort_are_the_mean_of_their_curves_no_prediction(messy):
     assert groups["labels"] == ["yp", "rest"]  # as listed: one colour each
     result = effects.result
     inside = young_pro(X)
-    frame = review.to_frame("cohort_effects")
-    own = frame[frame["cohort"] == "yp"]["average"].to_numpy()
+    frame = review.to_frame("effects")
+    own = frame[frame["subgroup"] == "yp"]["average"].to_numpy()
     # The mean of the cohort's ICE curves, written out here.
     assert_blas_close(own, result.individual[0][inside].mean(axis=0))
     expected = subgroup_partial_dependence(result, np.where(inside, "yp", "rest"))
@@ -207,9 +226,62 @@ def test_removing_cohorts_clears_every_view(messy):
     review.cohorts = []
     review.wait(timeout=60)
     assert review.views["effects"].split_by is None
+    assert review.views["importance"].split_by is None
+    assert COHORT_SPLIT not in review.views["importance"]._split_options
     assert "cohort" not in review.to_frame("header")
+    assert "subgroup" not in review.to_frame("importance")
     assert review._header["cohorts"] == []
-    assert "cohort_importance" not in review._shown()
+
+
+def test_the_split_by_offers_cohorts_beside_the_columns(messy):
+    model, X, y = messy
+    review = inspector(model, X, y, cohorts={"yp": RULE})
+    importance = review.views["importance"]
+    assert importance._split_options[-1] == COHORT_SPLIT
+    # Another split chosen in the dropdown: that column's subgroups.
+    review._on_message(review, {"view": "importance", "set": {"split_by": "plan"}}, [])
+    review.wait(timeout=60)
+    assert set(review.to_frame("importance")["subgroup"]) == {"basic", "pro"}
+    # Other cohorts: split by them again, their numbers.
+    review.cohorts = [{"name": "high", "rule": "x1 > 0.5"}]
+    assert importance.split_by == COHORT_SPLIT
+    review.wait(timeout=60)
+    frame = review.to_frame("importance")
+    assert list(frame["subgroup"].unique()) == ["high", "rest"]
+    high = (X["x1"] > 0.5).to_numpy()
+    assert frame[frame["subgroup"] == "high"]["size"].iloc[0] == high.sum()
+    scores = {e["name"]: e["scores"]["r2"] for e in review._header["cohorts"]}
+    assert_blas_close(scores["high"], r2_score(y[high], model.predict(X[high])))
+
+
+def test_the_training_view_splits_by_the_cohorts_on_its_rows(messy):
+    model, X, y = messy
+    X_train, y_train = X.iloc[:120], y[:120]
+    review = inspector(
+        model, X, y, X_train=X_train, y_train=y_train, cohorts={"yp": RULE}
+    )
+    review.importance_on = "train"
+    review.wait(timeout=60)
+    frame = review.to_frame("importance_train")
+    inside = young_pro(X_train)
+    assert frame[frame["subgroup"] == "yp"]["size"].iloc[0] == inside.sum()
+    expected = permutation_importance(
+        model, X_train[inside], y_train[inside], n_repeats=3, random_state=0
+    )
+    ours = frame[frame["subgroup"] == "yp"]
+    table = ours.pivot(index="feature", columns="repeat", values="importance")
+    assert_blas_close(table.loc[list(X.columns)].to_numpy(), expected.importances)
+
+
+@pytest.mark.parametrize("gone", ["cohort_importance", "cohort_effects"])
+def test_the_cohorts_own_tables_say_where_they_went(messy, gone):
+    model, X, y = messy
+    review = ModelInspector(model, X, y, cohorts={"yp": RULE}, run=False)
+    view = gone.removeprefix("cohort_")
+    with pytest.raises(ValueError, match=rf"call to_frame\('{view}'\)"):
+        review.to_frame(gone)
+    with pytest.raises(ValueError, match=rf"call figure\('{view}'\)"):
+        review.figure(gone)
 
 
 def test_cancel_ends_the_cohort_run_never_running(messy):
@@ -218,9 +290,10 @@ def test_cancel_ends_the_cohort_run_never_running(messy):
     review.cohorts = [{"name": "north", "rule": "region == 'north'"}]
     review.cancel()
     statuses = review.wait(timeout=60)
-    assert statuses["cohort_importance"] in ("cancelled", "done")
-    review.views["cohort_importance"].run()
-    assert review.wait(timeout=60)["cohort_importance"] == "done"
+    assert statuses["importance"] in ("cancelled", "done")
+    review.views["importance"].run()
+    assert review.wait(timeout=60)["importance"] == "done"
+    assert set(review.to_frame("importance")["subgroup"]) == {"north", "rest"}
 
 
 def test_50_random_changes_end_in_sklearns_numbers_for_the_last(messy):
@@ -246,11 +319,11 @@ def test_50_random_changes_end_in_sklearns_numbers_for_the_last(messy):
         review.cohorts = [{"name": "c", "rule": "x1 < 0"}]
     statuses = review.wait(timeout=120)
     assert "running" not in statuses.values()
-    assert statuses["cohort_importance"] == "done"
+    assert statuses["importance"] == "done"
     rule = review.cohorts[0]["rule"]
     inside = Cohort("c", rule).mask(X)
-    frame = review.to_frame("cohort_importance")
-    cohort = frame[frame["cohort"] == "c"]
+    frame = review.to_frame("importance")
+    cohort = frame[frame["subgroup"] == "c"]
     assert cohort["size"].iloc[0] == inside.sum()
     expected = permutation_importance(
         model,
@@ -277,5 +350,62 @@ def test_a_saved_review_carries_its_cohorts_whole(messy, tmp_path):
     state = json.loads(text)
     saved = state["state"]
     assert saved["cohorts"] == [{"name": name, "rule": RULE}]
-    chart = saved["_cohort_importance"]["state"]["_cohort_chart"]
-    assert chart["cohorts"] == [name, "rest"]
+    importance = saved["_importance"]["state"]
+    assert importance["split_by"] == COHORT_SPLIT
+    assert importance["_chart"]["groups"]["labels"] == [name, "rest"]
+    assert "_cohort_importance" not in saved
+
+
+def test_a_cluster_rule_made_a_cohort_splits_every_view(messy):
+    """Effects' "+ cohort" beside a cluster rule sends the cohorts with the
+    rule added (as the header's form): its rows, read by the cohort rule
+    language, are the rows the rule's tree leaf holds."""
+    model, X, y = messy
+    review = inspector(model, X, y, selected_features=["x0"])
+    effects = review.views["effects"]
+    effects.ice_mode = "clusters"
+    review.wait(timeout=60)
+    clusters = effects._clusters[1]
+    rule = clusters.rules[0][0].rule
+    # What the front end sends (js/src/pd/pd_summaries.js withRuleCohort).
+    review._on_cohort_message(
+        review, {"set_cohorts": [{"name": "cluster 1", "rule": rule}]}, []
+    )
+    assert review._cohorts_error == ""
+    review.wait(timeout=60)
+    inside = np.zeros(len(effects._X), dtype=bool)
+    inside[clusters.rule_rows[0][0]] = True
+    assert_array_equal(Cohort("cluster 1", rule).mask(effects._X), inside)
+    assert effects.split_by == COHORT_SPLIT
+    assert review.views["importance"].split_by == COHORT_SPLIT
+    groups = effects._curve["groups"]
+    sizes = dict(zip(groups["labels"], groups["sizes"], strict=True))
+    assert sizes["cluster 1"] == inside.sum()
+    frame = review.to_frame("importance")
+    size = frame[frame["subgroup"] == "cluster 1"]["size"].iloc[0]
+    assert size == Cohort("cluster 1", rule).mask(X).sum()
+    header = review.to_frame("header")
+    assert "cluster 1" in set(header["cohort"])
+
+
+def test_several_models_score_each_cohort_in_the_header(messy):
+    """Several models' Importance view (one run of them all) has no split:
+    the header scores each cohort of the reviewed model on its rows, the
+    Effects view splits as for one model."""
+    model, X, y = messy
+    other = Counted().fit(X)
+    review = inspector(
+        {"first": model, "second": other},
+        X,
+        y,
+        selected_features=["x0"],
+        cohorts={"young pro": RULE, "none": "x0 > 5"},
+    )
+    assert not hasattr(review.views["importance"], "split_by")
+    entries = {e["name"]: e for e in review._header["cohorts"]}
+    inside = young_pro(X)
+    expected = r2_score(y[inside], model.predict(X[inside]))
+    assert_blas_close(entries["young pro"]["scores"]["r2"], expected)
+    assert entries["none"]["size"] == 0
+    assert entries["none"]["scores"] == {}  # no rows, no score (not pending)
+    assert review.views["effects"].split_by == COHORT_SPLIT

@@ -19,7 +19,8 @@ import { cohortColor, conditionText, operatorsFor } from "./cohort_data.js";
 
 /**
  * One line per cohort of the header (pure, for tests): its name, rule, rows
- * and each scorer's score ("…" while its run computes).
+ * and each scorer's score ("…" while its run computes, "n/a" where it has
+ * none).
  *
  * @param {CohortEntry[]} entries `_header.cohorts`.
  * @param {string[]} scorers
@@ -34,9 +35,12 @@ export function cohortLines(entries, scorers) {
     name: entry.name,
     rule: entry.rule || "rows in no cohort",
     rows: `${Number(entry.size).toLocaleString("en-US")} rows`,
+    // No scores yet: "…"; scores without this one (a cohort of no rows, a
+    // score undefined on its rows): "n/a".
     scores: scorers.map((s) => {
-      const value = entry.scores?.[s];
-      return value === undefined || value === null ? "…" : format(Number(value));
+      if (entry.scores === undefined || entry.scores === null) return "…";
+      const value = entry.scores[s];
+      return value === undefined || value === null ? "n/a" : format(Number(value));
     }),
     small: Boolean(entry.small),
     removable: entry.rule !== "",

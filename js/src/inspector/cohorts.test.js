@@ -1,16 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import cohortWidget, { cohortCaption } from "./cohort_importance.js";
+import { SMALL_GROUP_COLOR } from "../charts/grouped_importance.js";
 import { cohortLines } from "./cohort_editor.js";
 import {
-  SMALL_COLOR,
-  cohortChart,
   cohortColor,
   conditionText,
   operatorsFor,
   ruleName,
   ruleValue,
-  smallNote,
 } from "./cohort_data.js";
 import inspector from "../inspector_widget.js";
 import {
@@ -19,60 +16,19 @@ import {
   attachedElement,
   change,
   click,
-  payloadPacker,
   pressEnter,
   queryAllTestId,
   queryTestId,
+  splitChart,
   stubAnimationFrames,
 } from "../test_helpers.js";
 
-/** `_cohort_chart` as Python sends it: two cohorts and the rest, three features. */
-function makeCohortChart() {
-  const pack = payloadPacker();
-  return {
-    scorer: "r2",
-    scorers: ["r2"],
-    cohorts: ["young <b>pro</b>", "few", "rest"],
-    sizes: [120, 12, 868],
-    small: [false, true, false],
-    min_size: 30,
-    features: ["age", "plan", "visits"],
-    n_hidden: 0,
-    mean: pack([0.3, 0.2, 0.0, 0.1, 0.0, 0.05, 0.25, 0.1, 0.02], [3, 3]),
-    std: pack([0.02, 0.01, 0.0, 0.05, 0.01, 0.02, 0.01, 0.01, 0.0], [3, 3]),
-    repeats_done: 2,
-    n_repeats: 5,
-    scores: [{ r2: 0.4 }, { r2: 0.1 }, { r2: 0.8 }],
-  };
-}
-
-describe("cohortChart", () => {
-  it("decodes one measure per cohort, with its rows, grey when small", () => {
-    const chart = cohortChart(makeCohortChart());
-    expect(chart.cohorts).toEqual(["young <b>pro</b>", "few", "rest"]);
-    expect(chart.measures.map((m) => m.label)).toEqual([
-      "young <b>pro</b> (n = 120)",
-      "few (n = 12, few rows)",
-      "rest (n = 868)",
-    ]);
-    expect(chart.measures[1].color).toBe(SMALL_COLOR);
-    expect(chart.measures[0].color).toBe(cohortColor(0, false));
-    expect(chart.measures[2].color).not.toBe(SMALL_COLOR);
-    expect([...chart.measures[2].values].map((v) => Number(v.toFixed(2)))).toEqual([0.25, 0.1, 0.02]);
-    expect(smallNote(chart)).toBe(
-      "Grey: few has fewer than 30 rows; kept, but their importances rest on few rows.",
-    );
-    expect(cohortCaption(chart)).toContain("whisker ± std over 2 of 5 repeats");
-    expect(cohortChart({})).toBeNull();
-  });
-
-  it("refuses a payload of the wrong shape", () => {
-    const bad = makeCohortChart();
-    bad.features = ["age"];
-    expect(() => cohortChart(bad)).toThrow(RangeError);
-    const sizes = makeCohortChart();
-    sizes.sizes = [1];
-    expect(() => cohortChart(sizes)).toThrow(/one value per cohort/);
+describe("cohortColor", () => {
+  it("is the grouped chart's colour of the same position, grey when small", () => {
+    expect(cohortColor(0, false)).toBe("#4e79a7");
+    expect(cohortColor(1, false)).not.toBe(cohortColor(0, false));
+    expect(cohortColor(10, false)).toBe(cohortColor(0, false));
+    expect(cohortColor(0, true)).toBe(SMALL_GROUP_COLOR);
   });
 });
 
@@ -97,44 +53,13 @@ describe("the rule text the form writes", () => {
       [
         { name: "young", rule: "age < 30", size: 1200, scores: null },
         { name: "rest", rule: "", size: 8800, small: false, scores: { r2: 0.5 } },
+        { name: "none", rule: "age > 200", size: 0, scores: {} },
       ],
       ["r2"],
     );
+    expect(lines[2].scores).toEqual(["n/a"]); // no rows: no score, not pending
     expect(lines[0]).toMatchObject({ rows: "1,200 rows", scores: ["…"], removable: true });
     expect(lines[1]).toMatchObject({ rule: "rows in no cohort", scores: ["0.5"], removable: false });
-  });
-});
-
-describe("the cohort Importance view", () => {
-  let frames;
-  beforeEach(() => {
-    frames = stubAnimationFrames();
-  });
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    document.body.replaceChildren();
-  });
-
-  it("draws a dot per cohort with its size in the legend, selects, cleans up", () => {
-    const model = new FakeModel({
-      ...DONE_RUN_TRAITS,
-      scorer: "r2",
-      selected_features: [],
-      _cohort_chart: makeCohortChart(),
-    });
-    const el = attachedElement();
-    const cleanup = cohortWidget.render({ model, el });
-    frames.flush();
-    const legend = queryTestId(el, "icw-legend");
-    expect(legend.textContent).toContain("young <b>pro</b> (n = 120)");
-    expect(legend.querySelector("b")).toBeNull(); // names are text
-    expect(queryAllTestId(el, "icw-dot")).toHaveLength(9);
-    expect(queryTestId(el, "mci-small-note").hidden).toBe(false);
-    click(queryAllTestId(el, "icw-row")[1]);
-    expect(model.get("selected_features")).toEqual(["plan"]);
-    cleanup();
-    expect(el.childElementCount).toBe(0);
-    expect(model.listenerCount()).toBe(0);
   });
 });
 
@@ -169,7 +94,6 @@ describe("the inspector's cohorts", () => {
         cohorts: [],
       },
       _importance: { state: { ...DONE_RUN_TRAITS, _chart: {} }, versions: {} },
-      _cohort_importance: {},
       _comparison: {},
       _effects: {},
       ...overrides,
@@ -244,18 +168,47 @@ describe("the inspector's cohorts", () => {
     cleanup();
   });
 
-  it("shows the cohort importance under the held-out view only with cohorts", () => {
-    const chart = { state: { ...DONE_RUN_TRAITS, scorer: "r2", _cohort_chart: makeCohortChart() }, versions: {} };
-    const model = makeInspector({ _cohort_importance: chart });
+  it("splits the held-out Importance view by them: no panel of their own", () => {
+    const names = ["young <b>pro</b>", "few", "rest"];
+    const chart = splitChart();
+    chart.groups = { ...chart.groups, labels: names, small: [false, true, false] };
+    const model = makeInspector({
+      cohorts: [
+        { name: names[0], rule: "age < 30" },
+        { name: "few", rule: "age > 90" },
+      ],
+      _importance: {
+        state: {
+          ...DONE_RUN_TRAITS,
+          scorer: "r2",
+          scoring: ["r2"],
+          split_by: "(cohorts)",
+          _split_options: ["plan", "(cohorts)"],
+          _chart: chart,
+        },
+        versions: {},
+      },
+    });
     const el = attachedElement();
     const cleanup = inspector.render({ model, el });
     frames.flush();
     expect(queryTestId(el, "mi-root").dataset.shown).toBe("importance");
-    model.set("cohorts", [{ name: "few", rule: "age > 90" }]);
-    frames.flush();
-    expect(queryTestId(el, "mi-root").dataset.shown).toBe("importance cohort_importance");
-    expect(queryTestId(el, "mi-panel-cohort_importance").hidden).toBe(false);
-    expect(queryAllTestId(el, "icw-dot")).toHaveLength(9);
+    expect(el.querySelector("[data-testid='mi-panel-cohort_importance']")).toBeNull();
+    const split = queryTestId(el, "piw-split-by");
+    expect([...split.options].map((o) => o.value)).toContain("(cohorts)");
+    expect(split.value).toBe("(cohorts)");
+    const legend = queryTestId(el, "icw-legend");
+    expect(legend.textContent).toContain("young <b>pro</b> (n = 120)");
+    expect(legend.textContent).toContain("few (n = 95, few rows)");
+    expect(legend.querySelector("b")).toBeNull(); // names are text
+    // Each cohort's dots in its header colour, the small one grey.
+    const colours = [...queryAllTestId(el, "icw-dot")].map((dot) => dot.getAttribute("fill"));
+    expect(new Set(colours)).toEqual(
+      new Set([cohortColor(0, false), cohortColor(1, true), cohortColor(2, false)]),
+    );
+    // Another split chosen there goes to the held-out view.
+    change(split, "plan");
+    expect(model.send).toHaveBeenCalledWith({ view: "importance", set: { split_by: "plan" } });
     cleanup();
   });
 });

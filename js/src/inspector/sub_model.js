@@ -6,7 +6,8 @@
 // `change:<name>` for the traits whose version changed. Writes are applied
 // locally at once (so controls that live in JS, like the displayed scorer,
 // work without a kernel) and sent to Python by `save_changes` through
-// `send`. Traits in `shared` are the inspector's own (the selection).
+// `send`. Traits in `shared` are the inspector's own (the selection, the
+// cohorts), and so is a custom message (a cluster rule made a cohort).
 
 /** @typedef {import("../ui/model.js").WidgetModel} WidgetModel */
 
@@ -112,7 +113,10 @@ export function subModel(model, trait, { shared = [], send }) {
       pending = {};
       send(changes);
     },
-    send() {}, // the widgets send no custom messages
+    // A custom message (a cluster rule made a cohort) is the inspector's.
+    send(content) {
+      model.send(content);
+    },
     destroy() {
       model.off(`change:${trait}`, onMirror);
       for (const [name, fn] of onShared) model.off(`change:${name}`, fn);

@@ -46,6 +46,16 @@ describe("subModel", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
+  it("sends a custom message as the inspector's own (a rule made a cohort)", () => {
+    const parent = new FakeModel({ _view: mirror({}, {}) });
+    parent.send = vi.fn();
+    const send = vi.fn();
+    const proxy = subModel(parent, "_view", { send });
+    proxy.send({ set_cohorts: [{ name: "c", rule: "a < 1" }] });
+    expect(parent.send).toHaveBeenCalledWith({ set_cohorts: [{ name: "c", rule: "a < 1" }] });
+    expect(send).not.toHaveBeenCalled(); // not a write of the child's traits
+  });
+
   it("off() takes null for 'any', as anywidget's model does", () => {
     const parent = new FakeModel({ _view: mirror({ a: 1, b: 1 }, { a: 1, b: 1 }) });
     const proxy = subModel(parent, "_view", { send: vi.fn() });

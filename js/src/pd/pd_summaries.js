@@ -241,15 +241,41 @@ export function createSummaryLayer(plot) {
 }
 
 /**
+ * `cohorts` with a cluster's rule added as a cohort named after the cluster
+ * ("cluster 2", "cluster 2 (2)" if taken); as they are when a cohort has
+ * that rule already.
+ *
+ * @param {{name: string, rule: string}[]} cohorts the inspector's.
+ * @param {string} rule
+ * @param {number} cluster its cluster, from 0.
+ * @returns {{name: string, rule: string}[]}
+ */
+export function withRuleCohort(cohorts, rule, cluster) {
+  if (cohorts.some((c) => c.rule === rule)) return cohorts;
+  const names = new Set(cohorts.map((c) => c.name));
+  const base = `cluster ${cluster + 1}`;
+  let name = base;
+  for (let n = 2; names.has(name); n += 1) name = `${base} (${n})`;
+  return [...cohorts, { name, rule }];
+}
+
+/**
  * The legend and the clusters' rules, beside the chart. A click on a rule
- * calls `onRule(rule)`.
+ * calls `onRule(rule)`; inside ModelInspector (`cohortRules` gives its
+ * cohorts' rules, null elsewhere) a "+ cohort" beside each calls
+ * `onCohort(rule, cluster)`.
  *
  * @param {HTMLElement} host
  * @param {{onRule: (rule: string) => void,
+ *   onCohort?: (rule: string, cluster: number) => void,
+ *   cohortRules?: () => string[] | null,
  *   dom: ReturnType<typeof import("../ui/dom.js").listenerBag>}} options
  *   `dom` holds the rules' listeners (removed with the widget).
  */
-export function createSummaryPanel(host, { onRule, dom }) {
+export function createSummaryPanel(
+  host,
+  { onRule, onCohort = () => {}, cohortRules = () => null, dom },
+) {
   const legend = h("ul", { className: "pdw-legend", testid: "pdw-legend" });
   const note = h("p", { className: "iw-note", testid: "pdw-small-note" });
   const rules = h("div", { className: "pdw-rules", testid: "pdw-rules" });
@@ -262,9 +288,10 @@ export function createSummaryPanel(host, { onRule, dom }) {
   // One listener for every rule button, however often they are replaced.
   dom.on(rules, "click", (event) => {
     const target = /** @type {Element | null} */ (event.target);
-    const button = target?.closest?.("button.pdw-rule");
-    const rule = button instanceof HTMLElement ? button.dataset.rule : undefined;
-    if (rule !== undefined) onRule(rule);
+    const button = target?.closest?.("button.pdw-rule, button.pdw-rule-cohort");
+    if (!(button instanceof HTMLElement) || button.dataset.rule === undefined) return;
+    if (button.classList.contains("pdw-rule")) onRule(button.dataset.rule);
+    else onCohort(button.dataset.rule, Number(button.dataset.cluster));
   });
 
   /**
@@ -297,6 +324,7 @@ export function createSummaryPanel(host, { onRule, dom }) {
     note.textContent = text;
     note.hidden = !text;
     const clusters = summaries?.clusters ?? null;
+    const inCohorts = cohortRules();
     rules.replaceChildren();
     if (clusters) {
       rules.append(
@@ -314,7 +342,26 @@ export function createSummaryPanel(host, { onRule, dom }) {
             attrs: { type: "button", "aria-pressed": String(r.rule === splitBy) },
           });
           button.dataset.rule = r.rule;
-          rules.append(button);
+          if (inCohorts === null) {
+            rules.append(button);
+            continue;
+          }
+          const isCohort = inCohorts.includes(r.rule);
+          const add = h("button", {
+            className: "pdw-rule-cohort",
+            testid: "pdw-rule-cohort",
+            text: isCohort ? "a cohort" : "+ cohort",
+            attrs: {
+              type: "button",
+              title: isCohort
+                ? "This rule is a cohort of the review"
+                : "Make this rule a cohort of the review: shown in every view",
+            },
+          });
+          add.dataset.rule = r.rule;
+          add.dataset.cluster = String(c);
+          /** @type {HTMLButtonElement} */ (add).disabled = isCohort;
+          rules.append(h("div", { className: "pdw-rule-line" }, [button, add]));
         }
       });
     }

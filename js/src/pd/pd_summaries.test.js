@@ -23,6 +23,7 @@ import {
   summariesResult,
   summaryCaption,
   summaryCurves,
+  withRuleCohort,
 } from "./pd_summaries.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
@@ -188,6 +189,54 @@ describe("the widget's split and summaries", () => {
     const before = model.saves.length;
     click(queryAllTestId(el, "pdw-rule")[0]);
     expect(model.saves.length).toBe(before + 1);
+  });
+
+  it("offers no cohort beside a rule outside the inspector", () => {
+    mount((pack) => ({ clusters: clustersOf(pack) }), { ice_mode: "clusters" });
+    expect(queryAllTestId(el, "pdw-rule")).toHaveLength(2);
+    expect(queryAllTestId(el, "pdw-rule-cohort")).toHaveLength(0);
+  });
+
+  it("makes a cluster's rule a cohort of the inspector, once", () => {
+    const model = mount((pack) => ({ clusters: clustersOf(pack) }), {
+      ice_mode: "clusters",
+      cohorts: [{ name: "cluster 2", rule: "x0 > 1" }],
+    });
+    model.send = vi.fn();
+    const adds = queryAllTestId(el, "pdw-rule-cohort");
+    expect(adds.map((b) => b.textContent)).toEqual(["+ cohort", "+ cohort"]);
+    click(adds[1]);
+    // The whole list, as the header's form sends it: the name not taken.
+    expect(model.send).toHaveBeenCalledWith({
+      set_cohorts: [
+        { name: "cluster 2", rule: "x0 > 1" },
+        { name: "cluster 2 (2)", rule: EVIL },
+      ],
+    });
+    expect(model.saves).toHaveLength(0); // not a split of this view
+    // Python set it: shown as a cohort, not offered again.
+    model.set("cohorts", [...model.get("cohorts"), { name: "cluster 2 (2)", rule: EVIL }]);
+    frames.flush();
+    const after = queryAllTestId(el, "pdw-rule-cohort");
+    expect(after[1].disabled).toBe(true);
+    expect(after[1].textContent).toBe("a cohort");
+    expect(after[0].disabled).toBe(false);
+    expect(el.querySelector("img")).toBeNull();
+    // A saved page: no kernel to check a cohort, no button.
+    model.set("_standalone", true);
+    model.set("_curve", { ...model.get("_curve") });
+    frames.flush();
+    expect(queryAllTestId(el, "pdw-rule-cohort")).toHaveLength(0);
+  });
+
+  it("names a rule's cohort after its cluster, the rule once", () => {
+    const one = withRuleCohort([], "a < 1", 0);
+    expect(one).toEqual([{ name: "cluster 1", rule: "a < 1" }]);
+    expect(withRuleCohort(one, "a < 1", 3)).toBe(one);
+    expect(withRuleCohort(one, "b < 1", 0).at(-1)).toEqual({
+      name: "cluster 1 (2)",
+      rule: "b < 1",
+    });
   });
 
   it("says a categorical feature's curve draws no split, with no legend", () => {

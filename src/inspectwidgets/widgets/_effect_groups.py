@@ -34,6 +34,29 @@ COHORT_SPLIT = "(cohorts)"
 one curve per cohort and one for the rows in none."""
 
 
+def cohort_order(cohorts):
+    """The cohorts' names as listed, then "rest": the order (and so the
+    colour) every view gives them."""
+    return (*(c.name for c in cohorts), REST)
+
+
+def split_by_cohorts(widget, cohorts, relabel):
+    """The rule both split views (PD, permutation) follow for the
+    inspector's `cohorts` (Cohort instances): "(cohorts)" offered once some
+    are set and chosen whenever they change; none, the split goes;
+    `relabel()` when the split stays "(cohorts)" with other labels."""
+    widget._cohorts = tuple(cohorts)
+    options = [o for o in widget._split_options if o != COHORT_SPLIT]
+    widget._split_options = [*options, COHORT_SPLIT] if cohorts else options
+    if not cohorts:
+        if widget.split_by == COHORT_SPLIT:
+            widget.split_by = None
+    elif widget.split_by != COHORT_SPLIT:
+        widget.split_by = COHORT_SPLIT
+    else:
+        relabel()
+
+
 def check_split(value, options, rules):
     """`split_by`: None, a column of `options` or a rule listed in `rules`."""
     if value is None or value in options or value in rules:
@@ -180,16 +203,7 @@ class IceSummaries(traitlets.HasTraits):
         """Split by the inspector's `cohorts` (Cohort instances; none: the
         split goes): each one's curve, and the rest's, read again from the
         curves of these rows (no prediction when they hold every row's)."""
-        self._cohorts = tuple(cohorts)
-        options = [o for o in self._split_options if o != COHORT_SPLIT]
-        self._split_options = [*options, COHORT_SPLIT] if cohorts else options
-        if not cohorts:
-            if self.split_by == COHORT_SPLIT:
-                self.split_by = None
-        elif self.split_by == COHORT_SPLIT:
-            self._on_summary(None)  # the same split, other labels
-        else:
-            self.split_by = COHORT_SPLIT
+        split_by_cohorts(self, cohorts, lambda: self._on_summary(None))
 
     @traitlets.validate("split_by")
     def _valid_split(self, proposal):
@@ -246,11 +260,7 @@ class IceSummaries(traitlets.HasTraits):
         if self.split_by is not None:
             labels = self._split_labels()
             # The cohorts as the header and Importance list them: one colour each.
-            order = (
-                (*(c.name for c in self._cohorts), REST)
-                if self.split_by == COHORT_SPLIT
-                else ()
-            )
+            order = cohort_order(self._cohorts) if self.split_by == COHORT_SPLIT else ()
             payload["groups"] = groups_payload(result, output, labels, weight, order)
         if self.kind == "average":  # no ICE drawn: no summary of it
             return payload

@@ -7,7 +7,6 @@ front end renders the widget's module over that mirror
 (js/src/inspector/sub_model.js).
 """
 
-from ._cohort_importance import CohortImportance
 from ._comparison import ImportanceComparisonWidget
 from ._inspector_effects import ModelsEffects
 from ._inspector_importance import ModelsImportance
@@ -41,8 +40,6 @@ VIEW_CLASSES = {
     "effects": _embedded(PartialDependenceWidget),
     # Several models: each one's partial dependence of the selected feature.
     "effects_models": _embedded(ModelsEffects),
-    # Cohorts: each one's held-out permutation importance.
-    "cohort_importance": _embedded(CohortImportance),
 }
 
 # The held-out Importance view of several models (one run of them all).

@@ -288,7 +288,6 @@ class ModelInspector(
         if self.selected_features:
             shown.add("effects")
             shown.add("effects_models")
-        shown |= self._cohort_views()
         return shown & set(self._children)
 
     def _refresh(self):
@@ -393,10 +392,9 @@ class ModelInspector(
     def views(self) -> dict[str, ComputationWidget]:
         """The widgets behind the views: ``{"importance": ...,
         "importance_train": ..., "importance_cv": ..., "importance_oob": ...,
-        "comparison": ..., "effects": ..., "effects_models": ...,
-        "cohort_importance": ...}`` (those on training data only with it,
-        "importance_oob" only for a bagged ensemble, "effects_models" only
-        for several models, "cohort_importance" once cohorts are set)."""
+        "comparison": ..., "effects": ..., "effects_models": ...}`` (those
+        on training data only with it, "importance_oob" only for a bagged
+        ensemble, "effects_models" only for several models)."""
         return dict(self._children)
 
     def run(self) -> None:

@@ -1,13 +1,17 @@
 """ModelInspector's cohorts: named rules on X's columns ("age < 30 and plan
 == 'pro'", the language of inspection/_core/cohort_rules.py), passed from
-Python or built in the header, and shown in every view at once:
+Python or built in the header, and shown in every view at once as the
+"(cohorts)" split of the views' own "Split by" (COHORT_SPLIT):
 
-- the header: each cohort's rows and its held-out score of every scorer (the
-  cohort importance run's baseline scores: no other prediction);
-- Importance (held-out rows): each cohort's permutation importance, one run
-  of `subgroup_permutation_importance` (widgets/_cohort_importance.py);
+- Importance (held-out and training rows): each cohort's permutation
+  importance, the permutation widget's subgroup run over the cohorts'
+  labels (widgets/_importance_split.py);
 - Effects: the partial dependence of each cohort, the mean of its rows' ICE
-  curves (the PD widget's split by cohorts: no other prediction).
+  curves (the PD widget's split: no other prediction), and a cluster rule
+  of its ICE clusters made a cohort with a click;
+- the header: each cohort's rows and its held-out score of every scorer, the
+  held-out Importance run's baseline scores of its subgroups: no other
+  prediction.
 
 A row meeting several rules counts in the first cohort listed; the rows in
 none form "rest". A rule that does not parse, or names no column of X, is
@@ -17,7 +21,6 @@ shown beside the form; the cohorts in force stay.
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,13 +29,22 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import REST, check_cohorts
-from ._effect_groups import COHORT_SPLIT
+from ..inspection._core import check_cohorts
+from ._effect_groups import COHORT_SPLIT, cohort_order
+from ._inspector_models import cohort_scores
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from matplotlib.figure import Figure
+
     from ._base import ComputationWidget
+
+COHORT_VIEWS = ("importance", "importance_train", "effects")
+"""The views split by the cohorts (those with a "Split by" of rows)."""
+
+_GONE = {"cohort_importance": "importance", "cohort_effects": "effects"}
+"""The cohorts' own tables before they were the views' split (#34)."""
 
 # Values of a text column the header's form offers (the most frequent).
 MAX_FIELD_VALUES = 30
@@ -77,9 +89,6 @@ class InspectorCohorts(traitlets.HasTraits):
     """The cohorts: ``[{"name": ..., "rule": ...}]`` (see
     :class:`~inspectwidgets.Cohort`); empty for none."""
 
-    _cohort_importance = traitlets.Dict().tag(sync=True)
-    """The mirror of the cohorts' held-out importance view."""
-
     _cohorts_error = traitlets.Unicode("").tag(sync=True)
     """Why the header's last cohorts were refused; "" when they were not."""
 
@@ -99,6 +108,9 @@ class InspectorCohorts(traitlets.HasTraits):
         """The form's columns, the header's messages, and `cohorts` set."""
         self._cohort_fields = cohort_fields(self._X, self._names)
         self.on_msg(self._on_cohort_message)
+        importance = self._children["importance"]
+        if hasattr(importance, "_set_cohorts"):  # not several models' run
+            importance.observe(self._cohort_scores, names=["_chart"])
         if cohorts:
             value = as_trait(cohorts)
             try:
@@ -119,33 +131,10 @@ class InspectorCohorts(traitlets.HasTraits):
     def _on_cohorts(self, change):
         self._cohorts_error = ""
         cohorts = check_cohorts(self.cohorts)
-        self._cohorts_to_effects(cohorts)
         labels = cohort_labels(self._X, cohorts, self._names) if cohorts else None
         self._cohorts_to_header(cohorts, labels)
-        if cohorts:
-            order = (*(c.name for c in cohorts), REST)
-            child = self._children.get("cohort_importance")
-            if child is None:
-                child = self._child(
-                    "cohort_importance",
-                    self._estimator,
-                    self._X,
-                    self._y,
-                    labels=labels,
-                    order=order,
-                    scoring=self._scoring,
-                    n_repeats=self.n_repeats,
-                    random_state=self._random_state,
-                    n_jobs=self._n_jobs,
-                )
-                child.observe(self._cohort_scores, names=["_cohort_chart"])
-            else:
-                child.set_labels(labels, order)
-                self._dirty.add("cohort_importance")
-        else:
-            child = self._children.get("cohort_importance")
-            if child is not None:
-                child.cancel()  # its cohorts are gone
+        for key in COHORT_VIEWS:
+            self._cohorts_to_view(key, cohorts)
         if self._ready:
             self._refresh()
 
@@ -159,79 +148,70 @@ class InspectorCohorts(traitlets.HasTraits):
         except (traitlets.TraitError, TypeError) as error:
             self._cohorts_error = str(error)
 
-    def _cohort_views(self):
-        """The cohorts' own views shown: their importance on held-out rows
-        under that Importance view (Effects is split in place)."""
-        if self.cohorts and self._tab() == "importance":
-            return {"cohort_importance"}
-        return set()
-
     def _build_subsampled(self, every_model=True):
         super()._build_subsampled(every_model)
-        self._cohorts_to_effects(check_cohorts(self.cohorts))
+        self._cohorts_to_view("effects", check_cohorts(self.cohorts))
 
     def _cohorts_of_reviewed(self):
-        """Another model reviewed: its cohorts' importance (and so their
-        header scores) made again for it, when next shown."""
-        stale = self._children.pop("cohort_importance", None)
-        if stale is not None:
-            stale.unobserve_all()
-            stale.close()
-            self._cohort_importance = {}
+        """Another model reviewed: the views made again for it take the
+        cohorts, and the header scores each cohort for it."""
         if self.cohorts:
             self._on_cohorts(None)
 
-    @traitlets.observe("n_repeats")
-    def _on_cohort_repeats(self, change):
-        if "cohort_importance" in self._children:
-            with self._quietly("cohort_importance") as child:
-                child.n_repeats = change.new
-            if self._ready:
-                self._refresh()
-
-    def _cohorts_to_effects(self, cohorts):
-        """The Effects view split by the cohorts: redrawn from its curves
-        (or run) at once when shown, else when next shown."""
-        if "effects" not in self._children:
-            return  # made later (_build_subsampled), with the cohorts
-        if self._started and "effects" in self._shown():
-            self._children["effects"]._set_cohorts(cohorts)
+    def _cohorts_to_view(self, key, cohorts):
+        """View `key` split by the cohorts: redrawn (or run) at once when
+        shown, else when next shown."""
+        child = self._children.get(key)
+        if child is None or not hasattr(child, "_set_cohorts"):
+            return  # made later (_build_subsampled), or no split (several models)
+        if self._started and key in self._shown():
+            child._set_cohorts(cohorts)
         else:
-            with self._quietly("effects") as effects:
-                effects._set_cohorts(cohorts)
+            with self._quietly(key):
+                child._set_cohorts(cohorts)
 
     def _cohorts_to_header(self, cohorts, labels):
         """Each cohort's rows in the header, its scores to come."""
         entries = []
-        if cohorts:
-            names = [c.name for c in cohorts] + [REST]
-            rules = [c.rule for c in cohorts] + [""]
-            for name, rule in zip(names, rules, strict=True):
-                size = int(np.sum(labels == name))
-                entries.append(
-                    {"name": name, "rule": rule, "size": size, "scores": None}
-                )
+        names = cohort_order(cohorts)
+        rules = [c.rule for c in cohorts] + [""]
+        for name, rule in zip(names, rules, strict=True) if cohorts else ():
+            size = int(np.sum(labels == name))
+            entries.append({"name": name, "rule": rule, "size": size, "scores": None})
+        if cohorts and not hasattr(self._children["importance"], "_set_cohorts"):
+            scored = cohort_scores(
+                self._estimator, self._X, self._y, labels, names, self._scoring
+            )
+            entries = [{**e, "scores": scored[e["name"]]} for e in entries]
         with self._lock:
             self._header = {**self._header, "cohorts": entries}
 
     def _cohort_scores(self, change):
-        # From the cohort run's thread: its baseline scores, by cohort.
+        # From the held-out Importance run's thread: its subgroups' baseline
+        # scores, when they are the cohorts'.
         chart = change.new
-        if not chart:
+        groups = (chart or {}).get("groups")
+        if not groups or self._children["importance"].split_by != COHORT_SPLIT:
             return
-        scores = dict(zip(chart["cohorts"], chart["scores"], strict=True))
-        small = dict(zip(chart["cohorts"], chart["small"], strict=True))
         with self._lock:
-            entries = [
-                {
+            entries = self._header.get("cohorts", [])
+            if set(groups["labels"]) - {entry["name"] for entry in entries}:
+                return  # the bars of other cohorts
+            position = {label: i for i, label in enumerate(groups["labels"])}
+            scorers = chart["scorers"]
+
+            def scored(entry):
+                i = position.get(entry["name"])
+                if i is None:  # a cohort of no rows: no score
+                    return {**entry, "scores": {}}
+                return {
                     **entry,
-                    "scores": scores.get(entry["name"]),
-                    "small": small.get(entry["name"], False),
-                    "min_size": chart["min_size"],
+                    "scores": {s: scorers[s]["baselines"][i] for s in scorers},
+                    "small": groups["small"][i],
+                    "min_size": groups["min_size"],
                 }
-                for entry in self._header.get("cohorts", [])
-            ]
-            self._header = {**self._header, "cohorts": entries}
+
+            self._header = {**self._header, "cohorts": list(map(scored, entries))}
 
     def _header_frame(self):
         frame = super()._header_frame()
@@ -257,33 +237,24 @@ class InspectorCohorts(traitlets.HasTraits):
     ) -> pd.DataFrame | dict[str, pd.DataFrame]:
         """A computed table, as :meth:`InspectorResults.to_frame`; where
         cohorts are set, "header" has a `cohort` column (a row per cohort
-        and scorer beside the scores on all rows), "cohort_importance" is
-        each cohort's importance and "cohort_effects" each cohort's partial
-        dependence of the Effects feature (the mean of its rows' ICE
-        curves), each with a `cohort` column."""
-        if view == "cohort_effects":
-            return self._cohort_effects_frame()
+        and scorer beside the scores on all rows), and the views split by
+        them ("importance", "effects") have a `subgroup` column."""
+        _check_not_gone(view, "to_frame")
         # InspectorResults.to_frame: next in ModelInspector's order.
-        tables = super().to_frame(view)  # type: ignore[misc]
-        if view is None and isinstance(tables, dict) and self.cohorts:
-            with contextlib.suppress(RuntimeError):  # no curves yet
-                tables["cohort_effects"] = self._cohort_effects_frame()
-        return tables
+        return super().to_frame(view)  # type: ignore[misc]
 
-    def _cohort_effects_frame(self):
-        """The Effects view's table when it splits by the cohorts (its
-        subgroups' partial dependence), the `subgroup` column as `cohort`."""
-        effects = self._children.get("effects")
-        if (
-            not self.cohorts
-            or effects is None
-            or effects.result is None
-            or effects.split_by != COHORT_SPLIT
-        ):
-            raise RuntimeError(
-                "No cohort effects yet: set cohorts, select a feature, then wait()."
-            )
-        frame = effects.to_frame()
-        if "subgroup" not in frame:  # a summary of a sample of the curves only
-            raise RuntimeError("The Effects view shows no split by the cohorts.")
-        return frame.rename(columns={"subgroup": "cohort"})
+    def figure(self, view: str | None = None) -> Figure:
+        """A matplotlib Figure of `view`, as :meth:`InspectorResults.figure`;
+        split by the cohorts, one mark or curve per cohort."""
+        _check_not_gone(view, "figure")
+        return super().figure(view)  # type: ignore[misc]
+
+
+def _check_not_gone(view, method):
+    """The cohorts' own views are the views' split now: say where."""
+    if view in _GONE:
+        raise ValueError(
+            f"view: {view!r} is no longer a view: the cohorts split the "
+            f"{_GONE[view]!r} view (its Split by is {COHORT_SPLIT!r}); call "
+            f"{method}({_GONE[view]!r}), whose `subgroup` column is the cohort."
+        )

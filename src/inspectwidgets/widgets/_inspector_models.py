@@ -10,12 +10,16 @@ model's baseline, which on a tree model rides its first walk of X) where
 that run starts as the inspector opens, else predicted then.
 """
 
+import contextlib
 from collections.abc import Mapping
+
+import numpy as np
 
 from ..inspection._core import check_columns, check_target, quoted
 from ..inspection._permutation import ScoringPlan, check_models
 from ._permutation import engine_scoring
 from ._review_header import with_model_scores
+from ._workload import take_rows
 
 
 def split_models(estimator):
@@ -94,6 +98,24 @@ def header_of_models(header, reviewed, names, kept):
     if all(name in kept for name in names):
         return with_model_scores(header, kept[reviewed])
     return {**header, "model_scores": "pending"}
+
+
+def cohort_scores(model, X, y, labels, names, scoring):
+    """Several models' review: each cohort's held-out score of every scorer
+    for the reviewed `model`, one prediction of its rows (their Importance
+    run has no split whose baselines would give them); {} for a cohort of
+    no rows or a score undefined on its rows."""
+    plan = ScoringPlan(model, engine_scoring(model, scoring))
+    scored = {}
+    for name in names:
+        rows = np.flatnonzero(labels == name)
+        scores = {}
+        if len(rows):
+            # Undefined on some rows (ROC AUC of one class): no score.
+            with contextlib.suppress(ValueError):
+                scores = plan.baseline(*take_rows(rows, X, y), None).scores
+        scored[name] = {k: float(v) for k, v in scores.items()}
+    return scored
 
 
 def add_other_columns(frame, header):

@@ -21,14 +21,7 @@ from ..inspection._core import (
 from ..inspection._permutation import SubgroupImportanceResult
 from ._base import ComputationWidget, Status
 from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
-from ._inspector_models import (
-    add_other_columns,
-    header_of_models,
-    rescored_header,
-    score_models,
-)
-from ._permutation import engine_scoring
-from ._review_header import review_header, scores_frame, with_model_scores
+from ._inspector_scores import InspectorScores
 from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, seeded_rows, take_rows
 
 IMPORTANCE_ON = {
@@ -80,7 +73,7 @@ def check_review_arguments(estimator, X, y, X_train, y_train, n_repeats, random_
     return X, y, X_train, y_train, int(random_state)
 
 
-class InspectorViews:
+class InspectorViews(InspectorScores):
     """The children behind ModelInspector's views (`_children`, by view key),
     each one's synced traits mirrored into the inspector's ``_<key>`` trait."""
 
@@ -325,98 +318,6 @@ class InspectorViews:
         and kept in their order; the data itself when it is small enough."""
         rows = seeded_rows(X.shape[0], self.max_rows, self._random_state)
         return take_rows(rows, X, y)
-
-    def _open_header(self, run):
-        """The header, its scores to come from the held-out Importance run's
-        first walk where `run` starts that view, else scored here."""
-        self._header = self._header_content()
-        if not self._other_models:  # several: the run's baselines (_models_scored)
-            scoring = self._held_out_scoring()
-            self._shared.when_baseline(
-                "test", self._estimator, scoring, self._score_header
-            )
-        scored = self._header.get("model_scores") == "done"  # every model's kept
-        if not (scored or (run and self._tab() == "importance")):
-            self._score_header_now()
-
-    def _header_after_importance(self, status):
-        """Scores for a header still without them once the held-out run
-        ends without a baseline: scored here if it was cancelled, marked
-        failed if the model failed to predict (the view shows the error)."""
-        if self._header.get("model_scores") != "pending":
-            return
-        if status == "cancelled":
-            self._score_header_now()
-        elif status == "error":
-            with self._lock:
-                self._header = {**self._header, "model_scores": "failed"}
-
-    def _header_frame(self):
-        if self._header.get("model_scores") != "done":
-            self._score_header_now()
-        return add_other_columns(scores_frame(self._header), self._header)
-
-    def _header_rows(self, n_rows_views):
-        with self._lock:
-            self._header = {**self._header, "n_rows_views": n_rows_views}
-
-    def _header_content(self):
-        """The header without the model's scores: they come with the held-out
-        baseline (`_score_header`)."""
-        X_train, y_train = self._train
-        scorers = self._shared.scorer_names(self._estimator, self._held_out_scoring())
-        header = {
-            **review_header(
-                self._estimator,
-                self._X,
-                self._y,
-                X_train=X_train,
-                y_train=y_train,
-                scorers=scorers,
-                n_rows_views=min(self.max_rows, self._X.shape[0]),
-            ),
-            "random_state": self._random_state,
-            "comparison": X_train is not None,
-        }
-        if not self._other_models:
-            return header
-        # The other models' scores, beside the reviewed one's and the dummy's.
-        return header_of_models(
-            header, self._reviewed_name, self._models, self._model_scores
-        )
-
-    def _held_out_scoring(self):
-        return engine_scoring(self._estimator, self._scoring)
-
-    def _score_header_now(self):
-        """Score the held-out rows here, unless their baseline is kept: for a
-        review whose held-out Importance run is not about to start."""
-        if self._other_models:
-            score_models(
-                self._models, self._X, self._y, self._scoring, self._model_scores
-            )
-            self._models_scored({})
-            return
-        self._shared.baseline(
-            "test", self._estimator, self._X, self._y, self._held_out_scoring()
-        )
-
-    def _models_scored(self, baselines):
-        """Several models: the header with every model's kept scores, those
-        of `baselines` ({name: its run's baseline scores}) kept first."""
-        with self._lock:
-            header = rescored_header(
-                self._header, self._reviewed_name, self._models,
-                self._model_scores, baselines,
-            )  # fmt: skip
-            if header is not None:
-                self._header = header
-
-    def _score_header(self, baseline):
-        # Called with the held-out rows' baseline, from the thread that
-        # computed it (the Importance view's, at its first results).
-        with self._lock:
-            self._header = with_model_scores(self._header, baseline.scores)
 
     def _publish(self, key, values):
         """Mirror changed child traits into ``_<key>``, each with a new

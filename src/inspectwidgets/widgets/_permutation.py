@@ -272,10 +272,9 @@ class PermutationImportanceWidget(
         # trees as it is made, so it is made on the worker thread. The
         # settings are read now: they may change before the worker starts.
         if self.split_by is not None:
-            run = self._split_run(params)
+            stream = self._split_stream(params)
             self._workload = self._describe()
-            run.stream_first_round = True
-            return iter(run)  # a subgroup result: not shared with other views
+            return stream  # a subgroup result: not shared with other views
         run = permutation_run(self._estimator, self._X, self._y, **params)
         self._workload = self._describe()  # once the engine checked max_samples
         settings = store_settings(
