@@ -374,9 +374,11 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     ).to_be_visible()
     saved.mouse.move(0, 0)
     # A still picture: the rows have moved to MDI's order.
-    expect(saved.get_by_test_id("icw-measures")).to_have_attribute(
-        "data-settled", "true"
-    )
+    expect(
+        saved.locator(
+            '[data-testid="mi-panel-comparison"] [data-testid="icw-measures"]'
+        )
+    ).to_have_attribute("data-settled", "true")
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     saved.screenshot(path=str(OUTPUT_DIR / "model_inspector_saved.png"), full_page=True)
     assert errors == []
@@ -435,7 +437,8 @@ def test_cross_validated_and_out_of_bag_views(open_notebook, require_bundle):
         "Importance (cross-validated): done"
     )
     panel = page.get_by_test_id("mi-panel-importance_cv")
-    expect(panel.locator("svg")).to_have_attribute("data-settled", "true")
+    # The bars' chart (the view also holds its split's chart, hidden).
+    expect(panel.get_by_test_id("piw-chart")).to_have_attribute("data-settled", "true")
     widths = [float(bars("cv").nth(i).get_attribute("width")) for i in range(5)]
     assert max(widths) > 0
     bars("cv").first.hover(force=True)
@@ -455,7 +458,7 @@ def test_cross_validated_and_out_of_bag_views(open_notebook, require_bundle):
         "print(mi.views['importance_oob'].status)", "done", timeout=RUN_TIMEOUT / 1000
     )
     expect(
-        page.get_by_test_id("mi-panel-importance_oob").locator("svg")
+        page.get_by_test_id("mi-panel-importance_oob").get_by_test_id("piw-chart")
     ).to_have_attribute("data-settled", "true")
     nb.set_theme("JupyterLab Dark")
     nb.screenshot(root, "model_inspector_oob_dark.png")

@@ -260,13 +260,13 @@ def test_the_header_takes_every_models_scores_from_the_held_out_run(
     """No prediction of the header's own: each model's held-out scores are
     its run's baseline, arriving with the first marks; equal to
     scikit-learn's scorer of each model."""
-    from inspectwidgets.widgets import _inspector_views
+    from inspectwidgets.widgets import _inspector_scores
 
     models, X_train, y_train, X_test, y_test = three_models
     scored = []
-    original = _inspector_views.score_models
+    original = _inspector_scores.score_models
     monkeypatch.setattr(
-        _inspector_views,
+        _inspector_scores,
         "score_models",
         lambda models, *a: scored.append(list(models)) or original(models, *a),
     )
@@ -304,12 +304,12 @@ def test_reviewing_while_the_held_out_run_runs_waits_for_its_scores(
     waits for them (pending meanwhile), predicting nothing of its own."""
     import threading
 
-    from inspectwidgets.widgets import _inspector_views
+    from inspectwidgets.widgets import _inspector_scores
 
     scored = []
-    original = _inspector_views.score_models
+    original = _inspector_scores.score_models
     monkeypatch.setattr(
-        _inspector_views,
+        _inspector_scores,
         "score_models",
         lambda models, *a: scored.append(list(models)) or original(models, *a),
     )
@@ -351,8 +351,8 @@ def test_reviewing_while_the_held_out_run_runs_waits_for_its_scores(
 
 
 def test_the_cohorts_follow_the_reviewed_model(three_models):
-    """Each cohort's held-out importance and header scores are the reviewed
-    model's: scikit-learn's on that cohort's rows."""
+    """Each cohort's importance (on training rows) and held-out header
+    scores are the reviewed model's: scikit-learn's on that cohort's rows."""
     models, X_train, y_train, X_test, y_test = three_models
     inspector = _inspector(three_models, run=False)
     inspector.cohorts = [{"name": "high a", "rule": "a > 0"}]
@@ -361,8 +361,14 @@ def test_the_cohorts_follow_the_reviewed_model(three_models):
     inspector.reviewed = "boosting"
     statuses = inspector.wait(TIMEOUT)
     assert "running" not in statuses.values()
-    assert statuses["cohort_importance"] == "done"
-    assert inspector.views["cohort_importance"]._estimator is models["boosting"]
+    # Several models' held-out view is their comparison, never split: the
+    # training rows' view is the reviewed model's, split by the cohorts.
+    inspector.importance_on = "train"
+    statuses = inspector.wait(TIMEOUT)
+    train = inspector.views["importance_train"]
+    assert statuses["importance_train"] == "done"
+    assert train._estimator is models["boosting"]
+    assert train.split_by == "(cohorts)"
     [entry, rest] = inspector._header["cohorts"]
     rows = (X_test["a"] > 0).to_numpy()
     scorer = get_scorer("accuracy")
