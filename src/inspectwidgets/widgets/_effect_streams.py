@@ -20,6 +20,8 @@ class EffectStreams:
     class, from the parts `_keys` plans, keeping complete parts in `_held`."""
 
     def _stream(self, cancel):
+        if not self._steps_checked:  # deferred by the constructor
+            self._check_steps()
         keys = self._keys()
         self._workload = self._describe()
         held = {p: r for p, (k, r) in self._held.items() if (p, k) in keys}
@@ -109,6 +111,15 @@ class EffectStreams:
         X = self._numeric_X([column])
         steps = split_grid(self._estimator, X, column, bounds=(grid[0], grid[-1]))
         return self._pd_stream(cancel, settings, steps)
+
+    _steps_checked = False
+
+    def _check_steps(self):
+        """Whether the first feature's ICE can be drawn at every split of the
+        model (the "ICE at every split" control)."""
+        first = self.features[0] if self.features else None
+        self._steps_checked = True
+        self._steps_available = first in self._names and not self._steps_problem(first)
 
     def _steps_problem(self, feature):
         """Why split_grid cannot read `feature`'s steps ("" if it can)."""

@@ -179,6 +179,11 @@ class PartialDependenceWidget(
     _target_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _curve = traitlets.Dict().tag(sync=True)
 
+    _checked_when_made = True
+    """Whether the constructor checks the settings and reads whether the
+    first feature has steps; else the first run does (the inspector's
+    Effects view, made while the Importance view computes its first bars)."""
+
     _RERUN_ON = (
         "features",
         "kind",
@@ -263,7 +268,9 @@ class PartialDependenceWidget(
             max_rows=max_rows,
             _n_rows=X.shape[0],
         )
-        self._stream(cancel=None)  # invalid settings fail here, in Python
+        if self._checked_when_made:
+            self._check_steps()
+            self._stream(cancel=None)  # invalid settings fail here, in Python
         self._ready = True
         if run:
             self.run()
@@ -368,8 +375,10 @@ class PartialDependenceWidget(
 
     @traitlets.observe("features")
     def _on_features(self, change):
-        first = self.features[0] if self.features else None
-        self._steps_available = first in self._names and not self._steps_problem(first)
+        if self._ready:
+            self._check_steps()
+        else:  # for the constructor, or the next run, to read
+            self._steps_checked = False
 
     @traitlets.observe(*_RERUN_ON)
     def _on_settings(self, change):
