@@ -179,11 +179,6 @@ class PartialDependenceWidget(
     _target_options = traitlets.List(traitlets.Unicode()).tag(sync=True)
     _curve = traitlets.Dict().tag(sync=True)
 
-    _checked_when_made = True
-    """Whether the constructor checks the settings and reads whether the
-    first feature has steps; else the first run does (the inspector's
-    Effects view, made while the Importance view computes its first bars)."""
-
     _RERUN_ON = (
         "features",
         "kind",
@@ -268,9 +263,7 @@ class PartialDependenceWidget(
             max_rows=max_rows,
             _n_rows=X.shape[0],
         )
-        if self._checked_when_made:
-            self._check_steps()
-            self._stream(cancel=None)  # invalid settings fail here, in Python
+        self._check_when_made()
         self._ready = True
         if run:
             self.run()
@@ -375,10 +368,7 @@ class PartialDependenceWidget(
 
     @traitlets.observe("features")
     def _on_features(self, change):
-        if self._ready:
-            self._check_steps()
-        else:  # for the constructor, or the next run, to read
-            self._steps_checked = False
+        self._on_first_feature()
 
     @traitlets.observe(*_RERUN_ON)
     def _on_settings(self, change):
