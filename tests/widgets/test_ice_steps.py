@@ -13,7 +13,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 import inspectwidgets.widgets._effect_streams as pd_streams_module
-from inspectwidgets import PartialDependenceWidget, split_grid
+from inspectwidgets import ModelInspector, PartialDependenceWidget, split_grid
 from inspectwidgets.widgets._serialization import decode_binary_array as decode
 
 
@@ -150,3 +150,34 @@ def test_each_part_is_keyed_and_called_by_its_named_settings(diabetes, monkeypat
     assert overlay != parts["pd"]
     assert w.wait(timeout=120) == "done"
     assert calls[-1] == {"kind": "average", "n_ice": None, "centered": False}
+
+
+def test_inspector_effects_reads_its_steps_when_it_first_runs(diabetes, monkeypatch):
+    """The inspector's Effects view is made while the Importance view
+    computes its first bars: reading every tree's splits waits for its
+    first run, and follows the selection from then on."""
+    model, X, y = diabetes
+    frame = X.assign(kind=pd.Series(np.where(X["sex"] > 0, "a", "b"), index=X.index))
+    pipeline = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["kind"]), remainder="passthrough"),
+        RandomForestRegressor(n_estimators=5, random_state=0),
+    ).fit(frame, y)
+    read = []
+    original = pd_streams_module.split_grid
+
+    def counting(*args, **kwargs):
+        read.append(args[2])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pd_streams_module, "split_grid", counting)
+    inspector = ModelInspector(pipeline, frame, y, n_repeats=2, run=False)
+    effects = inspector.views["effects"]
+    assert read == [] and not effects._steps_available
+    inspector.selected_features = ["bmi"]
+    inspector.run()
+    inspector.wait(timeout=120)
+    assert read == [frame.columns.get_loc("bmi")] and effects._steps_available
+    inspector.selected_features = ["kind"]
+    inspector.wait(timeout=120)
+    assert not effects._steps_available
+    inspector.close()

@@ -20,6 +20,8 @@ class EffectStreams:
     class, from the parts `_keys` plans, keeping complete parts in `_held`."""
 
     def _stream(self, cancel):
+        if not self._steps_checked:  # deferred by the constructor
+            self._check_steps()
         keys = self._keys()
         self._workload = self._describe()
         held = {p: r for p, (k, r) in self._held.items() if (p, k) in keys}
@@ -109,6 +111,33 @@ class EffectStreams:
         X = self._numeric_X([column])
         steps = split_grid(self._estimator, X, column, bounds=(grid[0], grid[-1]))
         return self._pd_stream(cancel, settings, steps)
+
+    _checked_when_made = True
+    """Whether the constructor checks the settings and reads whether the
+    first feature has steps; else the first run does (the inspector's
+    Effects view, made while the Importance view computes its first bars)."""
+
+    _steps_checked = False
+
+    def _check_when_made(self):
+        if self._checked_when_made:
+            self._check_steps()
+            self._stream(cancel=None)  # invalid settings fail here, in Python
+
+    def _on_first_feature(self):
+        """The features changed: their steps read now, or by the constructor
+        or the next run while the settings are set quietly (not `_ready`)."""
+        if self._ready:
+            self._check_steps()
+        else:
+            self._steps_checked = False
+
+    def _check_steps(self):
+        """Whether the first feature's ICE can be drawn at every split of the
+        model (the "ICE at every split" control)."""
+        first = self.features[0] if self.features else None
+        self._steps_checked = True
+        self._steps_available = first in self._names and not self._steps_problem(first)
 
     def _steps_problem(self, feature):
         """Why split_grid cannot read `feature`'s steps ("" if it can)."""

@@ -27,8 +27,8 @@ class _Embedded:
         pass
 
 
-def _embedded(cls):
-    return type(f"Embedded{cls.__name__}", (_Embedded, cls), {})
+def _embedded(cls, **attributes):
+    return type(f"Embedded{cls.__name__}", (_Embedded, cls), attributes)
 
 
 VIEW_CLASSES = {
@@ -37,7 +37,10 @@ VIEW_CLASSES = {
     "importance_cv": _embedded(CrossValidatedImportance),
     "importance_oob": _embedded(OutOfBagImportance),
     "comparison": _embedded(ImportanceComparisonWidget),
-    "effects": _embedded(PartialDependenceWidget),
+    # Made while the Importance view computes its first bars: its settings
+    # (the inspector's, checked up front) and whether its feature has steps
+    # (reading every tree's splits) are checked by its first run.
+    "effects": _embedded(PartialDependenceWidget, _checked_when_made=False),
     # Several models: each one's partial dependence of the selected feature.
     "effects_models": _embedded(ModelsEffects),
 }

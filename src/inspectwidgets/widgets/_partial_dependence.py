@@ -264,7 +264,7 @@ class PartialDependenceWidget(
             max_rows=max_rows,
             _n_rows=X.shape[0],
         )
-        self._stream(cancel=None)  # invalid settings fail here, in Python
+        self._check_when_made()
         self._ready = True
         if run:
             self.run()
@@ -369,8 +369,7 @@ class PartialDependenceWidget(
 
     @traitlets.observe("features")
     def _on_features(self, change):
-        first = self.features[0] if self.features else None
-        self._steps_available = first in self._names and not self._steps_problem(first)
+        self._on_first_feature()
 
     @traitlets.observe(*_RERUN_ON)
     def _on_settings(self, change):

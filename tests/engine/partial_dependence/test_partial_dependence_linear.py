@@ -197,8 +197,8 @@ def test_generic_is_still_chosen_on_request():
 
 
 # A row's decisions, link values and responses at 100 grid points: 2,400
-# bytes; this budget makes blocks of 64 rows (the one-shot run's minimum),
-# so 300 rows take five blocks, the last one short.
+# bytes; this budget makes blocks of 64 rows on one thread (the one-shot
+# run's minimum: five blocks, the last one short), of 32 on two.
 FIVE_BLOCKS = 64 * 2_400
 
 
@@ -238,6 +238,24 @@ def test_one_pass_matches_sklearn_with_weights_subsets_and_centering(
     lines = plain.individual - plain.individual[..., :1]
     assert_blas_close(centered.individual, lines)
     assert_blas_close(centered.average, plain.average - plain.average[..., :1])
+
+
+@pytest.mark.parametrize("max_memory", [FIVE_BLOCKS, 64 * 2**20], ids=["blocks", "one"])
+@pytest.mark.parametrize("kind", ["average", "both"])
+@pytest.mark.filterwarnings("ignore:overflow encountered in exp:RuntimeWarning")
+def test_a_row_predicted_infinite_is_refused_in_any_block(kind, max_memory):
+    """One row's prediction overflows (a Poisson model's exp): its block's
+    sums are not finite, and the run says where that comes from, as the
+    streamed run does, whichever block holds the row."""
+    X, y = numeric_data()
+    model = PoissonRegressor().fit(X, np.exp(y / 4))
+    X[200, 0] = 1e4 / model.coef_[0]  # exp(1e4): inf at every grid point
+    assert not np.isfinite(model.predict(X[200:201]))
+    common = dict(kind=kind, max_memory=max_memory, return_result=True)
+    with pytest.raises(ValueError, match="returned NaN or infinite values"):
+        partial_dependence(model, X, [1], **common)
+    with pytest.raises(ValueError, match="returned NaN or infinite values"):
+        list(iter_partial_dependence(model, X, [1], kind=kind))
 
 
 @pytest.mark.parametrize("kind", ["average", "individual"])

@@ -126,8 +126,13 @@ class LinearModel:
     def of(cls, model, X):
         """`model` on `X` as the model reads it, or None where X is not a
         finite float matrix (the model's own checks then speak)."""
-        rows = as_model_input(X)
-        return None if rows is None else cls(model, rows)
+        rows = as_model_input(X, ensure_all_finite=False)
+        if rows is None:
+            return None
+        linear = cls(model, rows)
+        # X's NaN and infinities reach its decisions (0 * inf is NaN; no
+        # product skips a zero weight): one pass over X less than checking X.
+        return linear if np.isfinite(linear.base).all() else None
 
     def predicts_walk_rows(self):
         return False
@@ -151,6 +156,12 @@ class LinearModel:
             # One column: a product by its weights, no copy of the column.
             return X[:, columns[0], None] * self.weights[columns[0]]
         part = X[:, columns]
+        if isinstance(part, np.ndarray):
+            # numpy's own loops, not BLAS: OpenBLAS's threads spin for a while
+            # after each call, on the cores that the run's own threads (the
+            # one-pass grid's row blocks, a run's chunks) then compute on
+            # (benchmarks/results/linear.md). A few ms at 100,000 x 50.
+            return np.einsum("ij,jk->ik", part, self.weights[columns])
         product = part @ self.weights[columns]
         return np.asarray(product.todense() if sparse.issparse(product) else product)
 
@@ -225,11 +236,17 @@ class LinearModel:
         }
 
 
-def as_model_input(X):
+def as_model_input(X, ensure_all_finite=True):
     """`X` as scikit-learn's linear models validate it (float64, or float32
-    kept; CSR kept), or None where they would refuse it (NaN, strings)."""
+    kept; CSR kept), or None where they would refuse it (NaN, strings;
+    non-finite values only if `ensure_all_finite`)."""
     try:
-        return check_array(X, accept_sparse="csr", dtype=(np.float64, np.float32))
+        return check_array(
+            X,
+            accept_sparse="csr",
+            dtype=(np.float64, np.float32),
+            ensure_all_finite=ensure_all_finite,
+        )
     except (ValueError, TypeError):
         return None
 

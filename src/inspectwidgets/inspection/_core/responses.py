@@ -31,11 +31,13 @@ class Responses:
         """The prediction methods the values are made of."""
         return ["predict_proba"] if self.scale == "log_odds" else [self.response_method]
 
-    def __call__(self, predict):
+    def __call__(self, predict, check_finite=True):
         """Values of shape (n_rows, n_outputs) from ``predict(method)``,
         processed as scikit-learn processes them: the positive class of a
         binary classifier unless `output_columns` chose others; centered
-        log-odds on ``scale="log_odds"``."""
+        log-odds on ``scale="log_odds"``. Refused if not all finite, unless
+        the caller checks them itself (`check_finite` False: see
+        :meth:`check_finite`)."""
         columns = self.output_columns
         if self.scale == "log_odds":
             values = centered_log_odds(predict("predict_proba"))
@@ -48,6 +50,15 @@ class Responses:
                 # classes_[-1], of a binary classifier.
                 values = values[:, 1] if values.shape[1] == 2 else values
         values = values.reshape(values.shape[0], -1)
+        if check_finite:
+            self.check_finite(values)
+        # C order: averages sum in the same order as for a full response.
+        return values if columns is None else np.ascontiguousarray(values[:, columns])
+
+    def check_finite(self, values):
+        """A ValueError if any of `values` is NaN or infinite. A caller that
+        sums the values anyway may check the sums instead, and the values
+        only when a sum is not finite: NaN and infinities reach the sum."""
         if not np.isfinite(values).all():
             # An average over them would be NaN (or inf) at every point: say
             # where it comes from instead of drawing an empty curve.
@@ -58,5 +69,3 @@ class Responses:
                 "so their averages would not be finite. Check the estimator's "
                 "predictions on X."
             )
-        # C order: averages sum in the same order as for a full response.
-        return values if columns is None else np.ascontiguousarray(values[:, columns])

@@ -65,9 +65,10 @@ def feature_distribution(X, column, name, categorical, grid_values):
             deciles=np.full(9, np.nan),
         )
     edges = np.histogram_bin_edges(finite, bins="auto")
-    if len(edges) - 1 > MAX_BINS:
-        edges = np.histogram_bin_edges(finite, bins=MAX_BINS)
-    counts, edges = np.histogram(finite, bins=edges)
+    # Equal bins between the same ends, counted by numpy's arithmetic rather
+    # than its sort of the values given the edges: the same edges and counts.
+    n_bins = min(len(edges) - 1, MAX_BINS)
+    counts, edges = np.histogram(finite, bins=n_bins, range=(edges[0], edges[-1]))
     return FeatureDistribution(
         feature=name,
         categorical=False,

@@ -12,14 +12,29 @@ point and stores them transposed, several passes over the ICE array's size
 (most of its time at 100,000 rows x 100 grid points on 50 columns,
 benchmarks/results/linear.md). Streamed runs keep the chunk loop, so a live
 chart fills in coarse to fine.
+
+Blocks run on as many threads as scikit-learn's own compiled code takes
+(``_openmp_effective_n_threads``: numpy's additions and the model's link
+release the GIL) and write disjoint rows; their sums are added in block
+order, so the numbers do not depend on the threads. For one output with
+every row's curve kept as is (a regressor's prediction), a block's decisions
+are added straight into the ICE array and the model's link works there; its
+values are checked finite through their sums (NaN and infinities reach a
+sum), the values themselves only when a sum is not.
 """
 
+import functools
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
+
+from .._core.compat import _openmp_effective_n_threads
 
 # Decisions a block holds (1 MiB of float64): the block's decisions, the
 # link's values and the responses kept stay in a core's cache. At least
 # MIN_BLOCK_ROWS rows (a pair's grid has 10,000 points), so that the
-# model's own per-call checks are paid rarely; within `max_memory`.
+# model's own per-call checks are paid rarely; within `max_memory` with
+# every thread's block in flight.
 BLOCK_VALUES = 2**17
 MIN_BLOCK_ROWS = 64
 
@@ -31,58 +46,121 @@ def linear_grid_arrays(run, chunks):
     `chunks` is the run's plan (:class:`~.chunks.PredictedChunks`) through
     the linear shortcut; every grid point is its own group. Averages are
     ``np.average``'s over the rows (with the run's `sample_weight`), summed
-    block by block; centering subtracts the first grid point's values
-    afterwards, as the chunk loop does.
+    block by block in row order; centering subtracts the first grid point's
+    values afterwards, as the chunk loop does.
     """
     linear, _, donor = chunks.trees
     rest, given = linear.grid_parts(chunks.columns, donor[chunks.representatives])
     n_rows, n_points = rest.shape[0], given.shape[0]
+    n_threads = _openmp_effective_n_threads()
+    block_rows = _block_rows(run.max_memory, n_points * linear.n_outputs, n_threads)
+    blocks = _GridBlocks(run, chunks, rest, given)
+    lows = range(0, n_rows, block_rows)
+    # The first block alone: it makes the ICE array, in its values' dtype.
+    sums = [blocks.sums(0, min(block_rows, n_rows))]
+    rest_of = functools.partial(_block_sums, blocks, block_rows, n_rows)
+    if len(lows) > 1 and n_threads > 1:
+        with ThreadPoolExecutor(min(n_threads, len(lows) - 1)) as pool:
+            sums += pool.map(rest_of, lows[1:])
+    else:
+        sums += map(rest_of, lows[1:])
+    if any(s is None for s in sums):
+        return None
+    total_sums = sums[0]
+    for block_sums in sums[1:]:
+        total_sums = total_sums + block_sums
     weights = run.sample_weight
-    ice_rows = run.ice_rows
-    block_rows = _block_rows(run.max_memory, n_points * linear.n_outputs)
-    sums = individual = None
-    for low in range(0, n_rows, block_rows):
-        if run._cancelled():
-            return None
-        high = min(low + block_rows, n_rows)
-        decisions = rest[low:high, None, :] + given[None, :, :]
-        flat = decisions.reshape(-1, linear.n_outputs)
-        values = chunks.responses(lambda method, d=flat: linear.respond(method, d))
-        values = values.reshape(high - low, n_points, -1)  # rows, points, outputs
-        weighted = values if weights is None else values * weights[low:high, None, None]
-        block_sums = weighted.sum(axis=0)
-        sums = block_sums if sums is None else sums + block_sums
-        if run.kind == "average":
-            continue
-        if individual is None:
-            individual = _empty_ice(run, values, n_rows)
-        first, stop = low, high
-        if ice_rows is not None:
-            first, stop = np.searchsorted(ice_rows, [low, high])
-            values = values[ice_rows[first:stop] - low]
-        if run.centered:  # each row's line less its value at the first point
-            values = values - values[:, :1]
-        individual[:, first:stop] = values.transpose(2, 0, 1)
     total = n_rows if weights is None else weights.sum()
-    average = (sums / total).T  # outputs, points
+    average = (total_sums / total).T  # outputs, points
     if run.centered:
         average = average - average[:, :1]
     shape = run.shape
+    individual = blocks.individual
     if individual is not None:
         individual = individual.reshape(individual.shape[:2] + shape)
     return average.reshape(-1, *shape), individual, np.ones(shape, dtype=bool)
 
 
-def _empty_ice(run, values, n_rows):
-    """The ICE array, (outputs, ICE rows, grid points), for `values` of
-    shape (block rows, grid points, outputs)."""
-    n_ice = n_rows if run.ice_rows is None else len(run.ice_rows)
-    dtype = np.result_type(values.dtype, np.float16)
-    return np.empty((values.shape[2], n_ice, values.shape[1]), dtype)
+def _block_sums(blocks, block_rows, n_rows, low):
+    return blocks.sums(low, min(low + block_rows, n_rows))
 
 
-def _block_rows(max_memory, values_per_row):
+class _GridBlocks:
+    """Rows ``low:high`` of the grid's responses: their weighted sums over
+    the rows, each grid point's, and their ICE values written in place."""
+
+    def __init__(self, run, chunks, rest, given):
+        self.run, self.chunks = run, chunks
+        self.linear = chunks.trees[0]
+        self.rest, self.given = rest, given
+        self.individual = None
+        # Rows written as they are: a block's decisions go straight there.
+        self.in_place = (
+            run.kind != "average"
+            and run.ice_rows is None
+            and not run.centered
+            and self.linear.n_outputs == 1
+        )
+
+    def sums(self, low, high):
+        """The block's sums, (grid points, outputs); None if cancelled."""
+        run, linear = self.run, self.linear
+        if run._cancelled():
+            return None
+        into = None
+        if self.in_place and self.individual is not None:
+            into = self.individual[0, low:high]  # rows, points
+            np.add(self.rest[low:high, :1], self.given[:, 0], out=into)
+            decisions = into.reshape(-1, 1)
+        else:
+            decisions = self.rest[low:high, None, :] + self.given[None, :, :]
+            decisions = decisions.reshape(-1, linear.n_outputs)
+        responses = self.chunks.responses
+        values = responses(
+            lambda method, d=decisions: linear.respond(method, d), check_finite=False
+        )
+        values = values.reshape(high - low, self.given.shape[0], -1)
+        weights = run.sample_weight
+        weighted = values if weights is None else values * weights[low:high, None, None]
+        block_sums = weighted.sum(axis=0)
+        if not np.isfinite(block_sums).all():
+            responses.check_finite(values)
+        if run.kind != "average":
+            self._keep(values, low, high, into)
+        return block_sums
+
+    def _keep(self, values, low, high, into):
+        """The block's ICE values into the ICE array, (outputs, ICE rows,
+        grid points), made by the first block."""
+        run = self.run
+        if self.individual is None:
+            n_ice = len(self.rest) if run.ice_rows is None else len(run.ice_rows)
+            dtype = np.result_type(values.dtype, np.float16)
+            self.individual = np.empty((values.shape[2], n_ice, values.shape[1]), dtype)
+        if into is not None and _same_memory(values, into):
+            return  # the link kept its values where the decisions were
+        first, stop = low, high
+        if run.ice_rows is not None:
+            first, stop = np.searchsorted(run.ice_rows, [low, high])
+            values = values[run.ice_rows[first:stop] - low]
+        if run.centered:  # each row's line less its value at the first point
+            values = values - values[:, :1]
+        self.individual[:, first:stop] = values.transpose(2, 0, 1)
+
+
+def _same_memory(values, into):
+    """Whether `values` are `into`'s elements in `into`'s order."""
+    return (
+        values.size == into.size
+        and values.flags.c_contiguous
+        and values.ctypes.data == into.ctypes.data
+    )
+
+
+def _block_rows(max_memory, values_per_row, n_threads):
     """Rows per block: BLOCK_VALUES' worth, at least MIN_BLOCK_ROWS, and
-    the block's decisions, link values and responses within `max_memory`."""
+    `n_threads` blocks' decisions, link values and responses within
+    `max_memory`."""
     rows = max(BLOCK_VALUES // values_per_row, MIN_BLOCK_ROWS)
-    return max(1, min(rows, int(max_memory // (24 * values_per_row))))
+    budget = max_memory // (24 * values_per_row * n_threads)
+    return max(1, min(rows, int(budget)))
