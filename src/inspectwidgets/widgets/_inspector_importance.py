@@ -20,6 +20,7 @@ import traitlets
 from ..inspection._permutation import builtin_score_name, models_run
 from ._base import ComputationWidget
 from ._figures import new_figure
+from ._inspector_reviewed import check_reviewed
 from ._options import OWN_SCORE
 from ._permutation import engine_scoring
 from ._serialization import binary_array
@@ -150,12 +151,7 @@ class ModelsImportance(ComputationWidget):
 
     @traitlets.validate("reviewed")
     def _check_reviewed(self, proposal):
-        if proposal.value not in self._models:
-            raise traitlets.TraitError(
-                f"reviewed: {proposal.value!r} is not one of the models "
-                f"{list(self._models)}."
-            )
-        return proposal.value
+        return check_reviewed(self._models, proposal.value)
 
     def _stream(self, cancel):
         scoring = engine_scoring(self._estimator, self.scoring)
