@@ -106,19 +106,21 @@ def test_a_long_run_streams_and_stops(review):
     page = review
     root = _permutation(page)
     repeats = root.get_by_test_id("piw-repeats")
-    repeats.fill("200")
+    # Long enough that Stop lands mid-run: 200 repeats of this forest on 111
+    # rows once ended before Stop reached the kernel.
+    repeats.fill("5000")
     repeats.press("Enter")  # applied on change: a new run
     expect(root).to_have_attribute("data-status", "running", timeout=CELL_TIMEOUT)
     # Results of the run, sent from the widget's thread, reach the page while
     # it runs (the attribute still holds the last run's count until then).
     expect(root.get_by_test_id("piw-progress")).to_have_text(
-        re.compile(r"\b[1-9]\d* / 200\b"), timeout=CELL_TIMEOUT
+        re.compile(r"\b[1-9]\d* / 5000\b"), timeout=CELL_TIMEOUT
     )
     root.get_by_test_id("piw-stop").click()
     expect(root).to_have_attribute("data-status", "cancelled", timeout=30_000)
     expect(root.get_by_test_id("piw-progress")).to_contain_text("cancelled")
     done = int(root.get_attribute("data-repeats-done"))
-    assert 0 < done < 200, done
+    assert 0 < done < 5000, done
     expect(root.get_by_test_id("piw-bar").first).to_be_visible()
 
 
