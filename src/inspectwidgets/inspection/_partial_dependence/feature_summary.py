@@ -11,7 +11,7 @@ import pandas as pd
 from scipy.stats.mstats import mquantiles
 
 from .._core.correlation import spearman_matrix
-from .grid import feature_column
+from .grid import feature_column, sorted_quantiles
 from .result import CorrelatedFeature, FeatureDistribution
 
 MAX_BINS = 50
@@ -33,14 +33,18 @@ def _as_float(data):
     return None
 
 
-def feature_distribution(X, column, name, categorical, grid_values):
+def feature_distribution(X, column, name, categorical, grid_values, ordered=None):
     """Deciles and a histogram of a numeric feature, category counts otherwise.
 
     Categorical features (and non-numeric columns) count the rows equal to each
     grid value; numeric ones summarize their finite values: the deciles that
     scikit-learn's display draws (``mquantiles`` at 0.1, ..., 0.9) and a
-    histogram with numpy's "auto" bins, at most ``MAX_BINS``.
+    histogram with numpy's "auto" bins, at most ``MAX_BINS``. `ordered`, the
+    column's values sorted with no NaN among them (``grid.sorted_numbers``),
+    spares sorting them again.
     """
+    if ordered is not None and not categorical:
+        return _sorted_distribution(name, ordered.astype(np.float64, copy=False))
     data = feature_column(X, column)
     values = None if categorical else _as_float(data)
     if values is None:
@@ -54,7 +58,20 @@ def feature_distribution(X, column, name, categorical, grid_values):
             counts=counts.to_numpy(dtype=np.int64),
             categories=np.asarray(grid_values),
         )
-    finite = values[np.isfinite(values)]
+    return _numeric_distribution(name, values, values[np.isfinite(values)])
+
+
+def _sorted_distribution(name, ordered):
+    """`_numeric_distribution` of a column whose float values sorted, no NaN
+    among them, are `ordered`: its finite values are a slice (infinities sort
+    to the ends), and the summaries depend only on which values there are."""
+    low = np.searchsorted(ordered, -np.inf, side="right")
+    high = np.searchsorted(ordered, np.inf, side="left")
+    return _numeric_distribution(name, ordered, ordered[low:high], is_sorted=True)
+
+
+def _numeric_distribution(name, values, finite, is_sorted=False):
+    """Deciles and histogram of `finite`, the finite ones of `values`."""
     if finite.size == 0:
         return FeatureDistribution(
             feature=name,
@@ -65,18 +82,38 @@ def feature_distribution(X, column, name, categorical, grid_values):
             deciles=np.full(9, np.nan),
         )
     edges = np.histogram_bin_edges(finite, bins="auto")
-    # Equal bins between the same ends, counted by numpy's arithmetic rather
-    # than its sort of the values given the edges: the same edges and counts.
     n_bins = min(len(edges) - 1, MAX_BINS)
-    counts, edges = np.histogram(finite, bins=n_bins, range=(edges[0], edges[-1]))
+    counts, edges = _histogram(finite, n_bins, (edges[0], edges[-1]), is_sorted)
     return FeatureDistribution(
         feature=name,
         categorical=False,
         n_missing=int(values.size - finite.size),
         counts=counts,
         bin_edges=edges,
-        deciles=np.asarray(mquantiles(finite, prob=np.arange(0.1, 1.0, 0.1))),
+        deciles=_deciles(finite, is_sorted),
     )
+
+
+def _histogram(finite, n_bins, ends, is_sorted):
+    """``np.histogram(finite, n_bins, range=ends)``: equal bins between the
+    same ends, counted by numpy's arithmetic (it sorts values given edges).
+    Values sorted are counted by searching the edges, as numpy counts given
+    edges: the same counts (each bin ``[edge, next edge)``, the last closed)."""
+    if not is_sorted:
+        return np.histogram(finite, bins=n_bins, range=ends)
+    edges = np.histogram_bin_edges(finite[:0], bins=n_bins, range=ends)
+    below = finite.searchsorted(edges[:-1], "left")
+    below_last = finite.searchsorted(edges[-1:], "right")
+    return np.diff(np.concatenate([below, below_last])), edges
+
+
+def _deciles(finite, is_sorted):
+    """``mquantiles`` at 0.1, ..., 0.9 (the same bits when `finite` is
+    sorted: `grid.sorted_quantiles`)."""
+    prob = np.arange(0.1, 1.0, 0.1)
+    if is_sorted and finite.size >= 2:
+        return sorted_quantiles(finite, prob)
+    return np.asarray(mquantiles(finite, prob=prob))
 
 
 def _numeric_columns(X, rows):

@@ -150,14 +150,19 @@ def grid_axes(
     has_missing : list of bool
         Whether ``values[i]`` ends with the missing value added by
         ``missing="observed"``.
+    ordered : list of 1-D ndarray or None
+        ``ordered[i]`` holds every value of feature ``columns[i]`` sorted
+        (see `sorted_numbers`) when its column is integers or floats with no
+        missing value, for its distribution to reuse; None otherwise.
     """
-    values, has_missing = [], []
+    values, has_missing, ordered = [], [], []
     for i, (column, name, categorical) in enumerate(
         zip(columns, names, is_categorical, strict=True)
     ):
         if i in custom:
             values.append(custom[i])
             has_missing.append(False)
+            ordered.append(None)
             continue
         data = feature_column(X, column)
         mask = missing_mask(data)
@@ -172,9 +177,13 @@ def grid_axes(
                 )
             kept = data[~mask]
             data = kept.to_numpy() if hasattr(kept, "to_numpy") else kept
+        column_sorted = sorted_numbers(data)
+        # The distribution counts the missing values: it takes the whole column.
+        ordered.append(None if n_missing else column_sorted)
         axis = _axis(
-            data, i, name, categorical, percentiles, grid_resolution, n_missing > 0
-        )
+            data, i, name, categorical, percentiles, grid_resolution, n_missing > 0,
+            column_sorted,
+        )  # fmt: skip
         if observed:
             axis = _append(axis, missing_value(feature_column(X, column), mask))
         elif n_missing and axis.dtype.kind == "f" and np.isnan(axis).all():
@@ -186,12 +195,56 @@ def grid_axes(
             )
         values.append(axis)
         has_missing.append(observed)
-    return values, has_missing
+    return values, has_missing, ordered
 
 
-def _axis(data, i, name, categorical, percentiles, grid_resolution, has_missing):
+def sorted_numbers(data):
+    """`data`'s values sorted as ``np.unique`` and ``mquantiles`` sort them
+    (numpy's default sort of a contiguous copy), or None unless they are
+    integers or floats without NaN: one sort serves the grid and the
+    feature's distribution."""
+    values = np.asarray(data)
+    if values.ndim != 1 or values.dtype.kind not in "iuf":
+        return None
+    ordered = np.sort(values)
+    if ordered.dtype.kind == "f" and ordered.size and np.isnan(ordered[-1]):
+        return None  # NaN sorts last
+    return ordered
+
+
+def sorted_quantiles(ordered, prob):
+    """``scipy.stats.mstats.mquantiles(data, prob)`` (its default
+    ``alphap=betap=0.4``) of `data` whose values sorted are `ordered`, at
+    least 2 of them: scipy's ``_quantiles1D`` step by step, so the numbers
+    are the same bits."""
+    alphap = betap = 0.4
+    p = np.atleast_1d(np.asarray(prob))
+    m = alphap + p * (1.0 - alphap - betap)
+    n = len(ordered)
+    aleph = n * p + m
+    k = np.floor(aleph.clip(1, n - 1)).astype(int)
+    gamma = (aleph - k).clip(0, 1)
+    return (1.0 - gamma) * ordered[(k - 1).tolist()] + gamma * ordered[k.tolist()]
+
+
+def _n_unique(ordered):
+    """How many distinct values `ordered` (sorted, no NaN) holds, counted as
+    ``np.unique`` counts them (-0.0 equals 0.0)."""
+    if ordered.size == 0:
+        return 0
+    return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
+
+
+def _axis(
+    data, i, name, categorical, percentiles, grid_resolution, has_missing, ordered
+):
     """scikit-learn's grid values of one column: its unique values, or evenly
-    spaced values between two percentiles."""
+    spaced values between two percentiles. `ordered` (the column sorted, or
+    None) spares sorting it again when the grid is not its unique values."""
+    spread = not categorical and ordered is not None
+    if spread and _n_unique(ordered) >= grid_resolution:
+        low, high = sorted_quantiles(ordered, percentiles)
+        return _spread(low, high, name, percentiles, grid_resolution)
     try:
         uniques = np.unique(data)
     except TypeError as exc:
@@ -221,6 +274,12 @@ def _axis(data, i, name, categorical, percentiles, grid_resolution, has_missing)
             "categorical_features."
         )
     low, high = mquantiles(data, prob=percentiles, axis=0)
+    return _spread(low, high, name, percentiles, grid_resolution)
+
+
+def _spread(low, high, name, percentiles, grid_resolution):
+    """`grid_resolution` evenly spaced values from `low` to `high`, the
+    column's percentiles (refused when too close, as scikit-learn does)."""
     if np.allclose(low, high):
         raise ValueError(
             "percentiles are too close to each other, unable to build the "

@@ -167,7 +167,7 @@ class PartialDependenceRun:
         missing = check_missing(a.missing)
         self.positions, self.is_categorical = positions, is_categorical
         self.feature_labels = [str(names[p]) for p in positions]
-        grid_values, has_missing = grid_axes(
+        grid_values, has_missing, self._sorted_columns = grid_axes(
             X, positions, self.feature_labels, is_categorical, percentiles,
             grid_resolution, custom, missing,
         )  # fmt: skip
@@ -228,12 +228,13 @@ class PartialDependenceRun:
         """Each feature's distribution, and its strongly correlated partners
         (warned about: the curve then averages over unrealistic points)."""
         self.distributions = tuple(
-            feature_distribution(self.X, p, label, cat, values)
-            for p, label, cat, values in zip(
+            feature_distribution(self.X, p, label, cat, values, ordered)
+            for p, label, cat, values, ordered in zip(
                 self.positions, self.feature_labels, self.is_categorical,
-                self.grid_values, strict=True,
+                self.grid_values, self._sorted_columns, strict=True,
             )
         )  # fmt: skip
+        self._sorted_columns = None  # a copy of each column: not kept
         self.correlated = ()
         if threshold is not None:
             self.correlated = correlated_features(
