@@ -4,6 +4,7 @@ header scores every one on the held-out rows beside the one dummy."""
 import numpy as np
 import pandas as pd
 import pytest
+from mixed_columns import mixed_columns
 from numpy.testing import assert_allclose
 from sklearn.dummy import DummyClassifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
@@ -241,19 +242,8 @@ def test_several_models_refuse_the_conditional_method(classification):
 def test_several_models_on_messy_data():
     from sklearn.ensemble import HistGradientBoostingRegressor
 
-    rng = np.random.RandomState(1)
-    n = 240
-    X = pd.DataFrame(
-        {
-            "x": np.where(rng.rand(n) < 0.1, np.nan, rng.normal(size=n)),
-            "k": pd.array(rng.randint(0, 4, n), dtype="Int64"),
-            "f": pd.array(rng.normal(size=n), dtype="Float64"),
-            "b": pd.array(rng.rand(n) < 0.5, dtype="boolean"),
-            "plan": pd.Categorical(rng.choice(["basic", "pro", "team"], n)),
-        }
-    )
-    y = np.nan_to_num(X["x"].to_numpy(float)) + (X["plan"] == "pro") * 2.0
-    y = y + 0.1 * rng.normal(size=n)
+    X, y, rng = mixed_columns(240)
+    y = y + 0.1 * rng.normal(size=len(y))
     kwargs = dict(categorical_features="from_dtype", random_state=0)
     shallow = HistGradientBoostingRegressor(max_iter=10, **kwargs).fit(X, y)
     deep = HistGradientBoostingRegressor(max_iter=60, **kwargs).fit(X, y)

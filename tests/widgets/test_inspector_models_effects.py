@@ -4,6 +4,7 @@ demand, and a pair's surface per model (issue #34)."""
 import numpy as np
 import pandas as pd
 import pytest
+from mixed_columns import mixed_columns
 from numpy.testing import assert_array_equal
 from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestClassifier
 from sklearn.inspection import partial_dependence
@@ -187,18 +188,7 @@ def test_asking_for_ice_mid_run_restarts_it_and_ends(classification):
 
 
 def test_ice_and_surfaces_on_messy_data():
-    rng = np.random.RandomState(1)
-    n = 200
-    X = pd.DataFrame(
-        {
-            "x": np.where(rng.rand(n) < 0.1, np.nan, rng.normal(size=n)),
-            "k": pd.array(rng.randint(0, 4, n), dtype="Int64"),
-            "f": pd.array(rng.normal(size=n), dtype="Float64"),
-            "b": pd.array(rng.rand(n) < 0.5, dtype="boolean"),
-            "plan": pd.Categorical(rng.choice(["basic", "pro", "team"], n)),
-        }
-    )
-    y = np.nan_to_num(X["x"].to_numpy(float)) + (X["plan"] == "pro") * 2.0
+    X, y, rng = mixed_columns(200)
     kwargs = dict(categorical_features="from_dtype", random_state=0)
     shallow = HistGradientBoostingRegressor(max_iter=10, **kwargs).fit(X, y)
     deep = HistGradientBoostingRegressor(max_iter=40, **kwargs).fit(X, y)

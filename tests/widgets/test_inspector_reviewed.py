@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import traitlets
+from mixed_columns import mixed_columns
 from numpy.testing import assert_allclose
 from scipy import stats
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
@@ -220,18 +221,7 @@ def test_rapid_changes_end_reviewing_the_last_model_never_running(three_models):
 def test_reviewing_on_messy_data_leaves_x_untouched():
     from sklearn.ensemble import HistGradientBoostingRegressor
 
-    rng = np.random.RandomState(1)
-    n = 200
-    X = pd.DataFrame(
-        {
-            "x": np.where(rng.rand(n) < 0.1, np.nan, rng.normal(size=n)),
-            "k": pd.array(rng.randint(0, 4, n), dtype="Int64"),
-            "f": pd.array(rng.normal(size=n), dtype="Float64"),
-            "b": pd.array(rng.rand(n) < 0.5, dtype="boolean"),
-            "plan": pd.Categorical(rng.choice(["basic", "pro", "team"], n)),
-        }
-    )
-    y = np.nan_to_num(X["x"].to_numpy(float)) + (X["plan"] == "pro") * 2.0
+    X, y, rng = mixed_columns(200)
     kwargs = dict(categorical_features="from_dtype", random_state=0)
     models = {
         "shallow": HistGradientBoostingRegressor(max_iter=5, **kwargs).fit(X, y),
