@@ -10,18 +10,22 @@ from sklearn.compose import ColumnTransformer
 from sklearn.impute import SimpleImputer
 from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import (
+    ElasticNet,
+    Lasso,
     LinearRegression,
     LogisticRegression,
     PoissonRegressor,
     Ridge,
     SGDClassifier,
+    SGDRegressor,
 )
 from sklearn.neighbors import KNeighborsRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, SplineTransformer, StandardScaler
-from sklearn.svm import LinearSVC
+from sklearn.svm import LinearSVC, LinearSVR
 
 from inspectwidgets import iter_partial_dependence, partial_dependence
+from inspectwidgets.inspection._partial_dependence import linear_grid
 
 from numerics import assert_blas_close
 
@@ -238,6 +242,81 @@ def test_one_pass_matches_sklearn_with_weights_subsets_and_centering(
     lines = plain.individual - plain.individual[..., :1]
     assert_blas_close(centered.individual, lines)
     assert_blas_close(centered.average, plain.average - plain.average[..., :1])
+
+
+@pytest.mark.parametrize(
+    "model, target, response_method",
+    [
+        (Ridge(), "two targets", "auto"),
+        (LinearRegression(), "regression", "auto"),
+        (Lasso(alpha=0.01), "regression", "auto"),
+        (ElasticNet(alpha=0.01), "regression", "auto"),
+        (SGDRegressor(random_state=0), "regression", "auto"),
+        (LinearSVR(random_state=0), "regression", "auto"),
+        (LinearSVC(random_state=0), "three", "decision_function"),
+        (LogisticRegression(), "binary", "decision_function"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else type(v).__name__,
+)
+@pytest.mark.parametrize("kind", ["average", "both"])
+def test_decisions_averaged_without_summing_the_ice_array(
+    monkeypatch, model, target, response_method, kind
+):
+    """Where the values are the decisions (no link), a grid point's average
+    is the rows' average decision less the feature's plus the point's: the
+    row blocks, which sum the ICE array, never run. scikit-learn's numbers
+    with weights, a subset of ICE rows and centering."""
+    X, y = numeric_data()
+    y = {
+        "regression": y,
+        "two targets": np.column_stack([y, X[:, 2] - y]),
+        "three": np.digitize(y, [-1, 1]),
+        "binary": (y > 0).astype(int),
+    }[target]
+    model.fit(X, y)
+
+    def refused(*args):
+        raise AssertionError("the ICE array was summed block by block")
+
+    monkeypatch.setattr(linear_grid._GridBlocks, "sums", refused)
+    weights = np.random.default_rng(3).uniform(0, 2, len(X))
+    common = dict(kind=kind, response_method=response_method)
+    expected = sklearn_partial_dependence(
+        model, X, [1], sample_weight=weights, **common
+    )
+    ours = partial_dependence(
+        model, X, [1], sample_weight=weights, return_result=True, **common
+    )
+    assert ours.algorithm == "linear"
+    assert_blas_close(ours.average, expected.average)
+    if kind == "average":
+        return
+    assert_blas_close(ours.individual, expected.individual)
+    plain = sklearn_partial_dependence(model, X, [1], **common)
+    sub = partial_dependence(
+        model, X, [1], n_ice=70, random_state=0, centered=True, return_result=True,
+        **common,
+    )  # fmt: skip
+    lines = plain.individual - plain.individual[..., :1]
+    assert_blas_close(sub.individual, lines[:, sub.ice_rows])
+    assert_blas_close(sub.average, plain.average - plain.average[..., :1])
+
+
+@pytest.mark.parametrize("max_memory", [FIVE_BLOCKS, 64 * 2**20], ids=["blocks", "one"])
+@pytest.mark.parametrize("kind", ["average", "both"])
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the ValueError says it all
+def test_decisions_that_overflow_are_refused(kind, max_memory):
+    """Finite decisions whose sums with a grid point's contribution overflow
+    (row 10 near the largest float, the grid reaching row 20's value): the
+    run says which values are not finite, as for a link's overflow."""
+    X, y = numeric_data()
+    model = Ridge().fit(X, y)
+    X[10, 0] = 1e308 / model.coef_[0]
+    X[20, 1] = 1e308 / model.coef_[1]
+    assert np.isfinite(model.predict(X)).all()
+    common = dict(kind=kind, max_memory=max_memory, percentiles=(0, 1))
+    with pytest.raises(ValueError, match="returned NaN or infinite values"):
+        partial_dependence(model, X, [1], **common)
 
 
 @pytest.mark.parametrize("max_memory", [FIVE_BLOCKS, 64 * 2**20], ids=["blocks", "one"])

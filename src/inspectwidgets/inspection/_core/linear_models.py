@@ -61,6 +61,15 @@ _SUPPORTED = (
 # model's own code for everything after.
 _DECISION_HOOKS = ("decision_function", "_decision_function", "_linear_predictor")
 _METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"}
+# Whose predict is their decision function as it is: no link, no threshold.
+_PREDICT_IS_DECISION = (
+    LinearRegression,
+    Ridge,
+    Lasso,
+    ElasticNet,
+    SGDRegressor,
+    LinearSVR,
+)
 # Column groups whose contributions a LinearModel keeps (each two arrays of
 # X's rows by outputs): as many as chunks in flight share, a few.
 _KEPT_GROUPS = 4
@@ -211,6 +220,13 @@ class LinearModel:
         sum."""
         rest = self._parts_of(tuple(columns))[1]
         return rest, self._dot(donor, list(columns))
+
+    def returns_decisions(self, method):
+        """Whether the model's `method` returns its decisions as they are,
+        so that averages of its values are averages of the decisions."""
+        return method == "decision_function" or (
+            method == "predict" and type(self.model) in _PREDICT_IS_DECISION
+        )
 
     def respond(self, method, decisions):
         """The model's `method` on rows whose decisions are `decisions`

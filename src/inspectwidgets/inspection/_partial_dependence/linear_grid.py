@@ -17,13 +17,21 @@ Blocks run on as many threads as scikit-learn's own compiled code takes
 (``_openmp_effective_n_threads``: numpy's additions and the model's link
 release the GIL) and write disjoint rows; their sums are added in block
 order, so the numbers do not depend on the threads. For one output with
-every row's curve kept as is (a regressor's prediction), a block's decisions
-are added straight into the ICE array and the model's link works there; its
+every row's curve kept as is (a GLM's prediction), a block's decisions are
+added straight into the ICE array and the model's link works there; its
 values are checked finite through their sums (NaN and infinities reach a
 sum), the values themselves only when a sum is not.
+
+Where the values are the decisions themselves (a regressor's prediction
+with no link, a decision function), a grid point's average is the rows'
+average decision less the feature's, plus the point's contribution: no sum
+over the ICE array, whose writing (memory-bound) is then all that is left.
+That holds where no sum can overflow, checked from the largest magnitudes;
+otherwise the blocks run and say which values are not finite.
 """
 
 import functools
+import math
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -46,11 +54,21 @@ def linear_grid_arrays(run, chunks):
     `chunks` is the run's plan (:class:`~.chunks.PredictedChunks`) through
     the linear shortcut; every grid point is its own group. Averages are
     ``np.average``'s over the rows (with the run's `sample_weight`), summed
-    block by block in row order; centering subtracts the first grid point's
-    values afterwards, as the chunk loop does.
+    block by block in row order (or of the decisions, see the module doc);
+    centering subtracts the first grid point's values afterwards, as the
+    chunk loop does.
     """
     linear, _, donor = chunks.trees
     rest, given = linear.grid_parts(chunks.columns, donor[chunks.representatives])
+    responses = chunks.responses
+    if responses.scale != "log_odds" and linear.returns_decisions(
+        responses.response_method
+    ):
+        columns = responses.output_columns
+        if columns is not None:
+            rest, given = rest[:, columns], given[:, columns]
+        if _sums_stay_finite(rest, given):
+            return _decision_arrays(run, rest, given)
     n_rows, n_points = rest.shape[0], given.shape[0]
     n_threads = _openmp_effective_n_threads()
     block_rows = _block_rows(run.max_memory, n_points * linear.n_outputs, n_threads)
@@ -81,6 +99,57 @@ def linear_grid_arrays(run, chunks):
     return average.reshape(-1, *shape), individual, np.ones(shape, dtype=bool)
 
 
+def _sums_stay_finite(rest, given):
+    """Whether every ``rest[i] + given[g]`` is finite: rounding is monotone,
+    so none exceeds the largest magnitudes' sum."""
+    bound = max(float(rest.max()), -float(rest.min())) + max(
+        float(given.max()), -float(given.min())
+    )
+    return math.isfinite(bound)  # NaN anywhere makes it NaN
+
+
+def _decision_arrays(run, rest, given):
+    """:func:`linear_grid_arrays` where the values are the decisions
+    themselves (a regressor's prediction, a decision function): a grid
+    point's average is the rows' average of `rest` plus the point's
+    contribution, one pass over the rows; the ICE values are their sums,
+    written by row blocks on threads."""
+    if run._cancelled():
+        return None
+    average = np.average(rest, axis=0, weights=run.sample_weight)[:, None] + given.T
+    if run.centered:
+        average = average - average[:, :1]
+    shape = run.shape
+    done = np.ones(shape, dtype=bool)
+    if run.kind == "average":
+        return average.reshape(-1, *shape), None, done
+    rows = rest if run.ice_rows is None else rest[run.ice_rows]
+    n_outputs, n_points = rest.shape[1], given.shape[0]
+    individual = np.empty((n_outputs, len(rows), n_points), rest.dtype)
+
+    def write(low):
+        if run._cancelled():
+            return False
+        high = min(low + block_rows, len(rows))
+        for k in range(n_outputs):
+            lines = individual[k, low:high]
+            np.add(rows[low:high, k, None], given[:, k], out=lines)
+            if run.centered:  # as the chunk loop: each line less its first value
+                np.subtract(lines, rows[low:high, k, None] + given[0, k], out=lines)
+        return True
+
+    # A few blocks per thread: even when a core is busy elsewhere, the
+    # threads finish together.
+    n_threads = _openmp_effective_n_threads()
+    block_rows = max(-(-len(rows) // (4 * n_threads)), MIN_BLOCK_ROWS)
+    lows = range(0, len(rows), block_rows)
+    with ThreadPoolExecutor(min(n_threads, len(lows))) as pool:
+        if not all(pool.map(write, lows)):
+            return None
+    individual = individual.reshape(individual.shape[:2] + shape)
+    return average.reshape(-1, *shape), individual, done
+
+
 def _block_sums(blocks, block_rows, n_rows, low):
     return blocks.sums(low, min(low + block_rows, n_rows))
 
@@ -104,9 +173,13 @@ class _GridBlocks:
 
     def sums(self, low, high):
         """The block's sums, (grid points, outputs); None if cancelled."""
-        run, linear = self.run, self.linear
-        if run._cancelled():
+        if self.run._cancelled():
             return None
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below
+            return self._sums(low, high)
+
+    def _sums(self, low, high):
+        run, linear = self.run, self.linear
         into = None
         if self.in_place and self.individual is not None:
             into = self.individual[0, low:high]  # rows, points
