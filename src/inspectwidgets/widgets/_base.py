@@ -31,6 +31,7 @@ import anywidget
 import traitlets
 
 from ..inspection._core import (
+    WithCallersConfig,
     chunk_progress,
     load_walks,
     remote_config,
@@ -146,7 +147,10 @@ class ComputationWidget(anywidget.AnyWidget):
         with self._lock:
             if generation != self._generation:
                 return
-            self._pending = (generation, stream, cancel, config)
+            # The stream is iterated on the worker, under the user's
+            # scikit-learn configuration of now.
+            consume = WithCallersConfig(self._consume)
+            self._pending = (generation, stream, cancel, config, consume)
             self._started_at = time.perf_counter()
             with self.hold_sync():
                 self.status, self.error, self.progress = "running", "", 0.0
@@ -245,11 +249,11 @@ class ComputationWidget(anywidget.AnyWidget):
                         self._worker = None
                         return
                     self._lock.wait(remaining)
-                generation, stream, cancel, config = self._pending
+                generation, stream, cancel, config, consume = self._pending
                 self._pending = None
                 self._active = True
             try:
-                self._consume(generation, stream, cancel, config)
+                consume(generation, stream, cancel, config)
             finally:
                 with self._lock:
                     self._active = False

@@ -20,6 +20,7 @@ import numpy as np
 import traitlets
 
 from ..inspection import iter_partial_dependence_overview
+from ..inspection._core import WithCallersConfig
 from ..inspection._partial_dependence import value_label
 from ._base import describe_error
 
@@ -73,7 +74,7 @@ class OverviewPanels(traitlets.HasTraits):
         # takes the other integer columns as numbers.
         X, estimator = self._X, self._estimator
         thread = threading.Thread(
-            target=self._overview_work,
+            target=WithCallersConfig(self._overview_work),
             args=(generation, cancel, estimator, X, kwargs["categorical_features"]),
             daemon=True,
             name="inspectwidgets-overview",

@@ -18,7 +18,12 @@ from .hints import (
     RandomState,
     Scoring,
 )
-from .parallel import chunk_progress, remote_config, step_progress
+from .parallel import (
+    WithCallersConfig,
+    chunk_progress,
+    remote_config,
+    step_progress,
+)
 from .signature import bind_arguments
 from .tree_walks import load_walks, walks_needed
 from .validation import (
@@ -59,10 +64,12 @@ INTERNAL_API = [
     "quoted_names",
     # integer features as floats, as the effect engines draw them
     "float_features",
-    # a widget's progress, and the remote joblib backend it runs under
+    # a widget's progress, the remote joblib backend it runs under, and the
+    # user's scikit-learn configuration on its threads
     "chunk_progress",
     "remote_config",
     "step_progress",
+    "WithCallersConfig",
     # the tree shortcut's compiled walks, loaded before a widget's first run
     "load_walks",
     "walks_needed",

@@ -31,6 +31,7 @@ from joblib.parallel import (
     ThreadingBackend,
     get_active_backend,
 )
+from sklearn import config_context, get_config
 
 # joblib's own backends, all on this machine. Under them the engine's threads
 # run the chunks: processes would each need a copy of X and the model for
@@ -61,6 +62,31 @@ def remote_config():
     if isinstance(backend, LOCAL_BACKENDS):
         return None
     return functools.partial(parallel_config, backend=backend, n_jobs=n_jobs)
+
+
+class WithCallersConfig:
+    """`function`, called under the scikit-learn configuration that the
+    thread making this had (``sklearn.set_config``, ``config_context``).
+
+    scikit-learn keeps its configuration per thread, and a new thread starts
+    with the defaults: a pipeline fitted under
+    ``set_config(transform_output="pandas")`` whose later step selects
+    columns by name fails to predict on another thread. scikit-learn's own
+    ``sklearn.utils.parallel.delayed`` carries the configuration into
+    joblib's workers; this does it for everything the engine and the widgets
+    run on a thread of their own that may call the model. Picklable where
+    `function` is (a remote backend's workers). Threads that run only the
+    engine's arithmetic (the tree walks, the linear shortcut's row blocks)
+    need none.
+    """
+
+    def __init__(self, function):
+        self.function = function
+        self.config = get_config()
+
+    def __call__(self, *args, **kwargs):
+        with config_context(**self.config):
+            return self.function(*args, **kwargs)
 
 
 _progress = threading.local()
@@ -171,6 +197,7 @@ class ChunkRunner:
         start, stop, result
             Every chunk's jobs and what `task` returned, in completion order.
         """
+        task = WithCallersConfig(task)
         if self.remote:
             chunks = self._remote(schedule, task, context, cancelled)
         elif self.n_workers == 1:

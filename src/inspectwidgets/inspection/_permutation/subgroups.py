@@ -37,7 +37,7 @@ from joblib import Parallel, delayed
 from scipy import stats
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from .._core.parallel import local_joblib_calls
+from .._core.parallel import WithCallersConfig, local_joblib_calls
 from .._core.rule_inputs import ColumnCoding
 from .._core.tree_rules import leaf_rule
 from .result import Subgroup
@@ -68,7 +68,7 @@ def fit_subgroups(X, X_fit, names, feature_columns, settings, seed, n_threads=1)
     coding = ColumnCoding(X_fit, names)
     inputs_fit, inputs = coding.inputs(X_fit), coding.inputs(X)
     jobs = (
-        delayed(_feature_subgroups)(
+        delayed(WithCallersConfig(_feature_subgroups))(
             coding, inputs_fit, inputs, X_fit, own, settings, seed
         )
         for own in feature_columns
