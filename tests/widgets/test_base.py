@@ -190,3 +190,29 @@ def test_wait_sends_the_final_state_from_the_callers_thread(monkeypatch):
     assert set(state) == set(widget.get_state())  # the whole state
     assert state["_chart"]["repeats_done"] == 5 and state["_chart"]["n_pending"] == 0
     widget.close()
+
+
+@pytest.mark.parametrize("stop_after", ["first", "last"])
+def test_a_stop_after_the_last_chunk_leaves_the_run_done(monkeypatch, stop_after):
+    """Stop pressed as the last repeat arrives stopped nothing: the run is
+    done. Pressed after the first of several, it stopped the run."""
+    X, y = _data()
+    show = PermutationImportanceWidget._show
+
+    def stopping(self, snapshot):
+        shown = show(self, snapshot)
+        if stop_after == "first" or snapshot.complete:
+            self.cancel()
+        return shown
+
+    monkeypatch.setattr(PermutationImportanceWidget, "_show", stopping)
+    widget = PermutationImportanceWidget(
+        LinearRegression().fit(X, y), X, y, n_repeats=5, random_state=0
+    )
+    status = widget.wait(timeout=HANG_GUARD)
+    if stop_after == "last":
+        assert status == "done" and widget.result.complete
+        assert widget.progress == 1.0
+    else:
+        assert status == "cancelled" and not widget.result.complete
+    widget.close()

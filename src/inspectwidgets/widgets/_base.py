@@ -260,7 +260,7 @@ class ComputationWidget(anywidget.AnyWidget):
                     self._lock.notify_all()
 
     def _consume(self, generation, stream, cancel, config):
-        failure = None
+        failure, snapshot = None, None
         try:
             try:
                 self._prepare(generation)
@@ -288,7 +288,9 @@ class ComputationWidget(anywidget.AnyWidget):
             logger.error("%s: the run failed", type(self).__name__, exc_info=failure)
             self._finish(generation, "error", failure)
         else:
-            self._finish(generation, "cancelled" if cancel.is_set() else "done")
+            # A stop that lands after the last chunk stopped nothing.
+            stopped = cancel.is_set() and not getattr(snapshot, "complete", False)
+            self._finish(generation, "cancelled" if stopped else "done")
 
     def _prepare(self, generation):
         """Compile the tree walk first, saying so, where this run's model
