@@ -70,9 +70,12 @@ _PREDICT_IS_DECISION = (
     SGDRegressor,
     LinearSVR,
 )
-# Column groups whose contributions a LinearModel keeps (each two arrays of
-# X's rows by outputs): as many as chunks in flight share, a few.
+# Column groups' contributions a LinearModel keeps (each X's rows by
+# outputs): a run's first round visits every feature before the next rounds
+# come back to each (the jobs' order), so every group's is kept within
+# _KEPT_BYTES, and at least _KEPT_GROUPS (the chunks in flight).
 _KEPT_GROUPS = 4
+_KEPT_BYTES = 2**26
 
 
 def unsupported_linear(model, methods):
@@ -203,15 +206,15 @@ class LinearModel:
     def _parts_of(self, columns):
         """X's contribution of `columns` and the rest of its decisions."""
         with self._lock:
-            parts = self._parts.get(columns)
-        if parts is None:
+            own = self._parts.get(columns)
+        if own is None:
             own = self._dot(self.X, list(columns))
-            parts = own, self.base - own
+            kept = max(_KEPT_GROUPS, _KEPT_BYTES // max(own.nbytes, 1))
             with self._lock:
-                self._parts[columns] = parts
-                while len(self._parts) > _KEPT_GROUPS:
+                self._parts[columns] = own
+                while len(self._parts) > kept:
                     del self._parts[next(iter(self._parts))]
-        return parts
+        return own, self.base - own
 
     def grid_parts(self, columns, donor):
         """For partial dependence: X's decisions less the contribution of

@@ -31,12 +31,23 @@ def _numeric(y, response):
     )
 
 
+def _squared_errors(y, predictions, weight=None):
+    """``weight * (y - predictions) ** 2`` as scikit-learn computes it, in
+    one temporary: the same operations on each value (multiplying by its
+    default weight, 1.0, changes no bit)."""
+    errors = np.subtract(y, predictions)
+    np.square(errors, out=errors)
+    if weight is not None:
+        np.multiply(weight, errors, out=errors)
+    return errors
+
+
 def _r2(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
     y = y.astype(float)
+    numerator = np.sum(_squared_errors(y, predictions, weight), axis=1)
     w = 1.0 if weight is None else weight
-    numerator = np.sum(w * (y - predictions) ** 2, axis=1)
     denominator = np.sum(w * (y - np.average(y, weights=weight)) ** 2)
     if denominator == 0:  # scikit-learn's force_finite
         return np.where(numerator == 0, 1.0, 0.0)
@@ -46,7 +57,7 @@ def _r2(y, predictions, weight, classes):
 def _mse(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
-    return np.average((y - predictions) ** 2, axis=1, weights=weight)
+    return np.average(_squared_errors(y, predictions), axis=1, weights=weight)
 
 
 def _rmse(y, predictions, weight, classes):
