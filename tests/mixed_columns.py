@@ -21,3 +21,30 @@ def mixed_columns(n, seed=1):
     )
     y = np.nan_to_num(X["x"].to_numpy(float)) + (X["plan"] == "pro") * 2.0
     return X, y, rng
+
+
+def mixed_regressors(X, y):
+    """A forest, a gradient boosting and a ridge regression fitted on a
+    `mixed_columns` frame, each reading its columns as it can: the forest
+    the plan as ordinal codes and NaN as is, the boosting the category
+    natively, the ridge the plan one-hot and NaN imputed."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
+
+    forest = make_pipeline(
+        make_column_transformer((OrdinalEncoder(), ["plan"]), remainder="passthrough"),
+        RandomForestRegressor(20, random_state=0),
+    )
+    boosting = HistGradientBoostingRegressor(
+        max_iter=30, categorical_features="from_dtype", random_state=0
+    )
+    ridge = make_pipeline(
+        make_column_transformer((OneHotEncoder(), ["plan"]), remainder=SimpleImputer()),
+        Ridge(),
+    )
+    models = {"forest": forest, "boosting": boosting, "ridge": ridge}
+    return {name: model.fit(X, y) for name, model in models.items()}

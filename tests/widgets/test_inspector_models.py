@@ -4,7 +4,8 @@ header scores every one on the held-out rows beside the one dummy."""
 import numpy as np
 import pandas as pd
 import pytest
-from mixed_columns import mixed_columns
+from drawn_pairs import drawn_pairs
+from mixed_columns import mixed_columns, mixed_regressors
 from numpy.testing import assert_allclose
 from sklearn.dummy import DummyClassifier
 from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
@@ -13,6 +14,8 @@ from sklearn.metrics import get_scorer
 from sklearn.model_selection import train_test_split
 
 from inspectwidgets import ModelInspector
+
+from numerics import assert_blas_close
 
 TIMEOUT = 60
 
@@ -271,6 +274,54 @@ def test_several_models_on_messy_data():
     grids = [rows["x"].to_numpy() for _, rows in frame.groupby("model", sort=False)]
     np.testing.assert_array_equal(grids[0], grids[1])
     assert np.isnan(grids[0][-1]) and np.isfinite(grids[0][:-1]).all()
+    pd.testing.assert_frame_equal(X, before)
+    inspector.close()
+
+
+def test_the_figure_draws_every_pair_the_chart_flags():
+    # Three models on messy columns: the figure's difference panel has the
+    # reviewed model against each other one, as the chart, not the first only.
+    from scipy import stats
+
+    X, y, rng = mixed_columns(240)
+    y = y + 0.3 * X["f"].fillna(0).to_numpy(float) + 0.2 * rng.normal(size=len(y))
+    models = mixed_regressors(X, y)
+    before = X.copy()
+    n_repeats = 4
+    inspector = ModelInspector(
+        models, X, y, scoring="r2", n_repeats=n_repeats, random_state=0
+    )
+    assert inspector.wait(TIMEOUT)["importance"] == "done"
+    theirs = {
+        name: _importances_by_sklearn(model, X, y, n_repeats, "r2")
+        for name, model in models.items()
+    }
+    result = inspector.views["importance"].result
+    for reviewed in ("forest", "ridge"):
+        inspector.reviewed = reviewed
+        figure = inspector.figure("importance")
+        drawn = drawn_pairs(figure)
+        chart = inspector._importance["state"]["_models_chart"]
+        charted = [(d["first"], d["second"]) for d in chart["differences"]]
+        others = [name for name in models if name != reviewed]
+        assert list(drawn) == charted == [(reviewed, other) for other in others]
+        for (first, second), marks in drawn.items():
+            rows = [list(X.columns).index(f) for f in marks["features"]]
+            assert sorted(rows) == list(range(X.shape[1]))
+            paired = result.paired_difference(first, second, "r2")
+            assert_allclose(marks["mean"], paired.mean[rows], rtol=0, atol=0)
+            assert_allclose(marks["low"], paired.interval[rows, 0], rtol=1e-12)
+            assert_allclose(marks["high"], paired.interval[rows, 1], rtol=1e-12)
+            np.testing.assert_array_equal(marks["flagged"], paired.differs[rows])
+            # scikit-learn's importances, the t-interval written out.
+            differences = (theirs[first] - theirs[second])[rows]
+            half = stats.t.ppf(0.975, n_repeats - 1) * (
+                differences.std(axis=1, ddof=1) / np.sqrt(n_repeats)
+            )
+            assert_blas_close(marks["mean"], differences.mean(axis=1))
+            assert_blas_close(marks["low"], differences.mean(axis=1) - half)
+            assert_blas_close(marks["high"], differences.mean(axis=1) + half)
+        assert any(np.concatenate([m["flagged"] for m in drawn.values()]))
     pd.testing.assert_frame_equal(X, before)
     inspector.close()
 

@@ -211,20 +211,25 @@ class ModelsImportance(ComputationWidget):
         return self.result.to_frame()
 
     def figure(self) -> Figure:
-        """A matplotlib Figure of the models' importances and the reviewed
-        model's paired difference with the first other model."""
+        """A matplotlib Figure of the models' importances and, on the same
+        rows, the reviewed model's paired difference with each other model
+        (every pair the chart flags), each with its interval."""
         from ..plotting import PermutationComparisonDisplay
+        from ..plotting._model_comparison import comparison_height
 
         if self.result is None:
             raise RuntimeError("No result yet; call wait() first.")
-        others = [name for name in self._models if name != self.reviewed]
-        figure = new_figure((10.0, 5.0))
+        pairs = [
+            (self.reviewed, name) for name in self._models if name != self.reviewed
+        ]
+        shown = min(self.max_features, len(self.result.feature_names))
+        figure = new_figure((10.0, max(5.0, comparison_height(shown, len(pairs)))))
         ax, difference_ax = figure.subplots(1, 2, sharey=True, width_ratios=[3, 2])
         PermutationComparisonDisplay(self.result).plot(
             scorer=self._drawn(self.result),
             max_features=self.max_features,
             ax=ax,
-            difference=(self.reviewed, others[0]) if others else False,
+            difference=pairs or False,
             difference_ax=difference_ax,
         )
         return figure
