@@ -43,13 +43,17 @@ from .pipeline import columnwise_view
 
 # Exact types only: a subclass may predict otherwise.
 _CLASSIFIERS = (LogisticRegression, SGDClassifier, LinearSVC)
-_SUPPORTED = (
+# Whose predict is their decision function as it is: no link, no threshold.
+_PREDICT_IS_DECISION = (
     LinearRegression,
     Ridge,
     Lasso,
     ElasticNet,
     SGDRegressor,
     LinearSVR,
+)
+_SUPPORTED = (
+    *_PREDICT_IS_DECISION,
     PoissonRegressor,
     GammaRegressor,
     TweedieRegressor,
@@ -61,15 +65,6 @@ _SUPPORTED = (
 # model's own code for everything after.
 _DECISION_HOOKS = ("decision_function", "_decision_function", "_linear_predictor")
 _METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"}
-# Whose predict is their decision function as it is: no link, no threshold.
-_PREDICT_IS_DECISION = (
-    LinearRegression,
-    Ridge,
-    Lasso,
-    ElasticNet,
-    SGDRegressor,
-    LinearSVR,
-)
 # Column groups' contributions a LinearModel keeps (each X's rows by
 # outputs): a run's first round visits every feature before the next rounds
 # come back to each (the jobs' order), so every group's is kept within
