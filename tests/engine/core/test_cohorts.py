@@ -10,7 +10,7 @@ from sklearn.tree import DecisionTreeClassifier
 from inspectwidgets import Cohort, cohort_labels
 from inspectwidgets.inspection._core.cohort_rules import parse_rule
 from inspectwidgets.inspection._core.rule_inputs import ColumnCoding
-from inspectwidgets.inspection._core.tree_rules import leaf_rule
+from inspectwidgets.inspection._core.tree_rules import RuleValues, leaf_rule
 
 
 def messy_frame(n=200, seed=0):
@@ -130,19 +130,19 @@ def tree_rules_of(X, seed):
     target = np.random.default_rng(seed).integers(0, 3, len(X))
     target[X["age"].fillna(0).to_numpy() > 50] = 1  # some structure to split
     tree = DecisionTreeClassifier(max_depth=4, random_state=seed).fit(inputs, target)
-    has_missing = np.isnan(inputs).any(axis=0)
+    values = RuleValues(coding, (X,))
+    every_input = range(len(coding.columns))
     leaf_of_row = tree.apply(inputs)
     for leaf in np.unique(leaf_of_row):
         yield (
-            leaf_rule(tree.tree_, leaf, coding.columns, has_missing),
+            leaf_rule(tree.tree_, leaf, every_input, values),
             leaf_of_row == leaf,
         )
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_rules_tree_rules_writes_select_their_leaf(seed):
-    # Integers and categories: thresholds are half-integers, exact in the
-    # 4 significant digits tree_rules writes.
+    # Integers and categories: thresholds between integers print as integers.
     X = messy_frame(seed=seed).drop(columns="score")
     rules = list(tree_rules_of(X, seed))
     assert len(rules) > 2

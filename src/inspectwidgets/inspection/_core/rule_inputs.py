@@ -81,6 +81,20 @@ class ColumnCoding:
         block[np.isinf(block)] = np.nan
         return block
 
+    def exact_values(self, X, position):
+        """Input `position` (of :attr:`columns`) of X as float64, as a
+        cohort compares it (cohorts.py), NaN where :meth:`inputs` reads a
+        missing value (an infinite number too, or one float32 cannot hold):
+        what a rule's thresholds must split as the tree does."""
+        column = self.columns[position]
+        if column.category is not None:
+            values = _indicators(_objects(X, column.source), [column.category])[:, 0]
+        else:
+            values = float_column(X, column.source).copy()
+        with np.errstate(over="ignore"):
+            values[np.isinf(values.astype(np.float32))] = np.nan
+        return values
+
     def other_columns(self, own):
         """Positions in :meth:`inputs` of the columns not in `own`."""
         return [i for i, c in enumerate(self.columns) if c.source not in own]

@@ -34,7 +34,7 @@ from .._core.columns import column_names
 from .._core.compat import _safe_indexing
 from .._core.hints import Data, RandomState
 from .._core.rule_inputs import ColumnCoding
-from .._core.tree_rules import leaf_rule
+from .._core.tree_rules import RuleValues, leaf_rule
 from .._core.validation import check_random_state_argument, check_X, quoted
 from .ice_summary import _one_way_curves, _outputs
 from .result import PartialDependenceResult
@@ -98,8 +98,8 @@ class IceClusters:
         Rows of X behind the curves, None for all rows.
     rule_rows : tuple of tuple of ndarray, or None
         Per cluster and rule (as `rules`), the positions among the curves of
-        the rule's rows: the leaf's own rows, exact where the rule's text
-        rounds its thresholds. None without X.
+        the rule's rows: the leaf's own rows, those the rule's text selects
+        in X (the rows behind the curves). None without X.
     """
 
     feature_names: tuple[str, ...]
@@ -208,7 +208,7 @@ def ice_clusters(
     >>> clusters.n_clusters, clusters.sizes.tolist()
     (2, [311, 189])
     >>> [rules[0].rule for rules in clusters.rules]
-    ['x1 <= 0.1963', 'x1 > 0.1963']
+    ['x1 <= 0.2', 'x1 > 0.2']
     """
     curves = _one_way_curves(result, "ice_clusters")
     if not np.isfinite(curves).all():
@@ -222,6 +222,7 @@ def ice_clusters(
     seed = _seed(random_state)
     n_clusters = _check_n_clusters(n_clusters, n_rows)
     max_depth = _check_max_depth(max_depth)
+    X = None if X is None else check_X(X)
     rows = None if X is None else _rows_of_curves(result, X, n_rows)
     labels, silhouette = _cluster(flat, n_clusters, seed)
     # Numbered by size, largest first (ties by the first row).
@@ -232,7 +233,7 @@ def ice_clusters(
     rules = accuracy = rule_rows = None
     if rows is not None:
         rules, accuracy, rule_rows = _rules(
-            rows, result.feature_columns, labels, max_depth, seed
+            rows, X, result.feature_columns, labels, max_depth, seed
         )
     return IceClusters(
         feature_names=result.feature_names,
@@ -377,9 +378,11 @@ def _means(curves, labels, n_clusters):
     return sums / np.bincount(labels, minlength=n_clusters)[:, None, None]
 
 
-def _rules(X, feature_columns, labels, max_depth, seed):
-    """Per cluster, the leaves of a tree on X (but the feature's columns)
-    where it is the commonest; the tree's accuracy; and each rule's rows."""
+def _rules(X, X_all, feature_columns, labels, max_depth, seed):
+    """Per cluster, the leaves of a tree on X (the curves' rows; but the
+    feature's columns) where it is the commonest; the tree's accuracy; and
+    each rule's rows. The rules are exact on every row of `X_all` (X's
+    rows among them): a cohort made of a rule is drawn from all of them."""
     n_clusters = labels.max() + 1
     if n_clusters == 1:
         every_row = ((np.arange(len(labels)),),)
@@ -398,8 +401,7 @@ def _rules(X, feature_columns, labels, max_depth, seed):
     counts = np.zeros((len(leaves), n_clusters), dtype=np.intp)
     np.add.at(counts, (np.searchsorted(leaves, leaf_of_row), labels), 1)
     commonest = counts.argmax(axis=1)
-    columns = [coding.columns[i] for i in kept]
-    has_missing = np.isnan(inputs[:, kept]).any(axis=0)
+    values = RuleValues(coding, (X_all,))
     sizes = np.bincount(labels, minlength=n_clusters)
     rules = [[] for _ in range(n_clusters)]
     for i, leaf in enumerate(leaves):
@@ -408,7 +410,7 @@ def _rules(X, feature_columns, labels, max_depth, seed):
             (
                 np.flatnonzero(leaf_of_row == leaf),
                 ClusterRule(
-                    rule=leaf_rule(tree.tree_, leaf, columns, has_missing),
+                    rule=leaf_rule(tree.tree_, leaf, kept, values),
                     size=int(counts[i].sum()),
                     precision=float(counts[i, c] / counts[i].sum()),
                     coverage=float(counts[i, c] / sizes[c]),

@@ -39,7 +39,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from .._core.parallel import WithCallersConfig, local_joblib_calls
 from .._core.rule_inputs import ColumnCoding
-from .._core.tree_rules import leaf_rule
+from .._core.tree_rules import RuleValues, leaf_rule
 from .result import Subgroup
 
 
@@ -67,9 +67,11 @@ def fit_subgroups(X, X_fit, names, feature_columns, settings, seed, n_threads=1)
     without the GIL), each alike whatever the others."""
     coding = ColumnCoding(X_fit, names)
     inputs_fit, inputs = coding.inputs(X_fit), coding.inputs(X)
+    # The rules are exact on X's rows (the subgroups') and on the trees'.
+    values = RuleValues(coding, (X,) if X_fit is X else (X, X_fit))
     jobs = (
         delayed(WithCallersConfig(_feature_subgroups))(
-            coding, inputs_fit, inputs, X_fit, own, settings, seed
+            coding, values, inputs_fit, inputs, X_fit, own, settings, seed
         )
         for own in feature_columns
     )
@@ -92,7 +94,7 @@ def _root(n_rows):
     return FeatureSubgroups(np.zeros(n_rows, dtype=np.uint8), ("all rows",))
 
 
-def _feature_subgroups(coding, inputs_fit, inputs, X_fit, own, settings, seed):
+def _feature_subgroups(coding, values, inputs_fit, inputs, X_fit, own, settings, seed):
     others = coding.other_columns(set(own))
     target = coding.target(X_fit, list(own))
     present = ~_missing(target)
@@ -117,9 +119,7 @@ def _feature_subgroups(coding, inputs_fit, inputs, X_fit, own, settings, seed):
     if len(leaves) == 1:
         return _root(len(inputs))
     codes = np.searchsorted(leaves, subgroup_of_node[tree.apply(inputs[:, others])])
-    columns = [coding.columns[i] for i in others]
-    has_missing = np.isnan(inputs[:, others]).any(axis=0)
-    rules = tuple(leaf_rule(tree.tree_, leaf, columns, has_missing) for leaf in leaves)
+    rules = tuple(leaf_rule(tree.tree_, leaf, others, values) for leaf in leaves)
     # The smallest integers that hold them: the per-copy stable sort of the
     # codes (schedule.within_subgroups) is then numpy's radix sort.
     return FeatureSubgroups(codes.astype(np.min_scalar_type(len(leaves) - 1)), rules)
