@@ -223,6 +223,41 @@ def test_numeric_distribution(independent):
     assert second.n_missing == 0 and second.counts.sum() == len(X)
 
 
+@pytest.mark.parametrize(
+    "outliers",
+    [[-5e307], [1e300], [1e308, -1e308], [np.finfo(float).max, np.finfo(float).min]],
+    ids=["far-below", "far-above", "both-sides", "widest"],
+)
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_distribution_of_a_column_with_far_outliers(outliers):
+    """A far outlier: numpy before 2.1 built every "auto" bin first (more
+    than memory holds), and a range wider than the largest float has no
+    equal bins. The histogram then takes at most 50 equal bins over the
+    column's ends, each row counted once, and the grid stays scikit-learn's."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    X[: len(outliers), 0] = outliers
+    model = Ridge().fit(np.column_stack([rng.normal(size=300), X[:, 1]]), X[:, 1])
+    result = partial_dependence(model, X, [0], grid_resolution=20, return_result=True)
+    (summary,) = result.distributions
+    assert summary.n_missing == 0 and summary.counts.sum() == len(X)
+    assert 1 <= len(summary.counts) <= 50
+    edges = summary.bin_edges
+    assert edges[0] == X[:, 0].min() and edges[-1] == X[:, 0].max()
+    assert np.all(np.diff(edges) > 0)
+    widths = np.diff(edges / 2)  # halved: the widest range overflows a float
+    assert_allclose(widths, widths[0], rtol=1e-9)
+    column = X[:, 0]
+    within = [
+        np.sum((column >= lo) & (column < hi))
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True)
+    ]
+    within[-1] += np.sum(column == edges[-1])  # the last bin is closed
+    assert_array_equal(summary.counts, within)
+    expected = sklearn_partial_dependence(model, X, [0], grid_resolution=20)
+    assert_array_equal(result.grid_values[0], expected.grid_values[0])
+
+
 def test_categorical_distribution_counts_rows_per_grid_value():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(

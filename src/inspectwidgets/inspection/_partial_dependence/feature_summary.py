@@ -81,9 +81,7 @@ def _numeric_distribution(name, values, finite, is_sorted=False):
             bin_edges=np.zeros(0),
             deciles=np.full(9, np.nan),
         )
-    edges = np.histogram_bin_edges(finite, bins="auto")
-    n_bins = min(len(edges) - 1, MAX_BINS)
-    counts, edges = _histogram(finite, n_bins, (edges[0], edges[-1]), is_sorted)
+    counts, edges = _auto_histogram(finite, is_sorted)
     return FeatureDistribution(
         feature=name,
         categorical=False,
@@ -92,6 +90,24 @@ def _numeric_distribution(name, values, finite, is_sorted=False):
         bin_edges=edges,
         deciles=_deciles(finite, is_sorted),
     )
+
+
+def _auto_histogram(finite, is_sorted):
+    """Counts and edges of `finite` in numpy's "auto" bins, at most MAX_BINS.
+    Far outliers: numpy < 2.1 builds every "auto" bin's edge before the cap
+    (more than memory holds; there would be MAX_BINS), and a range wider than
+    the largest float has no equal bins, so those take MAX_BINS bins over the
+    halved values, their edges doubled (exact: a power of 2)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        try:
+            edges = np.histogram_bin_edges(finite, bins="auto")
+        except (ValueError, OverflowError, MemoryError):
+            edges = None
+        if edges is not None and np.isfinite(edges[-1] - edges[0]):
+            n_bins = min(len(edges) - 1, MAX_BINS)
+            return _histogram(finite, n_bins, (edges[0], edges[-1]), is_sorted)
+    counts, halved = np.histogram(finite / 2, bins=MAX_BINS)
+    return counts, halved * 2
 
 
 def _histogram(finite, n_bins, ends, is_sorted):
