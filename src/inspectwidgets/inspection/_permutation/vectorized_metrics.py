@@ -31,6 +31,26 @@ def _numeric(y, response):
     )
 
 
+# The copies whose errors (squared, absolute) are made at once: a whole
+# chunk's (a few MB) took fresh pages from the system on most chunks, page
+# faults that cost more than the arithmetic (benchmarks/results/linear.md);
+# blocks this small reuse the allocator's memory.
+_BLOCK_BYTES = 2**20
+
+
+def _by_copy_blocks(reduce, predictions):
+    """``reduce`` (one value per copy: a reduction along each copy's rows)
+    of `predictions`, a block of copies at a time. Each copy's value is its
+    own row's reduction, so the same bits whatever the blocks."""
+    n_copies = predictions.shape[0]
+    step = max(1, _BLOCK_BYTES // max(predictions[:1].nbytes, 1))
+    if step >= n_copies:
+        return reduce(predictions)
+    return np.concatenate(
+        [reduce(predictions[low : low + step]) for low in range(0, n_copies, step)]
+    )
+
+
 def _squared_errors(y, predictions, weight=None):
     """``weight * (y - predictions) ** 2`` as scikit-learn computes it, in
     one temporary: the same operations on each value (multiplying by its
@@ -46,7 +66,9 @@ def _r2(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
     y = y.astype(float)
-    numerator = np.sum(_squared_errors(y, predictions, weight), axis=1)
+    numerator = _by_copy_blocks(
+        lambda block: np.sum(_squared_errors(y, block, weight), axis=1), predictions
+    )
     w = 1.0 if weight is None else weight
     denominator = np.sum(w * (y - np.average(y, weights=weight)) ** 2)
     if denominator == 0:  # scikit-learn's force_finite
@@ -57,7 +79,10 @@ def _r2(y, predictions, weight, classes):
 def _mse(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
-    return np.average(_squared_errors(y, predictions), axis=1, weights=weight)
+    return _by_copy_blocks(
+        lambda block: np.average(_squared_errors(y, block), axis=1, weights=weight),
+        predictions,
+    )
 
 
 def _rmse(y, predictions, weight, classes):
@@ -68,15 +93,21 @@ def _rmse(y, predictions, weight, classes):
 def _mae(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
-    return np.average(np.abs(predictions - y), axis=1, weights=weight)
+    return _by_copy_blocks(
+        lambda block: np.average(np.abs(block - y), axis=1, weights=weight),
+        predictions,
+    )
 
 
 def _mape(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
     y = y.astype(float)
-    relative = np.abs(predictions - y) / np.maximum(np.abs(y), np.finfo(np.float64).eps)
-    return np.average(relative, axis=1, weights=weight)
+    scale = np.maximum(np.abs(y), np.finfo(np.float64).eps)
+    return _by_copy_blocks(
+        lambda block: np.average(np.abs(block - y) / scale, axis=1, weights=weight),
+        predictions,
+    )
 
 
 def _accuracy(y, predictions, weight, classes):
