@@ -15,6 +15,7 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.utils import check_random_state
 
 from inspectwidgets import iter_permutation_importance, permutation_importance
+from inspectwidgets.inspection._permutation import plan as permutation_plan
 
 from numerics import assert_blas_close
 
@@ -51,30 +52,33 @@ def test_progress_callback_sees_every_round(diabetes):
     assert seen == [1, 2, 3, 4, 5]
 
 
-def test_cancellation_stops_promptly_and_keeps_the_partial_result(diabetes):
+# r2 of a linear regressor: each copy's squared errors summed (a chunk sized
+# by its work, here one copy); MAE: the copies predicted (by the budget).
+@pytest.mark.parametrize("scoring", ["r2", "neg_mean_absolute_error"])
+def test_cancellation_stops_promptly_and_keeps_the_partial_result(
+    diabetes, scoring, monkeypatch
+):
     model, X, y = diabetes
+    monkeypatch.setattr(permutation_plan, "_SUMMED_ROWS", len(X))
     cancel = threading.Event()
 
     def stop_after_two(result):
         if result.n_repeats_done == 2:
             cancel.set()
 
+    kwargs = dict(n_repeats=30, random_state=0, max_memory=1, scoring=scoring)
     partial = permutation_importance(
         model,
         X,
         y,
-        n_repeats=30,
-        random_state=0,
-        max_memory=1,
         callback=stop_after_two,
         cancel=cancel,
         return_result=True,
+        **kwargs,
     )
     assert partial.n_repeats_done == 2 and not partial.complete
     # The same chunks (one column each) as the uncancelled run: bit-identical.
-    full = permutation_importance(
-        model, X, y, n_repeats=30, random_state=0, max_memory=1
-    )
+    full = permutation_importance(model, X, y, **kwargs)
     assert_array_equal(partial.importances(), full.importances[:, :2])
 
 

@@ -1,5 +1,5 @@
-"""Loading the compiled walks: numba comes with the first shortcut, not
-with the package."""
+"""Loading the compiled walks (and the linear shortcut's sums): numba comes
+with the first shortcut, not with the package."""
 
 import sys
 import threading
@@ -45,6 +45,14 @@ def dependence_walks():
     with _ROUTING_LOCK:
         from . import tree_dependence
     return tree_dependence
+
+
+def linear_sums():
+    """The linear shortcut's squared errors' sums (``linear_sums``), loaded
+    as :func:`routing` loads the walks."""
+    with _ROUTING_LOCK:
+        from . import linear_sums
+    return linear_sums
 
 
 def load_walks():

@@ -35,6 +35,9 @@ class PermutedChunks:
     # A conditional run's subgroups: per feature, None (one subgroup: the
     # repeat's permutation) or its rows' codes and the rows sorted by them.
     subgroups: tuple | None = None
+    # Where the linear shortcut scores the copies from the sums of their
+    # squared errors, never predicting them: how (scoring.ErrorSumScoring).
+    error_sum_scoring: object = None
 
 
 def score_chunk(c, start, stop):
@@ -112,6 +115,13 @@ def _resampled(c, outputs, copies):
 def _walk(c, copies, rides):
     """`score_chunk` through the tree walk: the same predictions, bit for
     bit, without stacking the copies."""
+    if c.error_sum_scoring is not None:  # X's baseline never rides then
+        scores = c.error_sum_scoring.scores(
+            lambda weight: c.trees.error_sums(
+                c.tree_rows, copies, c.error_sum_scoring.y, weight, c.n_threads
+            )
+        )
+        return scores, None, None
     outputs = c.trees.predict(
         c.tree_rows,
         copies,

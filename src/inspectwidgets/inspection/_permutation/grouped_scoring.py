@@ -38,6 +38,11 @@ class GroupedScoringPlan(ScoringPlan):
             (group, name) for group in range(len(self.x_rows)) for name in names
         )
 
+    def error_sum_scoring(self, y, sample_weight):
+        """None: each subgroup's rows are scored on their own, where summed
+        errors are a copy's sum over all its rows."""
+        return None
+
     def _score_blocks(self, outputs, n_blocks, y, sample_weight, block_X, vectorize):
         """Each subgroup's rows of every block scored by the scorers. A block
         of X's rows (the baseline) or of a copy's: a subsampled copy holds

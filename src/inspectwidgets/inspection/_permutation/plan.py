@@ -63,6 +63,12 @@ class _Prediction:
 _FEWEST_WALKED = 2
 
 
+# The rows of copies a chunk sums the squared errors of (the linear
+# shortcut, chunks._walk): 0.3-0.7 ms a copy of 100,000 rows on one thread
+# (benchmarks/results/linear.md), so about a quarter of a second's work.
+_SUMMED_ROWS = 2**26
+
+
 def _bytes_per_copy(run, batcher, output_bytes_per_row, walked):
     """A copy's outputs, and as much again twice while they are scored (the
     vectorized metrics' temporaries: residuals, their squares); a stacked
@@ -90,16 +96,13 @@ def plan_run(run):
         output_bytes_per_row = run.baseline.output_bytes_per_row
     n_features = len(run.feature_names)
     walked = prediction.trees is not None
-    # Scores under resamples take a product over a chunk's copies
-    # (bootstrap.py), whose last bits follow the chunks: the linear
-    # shortcut's chunks are laid out as if watched, so that a one-shot run
-    # and a streamed one agree bit for bit (the tree walk is exact anyway).
-    watched = run.watched or path_of(prediction.trees) == "linear"
+    error_sum_scoring = None if rides else _error_sum_scoring(run, prediction)
+    watched = _laid_out_watched(run, prediction, error_sum_scoring)
     job_order = _job_order(run.n_repeats, n_features, walked, watched)
     batcher = make_batcher(prediction.source)
     per_copy = _bytes_per_copy(run, batcher, output_bytes_per_row, walked)
     in_flight = _bytes_in_flight(run, prediction, per_copy, rides)
-    cap = max(1, int(in_flight // (per_copy * run.runner.n_workers)))
+    cap = _cap(run, prediction, per_copy, in_flight, error_sum_scoring)
     if walked:
         batcher = _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight)
     runner = run.runner
@@ -126,6 +129,7 @@ def plan_run(run):
         bootstrap=run.bootstrap,
         resample_first_later=run.watched,
         subgroups=run.subgroup_orders,
+        error_sum_scoring=error_sum_scoring,
     )
     split = run.stream_first_round and run.watched
     return RunPlan(
@@ -157,6 +161,45 @@ def plan_shared_stacks(runs, run_plans):
     n_features = len(first.feature_names)
     n_jobs = len(first_plan.chunks.job_order)
     return _schedule(first, n_jobs, n_features, False, cap, False, first.watched)
+
+
+def _laid_out_watched(run, prediction, error_sum_scoring):
+    """Whether the chunks are laid out as for a watched run. Scores under
+    resamples take a product over a chunk's copies (bootstrap.py), whose
+    last bits follow the chunks: the linear shortcut's chunks are laid out
+    as if watched, so that a one-shot run and a streamed one agree bit for
+    bit (the tree walk is exact anyway; so are summed errors, each copy's
+    own)."""
+    return run.watched or (
+        path_of(prediction.trees) == "linear" and error_sum_scoring is None
+    )
+
+
+def _cap(run, prediction, per_copy, in_flight, error_sum_scoring):
+    """The most copies a chunk takes: as many as the memory budget holds
+    for each worker, or, where the linear shortcut sums the copies' errors
+    (a copy then holds nothing), a few tenths of a second's work."""
+    if error_sum_scoring is not None:
+        return max(1, _SUMMED_ROWS // prediction.tree_rows.shape[0])
+    return max(1, int(in_flight // (per_copy * run.runner.n_workers)))
+
+
+def _error_sum_scoring(run, prediction):
+    """How the linear shortcut scores the copies from the sums of their
+    squared errors, never predicting them (`chunks._walk`), or None: for a
+    regressor whose prediction is its decision function, copies of single
+    columns, and scorers reading those sums alone, with no held-out
+    bootstrap (whose resamples read each row's prediction)."""
+    if (
+        path_of(prediction.trees) != "linear"
+        or not prediction.trees.sums_errors()
+        or any(len(columns) != 1 for columns in prediction.columns)
+        or run.bootstrap is not None
+    ):
+        return None
+    return run.plan.error_sum_scoring(
+        run._subsample(run.y), run._subsample(run.sample_weight)
+    )
 
 
 def _baseline_route(run):

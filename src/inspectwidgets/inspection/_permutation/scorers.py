@@ -16,7 +16,7 @@ from .._core.compat import (
 )
 from .._core.pipeline import final_estimator
 from .._core.validation import quoted
-from .vectorized_metrics import VECTORIZED
+from .vectorized_metrics import ERROR_SUM_METRICS, VECTORIZED
 
 _CLASSIFICATION_MODULES = (
     "sklearn.metrics._classification",
@@ -39,6 +39,8 @@ class PlannedScorer:
     replayable: bool
     pass_sample_weight: bool
     vectorized: object = None
+    # Its metric from the copies' squared errors' sums (r2, MSE, RMSE), or None.
+    of_error_sums: object = None
 
 
 def _score_is_builtin(estimator):
@@ -122,6 +124,17 @@ def vectorized_metric(scorer):
     Only scorers without extra keyword arguments qualify: their positive class
     and averaging are the metric's defaults, which the versions reproduce.
     """
+    return VECTORIZED.get(_plain_metric(scorer))
+
+
+def error_sum_metric(scorer):
+    """A plain scorer's metric as a function of the copies' squared errors'
+    sums (``vectorized_metrics.ERROR_SUM_METRICS``), if it has one."""
+    return ERROR_SUM_METRICS.get(_plain_metric(scorer))
+
+
+def _plain_metric(scorer):
+    """The metric of a scorer without extra keyword arguments, else None."""
     if type(scorer) is _Scorer and not scorer._kwargs:
-        return VECTORIZED.get(scorer._score_func)
+        return scorer._score_func
     return None

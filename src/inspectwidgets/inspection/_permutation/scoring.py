@@ -34,6 +34,7 @@ from .scorers import (
     as_replayable,
     check_scorer_fits,
     check_scorer_names,
+    error_sum_metric,
     vectorized_metric,
 )
 
@@ -131,6 +132,7 @@ class ScoringPlan:
                     replayable=replayable,
                     pass_sample_weight=pass_weight,
                     vectorized=vectorized_metric(scorer),
+                    of_error_sums=error_sum_metric(scorer),
                 )
             )
         self.estimator = estimator
@@ -237,6 +239,38 @@ class ScoringPlan:
                 scores[planned.name or "score"] = _as_scores(per_block)
         return scores, returned_dict
 
+    def error_sum_scoring(self, y, sample_weight):
+        """An :class:`ErrorSumScoring` of copies of rows with targets `y`
+        where every scorer reads them through the sums of their squared
+        errors alone (r2, MSE, RMSE of ``predict``, numeric targets), else
+        None."""
+        if self.response_methods != ("predict",) or y is None:
+            return None
+        y = np.asarray(y)
+        if not (
+            all(s.replayable and s.of_error_sums for s in self.scorers)
+            and y.ndim == 1
+            and y.shape[0] >= 2
+            and y.dtype.kind in "fiu"
+        ):
+            return None
+        y = y.astype(float)
+        weights = {False: None}
+        if sample_weight is not None:
+            weights[True] = np.asarray(sample_weight, dtype=np.float64)
+        scorers = []
+        for planned in self.scorers:
+            weight = sample_weight if planned.pass_sample_weight else None
+            scorers.append(
+                (
+                    planned.name or "score",
+                    planned.scorer._sign,
+                    weight is not None,
+                    planned.of_error_sums(y, weight),
+                )
+            )
+        return ErrorSumScoring(y, weights, tuple(scorers))
+
     def _response(self, planned, blocked):
         """The response a scorer sees, for all blocks at once: as scikit-learn's
         ``_get_response_values`` gives it, the positive class's column (the
@@ -335,6 +369,30 @@ class ScoringPlan:
             bootstrap_scores={name: v[0] for name, v in resampled.items()},
             bootstrap_draw=bootstrap.draw,
         )
+
+
+@dataclass(frozen=True)
+class ErrorSumScoring:
+    """How a run's scorers score copies from the sums of their squared
+    errors (see :meth:`ScoringPlan.error_sum_scoring`): the scores of
+    float64 predictions, as :meth:`ScoringPlan.score_blocks` gives them, bit
+    for bit."""
+
+    y: np.ndarray  # float64
+    weights: dict  # whether weighted: the weights as float64, or None
+    # Each scorer's name, sign, whether weighted and metric of the sums.
+    scorers: tuple
+
+    def scores(self, error_sums):
+        """The scores of copies whose ``error_sums(weight)`` (each copy's
+        ``sum(weight * (y - prediction) ** 2)``, no weight if None) are
+        summed as ``vectorized_metrics.squared_error_sums`` sums them."""
+        sums, scores = {}, {}
+        for name, sign, weighted, metric in self.scorers:
+            if weighted not in sums:
+                sums[weighted] = error_sums(self.weights[weighted])
+            scores[name] = sign * metric(sums[weighted])
+        return scores
 
 
 def _as_scores(values):

@@ -62,18 +62,28 @@ def _squared_errors(y, predictions, weight=None):
     return errors
 
 
+def squared_error_sums(y, predictions, weight=None):
+    """Each copy's ``sum(weight * (y - prediction) ** 2)``, summed as
+    scikit-learn's r2 sums it: all that r2, MSE and RMSE read of the copy
+    (see ERROR_SUM_METRICS)."""
+    return _by_copy_blocks(
+        lambda block: np.sum(_squared_errors(y, block, weight), axis=1), predictions
+    )
+
+
 def _r2(y, predictions, weight, classes):
     if not _numeric(y, predictions):
         return None
     y = y.astype(float)
-    numerator = _by_copy_blocks(
-        lambda block: np.sum(_squared_errors(y, block, weight), axis=1), predictions
-    )
+    return _r2_of_sums(y, weight)(squared_error_sums(y, predictions, weight))
+
+
+def _r2_of_sums(y, weight):
     w = 1.0 if weight is None else weight
     denominator = np.sum(w * (y - np.average(y, weights=weight)) ** 2)
     if denominator == 0:  # scikit-learn's force_finite
-        return np.where(numerator == 0, 1.0, 0.0)
-    return 1 - numerator / denominator
+        return lambda sums: np.where(sums == 0, 1.0, 0.0)
+    return lambda sums: 1 - sums / denominator
 
 
 def _mse(y, predictions, weight, classes):
@@ -85,9 +95,33 @@ def _mse(y, predictions, weight, classes):
     )
 
 
+def _mse_of_sums(y, weight):
+    """`_mse` from the sums of float64 errors (np.average squares float32
+    errors in float32): np.average's division, by the rows' count or by the
+    weights' sum as np.average sums them (raising where it raises)."""
+    if weight is None:
+        n_rows = len(y)
+        return lambda sums: sums / n_rows
+    total = np.broadcast_to(weight, (1, len(y))).sum(
+        axis=1, dtype=np.result_type(np.float64, weight.dtype)
+    )
+
+    def mse(sums):
+        if np.any(total == 0):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        return sums / total
+
+    return mse
+
+
 def _rmse(y, predictions, weight, classes):
     mse = _mse(y, predictions, weight, classes)
     return None if mse is None else np.sqrt(mse)
+
+
+def _rmse_of_sums(y, weight):
+    mse = _mse_of_sums(y, weight)
+    return lambda sums: np.sqrt(mse(sums))
 
 
 def _mae(y, predictions, weight, classes):
@@ -147,4 +181,15 @@ VECTORIZED = {
     mean_absolute_percentage_error: _mape,
     accuracy_score: _accuracy,
     log_loss: _log_loss,
+}
+
+# The metrics that read a copy through its squared errors' weighted sum
+# alone (`squared_error_sums`): each, given y (as floats) and the weights,
+# makes the function of the copies' sums giving their scores (what depends
+# on y alone computed once); on float64 errors, the same bits as its
+# VECTORIZED version.
+ERROR_SUM_METRICS = {
+    r2_score: _r2_of_sums,
+    mean_squared_error: _mse_of_sums,
+    root_mean_squared_error: _rmse_of_sums,
 }
