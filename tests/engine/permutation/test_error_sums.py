@@ -4,6 +4,9 @@ never predicting the copies. The sums are numpy's (its pairwise order), so
 the scores are those of the copies' predictions bit for bit, and
 scikit-learn's to BLAS rounding."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -25,7 +28,7 @@ from inspectwidgets import (
     conditional_permutation_importance,
     permutation_importance,
 )
-from inspectwidgets.inspection._core import linear_sums
+from inspectwidgets.inspection._core import linear_models, linear_sums
 from inspectwidgets.inspection._core.linear_models import LinearModel
 from inspectwidgets.inspection._permutation import plan as permutation_plan
 
@@ -107,8 +110,9 @@ def regression_data(n=3000, seed=0):
 
 @pytest.fixture
 def summed(monkeypatch):
-    """Counts the copies whose errors are summed, and fails any prediction
-    of a permuted copy by the linear shortcut."""
+    """Counts the copies whose errors are summed (however few the rows),
+    and fails any prediction of a permuted copy by the linear shortcut."""
+    monkeypatch.setattr(linear_models, "_SUMMED_FROM", 0)
     counted = []
     error_sums = LinearModel.error_sums
 
@@ -243,6 +247,33 @@ def test_the_same_bits_whatever_the_chunks_and_threads(case, summed, monkeypatch
     expected = importances(predicted(lambda: run(model, X, y, **kwargs), monkeypatch))
     for name in expected:
         assert_array_equal(got[name], expected[name])
+
+
+def test_numba_loads_only_for_a_run_large_enough_to_gain():
+    """Loading numba takes about a second in a new process: a small run
+    predicts its copies and never loads it; a run of _SUMMED_FROM rows of
+    copies sums them (loading it), and then so does any run."""
+    script = """
+import sys
+import numpy as np
+from sklearn.linear_model import Ridge
+from inspectwidgets import permutation_importance
+from inspectwidgets.inspection._core import linear_models
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(2000, 4))
+y = X @ np.arange(4.0)
+model = Ridge().fit(X, y)
+permutation_importance(model, X, y, n_repeats=3, random_state=0)
+print("numba" in sys.modules)
+linear_models._SUMMED_FROM = 2000 * 4 * 3
+permutation_importance(model, X, y, n_repeats=3, random_state=0)
+print("numba" in sys.modules)
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert run.stdout.split() == ["False", "True"]
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from sklearn.utils import check_array
 
 from .compat import _openmp_effective_n_threads
 from .pipeline import columnwise_view
-from .tree_walks import linear_sums
+from .tree_walks import linear_sums, sums_loaded
 
 # Exact types only: a subclass may predict otherwise.
 _CLASSIFIERS = (LogisticRegression, SGDClassifier, LinearSVC)
@@ -74,6 +74,10 @@ _METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"
 # _KEPT_BYTES, and at least _KEPT_GROUPS (the chunks in flight).
 _KEPT_GROUPS = 4
 _KEPT_BYTES = 2**26
+# The rows of copies from which summing their errors pays for loading numba
+# in a new process: predicted, 16,777,216 rows of copies take 0.15-0.3 s
+# (benchmarks/results/linear.md), summed about half that, loading ~1 s once.
+_SUMMED_FROM = 2**24
 
 
 def unsupported_linear(model, methods):
@@ -236,13 +240,17 @@ class LinearModel:
                 self._columns = columns
             return self._columns
 
-    def sums_errors(self):
-        """Whether :meth:`error_sums` applies: a regressor whose prediction
-        is its decision function, with one output, on a dense X."""
+    def sums_errors(self, n_copies):
+        """Whether :meth:`error_sums` applies, and pays, for `n_copies`
+        copies of X: a regressor whose prediction is its decision function,
+        with one output, on a dense X; on fewer than _SUMMED_FROM rows of
+        copies only where the sums are loaded already (numba loads with
+        them: about a second in a new process)."""
         return (
             type(self.model) in _PREDICT_IS_DECISION
             and self.ravel
             and isinstance(self.X, np.ndarray)
+            and (self.X.shape[0] * n_copies >= _SUMMED_FROM or sums_loaded())
         )
 
     def error_sums(self, X, copies, y, weight, n_threads=1):

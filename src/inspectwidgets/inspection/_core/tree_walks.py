@@ -55,6 +55,13 @@ def linear_sums():
     return linear_sums
 
 
+def sums_loaded():
+    """Whether :func:`linear_sums` is loaded in this process, its sums
+    compiled (or read from numba's cache) for some arrays."""
+    module = sys.modules.get(f"{__package__}.linear_sums")
+    return bool(getattr(getattr(module, "error_sum", None), "signatures", None))
+
+
 def load_walks():
     """Compile (or load from numba's cache) the walks, on arrays of the very
     types the shortcut passes (float32 and float64 input), so that its first

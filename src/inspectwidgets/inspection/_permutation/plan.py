@@ -192,7 +192,7 @@ def _error_sum_scoring(run, prediction):
     bootstrap (whose resamples read each row's prediction)."""
     if (
         path_of(prediction.trees) != "linear"
-        or not prediction.trees.sums_errors()
+        or not prediction.trees.sums_errors(run.n_repeats * len(prediction.columns))
         or any(len(columns) != 1 for columns in prediction.columns)
         or run.bootstrap is not None
     ):
