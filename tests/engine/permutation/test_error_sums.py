@@ -4,6 +4,7 @@ never predicting the copies. The sums are numpy's (its pairwise order), so
 the scores are those of the copies' predictions bit for bit, and
 scikit-learn's to BLAS rounding."""
 
+import pickle
 import subprocess
 import sys
 
@@ -31,6 +32,7 @@ from inspectwidgets import (
 from inspectwidgets.inspection._core import linear_models, linear_sums
 from inspectwidgets.inspection._core.linear_models import LinearModel
 from inspectwidgets.inspection._permutation import plan as permutation_plan
+from inspectwidgets.inspection._permutation.scoring import ScoringPlan
 
 from numerics import assert_blas_close
 
@@ -246,6 +248,22 @@ def test_the_same_bits_whatever_the_chunks_and_threads(case, summed, monkeypatch
     assert sum(summed) == 5 * 6
     expected = importances(predicted(lambda: run(model, X, y, **kwargs), monkeypatch))
     for name in expected:
+        assert_array_equal(got[name], expected[name])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_scoring_pickles_for_remote_workers(weighted):
+    """A remote backend's workers get what every chunk reads pickled: the
+    scoring from summed errors scores as it did."""
+    X, y, rng = regression_data()
+    weight = rng.random(len(y)) if weighted else None
+    scorers = ["r2", "neg_mean_squared_error", "neg_root_mean_squared_error"]
+    scoring = ScoringPlan(Ridge().fit(X, y), scorers).error_sum_scoring(y, weight)
+    sums = rng.random(5) * len(y)
+    travelled = pickle.loads(pickle.dumps(scoring))
+    got, expected = travelled.scores(lambda w: sums), scoring.scores(lambda w: sums)
+    assert list(got) == scorers
+    for name in scorers:
         assert_array_equal(got[name], expected[name])
 
 

@@ -23,8 +23,8 @@ from numba import njit
 
 # numpy's PW_BLOCKSIZE: runs up to this long are summed on 8 accumulators.
 _LEAF = 128
-# Halving n rows leaves at most log2(n / 8) + 1 runs pending: 64 covers any
-# array numpy can hold.
+# Runs are halved down to 128 terms: fewer than log2(n) levels of pending
+# runs, so 64 covers any array numpy can hold.
 _DEPTH = 64
 
 

@@ -9,6 +9,8 @@ Each returns None when its inputs are outside the cases it reproduces exactly;
 the caller then scores block by block with scikit-learn's own function.
 """
 
+import functools
+
 import numpy as np
 from sklearn.metrics import (
     accuracy_score,
@@ -81,9 +83,13 @@ def _r2(y, predictions, weight, classes):
 def _r2_of_sums(y, weight):
     w = 1.0 if weight is None else weight
     denominator = np.sum(w * (y - np.average(y, weights=weight)) ** 2)
+    return functools.partial(_r2_from, denominator)
+
+
+def _r2_from(denominator, sums):
     if denominator == 0:  # scikit-learn's force_finite
-        return lambda sums: np.where(sums == 0, 1.0, 0.0)
-    return lambda sums: 1 - sums / denominator
+        return np.where(sums == 0, 1.0, 0.0)
+    return 1 - sums / denominator
 
 
 def _mse(y, predictions, weight, classes):
@@ -98,20 +104,20 @@ def _mse(y, predictions, weight, classes):
 def _mse_of_sums(y, weight):
     """`_mse` from the sums of float64 errors (np.average squares float32
     errors in float32): np.average's division, by the rows' count or by the
-    weights' sum as np.average sums them (raising where it raises)."""
+    weights' sum as np.average sums them."""
     if weight is None:
-        n_rows = len(y)
-        return lambda sums: sums / n_rows
+        return functools.partial(_divided, len(y))
     total = np.broadcast_to(weight, (1, len(y))).sum(
         axis=1, dtype=np.result_type(np.float64, weight.dtype)
     )
+    return functools.partial(_divided, total)
 
-    def mse(sums):
-        if np.any(total == 0):
-            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        return sums / total
 
-    return mse
+def _divided(total, sums):
+    """`sums` / `total`, raising where np.average raises."""
+    if np.any(total == 0):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return sums / total
 
 
 def _rmse(y, predictions, weight, classes):
@@ -120,8 +126,11 @@ def _rmse(y, predictions, weight, classes):
 
 
 def _rmse_of_sums(y, weight):
-    mse = _mse_of_sums(y, weight)
-    return lambda sums: np.sqrt(mse(sums))
+    return functools.partial(_root, _mse_of_sums(y, weight))
+
+
+def _root(mse, sums):
+    return np.sqrt(mse(sums))
 
 
 def _mae(y, predictions, weight, classes):
@@ -186,8 +195,8 @@ VECTORIZED = {
 # The metrics that read a copy through its squared errors' weighted sum
 # alone (`squared_error_sums`): each, given y (as floats) and the weights,
 # makes the function of the copies' sums giving their scores (what depends
-# on y alone computed once); on float64 errors, the same bits as its
-# VECTORIZED version.
+# on y alone computed once; picklable, for remote workers); on float64
+# errors, the same bits as its VECTORIZED version.
 ERROR_SUM_METRICS = {
     r2_score: _r2_of_sums,
     mean_squared_error: _mse_of_sums,
