@@ -56,20 +56,53 @@ def numpys_sum(y, base, own, weight, perm):
     return np.sum(errors)
 
 
-@pytest.mark.parametrize("n", SIZES + [100_003])
+LONG = [8_193, 9_000, 16_385, 20_000, 100_003]
+
+
+@pytest.mark.parametrize("n", SIZES + LONG)
 @pytest.mark.parametrize("weighted", [False, True])
 def test_each_sum_is_numpys_to_the_bit(n, weighted):
+    """In the order of the installed numpy (2.4 sums a row pairwise, 2.0 a
+    buffer at a time: CI runs both)."""
     rng = np.random.default_rng(n)
     y, base, own = spread(rng, n), spread(rng, n), spread(rng, n)
     weight = rng.random(n) * 10.0 ** rng.integers(-3, 3, size=n) if weighted else None
     perm = rng.permutation(n)
     expected = numpys_sum(y, base, own, weight, perm)
-    assert linear_sums.error_sum(y, base, own, weight, perm) == expected
+    block = linear_sums.numpys_block()
+    assert linear_sums.error_sum(y, base, own, weight, perm, block) == expected
+
+
+@pytest.mark.parametrize("n", LONG)
+def test_a_buffer_at_a_time(n):
+    """numpy 2.0's order whatever numpy is installed: each buffer's terms
+    summed by numpy (pairwise, at most 8,192 of them), the buffers added in
+    turn."""
+    rng = np.random.default_rng(n)
+    y, base, own = spread(rng, n), spread(rng, n), spread(rng, n)
+    perm = rng.permutation(n)
+    terms = (y - ((base - own) + own[perm])) ** 2
+    expected = 0.0
+    for low in range(0, n, 8192):
+        expected += np.sum(terms[low : low + 8192])
+    assert linear_sums.error_sum(y, base, own, None, perm, 8192) == expected
+
+
+def test_the_orders_differ_where_numpys_is_read():
+    """numpy's order is read on values where the two orders give other
+    bits, so the reading cannot mistake one for the other."""
+    assert linear_sums.numpys_block() is not None
+    n = 3 * np.getbufsize() + 1000
+    values = 1.0 + np.random.default_rng(1).random(n)
+    zeros, rows = np.zeros(n), np.arange(n)
+    whole = linear_sums.error_sum(values, zeros, zeros, None, rows, 2**62)
+    buffered = linear_sums.error_sum(values, zeros, zeros, None, rows, 8192)
+    assert whole != buffered
 
 
 def test_the_order_shows_in_the_bits():
     """The values above make other orders give other bits: a sum in row
-    order differs from numpy's, so the test above can fail."""
+    order differs from numpy's, so the tests above can fail."""
     differing = 0
     for n in SIZES[8:]:
         rng = np.random.default_rng(n)
@@ -84,10 +117,10 @@ def test_the_order_shows_in_the_bits():
 
 def test_non_finite_values_reach_the_sum():
     y = np.array([1.0, 2.0, np.inf, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
-    zeros, perm = np.zeros(9), np.arange(9)
-    assert linear_sums.error_sum(y, zeros, zeros, None, perm) == np.inf
+    zeros, perm, block = np.zeros(9), np.arange(9), linear_sums.numpys_block()
+    assert linear_sums.error_sum(y, zeros, zeros, None, perm, block) == np.inf
     y[3] = np.nan
-    assert np.isnan(linear_sums.error_sum(y, zeros, zeros, None, perm))
+    assert np.isnan(linear_sums.error_sum(y, zeros, zeros, None, perm, block))
 
 
 @pytest.mark.parametrize("order", ["C", "F"])
@@ -227,10 +260,17 @@ def test_a_frame_through_a_scaling_pipeline(summed, monkeypatch):
 
 @pytest.mark.parametrize(
     "case",
-    ["threads", "two workers", "max_samples", "small chunks", "conditional"],
+    [
+        "threads",
+        "two workers",
+        "max_samples",
+        "small chunks",
+        "conditional",
+        "rows beyond numpy's buffer",
+    ],
 )
 def test_the_same_bits_whatever_the_chunks_and_threads(case, summed, monkeypatch):
-    X, y, _ = regression_data()
+    X, y, _ = regression_data(20_011 if case == "rows beyond numpy's buffer" else 3000)
     model = LinearRegression().fit(X, y)
     kwargs = dict(n_repeats=5, random_state=3, scoring=["r2", "neg_mean_squared_error"])
     run = permutation_importance

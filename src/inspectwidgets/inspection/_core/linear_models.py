@@ -245,12 +245,14 @@ class LinearModel:
         copies of X: a regressor whose prediction is its decision function,
         with one output, on a dense X; on fewer than _SUMMED_FROM rows of
         copies only where the sums are loaded already (numba loads with
-        them: about a second in a new process)."""
+        them: about a second in a new process); and where the sums can
+        follow numpy's order (``linear_sums.numpys_block``)."""
         return (
             type(self.model) in _PREDICT_IS_DECISION
             and self.ravel
             and isinstance(self.X, np.ndarray)
             and (self.X.shape[0] * n_copies >= _SUMMED_FROM or sums_loaded())
+            and linear_sums().numpys_block() is not None
         )
 
     def error_sums(self, X, copies, y, weight, n_threads=1):
@@ -262,7 +264,8 @@ class LinearModel:
         `weight` are float64; `n_threads` take shares of the copies (the
         sums release the GIL)."""
         model = self if X is self.X else LinearModel(self.model, X)
-        error_sum = linear_sums().error_sum
+        sums_module = linear_sums()
+        error_sum, block = sums_module.error_sum, sums_module.numpys_block()
         base = model.base[:, 0]
         every = model._column_parts()
         owns = {
@@ -274,7 +277,7 @@ class LinearModel:
         def share(low, high):
             for c in range(low, high):
                 rows, columns = copies[c]
-                sums[c] = error_sum(y, base, owns[columns[0]], weight, rows)
+                sums[c] = error_sum(y, base, owns[columns[0]], weight, rows, block)
 
         n_shares = max(1, min(n_threads, len(copies)))
         bounds = np.linspace(0, len(copies), n_shares + 1).astype(int)

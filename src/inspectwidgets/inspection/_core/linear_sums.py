@@ -14,9 +14,15 @@ same operations in the same order, and adds the terms in numpy's own order
 accumulators, longer runs split in halves rounded down to a multiple of 8):
 the same bits, in one pass over the rows, with no array of the rows' size.
 Without weights no product is taken (numpy's path takes none either).
+numpy 2.0 ran a reduction through a buffer of ``np.getbufsize()`` values
+(8,192), summed pairwise one buffer after another, where numpy 2.4 sums a
+row's terms pairwise all at once: which the installed numpy does is read
+from np.sum itself (:func:`numpys_block`).
 
 numba's cache checks this file only.
 """
+
+import functools
 
 import numpy as np
 from numba import njit
@@ -26,22 +32,36 @@ _LEAF = 128
 # Runs are halved down to 128 terms: fewer than log2(n) levels of pending
 # runs, so 64 covers any array numpy can hold.
 _DEPTH = 64
+# A block no row reaches: every term summed pairwise at once.
+_WHOLE = 2**62
 
 
 @njit(nogil=True, cache=True)
-def error_sum(y, base, own, weight, perm):
+def error_sum(y, base, own, weight, perm, block):
     """``sum_i weight_i (y_i - ((base_i - own_i) + own[perm_i]))**2`` in
-    numpy's pairwise order (see the module doc); `weight` None for none."""
+    numpy's order (see the module doc): pairwise within blocks of `block`
+    terms (:func:`numpys_block`), the blocks added one after another;
+    `weight` None for none."""
     terms = np.empty(_LEAF)
-    # The recursion of numpy's pairwise_sum, on a stack: a run is split
-    # (stage 0), its left half summed (1), its right half summed (2), then
-    # the halves' sums added.
-    lows = np.empty(_DEPTH, np.int64)
-    sizes = np.empty(_DEPTH, np.int64)
-    stages = np.empty(_DEPTH, np.int64)
+    stack = np.empty((3, _DEPTH), np.int64)
     sums = np.empty(_DEPTH)
+    total = 0.0
+    n_rows = y.shape[0]
+    for low in range(0, n_rows, block):
+        size = min(block, n_rows - low)
+        total += _pairwise(y, base, own, weight, perm, low, size, terms, stack, sums)
+    return total
+
+
+@njit(nogil=True, cache=True)
+def _pairwise(y, base, own, weight, perm, first, n_terms, terms, stack, sums):
+    """numpy's pairwise_sum of the terms of rows ``first:first + n_terms``.
+    Its recursion on a stack of (low, size, stage): a run is split (stage
+    0), its left half summed (1), its right half summed (2), then the
+    halves' sums added."""
+    lows, sizes, stages = stack[0], stack[1], stack[2]
     n_sums, top = 0, 0
-    lows[0], sizes[0], stages[0] = 0, y.shape[0], 0
+    lows[0], sizes[0], stages[0] = first, n_terms, 0
     while top >= 0:
         low, size = lows[top], sizes[top]
         if size > _LEAF:
@@ -123,3 +143,21 @@ def contributions(X, coef, out):
             weight = coef[j]
             for i in range(low, high):
                 out[j, i] = X[i, j] * weight
+
+
+@functools.cache
+def numpys_block():
+    """How many terms the installed numpy sums pairwise before adding the
+    next ones: all of a row's (_WHOLE) or a buffer's (``np.getbufsize()``);
+    read once from np.sum on values where the two orders differ. None if
+    neither gives its bits (then the copies are predicted, not summed)."""
+    # Terms of one magnitude: their roundings add up differently in the two
+    # orders (tests/engine/permutation/test_error_sums.py checks they do).
+    n_values = 3 * np.getbufsize() + 1000
+    values = 1.0 + np.random.default_rng(1).random(n_values)
+    zeros, rows = np.zeros(n_values), np.arange(n_values)
+    expected = np.sum(values**2)
+    for block in (_WHOLE, np.getbufsize()):
+        if error_sum(values, zeros, zeros, None, rows, block) == expected:
+            return block
+    return None
