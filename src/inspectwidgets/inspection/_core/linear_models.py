@@ -75,8 +75,8 @@ _METHODS = {"predict", "predict_proba", "predict_log_proba", "decision_function"
 _KEPT_GROUPS = 4
 _KEPT_BYTES = 2**26
 # The rows of copies from which summing their errors pays for loading numba
-# in a new process: predicted, 16,777,216 rows of copies take 0.15-0.3 s
-# (benchmarks/results/linear.md), summed about half that, loading ~1 s once.
+# in a new process (below it, predicting them costs less than loading: timed
+# in benchmarks/results/linear.md).
 _SUMMED_FROM = 2**24
 
 
@@ -229,10 +229,9 @@ class LinearModel:
 
     def _column_parts(self):
         """Every column's contribution to the decisions of a one-output
-        model, shape (n_columns, n_rows), made once in one pass over X
-        (21 ms against 76-83 ms column by column at 100,000 x 50,
-        benchmarks/results/linear.md); None where they would take more than
-        _KEPT_BYTES."""
+        model, shape (n_columns, n_rows), made once in one pass over X (a
+        column of a C-ordered X reads all of it: benchmarks/results/linear.md
+        times both); None where they would take more than _KEPT_BYTES."""
         with self._lock:
             if self._columns is None and self.X.nbytes <= _KEPT_BYTES:
                 columns = np.empty(self.X.shape[::-1])
@@ -245,7 +244,7 @@ class LinearModel:
         copies of X: a regressor whose prediction is its decision function,
         with one output, on a dense X; on fewer than _SUMMED_FROM rows of
         copies only where the sums are loaded already (numba loads with
-        them: about a second in a new process); and where the sums can
+        them); and where the sums can
         follow numpy's order (``linear_sums.numpys_block``)."""
         return (
             type(self.model) in _PREDICT_IS_DECISION

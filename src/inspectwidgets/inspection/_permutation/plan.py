@@ -64,8 +64,8 @@ _FEWEST_WALKED = 2
 
 
 # The rows of copies a chunk sums the squared errors of (the linear
-# shortcut, chunks._walk): 0.3-0.7 ms a copy of 100,000 rows on one thread
-# (benchmarks/results/linear.md), so about a quarter of a second's work.
+# shortcut, chunks._walk): a few tenths of a second's work (timed in
+# benchmarks/results/linear.md), so that a live display still moves.
 _SUMMED_ROWS = 2**26
 
 
