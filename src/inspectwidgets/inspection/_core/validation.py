@@ -25,6 +25,8 @@ from .compat import (
     InvalidParameterError,
     validate_parameter_constraints,
 )
+from .dataframes import as_pandas, is_foreign_frame
+from .model_columns import column_reader
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,8 +113,12 @@ def check_X(X: Any) -> npt.NDArray[Any] | pd.DataFrame:
 
     scikit-learn's `permutation_importance` keeps DataFrames and passes anything
     else through `check_array(..., dtype=None)`; following it keeps object and
-    string columns intact for pipelines.
+    string columns intact for pipelines. A DataFrame of another library
+    (polars, pyarrow) becomes a pandas DataFrame with its names (where
+    scikit-learn makes it an array and loses them).
     """
+    if is_foreign_frame(X):
+        X = as_pandas(X)
     if hasattr(X, "iloc"):
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D; got a pandas object with ndim={X.ndim}.")
@@ -216,40 +222,29 @@ def check_y(y, n_samples, name="y"):
 
 
 def check_columns(estimator, X, name="X"):
-    """Refuse an `X` whose columns are not those the estimator was fitted on,
-    naming them, before a model call fails on them deep inside a pipeline, or
-    the tree shortcut, which reads columns by position without predicting,
-    walks the wrong ones (or past X's last).
+    """Refuse an `X` whose columns the estimator would not read as the ones it
+    was fitted on, naming them, before a model call fails on them deep inside
+    a pipeline, or the tree shortcut, which reads columns by position without
+    predicting, walks the wrong ones (or past X's last).
 
-    A DataFrame must hold every column of ``feature_names_in_``; in the same
-    order unless the estimator (or its pipeline's first step) is a
-    ColumnTransformer, which selects columns by name (scikit-learn's own
-    rules). Otherwise X must have ``n_features_in_`` columns.
+    The model's own library decides (`model_columns.column_reader`): a
+    DataFrame must hold every column the model stores, under the names the
+    library gives X's labels (LightGBM's underscores for spaces, XGBoost's
+    and CatBoost's strings for integer labels), in the same order unless the
+    model selects them by name (a ColumnTransformer, CatBoost fitted on named
+    columns). LightGBM reads a frame by position whatever its labels; only
+    its own columns in another order, which it would mix up silently, are
+    refused. Otherwise X must have ``n_features_in_`` columns (or more, for
+    CatBoost fitted on an array, which ignores those after them).
     """
+    reader = column_reader(estimator, getattr(X, "columns", None))
     model = type(estimator).__name__
-    fitted = getattr(estimator, "feature_names_in_", None)
-    if fitted is not None and hasattr(X, "columns"):
-        by_name = _selects_by_name(estimator)
-        # scikit-learn's words first where the model would say them itself.
-        words = "" if by_name else SKLEARN_NAMES_MISMATCH
-        present = set(X.columns)
-        absent = [str(c) for c in fitted if c not in present]
-        if absent:
-            raise ValueError(
-                f"{words}{name} lacks the column(s) {quoted_names(absent)} that "
-                f"{model} was fitted on; pass {name} with every column of the "
-                "training set."
-            )
-        if not by_name and list(X.columns) != list(fitted):
-            raise ValueError(
-                f"{words}{name}'s columns {quoted_names(list(X.columns))} are not "
-                f"those {model} was fitted on, in their order "
-                f"({quoted_names(list(fitted))}); pass {name}[list("
-                "estimator.feature_names_in_)]."
-            )
-        return X
+    if reader.names is not None and hasattr(X, "columns"):
+        return _check_named_columns(reader, X, name, model)
     n_fitted = getattr(estimator, "n_features_in_", None)
-    if isinstance(n_fitted, numbers.Integral) and X.shape[1] != n_fitted:
+    if not isinstance(n_fitted, numbers.Integral):
+        return X
+    if X.shape[1] < n_fitted or (X.shape[1] > n_fitted and not reader.allows_extra):
         raise ValueError(
             f"{name} has {X.shape[1]} features, but {model} is expecting "
             f"{n_fitted} features as input; pass {name} with the columns of the "
@@ -258,20 +253,63 @@ def check_columns(estimator, X, name="X"):
     return X
 
 
+def _check_named_columns(reader, X, name, model):
+    fitted = list(reader.names)
+    stored = reader.stored(X.columns)
+    # scikit-learn's words first where the model would say them itself.
+    words = (
+        SKLEARN_NAMES_MISMATCH
+        if reader.library == "scikit-learn" and not reader.by_name
+        else ""
+    )
+    if not reader.checks_names:
+        # LightGBM: position and count decide, as in its predict.
+        if len(stored) != len(fitted):
+            raise ValueError(
+                f"{name} has {len(stored)} columns, but {model} was fitted on "
+                f"{len(fitted)} and {reader.library} reads them by position; "
+                f"pass {name} with the columns of the training set, in their order."
+            )
+        if stored != fitted and sorted(map(str, stored)) == sorted(fitted):
+            raise ValueError(
+                f"{name} holds the columns {model} was fitted on in another "
+                f"order; {reader.library} reads them by position and would mix "
+                f"them up. Pass {name} with its columns in the training order: "
+                f"{quoted_names(_labels_in_order(X.columns, stored, fitted))}."
+            )
+        return X
+    present = set(stored)
+    absent = [n for n in fitted if n not in present]
+    if absent:
+        raise ValueError(
+            f"{words}{name} lacks the column(s) {quoted_names(absent)} that "
+            f"{model} was fitted on; pass {name} with every column of the "
+            "training set."
+        )
+    if not reader.by_name and stored != fitted:
+        fix = (
+            f"{name}[list(estimator.feature_names_in_)]"
+            if reader.library == "scikit-learn"
+            else f"{name} with the columns "
+            f"{quoted_names(_labels_in_order(X.columns, stored, fitted))}"
+        )
+        raise ValueError(
+            f"{words}{name}'s columns {quoted_names(list(X.columns))} are not "
+            f"those {model} was fitted on, in their order "
+            f"({quoted_names(fitted)}); pass {fix}."
+        )
+    return X
+
+
+def _labels_in_order(labels, stored, fitted):
+    """X's own labels of the model's columns, in the model's order."""
+    label_of = dict(zip(stored, labels, strict=True))
+    return [label_of[n] for n in fitted if n in label_of]
+
+
 SKLEARN_NAMES_MISMATCH = (
     "The feature names should match those that were passed during fit: "
 )
-
-
-def _selects_by_name(estimator):
-    """Whether the estimator's first step takes a frame's columns by name
-    (a ColumnTransformer, alone or first in a pipeline)."""
-    from sklearn.compose import ColumnTransformer
-    from sklearn.pipeline import Pipeline
-
-    while isinstance(estimator, Pipeline):
-        estimator = estimator.steps[0][1]
-    return isinstance(estimator, ColumnTransformer)
 
 
 def check_target(estimator, y, name="y"):
