@@ -18,9 +18,10 @@ import { h } from "../ui/dom.js";
 
 /** Why the view can be empty, shown in it and on the disabled switch. */
 export const NO_PER_CLASS =
-  "Per-class importance needs a gradient boosting classifier with 3 or more classes.";
+  "Per-class relative importance is read from scikit-learn's gradient boosting classifiers with 3 or more classes.";
 /** The short form, next to the disabled switch. */
-export const NO_PER_CLASS_HINT = "Per class: K-class gradient boosting only";
+export const NO_PER_CLASS_HINT =
+  "Per class: scikit-learn's K-class gradient boosting only";
 
 /**
  * @param {{tooltip: import("../ui/tooltip.js").Tooltip}} options

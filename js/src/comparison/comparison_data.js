@@ -74,6 +74,8 @@ const names = (list) => (Array.isArray(list) ? list.map(String) : []);
  * @property {Object<string, string[]>} flagEvidence flag text -> the keys of
  *   the measures whose intervals it rests on.
  * @property {string} withinNoiseNote what a hollow mark means, in words.
+ * @property {string} measuresNote why MDI and relative importance are
+ *   missing and what the model shows instead, "" where they are there.
  * @property {string} sortBy the key of the measure the features are sorted by.
  *
  * @typedef {object} Measure
@@ -142,6 +144,7 @@ export function measuresResult(value) {
       Object.entries(evidence).map(([flag, keys]) => [flag, names(keys)]),
     ),
     withinNoiseNote: String(value.within_noise_note ?? ""),
+    measuresNote: String(value.measures_note ?? ""),
     sortBy: String(value.sort_by ?? ""),
   };
 }

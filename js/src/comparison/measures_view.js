@@ -42,6 +42,12 @@ export function createMeasuresView({ tooltip }) {
     className: "icw-caption",
     testid: "icw-measures-caption",
   });
+  // Why a measure is missing (a Ridge, a LightGBM model), in a sentence.
+  const measuresNote = h("p", {
+    className: "iw-note",
+    testid: "icw-measures-note",
+  });
+  measuresNote.hidden = true;
   const chartHost = h("div", { className: "icw-chart-host" });
   const notesTitle = h("h4", {
     className: "icw-notes-title",
@@ -55,6 +61,7 @@ export function createMeasuresView({ tooltip }) {
   notes.hidden = true;
   const node = h("div", { className: "icw-view icw-view-measures" }, [
     caption,
+    measuresNote,
     chartHost,
     notes,
   ]);
@@ -65,6 +72,8 @@ export function createMeasuresView({ tooltip }) {
     update(result) {
       const features = result?.features ?? [];
       chartHost.hidden = features.length === 0;
+      measuresNote.textContent = result?.measuresNote ?? "";
+      measuresNote.hidden = !result?.measuresNote;
       if (!result) {
         caption.textContent = "";
         notes.hidden = true;

@@ -331,7 +331,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
         if step.stage in ("test", "train", "conditional"):
             frame = self._frame()
             self._measures = measures_payload(
-                frame, self._test, self._train, self.sort_by
+                frame, self._test, self._train, self.sort_by, self._plan.note
             )
             return Bunch(frame=frame, groups=None, grouped=None)
         else:
@@ -382,7 +382,7 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
             with self.hold_sync():
                 self.result = Bunch(**{**self.result, "frame": frame})
                 self._measures = measures_payload(
-                    frame, self._test, self._train, self.sort_by
+                    frame, self._test, self._train, self.sort_by, self._plan.note
                 )
 
     # Results in Python --------------------------------------------------------

@@ -14,10 +14,11 @@ from ..inspection._comparison import (
 from ._serialization import binary_array
 
 
-def measures_payload(frame, test, train, sort_by):
+def measures_payload(frame, test, train, sort_by, note=""):
     """The measures view's trait: every measure in `frame`'s order, raw and
     normalized, with the intervals and "within noise" marks of the
-    permutation measures and the intervals each flag rests on."""
+    permutation measures and the intervals each flag rests on; `note` says
+    why a measure is missing (`ComparisonPlan.note`)."""
     scorer = test.scorer_names[0]
     measures = []
     for measure in normalized_measures(frame, scorer=scorer):
@@ -45,6 +46,7 @@ def measures_payload(frame, test, train, sort_by):
         "notes": list(frame["notes"]),
         "flag_evidence": {flag: list(keys) for flag, keys in FLAG_EVIDENCE.items()},
         "within_noise_note": WITHIN_NOISE,
+        "measures_note": note,
         "sort_by": sort_by,
         "repeats_done": test.n_repeats_done if train is None else train.n_repeats_done,
         "n_repeats": test.n_repeats,

@@ -22,6 +22,7 @@ from .impurity import (
     relative_importance,
     scale_to_100,
 )
+from .own_importances import OWN_MEASURES, library_of, own_importances
 
 # Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
@@ -53,13 +54,21 @@ MIN_INTERVAL_REPEATS = 10
 
 #: The measures a comparison table can be sorted by, and their columns.
 SortBy: TypeAlias = Literal[
-    "permutation_test", "permutation_train", "mdi", "relative_importance"
+    "permutation_test",
+    "permutation_train",
+    "mdi",
+    "relative_importance",
+    "gain",
+    "split_count",
+    "prediction_values_change",
 ]
 SORT_COLUMNS = {
     "permutation_test": "permutation_test_mean",
     "permutation_train": "permutation_train_mean",
     "mdi": "mdi",
     "relative_importance": "relative_importance",
+    # The boosting libraries' own measures, where the model has them.
+    **{key: key for key, _, _ in OWN_MEASURES},
 }
 
 #: Which intervals each flag rests on (measure keys), shown beside it.
@@ -70,18 +79,26 @@ FLAG_EVIDENCE = {
 }
 
 
-def _tree_model_and_columns(estimator, n_columns):
-    """The tree model behind `estimator` and, per raw column of X, the model's
-    input features it becomes (None where that is not known exactly)."""
+def _model_and_columns(estimator, n_columns):
+    """The model behind `estimator` (a pipeline's last step) and, per raw
+    column of X, the model's input features it becomes (None where that is
+    not known exactly)."""
     model, output_columns = estimator, None
     if isinstance(estimator, Pipeline):
         view = columnwise_view(estimator, n_columns)
         if view is None:
-            return None, None
+            return estimator.steps[-1][1], None
         model, output_columns = view.model, view.output_columns
     elif getattr(model, "n_features_in_", None) == n_columns:
         output_columns = [[c] for c in range(n_columns)]
-    if not is_tree_model(model):
+    return model, output_columns
+
+
+def _tree_model_and_columns(estimator, n_columns):
+    """`_model_and_columns` where the model is one of scikit-learn's tree
+    models and its columns are known; (None, None) otherwise."""
+    model, output_columns = _model_and_columns(estimator, n_columns)
+    if output_columns is None or not is_tree_model(model):
         return None, None
     return model, output_columns
 
@@ -150,7 +167,8 @@ def compare_importances(
     sample_weight_train, sample_weight_test : array-like, default=None
         Weights for scoring each set.
     sort_by : {"permutation_test", "permutation_train", "mdi", \
-            "relative_importance"}, default="permutation_test"
+            "relative_importance", "gain", "split_count", \
+            "prediction_values_change"}, default="permutation_test"
         The measure whose values order the rows, largest first (features
         without that measure last, in X's order).
 
@@ -164,6 +182,14 @@ def compare_importances(
         ``permutation_test``, ``rank_mdi``, ``rank_permutation_test``
         (1 = most important) and ``notes`` (flags, "; "-separated; the
         intervals they rest on are the ``_low`` and ``_high`` columns).
+        The boosting libraries' own measures follow ``relative_importance``
+        (NaN for other models): for a LightGBM or XGBoost model (alone or
+        ending a pipeline), whose MDI and relative importance are NaN,
+        ``gain`` (share of the total split gain) and ``split_count`` (share
+        of the splits); for CatBoost, ``prediction_values_change`` (share of
+        its total). The table's
+        ``attrs["note"]`` says in a sentence why MDI and relative importance
+        are missing, where they are.
         Intervals (and so flags) need ``MIN_INTERVAL_REPEATS`` (10) repeats;
         with fewer they are NaN.
 
@@ -197,7 +223,9 @@ def compare_importances(
     test = permutation_importance(
         estimator, plan.X_test, y_test, sample_weight=sample_weight_test, **kwargs
     )
-    return plan.frame(test, train, sort_by)
+    table = plan.frame(test, train, sort_by)
+    table.attrs["note"] = plan.note
+    return table
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,6 +240,12 @@ class ComparisonPlan:
     """MDI per raw column of X (NaN without a tree model)."""
     relative: np.ndarray
     """ESL relative importance per raw column of X, 0-100 (NaN likewise)."""
+    own: dict[str, np.ndarray]
+    """The boosting library's own measures per raw column of X (shares), by
+    key of ``OWN_MEASURES``; empty for other models."""
+    note: str
+    """Why MDI and relative importance are missing, and what stands in
+    their place, in a sentence ("" where they are there)."""
 
     def frame(self, test, train, sort_by, conditional=None):
         """The comparison table from the test and train permutation results
@@ -227,6 +261,7 @@ class ComparisonPlan:
             self.relative,
             train,
             test,
+            own=self.own,
             # The marginal order until there is a conditional measure.
             sort_by="permutation_test" if sort_by == CONDITIONAL else sort_by,
         )
@@ -240,8 +275,11 @@ def plan_comparison(estimator, X_train, X_test, *, scoring, sort_by):
     any permutation."""
     X_train, X_test = check_comparison_inputs(estimator, X_train, X_test, scoring)
     check_sort_by(sort_by)
-    mdi, relative = impurity_columns(estimator, X_train.shape[1])
-    return ComparisonPlan(X_train, X_test, mdi, relative)
+    n_columns = X_train.shape[1]
+    mdi, relative = impurity_columns(estimator, n_columns)
+    own = own_columns(estimator, n_columns)
+    note = missing_measures_note(estimator, n_columns, own)
+    return ComparisonPlan(X_train, X_test, mdi, relative, own, note)
 
 
 def _as_bunch(result):
@@ -299,6 +337,51 @@ def impurity_columns(estimator, n_columns):
     return mdi, relative
 
 
+def own_columns(estimator, n_columns):
+    """The boosting library's own measures per raw column of X (shares added
+    up over a column's inputs); empty where the model has none or its
+    columns are not known exactly."""
+    model, output_columns = _model_and_columns(estimator, n_columns)
+    if output_columns is None:
+        return {}
+    return {
+        key: _per_raw_column(values, output_columns, np.sum)
+        for key, values in own_importances(model).items()
+    }
+
+
+def missing_measures_note(estimator, n_columns, own):
+    """A sentence saying why MDI and ESL relative importance are missing from
+    a comparison, and what the model shows instead ("" where they are
+    there)."""
+    model, output_columns = _model_and_columns(estimator, n_columns)
+    name = type(model).__name__
+    if is_tree_model(model) and output_columns is not None:
+        return ""
+    if is_tree_model(model):
+        return (
+            "MDI and ESL relative importance are left out: the pipeline's "
+            f"steps before {name} do not map X's columns to its inputs exactly."
+        )
+    library = library_of(model)
+    if library is None:
+        return (
+            "MDI and ESL relative importance are read from scikit-learn's tree "
+            f"models; {name} has permutation importance alone."
+        )
+    if not own:
+        return (
+            f"MDI and ESL relative importance are read from scikit-learn's "
+            f"trees; this {library} model's own measures are left out: "
+            "its pipeline's steps do not map X's columns to its inputs exactly."
+        )
+    labels = [label for key, label, _ in OWN_MEASURES if key in own]
+    return (
+        "MDI and ESL relative importance are read from scikit-learn's trees; "
+        f"this {library} model shows its own instead: {', '.join(labels)}."
+    )
+
+
 def per_class_relative_importance(estimator, n_columns):
     """ESL per-class relative importance per raw column, or None where the
     model is not a K-class gradient boosting model."""
@@ -316,14 +399,22 @@ def per_class_relative_importance(estimator, n_columns):
     return result.classes, np.array(rows)
 
 
-def comparison_frame(feature_names, mdi, relative, train, test, sort_by):
-    """The comparison table from impurity columns and two permutation results
-    (train and test, possibly partial), with intervals, ranks and flags,
-    sorted by `sort_by` (a key of ``SORT_COLUMNS``)."""
+def comparison_frame(feature_names, mdi, relative, train, test, sort_by, own=None):
+    """The comparison table from impurity columns, the library's `own`
+    measures (NaN columns where the model has none) and two permutation
+    results (train and test, possibly partial), with intervals, ranks and
+    flags, sorted by `sort_by` (a key of ``SORT_COLUMNS``)."""
     import pandas as pd
 
+    own = own or {}
+    nan = np.full(len(mdi), np.nan)
     frame = pd.DataFrame(
-        {"feature": list(feature_names), "mdi": mdi, "relative_importance": relative}
+        {
+            "feature": list(feature_names),
+            "mdi": mdi,
+            "relative_importance": relative,
+            **{key: own.get(key, nan) for key, _, _ in OWN_MEASURES},
+        }
     )
     for name, result in (("permutation_train", train), ("permutation_test", test)):
         low, high = permutation_interval(result)

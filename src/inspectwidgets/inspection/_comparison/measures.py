@@ -5,6 +5,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .comparison import INTERVAL_STDS, MIN_INTERVAL_REPEATS
+from .own_importances import OWN_MEASURES
 
 #: What a hollow ("within noise") mark means, for the charts' legends.
 WITHIN_NOISE = (
@@ -25,6 +26,7 @@ def within_noise(low, high):
 MEASURES = (
     ("mdi", "MDI (train, impurity)", "share of the impurity decrease"),
     ("relative_importance", "ESL relative importance", "% of the top feature"),
+    *OWN_MEASURES,
     ("permutation_train", "Permutation (train)", "decrease in {scorer}"),
     ("permutation_test", "Permutation (test)", "decrease in {scorer}"),
     ("permutation_conditional", "Conditional (test)", "decrease in {scorer}"),
