@@ -275,7 +275,10 @@ class ComputationWidget(GuardedWidget):
                 ):
                     for snapshot in stream:
                         with self._lock:
-                            if generation != self._generation:
+                            # A stop lands between snapshots, not only
+                            # between chunks: one chunk can complete
+                            # thousands of rounds.
+                            if generation != self._generation or cancel.is_set():
                                 break
                             with self.hold_sync():
                                 self.result = self._show(snapshot)
