@@ -122,17 +122,10 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
 
     # The settings its controls write (see _messages.py).
     _frontend_inputs = frozenset(
-        {
-            "conditional",
-            "correlation_threshold",
-            "max_rows",
-            "n_repeats",
-            "random_state",
-            "scoring",
-            "selected_features",
-            "sort_by",
-            "view",
-        }
+        (
+            "conditional correlation_threshold max_rows n_repeats "
+            "random_state scoring selected_features sort_by view"
+        ).split()
     )
 
     scoring = traitlets.Unicode().tag(sync=True)

@@ -167,15 +167,9 @@ class ModelInspector(InspectorCohorts, InspectorResults, InspectorViews, Guarded
 
     # The settings its controls write (see _messages.py).
     _frontend_inputs = frozenset(
-        {
-            "cohorts",
-            "importance_on",
-            "max_rows",
-            "n_repeats",
-            "reviewed",
-            "selected_features",
-            "view",
-        }
+        (
+            "cohorts importance_on max_rows n_repeats reviewed selected_features view"
+        ).split()
     )
 
     selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)

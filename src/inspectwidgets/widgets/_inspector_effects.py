@@ -76,14 +76,7 @@ class ModelsEffects(ComputationWidget):
 
     # The settings its controls write (see _messages.py).
     _frontend_inputs = frozenset(
-        {
-            "centered",
-            "effect",
-            "features",
-            "grid_resolution",
-            "ice",
-            "target",
-        }
+        "centered effect features grid_resolution ice target".split()
     )
 
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)

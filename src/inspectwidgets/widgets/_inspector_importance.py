@@ -90,13 +90,7 @@ class ModelsImportance(ComputationWidget):
 
     # The settings its controls write (see _messages.py).
     _frontend_inputs = frozenset(
-        {
-            "max_features",
-            "n_repeats",
-            "reviewed",
-            "scorer",
-            "scoring",
-        }
+        "max_features n_repeats reviewed scorer scoring".split()
     )
 
     n_repeats = traitlets.Int(5, min=1).tag(sync=True)

@@ -111,16 +111,7 @@ class InteractionWidget(ComputationWidget):
 
     # The settings its controls write (see _messages.py).
     _frontend_inputs = frozenset(
-        {
-            "features",
-            "grid_resolution",
-            "kind",
-            "n_samples",
-            "n_top",
-            "pair",
-            "scale",
-            "target",
-        }
+        "features grid_resolution kind n_samples n_top pair scale target".split()
     )
 
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)

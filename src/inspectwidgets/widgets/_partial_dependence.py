@@ -149,20 +149,10 @@ class PartialDependenceWidget(
 
     # The settings its controls write (see _messages.py).
     _frontend_inputs = frozenset(
-        {
-            "centered",
-            "features",
-            "grid_resolution",
-            "ice_mode",
-            "ice_steps",
-            "kind",
-            "max_rows",
-            "n_ice",
-            "overview",
-            "scale",
-            "split_by",
-            "target",
-        }
+        (
+            "centered features grid_resolution ice_mode ice_steps kind "
+            "max_rows n_ice overview scale split_by target"
+        ).split()
     )
 
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
