@@ -27,7 +27,6 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
-import anywidget
 import traitlets
 
 from ..inspection._core import (
@@ -39,6 +38,7 @@ from ..inspection._core import (
     walks_needed,
 )
 from ._figures import with_png
+from ._messages import GuardedWidget
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -65,7 +65,7 @@ def format_traceback(exc):
     return "".join(traceback.format_exception(exc))
 
 
-class ComputationWidget(anywidget.AnyWidget):
+class ComputationWidget(GuardedWidget):
     """An anywidget whose computation runs on a background thread.
 
     Subclasses implement ``_stream(cancel)`` (validate and return an iterator
@@ -94,6 +94,9 @@ class ComputationWidget(anywidget.AnyWidget):
     _eta_seconds = traitlets.Float(-1.0).tag(sync=True)
     _run_requests = traitlets.Int(0).tag(sync=True)
     _stop_requests = traitlets.Int(0).tag(sync=True)
+
+    # Run and Stop: counters the front end adds one to.
+    _frontend_inputs = frozenset({"_run_requests", "_stop_requests"})
 
     _idle_timeout = 30.0
     """Seconds an idle worker thread waits for a request before it ends."""
@@ -272,7 +275,10 @@ class ComputationWidget(anywidget.AnyWidget):
                 ):
                     for snapshot in stream:
                         with self._lock:
-                            if generation != self._generation:
+                            # A stop lands between snapshots, not only
+                            # between chunks: one chunk can complete
+                            # thousands of rounds.
+                            if generation != self._generation or cancel.is_set():
                                 break
                             with self.hold_sync():
                                 self.result = self._show(snapshot)

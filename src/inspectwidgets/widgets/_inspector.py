@@ -45,7 +45,6 @@ import contextlib
 import threading
 from typing import TYPE_CHECKING, Literal
 
-import anywidget
 import traitlets
 from numpy.typing import ArrayLike
 
@@ -64,6 +63,7 @@ from ._inspector_models import check_other_models, split_models
 from ._inspector_results import InspectorResults
 from ._inspector_reviewed import check_reviewed, review
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
+from ._messages import GuardedWidget
 from ._options import STATIC
 from ._shared import SharedPermutations
 from ._workload import MAX_ROWS
@@ -72,9 +72,7 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget
 
 
-class ModelInspector(
-    InspectorCohorts, InspectorResults, InspectorViews, anywidget.AnyWidget
-):
+class ModelInspector(InspectorCohorts, InspectorResults, InspectorViews, GuardedWidget):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters
@@ -166,6 +164,13 @@ class ModelInspector(
         sync=True
     )
     """The tab shown above the Effects panel."""
+
+    # The settings its controls write (see _messages.py).
+    _frontend_inputs = frozenset(
+        (
+            "cohorts importance_on max_rows n_repeats reviewed selected_features view"
+        ).split()
+    )
 
     selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The selected feature(s), shown in every view and drawn by Effects."""

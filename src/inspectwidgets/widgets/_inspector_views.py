@@ -2,6 +2,7 @@
 behind its views made and mirrored into its traits, their controls' writes
 set on them (the design is in widgets/_inspector.py)."""
 
+import logging
 from types import SimpleNamespace
 
 import numpy as np
@@ -22,7 +23,10 @@ from ..inspection._permutation import SubgroupImportanceResult
 from ._base import ComputationWidget, Status
 from ._embedding import MODELS_IMPORTANCE, PERMUTATION_VIEWS, VIEW_CLASSES, mirrored
 from ._inspector_scores import InspectorScores
+from ._messages import frontend_inputs
 from ._workload import HELD_OUT_MAX_ROWS, HELD_OUT_RESAMPLES, seeded_rows, take_rows
+
+logger = logging.getLogger(__name__)
 
 IMPORTANCE_ON = {
     "test": "importance",
@@ -334,13 +338,29 @@ class InspectorViews(InspectorScores):
     def _on_message(self, widget, content, buffers):
         """A child's control wrote traits: set them on the child, whose own
         observers rerun it. A refused value is published again, so the
-        control shows the value in force."""
-        if not isinstance(content, dict) or content.get("view") not in self._children:
+        control shows the value in force. Only the child's inputs can be
+        written (_messages.py); anything else is logged and ignored."""
+        if not isinstance(content, dict) or "set_cohorts" in content:
             return
-        child = self._children[content["view"]]
-        allowed = set(mirrored(child))
-        for name, value in (content.get("set") or {}).items():
+        view, changes = content.get("view"), content.get("set")
+        if (
+            not isinstance(view, str)
+            or view not in self._children
+            or not isinstance(changes, dict)
+        ):
+            logger.warning("ModelInspector: ignored a malformed message")
+            return
+        child = self._children[view]
+        allowed = frontend_inputs(type(child))
+        for name, value in changes.items():
             if name not in allowed:
+                logger.warning(
+                    "ModelInspector: the front end may not set %s of %s; ignored",
+                    name,
+                    view,
+                )
+                if name in mirrored(child):
+                    self._publish(view, {name: getattr(child, name)})
                 continue
             # The repeats are the inspector's, shared by the permutation views.
             shared = name == "n_repeats" and content["view"] in PERMUTATION_VIEWS

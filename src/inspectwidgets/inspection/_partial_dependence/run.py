@@ -24,6 +24,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import cartesian
 
+from .._core.budget import x_bytes
 from .._core.compat import _check_sample_weight
 from .._core.effect_params import (
     check_choice,
@@ -56,6 +57,7 @@ from .._core.validation import (
 from .accumulation import ValueBuffers
 from .chunks import predict_chunk
 from .feature_summary import correlated_features, feature_distribution
+from .footprint import check_grid_size
 from .grid import (
     check_grid_resolution,
     check_missing,
@@ -164,6 +166,18 @@ class PartialDependenceRun:
         custom = resolve_custom_values(a.custom_values, specs)
         percentiles = check_percentiles(a.percentiles)
         grid_resolution = check_grid_resolution(a.grid_resolution)
+        n_ice = check_n_ice(a.n_ice) if self.kind != "average" else 0
+        final = final_estimator(self.estimator)
+        check_grid_size(
+            grid_resolution,
+            n_rows=X.shape[0],
+            n_columns=X.shape[1],
+            n_axes=len(positions),
+            n_outputs=len(getattr(final, "classes_", ())) or _n_targets(final),
+            n_ice_rows=X.shape[0] if n_ice is None else min(n_ice, X.shape[0]),
+            max_memory=check_max_memory(a.max_memory),
+            x_bytes=x_bytes(X),
+        )
         missing = check_missing(a.missing)
         self.positions, self.is_categorical = positions, is_categorical
         self.feature_labels = [str(names[p]) for p in positions]

@@ -9,6 +9,7 @@ model's numbers are those of its own :func:`permutation_importance` run.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -187,15 +188,25 @@ class ModelsRun:
         collectors = [
             RoundCollector(r, p) for r, p in zip(runs, run_plans, strict=True)
         ]
-        pending = {name: [] for name in names}
+        # Each model's rounds still to yield, as the collectors' lazy
+        # snapshots (see RoundCollector.add), and at most one taken ahead.
+        pending = {name: collections.deque() for name in names}
+        ready = {}
         contexts = tuple(p.chunks for p in run_plans)
         for start, stop, results in self.runner.run(
             schedule, score_shared_chunk, contexts, self._cancelled
         ):
             for name, collector, result in zip(names, collectors, results, strict=True):
-                pending[name].extend(collector.add(start, stop, result))
-            while all(pending.values()):
-                yield {name: pending[name].pop(0) for name in names}
+                pending[name].append(iter(collector.add(start, stop, result)))
+            while True:
+                for name in names:
+                    if name not in ready:
+                        taken = _take(pending[name])
+                        if taken is not None:
+                            ready[name] = taken
+                if len(ready) < len(names):
+                    break
+                yield {name: ready.pop(name) for name in names}
 
     def _reported(self, streams):
         """`streams`, their chunks reported to this thread's chunk listener
@@ -389,3 +400,13 @@ features, max_memory, algorithm
 RUN_SIGNATURE = streaming_signature(compare_permutation_importance)
 adopt_parameters(iter_compare_permutation_importance, RUN_SIGNATURE)
 adopt_parameters(models_run, RUN_SIGNATURE)
+
+
+def _take(queue):
+    """The next snapshot of a deque of snapshot iterators, or None."""
+    while queue:
+        taken = next(queue[0], None)
+        if taken is not None:
+            return taken
+        queue.popleft()
+    return None

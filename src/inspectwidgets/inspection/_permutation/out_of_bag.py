@@ -11,6 +11,7 @@ from sklearn.base import is_classifier
 from sklearn.utils import Bunch, check_array, check_random_state
 
 from .._core.batching import ArrayBatcher
+from .._core.budget import x_bytes
 from .._core.chunks import DEFAULT_MAX_MEMORY, ChunkSchedule
 from .._core.columns import resolve_features
 from .._core.compat import BaseBagging, BaseForest
@@ -36,7 +37,8 @@ from .._core.validation import (
     check_X,
     check_y,
 )
-from .schedule import check_schedule_size, permutation_schedule
+from .footprint import check_run_size
+from .schedule import permutation_schedule
 from .scoring import ScoringPlan
 
 
@@ -209,8 +211,11 @@ class OobRun:
             )
         y = np.asarray(check_target(forest, check_y(a["y"], n_samples)))
         sample_weight = check_sample_weight(a["sample_weight"], n_samples)
-        n_repeats = check_schedule_size(check_n_repeats(a["n_repeats"]), n_samples)
         max_memory = check_max_memory(a["max_memory"])
+        n_repeats = check_run_size(
+            check_n_repeats(a["n_repeats"]), n_samples, len(columns),
+            max_memory=max_memory, x_bytes=x_bytes(X),
+        )  # fmt: skip
         algorithm = check_algorithm(a["algorithm"])
         self.plan = _check_oob_scoring(ScoringPlan(forest, a["scoring"]))
         random_state = check_random_state_argument(

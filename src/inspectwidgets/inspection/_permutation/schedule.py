@@ -1,7 +1,5 @@
 """The random draws of a permutation importance, made once."""
 
-import os
-
 import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.random import sample_without_replacement
@@ -68,26 +66,3 @@ def within_subgroups(permutation, subgroups):
     within = np.empty_like(permutation)
     within[sorted_rows] = sources
     return within
-
-
-def check_schedule_size(n_repeats, n_rows):
-    """Refuse an `n_repeats` whose row permutations, held whole (one index
-    array per repeat), could not fit in this machine's memory: drawing them
-    would exhaust it rather than fail."""
-    needed = n_repeats * n_rows * np.dtype(np.intp).itemsize
-    available = _physical_memory()
-    if available is not None and needed > available:
-        raise ValueError(
-            f"n_repeats={n_repeats} needs {needed / 2**30:,.0f} GiB for the "
-            f"permutations of {n_rows} rows, more than this machine's "
-            f"{available / 2**30:,.0f} GiB; use fewer repeats."
-        )
-    return n_repeats
-
-
-def _physical_memory():
-    """Bytes of physical memory, or None where the system does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None

@@ -55,18 +55,27 @@ class RoundCollector:
                 return []
             self.first_round_shown = n_first_done
             return [first_round_snapshot(run, self.scores, self.resampled, first_done)]
-        completed = []
+        completed = 0
         while (
-            self.rounds_done < run.n_repeats
+            self.rounds_done + completed < run.n_repeats
             and self.done[
-                self.rounds_done * n_features : (self.rounds_done + 1) * n_features
+                (self.rounds_done + completed) * n_features : (
+                    self.rounds_done + completed + 1
+                )
+                * n_features
             ].all()
         ):
+            completed += 1
+        return self._rounds(completed)
+
+    def _rounds(self, n):
+        """The snapshots of the next `n` rounds, each made as it is taken: a
+        chunk can complete thousands of rounds, and their snapshots held at
+        once would grow with the square of the repeats (each holds every
+        repeat before it)."""
+        for _ in range(n):
             self.rounds_done += 1
-            completed.append(
-                snapshot(run, self.scores, self.rounds_done, self.resampled)
-            )
-        return completed
+            yield snapshot(self.run, self.scores, self.rounds_done, self.resampled)
 
 
 def snapshot(run, scores, n_done, resampled=None):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core.budget import x_bytes
 from .._core.columns import resolve_features
 from .._core.validation import (
     ALGORITHMS,
@@ -26,7 +27,8 @@ from .._core.validation import (
     check_y,
     quoted,
 )
-from .schedule import check_schedule_size, draw_seed, schedule_of_seed
+from .footprint import check_run_size, n_scores_of
+from .schedule import draw_seed, schedule_of_seed
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,19 @@ def validate_data(a, models):
     sample_weight = check_sample_weight(a.sample_weight, n_samples)
     n_repeats = check_n_repeats(a.n_repeats)
     max_samples = check_max_samples(a.max_samples, n_samples)
-    check_schedule_size(n_repeats, max_samples)
     feature_names, feature_columns = resolve_features(X, a.features)
     max_memory = check_max_memory(a.max_memory)
+    # Before the permutations are drawn: they alone can exceed the memory.
+    n_bootstrap = getattr(a, "n_bootstrap", None)
+    check_run_size(
+        n_repeats,
+        max_samples,
+        len(feature_names),
+        n_scores=n_scores_of(getattr(a, "scoring", None), len(models)),
+        n_bootstrap=n_bootstrap if isinstance(n_bootstrap, int) else None,
+        max_memory=max_memory,
+        x_bytes=x_bytes(X),
+    )
     algorithm = check_algorithm(a.algorithm, ALGORITHMS)
     cancel = check_cancel(a.cancel)
     seed = draw_seed(a.random_state)

@@ -1,0 +1,95 @@
+"""What the front end may change: its inputs, never the kernel's outputs.
+
+ipywidgets applies a front end's ``update`` message with ``set_state``, which
+sets every synced trait the message names. A page (or anyone who can write
+to the comm) could then set ``status``, ``error`` or a chart's payload, and a
+saved review would show a forged error beside the real rows of ``to_frame``.
+So every widget declares the traits its controls write (`_frontend_inputs`,
+collected along the class's bases); an update naming any other trait, or
+shaped unlike what ipywidgets sends, is logged and ignored, and the kernel's
+values are sent back so the page shows what is in force.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import ClassVar
+
+import anywidget
+import traitlets
+
+logger = logging.getLogger(__name__)
+
+
+@functools.cache
+def frontend_inputs(cls) -> frozenset[str]:
+    """Every trait of widget class `cls` its front end may set: the union
+    of `_frontend_inputs` along its bases."""
+    names = set()
+    for klass in cls.__mro__:
+        names |= vars(klass).get("_frontend_inputs", frozenset())
+    return frozenset(names)
+
+
+class GuardedWidget(anywidget.AnyWidget):
+    """An anywidget whose front end sets only its declared inputs."""
+
+    _frontend_inputs: ClassVar[frozenset[str]] = frozenset()
+    """The synced traits the widget's controls write. Everything else a
+    front end sends is refused: outputs are the kernel's alone."""
+
+    def _handle_msg(self, msg):
+        try:
+            data = msg["content"]["data"]
+            method = data["method"]
+        except (KeyError, TypeError):
+            logger.warning("%s: ignored a malformed message", type(self).__name__)
+            return
+        if method != "update":
+            super()._handle_msg(msg)
+            return
+        state = data.get("state")
+        if not isinstance(state, dict) or not isinstance(
+            data.get("buffer_paths", []), list
+        ):
+            logger.warning("%s: ignored a malformed update", type(self).__name__)
+            return
+        try:
+            super()._handle_msg(msg)
+        except Exception:  # a buffer path into nothing, a missing buffer, ...
+            logger.warning(
+                "%s: ignored a malformed update", type(self).__name__, exc_info=True
+            )
+
+    def set_state(self, sync_data):
+        """Apply a front end's update to the declared inputs only; a value an
+        input refuses leaves every trait as it was (traitlets rolls the held
+        changes back), and the page gets the kernel's values again."""
+        inputs = frontend_inputs(type(self))
+        refused = sorted(name for name in sync_data if name not in inputs)
+        if refused:
+            logger.warning(
+                "%s: the front end may not set %s; ignored",
+                type(self).__name__,
+                ", ".join(refused),
+            )
+        accepted = {k: v for k, v in sync_data.items() if k in inputs}
+        try:
+            if accepted:
+                super().set_state(accepted)
+        except (traitlets.TraitError, TypeError, ValueError):
+            logger.warning(
+                "%s: ignored an update the inputs refused",
+                type(self).__name__,
+                exc_info=True,
+            )
+            self._send_back(accepted)
+        if refused:
+            self._send_back(refused)
+
+    def _send_back(self, names):
+        """The kernel's values of `names` (those it syncs), to the page."""
+        keys = [name for name in names if name in self.keys]
+        if keys and self.comm is not None:
+            self.send_state(keys)
