@@ -33,11 +33,10 @@ import traitlets
 from ..inspection._core import (
     WithCallersConfig,
     chunk_progress,
-    load_walks,
     remote_config,
     step_progress,
-    walks_needed,
 )
+from ..inspection._shortcuts import load_walks, walks_needed
 from ._figures import with_png
 
 if TYPE_CHECKING:
