@@ -123,7 +123,8 @@ test-py: venv
 # clean venv with no Node (as pip installs it where no wheel fits), and the
 # tests of what packaging can break run against it (not against src/, which is
 # not on that venv's path): every module and bundle shipped and loading
-# (tests/test_packaging.py), the numba kernels compiling from site-packages, a
+# (tests/test_packaging.py), the numba kernels compiling from site-packages
+# and compiled again when what they compile in changes (test_kernel_cache.py), a
 # widget's thread, and the `dask` extra (one forest's importances on a
 # cluster, whose workers load the kernels from site-packages too). The numbers
 # are the source's, tested by test-py.
@@ -150,7 +151,8 @@ test-wheel: venv
 	$(WHEEL_VENV)/bin/python -c "import inspectwidgets as m; \
 		assert '/site-packages/' in m.__file__, m.__file__; print('testing', m.__file__)"
 	$(WHEEL_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) tests/test_packaging.py \
-		tests/engine/core/test_tree_shortcut.py tests/widgets/test_permutation_widget.py \
+		tests/engine/shortcuts/test_tree_shortcut.py tests/engine/shortcuts/test_kernel_cache.py \
+		tests/widgets/test_permutation_widget.py \
 		tests/engine/scale/test_dask_backend.py::test_permutation_importance_forest_exact
 
 # The oldest versions pyproject.toml accepts, installed in their own venv, and
@@ -233,5 +235,8 @@ bench: venv
 	$(PY) benchmarks/widget.py --quick
 	$(PY) benchmarks/scale.py --quick
 
+# numba's on-disk cache of the shortcuts' kernels, in the __pycache__ beside
+# each kernel's file (inspection/_shortcuts/kernels.py).
 clean:
 	rm -rf src/inspectwidgets/static build dist .pytest_cache .ruff_cache tests/output
+	find src -path '*/__pycache__/*' \( -name '*.nbi' -o -name '*.nbc' \) -delete

@@ -40,9 +40,9 @@ import inspectwidgets
 from inspectwidgets import permutation_importance
 from inspectwidgets.inspection._core.batching import make_batcher
 from inspectwidgets.inspection._core.chunks import DEFAULT_MAX_MEMORY
-from inspectwidgets.inspection._core.tree_choice import tree_shortcut
-from inspectwidgets.inspection._core.tree_replay import walk_block_bytes
 from inspectwidgets.inspection._permutation.plan import _FEWEST_WALKED
+from inspectwidgets.inspection._shortcuts import choose_shortcut
+from inspectwidgets.inspection._shortcuts.trees import walk_block_bytes
 
 RANDOM_STATE = 0
 QUICK_N_REPEATS = 2
@@ -353,7 +353,7 @@ def walk_or_predict(make_model, n_rows, runs, agreement):
     )
     model = make_model().fit(X[n_rows:], y[n_rows:])
     X = X[:n_rows]
-    trees, tree_rows, _ = tree_shortcut("tree", model, X, ("predict",))
+    trees, tree_rows, _ = choose_shortcut("tree", model, X, ("predict",))
     rng = np.random.default_rng(RANDOM_STATE)
     batcher = make_batcher(X)
     medians = {}

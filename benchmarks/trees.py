@@ -48,7 +48,7 @@ from sklearn.preprocessing import OneHotEncoder
 
 import inspectwidgets
 from inspectwidgets import partial_dependence, permutation_importance
-from inspectwidgets.inspection._core.tree_choice import (
+from inspectwidgets.inspection._shortcuts.trees import (
     DETOUR_COST,
     detour_share,
     predicts_faster,

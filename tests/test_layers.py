@@ -6,13 +6,18 @@ without anywidget.
 The rules, each a function returning what breaks it:
 
 - the engine imports no widget, plotting or UI code;
-- ``_core`` imports no engine (the engines share it, not the other way);
+- ``_core`` imports no engine and no shortcut (the engines share it, not the
+  other way); ``_shortcuts`` imports no engine (engines <- shortcuts <- core);
 - an engine uses another engine only through its package (``__init__``),
   never its modules; every engine may use ``_core``'s modules;
+- the engines use ``_shortcuts`` only through its faces (``_shortcuts``,
+  ``_shortcuts.trees``, ``_shortcuts.linear``), never their modules; and
+  within ``_shortcuts`` one shortcut uses another only through its face;
 - widgets and plotting use the engine only through packages: ``inspection``
   or one sub-package (``inspection._core``, ``inspection._permutation``,
   ...), and only the names it lists in ``__all__`` or ``INTERNAL_API``;
-- an engine package's ``__init__`` imports nothing it does not list there.
+- an engine package's ``__init__`` (and each face of ``_shortcuts``)
+  imports nothing it does not list there.
 """
 
 import ast
@@ -25,8 +30,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "inspectwidgets"
 ENGINE = PACKAGE / "inspection"
 ENGINE_PACKAGE = "inspectwidgets.inspection"
 CORE = "_core"
+SHORTCUTS = "_shortcuts"
 ENGINES = ("_permutation", "_partial_dependence", "_comparison", "_effects")
-SUB_PACKAGES = (CORE, *ENGINES)
+SUB_PACKAGES = (CORE, SHORTCUTS, *ENGINES)
+# The faces of _shortcuts: the package and each shortcut's sub-package.
+SHORTCUT_FACES = (SHORTCUTS, f"{SHORTCUTS}.trees", f"{SHORTCUTS}.linear")
 UI_LIBRARIES = {"anywidget", "ipywidgets", "traitlets", "matplotlib", "IPython"}
 
 
@@ -61,15 +69,29 @@ def sub_package(name):
 
 
 def exposed(package):
-    """The names an engine sub-package lists: ``__all__`` and its
-    ``INTERNAL_API``."""
+    """The names an engine sub-package (or a face of _shortcuts) lists:
+    ``__all__`` and its ``INTERNAL_API``."""
     module = importlib.import_module(f"{ENGINE_PACKAGE}.{package}")
     return set(module.__all__) | set(module.INTERNAL_API)
+
+
+def shortcut_of(name):
+    """The shortcut sub-package ("trees", "linear") module `name` is in,
+    None for the rest of _shortcuts (and outside it)."""
+    parts = name.split(".")
+    if parts[:3] != [*ENGINE_PACKAGE.split("."), SHORTCUTS] or len(parts) < 5:
+        return None
+    return parts[3]
+
+
+def is_shortcut_face(name):
+    return name.removeprefix(f"{ENGINE_PACKAGE}.") in SHORTCUT_FACES
 
 
 def engine_violations(path, source=None):
     """What breaks the engine's rules in the engine module `path`."""
     own = path.relative_to(ENGINE).parts[0] if path.parent != ENGINE else None
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     found = []
     for name, _ in imports(path, source):
         if name.startswith(("inspectwidgets.widgets", "inspectwidgets.plotting")):
@@ -79,8 +101,20 @@ def engine_violations(path, source=None):
         other, is_package = sub_package(name)
         if own == CORE and (other in ENGINES or name == ENGINE_PACKAGE):
             found.append(f"{name}: _core imports no engine")
+        elif own == CORE and other == SHORTCUTS:
+            found.append(f"{name}: _core imports no shortcut")
+        elif own == SHORTCUTS and (other in ENGINES or name == ENGINE_PACKAGE):
+            found.append(f"{name}: _shortcuts imports no engine")
         elif other in ENGINES and other != own and not is_package:
             found.append(f"{name}: import {other}'s package, not its modules")
+        elif other == SHORTCUTS and own != SHORTCUTS and not is_shortcut_face(name):
+            found.append(f"{name}: import from a face of _shortcuts, not its modules")
+        elif (
+            shortcut_of(name) not in (None, shortcut_of(module))
+            and shortcut_of(module) is not None
+            and not is_shortcut_face(name)
+        ):
+            found.append(f"{name}: a shortcut uses another only through its face")
     return found
 
 
@@ -124,12 +158,12 @@ def test_widgets_and_plotting_use_the_engine_through_its_packages(path):
     assert client_violations(path) == []
 
 
-@pytest.mark.parametrize("package", SUB_PACKAGES)
+@pytest.mark.parametrize("package", sorted({*SUB_PACKAGES, *SHORTCUT_FACES}))
 def test_an_engine_package_lists_everything_it_imports(package):
     """The F401 ruff leaves to this test (pyproject.toml): a name imported
     into the package is public (__all__) or internal API, and every listed
     name exists."""
-    path = ENGINE / package / "__init__.py"
+    path = ENGINE.joinpath(*package.split(".")) / "__init__.py"
     imported = {
         name
         for module, names in imports(path)
@@ -145,6 +179,12 @@ def test_an_engine_package_lists_everything_it_imports(package):
 def test_every_engine_sub_package_is_checked():
     on_disk = {p.name for p in ENGINE.iterdir() if (p / "__init__.py").exists()}
     assert on_disk == set(SUB_PACKAGES)
+    shortcuts = ENGINE / SHORTCUTS
+    faces = {
+        ".".join(p.parent.relative_to(ENGINE).parts)
+        for p in shortcuts.rglob("__init__.py")
+    }
+    assert faces == set(SHORTCUT_FACES)
 
 
 # The checkers fail on a violation: each runs here on source written to
@@ -193,6 +233,30 @@ VIOLATIONS = [
         ENGINE / "_comparison" / "new.py",
         "import matplotlib.pyplot as plt\n",
         "the engine imports no UI library",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_core" / "new.py",
+        "from .._shortcuts import choose_shortcut\n",
+        "_core imports no shortcut",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_shortcuts" / "trees" / "new.py",
+        "from ..._permutation import permutation_importance\n",
+        "_shortcuts imports no engine",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_partial_dependence" / "new.py",
+        "from .._shortcuts.trees.replay import row_blocks\n",
+        "import from a face of _shortcuts, not its modules",
+    ),
+    (
+        engine_violations,
+        ENGINE / "_shortcuts" / "linear" / "new.py",
+        "from ..trees.kinds import unsupported\n",
+        "a shortcut uses another only through its face",
     ),
 ]
 

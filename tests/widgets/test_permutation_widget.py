@@ -277,7 +277,7 @@ def test_first_tree_run_says_it_is_compiling(monkeypatch):
     assert seen == ["compiling the tree walk (first use)"]
     assert w._phase == ""
     # Once loaded (or for other models), no such phase.
-    from inspectwidgets.inspection._core.tree_walks import load_walks, walks_needed
+    from inspectwidgets.inspection._shortcuts import load_walks, walks_needed
 
     load_walks()
     assert not walks_needed(forest) and not walks_needed(Ridge().fit(X, y))

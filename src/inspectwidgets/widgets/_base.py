@@ -32,11 +32,10 @@ import traitlets
 from ..inspection._core import (
     WithCallersConfig,
     chunk_progress,
-    load_walks,
     remote_config,
     step_progress,
-    walks_needed,
 )
+from ..inspection._shortcuts import load_walks, walks_needed
 from ._figures import with_png
 from ._messages import GuardedWidget
 

@@ -120,14 +120,6 @@ class ImportanceComparisonWidget(RowSubsample, FeatureSelection, ComputationWidg
     _esm = STATIC / "comparison_widget.js"
     _css = STATIC / "comparison_widget.css"
 
-    # The settings its controls write (see _messages.py).
-    _frontend_inputs = frozenset(
-        (
-            "conditional correlation_threshold max_rows n_repeats "
-            "random_state scoring selected_features sort_by view"
-        ).split()
-    )
-
     scoring = traitlets.Unicode().tag(sync=True)
     """The scorer of the permutation measures."""
 

@@ -165,13 +165,6 @@ class ModelInspector(InspectorCohorts, InspectorResults, InspectorViews, Guarded
     )
     """The tab shown above the Effects panel."""
 
-    # The settings its controls write (see _messages.py).
-    _frontend_inputs = frozenset(
-        (
-            "cohorts importance_on max_rows n_repeats reviewed selected_features view"
-        ).split()
-    )
-
     selected_features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The selected feature(s), shown in every view and drawn by Effects."""
 

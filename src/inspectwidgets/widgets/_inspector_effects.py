@@ -74,11 +74,6 @@ class ModelsEffects(ComputationWidget):
     at a time; shown only inside :class:`ModelInspector` (no comm of its
     own)."""
 
-    # The settings its controls write (see _messages.py).
-    _frontend_inputs = frozenset(
-        "centered effect features grid_resolution ice target".split()
-    )
-
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The feature of the curves, or the pair of the surfaces (the
     inspector's selection)."""

@@ -88,11 +88,6 @@ class ModelsImportance(ComputationWidget):
     round by round; shown only inside :class:`ModelInspector` (no comm of
     its own)."""
 
-    # The settings its controls write (see _messages.py).
-    _frontend_inputs = frozenset(
-        "max_features n_repeats reviewed scorer scoring".split()
-    )
-
     n_repeats = traitlets.Int(5, min=1).tag(sync=True)
     """Permutations per feature (the inspector's)."""
 

@@ -109,11 +109,6 @@ class InteractionWidget(ComputationWidget):
     _esm = STATIC / "interaction_widget.js"
     _css = STATIC / "interaction_widget.css"
 
-    # The settings its controls write (see _messages.py).
-    _frontend_inputs = frozenset(
-        "features grid_resolution kind n_samples n_top pair scale target".split()
-    )
-
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """The candidate features (strings)."""
 

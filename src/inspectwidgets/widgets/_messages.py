@@ -4,8 +4,10 @@ ipywidgets applies a front end's ``update`` message with ``set_state``, which
 sets every synced trait the message names. A page (or anyone who can write
 to the comm) could then set ``status``, ``error`` or a chart's payload, and a
 saved review would show a forged error beside the real rows of ``to_frame``.
-So every widget declares the traits its controls write (`_frontend_inputs`,
-collected along the class's bases); an update naming any other trait, or
+So the front end may set only a widget's settings: its public synced traits
+(the house's tiers: underscored traits are the kernel's internals) but the
+outputs `KERNEL_OUTPUTS`, and the private counters a class declares in
+`_frontend_inputs` (Run and Stop); an update naming any other trait, or
 shaped unlike what ipywidgets sends, is logged and ignored, and the kernel's
 values are sent back so the page shows what is in force.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import anywidget
 import traitlets
@@ -22,11 +24,19 @@ import traitlets
 logger = logging.getLogger(__name__)
 
 
+#: The public synced traits that are the kernel's outputs, not settings.
+KERNEL_OUTPUTS = frozenset({"status", "progress", "error", "error_details"})
+
+
 @functools.cache
 def frontend_inputs(cls) -> frozenset[str]:
-    """Every trait of widget class `cls` its front end may set: the union
-    of `_frontend_inputs` along its bases."""
-    names = set()
+    """Every trait of widget class `cls` its front end may set: by the
+    house's tiers, its public synced traits (the settings) but the kernel's
+    outputs, and the private ones a class declares in `_frontend_inputs`
+    (Run and Stop's counters)."""
+    # ipywidgets' own (layout, tooltip, tabbable) are not the widget's.
+    own = set(cls.class_traits(sync=True)) - set(GuardedWidget.class_traits(sync=True))
+    names = {name for name in own if name[0] != "_"} - KERNEL_OUTPUTS
     for klass in cls.__mro__:
         names |= vars(klass).get("_frontend_inputs", frozenset())
     return frozenset(names)
@@ -36,8 +46,9 @@ class GuardedWidget(anywidget.AnyWidget):
     """An anywidget whose front end sets only its declared inputs."""
 
     _frontend_inputs: ClassVar[frozenset[str]] = frozenset()
-    """The synced traits the widget's controls write. Everything else a
-    front end sends is refused: outputs are the kernel's alone."""
+    """Private synced traits the widget's controls write besides its public
+    settings. Everything else a front end sends is refused: outputs are the
+    kernel's alone."""
 
     def _handle_msg(self, msg):
         try:
@@ -62,7 +73,7 @@ class GuardedWidget(anywidget.AnyWidget):
                 "%s: ignored a malformed update", type(self).__name__, exc_info=True
             )
 
-    def set_state(self, sync_data):
+    def set_state(self, sync_data: dict[str, Any]) -> None:
         """Apply a front end's update to the declared inputs only; a value an
         input refuses leaves every trait as it was (traitlets rolls the held
         changes back), and the page gets the kernel's values again."""

@@ -147,14 +147,6 @@ class PartialDependenceWidget(
     _esm = STATIC / "pd_widget.js"
     _css = STATIC / "pd_widget.css"
 
-    # The settings its controls write (see _messages.py).
-    _frontend_inputs = frozenset(
-        (
-            "centered features grid_resolution ice_mode ice_steps kind "
-            "max_rows n_ice overview scale split_by target"
-        ).split()
-    )
-
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """One feature (a curve) or two (a surface)."""
 

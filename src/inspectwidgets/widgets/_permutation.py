@@ -124,9 +124,6 @@ class PermutationImportanceWidget(
     _esm = STATIC / "permutation_widget.js"
     _css = STATIC / "permutation_widget.css"
 
-    _frontend_inputs = frozenset("""features kind max_features method n_repeats
-        random_state scorer scoring selected_features split_by""".split())  # fmt: skip
-
     features = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Labels of the features (or groups) to compute."""
 

@@ -25,8 +25,8 @@ from inspectwidgets import (
     partial_dependence,
     partial_dependence_overview,
 )
-from inspectwidgets.inspection._core import tree_models
 from inspectwidgets.inspection._partial_dependence.overview_result import pd_spread
+from inspectwidgets.inspection._shortcuts.trees import models as tree_models
 
 from numerics import assert_blas_close
 

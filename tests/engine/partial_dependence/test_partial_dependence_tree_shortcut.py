@@ -113,7 +113,7 @@ def test_rows_walked_in_blocks(monkeypatch):
     probabilities scikit-learn returns in Fortran order."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from inspectwidgets.inspection._core import tree_replay
+    from inspectwidgets.inspection._shortcuts.trees import replay as tree_replay
 
     monkeypatch.setattr(tree_replay, "WALK_BLOCK_BYTES", 2048)
     X, y = make_classification(

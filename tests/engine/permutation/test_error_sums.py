@@ -29,10 +29,11 @@ from inspectwidgets import (
     conditional_permutation_importance,
     permutation_importance,
 )
-from inspectwidgets.inspection._core import linear_models, linear_sums
-from inspectwidgets.inspection._core.linear_models import LinearModel
 from inspectwidgets.inspection._permutation import plan as permutation_plan
 from inspectwidgets.inspection._permutation.scoring import ScoringPlan
+from inspectwidgets.inspection._shortcuts.linear import LinearModel
+from inspectwidgets.inspection._shortcuts.linear import models as linear_models
+from inspectwidgets.inspection._shortcuts.linear import sums as linear_sums
 
 from numerics import assert_blas_close
 
@@ -316,7 +317,7 @@ import sys
 import numpy as np
 from sklearn.linear_model import Ridge
 from inspectwidgets import permutation_importance
-from inspectwidgets.inspection._core import linear_models
+from inspectwidgets.inspection._shortcuts.linear import models as linear_models
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(2000, 4))

@@ -35,7 +35,7 @@ from sklearn.preprocessing import (
 from sklearn.svm import LinearSVC, LinearSVR
 
 from inspectwidgets import permutation_importance
-from inspectwidgets.inspection._core.linear_models import LinearModel
+from inspectwidgets.inspection._shortcuts.linear import LinearModel
 
 from numerics import assert_blas_close
 

@@ -15,8 +15,8 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.utils import check_random_state
 
 from inspectwidgets import iter_permutation_importance, permutation_importance
-from inspectwidgets.inspection._core import linear_models
 from inspectwidgets.inspection._permutation import plan as permutation_plan
+from inspectwidgets.inspection._shortcuts.linear import models as linear_models
 
 from numerics import assert_blas_close
 

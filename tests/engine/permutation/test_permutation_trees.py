@@ -71,7 +71,7 @@ def test_regressor_groups_and_a_pipeline(mixed_pipeline):
 
 def test_auto_walks_every_chunk_but_the_smallest(monkeypatch):
     # Many features, shallow trees: copies mostly stay on their row's path,
-    # where the walk pays (tests/engine/core/test_detour_share.py).
+    # where the walk pays (tests/engine/shortcuts/test_detour_share.py).
     X, y = make_classification(
         n_samples=400, n_features=30, n_informative=5, random_state=0
     )
@@ -329,7 +329,7 @@ def test_rows_walked_in_blocks_give_sklearns_numbers(monkeypatch, forest_data):
     probabilities histogram boosting returns in Fortran order."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from inspectwidgets.inspection._core import tree_replay
+    from inspectwidgets.inspection._shortcuts.trees import replay as tree_replay
 
     monkeypatch.setattr(tree_replay, "WALK_BLOCK_BYTES", 2048)
     walked = []
@@ -365,7 +365,7 @@ def test_auto_judges_gradient_boosting_by_its_detours_and_walks_histogram_boosti
 ):
     """GradientBoosting is walked where copies mostly stay on their row's
     path (many features) and predicted where they leave it near the root
-    (one feature, split on at every node): tree_choice.detour_share.
+    (one feature, split on at every node): trees/choice.py's detour_share.
     HistGradientBoosting is walked."""
     import functools
 

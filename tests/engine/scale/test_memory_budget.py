@@ -13,7 +13,7 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 
 from inspectwidgets import partial_dependence, permutation_importance
-from inspectwidgets.inspection._core.tree_walks import load_walks
+from inspectwidgets.inspection._shortcuts import load_walks
 
 MAX_MEMORY = 12 * 2**20
 # The budget plus 10 % (the bound), plus what any call holds whatever

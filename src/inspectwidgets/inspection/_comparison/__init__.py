@@ -13,11 +13,11 @@ from .comparison import (
     SORT_COLUMNS,
     ComparisonPlan,
     compare_importances,
-    per_class_relative_importance,
     plan_comparison,
 )
 from .impurity import impurity_importance, relative_importance
 from .measures import WITHIN_NOISE, normalized_measures
+from .model_measures import per_class_relative_importance
 
 __all__ = [
     "cluster_features",

@@ -9,20 +9,17 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.pipeline import Pipeline
 from sklearn.utils import Bunch
 
 from .._core.hints import Data, Estimator, RandomState
-from .._core.pipeline import columnwise_view
 from .._core.validation import check_columns, check_fitted, check_X
 from .._permutation import PermutationImportanceResult, permutation_importance
-from .impurity import (
-    impurity_importance,
-    is_tree_model,
-    relative_importance,
-    scale_to_100,
+from .model_measures import (
+    impurity_columns,
+    missing_measures_note,
+    own_columns,
 )
-from .own_importances import OWN_MEASURES, library_of, own_importances
+from .own_importances import OWN_MEASURES
 
 # Flags are joined with "; " in the table's notes, so none contains one.
 NEGATIVE = (
@@ -77,36 +74,6 @@ FLAG_EVIDENCE = {
     OVERFIT: ("permutation_train", "permutation_test"),
     INFLATED_MDI: ("permutation_test",),
 }
-
-
-def _model_and_columns(estimator, n_columns):
-    """The model behind `estimator` (a pipeline's last step) and, per raw
-    column of X, the model's input features it becomes (None where that is
-    not known exactly)."""
-    model, output_columns = estimator, None
-    if isinstance(estimator, Pipeline):
-        view = columnwise_view(estimator, n_columns)
-        if view is None:
-            return estimator.steps[-1][1], None
-        model, output_columns = view.model, view.output_columns
-    elif getattr(model, "n_features_in_", None) == n_columns:
-        output_columns = [[c] for c in range(n_columns)]
-    return model, output_columns
-
-
-def _tree_model_and_columns(estimator, n_columns):
-    """`_model_and_columns` where the model is one of scikit-learn's tree
-    models and its columns are known; (None, None) otherwise."""
-    model, output_columns = _model_and_columns(estimator, n_columns)
-    if output_columns is None or not is_tree_model(model):
-        return None, None
-    return model, output_columns
-
-
-def _per_raw_column(values, output_columns, combine):
-    return np.array(
-        [combine(values[list(cols)]) if cols else 0.0 for cols in output_columns]
-    )
 
 
 def compare_importances(
@@ -320,83 +287,6 @@ def check_comparison_inputs(estimator, X_train, X_test, scoring):
             f"{X_test.shape[1]}; pass the same features."
         )
     return X_train, X_test
-
-
-def impurity_columns(estimator, n_columns):
-    """MDI and ESL relative importance per raw column of X (NaN where the
-    model behind `estimator` is not a tree model or the mapping is unknown)."""
-    model, output_columns = _tree_model_and_columns(estimator, n_columns)
-    if model is None:
-        return np.full(n_columns, np.nan), np.full(n_columns, np.nan)
-    mdi = _per_raw_column(
-        impurity_importance(model).importances_mean, output_columns, np.sum
-    )
-    # Squared relative importances add up over a raw column's outputs.
-    squared = relative_importance(model).importances ** 2
-    relative = scale_to_100(np.sqrt(_per_raw_column(squared, output_columns, np.sum)))
-    return mdi, relative
-
-
-def own_columns(estimator, n_columns):
-    """The boosting library's own measures per raw column of X (shares added
-    up over a column's inputs); empty where the model has none or its
-    columns are not known exactly."""
-    model, output_columns = _model_and_columns(estimator, n_columns)
-    if output_columns is None:
-        return {}
-    return {
-        key: _per_raw_column(values, output_columns, np.sum)
-        for key, values in own_importances(model).items()
-    }
-
-
-def missing_measures_note(estimator, n_columns, own):
-    """A sentence saying why MDI and ESL relative importance are missing from
-    a comparison, and what the model shows instead ("" where they are
-    there)."""
-    model, output_columns = _model_and_columns(estimator, n_columns)
-    name = type(model).__name__
-    if is_tree_model(model) and output_columns is not None:
-        return ""
-    if is_tree_model(model):
-        return (
-            "MDI and ESL relative importance are left out: the pipeline's "
-            f"steps before {name} do not map X's columns to its inputs exactly."
-        )
-    library = library_of(model)
-    if library is None:
-        return (
-            "MDI and ESL relative importance are read from scikit-learn's tree "
-            f"models; {name} has permutation importance alone."
-        )
-    if not own:
-        return (
-            f"MDI and ESL relative importance are read from scikit-learn's "
-            f"trees; this {library} model's own measures are left out: "
-            "its pipeline's steps do not map X's columns to its inputs exactly."
-        )
-    labels = [label for key, label, _ in OWN_MEASURES if key in own]
-    return (
-        "MDI and ESL relative importance are read from scikit-learn's trees; "
-        f"this {library} model shows its own instead: {', '.join(labels)}."
-    )
-
-
-def per_class_relative_importance(estimator, n_columns):
-    """ESL per-class relative importance per raw column, or None where the
-    model is not a K-class gradient boosting model."""
-    model, output_columns = _tree_model_and_columns(estimator, n_columns)
-    if model is None:
-        return None
-    try:
-        result = relative_importance(model, per_class=True)
-    except ValueError:
-        return None
-    rows = [
-        scale_to_100(np.sqrt(_per_raw_column(row**2, output_columns, np.sum)))
-        for row in result.per_class
-    ]
-    return result.classes, np.array(rows)
 
 
 def comparison_frame(feature_names, mdi, relative, train, test, sort_by, own=None):

@@ -1,5 +1,6 @@
-"""What every engine shares: validation, batching, chunks, the pipeline view
-and the one place that imports scikit-learn's private names.
+"""What every engine shares: validation, batching, chunks, the pipeline view,
+cohorts and the one place that imports scikit-learn's private names. (The
+prediction shortcuts are ``_shortcuts``.)
 
 The engines import this package's modules (it is their shared room, module by
 module in docs/architecture.md); widgets and plotting import only the names
@@ -25,7 +26,6 @@ from .parallel import (
     step_progress,
 )
 from .signature import bind_arguments
-from .tree_walks import load_walks, walks_needed
 from .validation import (
     check_columns,
     check_fitted,
@@ -70,9 +70,6 @@ INTERNAL_API = [
     "remote_config",
     "step_progress",
     "WithCallersConfig",
-    # the tree shortcut's compiled walks, loaded before a widget's first run
-    "load_walks",
-    "walks_needed",
     # the engines' parameter lists, for the widgets that call a Run
     "bind_arguments",
     # the inspector's cohorts checked, and its rows in no cohort

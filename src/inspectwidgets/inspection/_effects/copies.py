@@ -19,7 +19,7 @@ from scipy import sparse
 from .._core.batching import make_batcher
 from .._core.pipeline import columnwise_view
 from .._core.predictions import call_model
-from .._core.tree_choice import choose_shortcut
+from .._shortcuts import choose_shortcut
 
 
 class CopyPredictor:
@@ -41,7 +41,7 @@ class CopyPredictor:
                 source, rows, model, self._view = transformed, donated, view.model, view
         self.source, self.donor, self.model = source, rows, model
         self.columns = self.model_columns(columns)
-        self.trees = choose_shortcut(
+        self.shortcut = choose_shortcut(
             algorithm, model, source, responses.methods, donor=rows
         )
 
@@ -56,8 +56,8 @@ class CopyPredictor:
         """Memory per row of one copy: its values (none for the tree
         shortcut) and its predictions."""
         n = max(1, self.n_rows)
-        if self.trees is not None:
-            return self.trees[0].bytes_per_copy(n, len(self.columns)) / n + 32
+        if self.shortcut is not None:
+            return self.shortcut.model.bytes_per_copy(n, len(self.columns)) / n + 32
         return make_batcher(self.source[:1]).bytes_per_copy + 32
 
     def per_row(self, start, stop, donor_rows):
@@ -67,7 +67,7 @@ class CopyPredictor:
         Returns shape (len(donor_rows), stop - start, n_outputs).
         """
         donor_rows = [np.asarray(rows) for rows in donor_rows]
-        if self.trees is not None:
+        if self.shortcut is not None:
             return self._per_row_trees(start, stop, donor_rows)
         # The rows and the donor rows they use stacked into one source: every
         # copy is then a permuted-style copy of it, the batcher's own form.
@@ -92,7 +92,7 @@ class CopyPredictor:
         with a donor): 2.4x faster than one walk of copies whose values
         differ by row (100 trees, 10,000 rows, 2 copies: 0.35 s against
         0.84 s, row by row from the root, before ``route_grid``)."""
-        trees, X_in, donor_in = self.trees
+        trees, X_in, donor_in = self.shortcut
         keys = np.stack(donor_rows, axis=1)
         groups, inverse = np.unique(keys, axis=0, return_inverse=True)
         inverse = inverse.ravel()
@@ -130,8 +130,8 @@ class CopyPredictor:
         """
         columns = self.columns if columns is None else self.model_columns(columns)
         copies = [(int(p), columns) for p in points]
-        if self.trees is not None:
-            trees, X_in, donor_in = self.trees
+        if self.shortcut is not None:
+            trees, X_in, donor_in = self.shortcut
             predict = lambda method: trees.predict(  # noqa: E731
                 X_in, copies, [method], donor=donor_in
             )[method]

@@ -2,7 +2,7 @@
 
 For scikit-learn's trees, forests and (histogram) gradient boosting,
 ``PD_S``, ``PD_-S`` and ``f`` at the n data points come from each tree's
-structure (``_core/tree_dependence``: a few walks per tree and subset)
+structure (``_shortcuts/trees/dependence``: a few walks per tree and subset)
 instead of the n² predictions of the n x n batch. That is exact where the
 response is an affine function of the leaf values, because the mean of the
 copies' responses is then the response of the mean of their leaf sums:
@@ -24,10 +24,13 @@ from sklearn.utils import check_array
 
 from .._core.compat import IdentityLink
 from .._core.predictions import call_model
-from .._core.tree_kinds import _GRADIENT_BOOSTING, _HIST_GRADIENT_BOOSTING
-from .._core.tree_models import TreeModel
-from .._core.tree_replay import leaf_responses
-from .._core.tree_walks import dependence_walks
+from .._shortcuts.trees import (
+    GRADIENT_BOOSTING,
+    HIST_GRADIENT_BOOSTING,
+    TreeModel,
+    dependence_walks,
+    leaf_responses,
+)
 
 
 class ExactTreeDependence:
@@ -97,7 +100,7 @@ def nonlinear_response(trees, responses):
         return "log-odds are not linear in the trees' leaf values"
     kind = type(trees.model)
     if trees.classifier:
-        if kind in _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING and (
+        if kind in GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING and (
             responses.response_method != "decision_function"
         ):
             return (
@@ -105,7 +108,7 @@ def nonlinear_response(trees, responses):
                 "summed leaves, and partial dependence averages them row by row"
             )
         return None
-    if kind in _HIST_GRADIENT_BOOSTING:
+    if kind in HIST_GRADIENT_BOOSTING:
         link = getattr(getattr(trees.model, "_loss", None), "link", None)
         if not isinstance(link, IdentityLink):
             return "its loss's inverse link is not the identity"

@@ -30,8 +30,8 @@ from .._core.hints import (
     ResponseMethod,
     Scale,
 )
-from .._core.tree_choice import path_of
 from .._core.validation import quoted
+from .._shortcuts import path_of
 from .copies import CopyPredictor
 from .exact_trees import ExactTreeDependence
 from .interaction_params import checked_arguments
@@ -240,7 +240,7 @@ def _dependence_path(a):
     predictor = generic
     if a.algorithm != "generic":
         predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
-    path = path_of(predictor.trees and predictor.trees[0])
+    path = path_of(predictor.shortcut and predictor.shortcut.model)
     return (
         lambda subset: _dependences(predictor, subset, a.max_memory, a.weights),
         path,

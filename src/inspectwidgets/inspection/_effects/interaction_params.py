@@ -15,7 +15,6 @@ from .._core.effect_params import (
     resolve_classes,
 )
 from .._core.responses import Responses
-from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
     ALGORITHMS,
     check_algorithm,
@@ -25,6 +24,7 @@ from .._core.validation import (
     check_random_state_argument,
     quoted,
 )
+from .._shortcuts import check_algorithm_fits
 from .run import check_response
 
 

@@ -40,7 +40,6 @@ from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
     ALGORITHMS,
     check_algorithm,
@@ -50,6 +49,7 @@ from .._core.validation import (
     check_max_memory,
     quoted,
 )
+from .._shortcuts import check_algorithm_fits
 from .accumulate import (
     accumulate_categorical,
     accumulate_numeric,
@@ -207,7 +207,7 @@ class AccumulatedLocalEffectsRun:
         if snapshots:
             first = max(1, int(np.ceil(self.n_rows * FIRST_CHUNK_FRACTION)))
         schedule = ChunkSchedule(
-            self.n_rows, first, cap, eager=predictor.trees is not None
+            self.n_rows, first, cap, eager=predictor.shortcut is not None
         )
         n_contributions = 2 if self.categorical[0] and len(self.edges) == 1 else 1
         effects = None  # allocated when the first chunk tells the outputs

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.tree_replay import row_blocks
+from .._shortcuts.trees import row_blocks
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class PredictedChunks:
     n_rows: int
     columns: tuple
     responses: Responses
-    trees: object  # the tree shortcut (trees, X, donor rows), or None
+    shortcut: object  # the Chosen shortcut (model, X, donor rows), or None
     walk_block_bytes: int  # what a block of the walk's rows may hold, or None
     tree_threads: int
     treewise: object  # TreewiseBoosting, or None
@@ -33,7 +33,7 @@ class PredictedChunks:
     # The overview's (several features' grids in one run): the columns each
     # row of `rows` sets, which then override `columns`.
     row_columns: tuple | None = None
-    # Whether `trees` is the linear shortcut: a copy then holds its
+    # Whether `shortcut` is the linear one: a copy then holds its
     # decisions only, so the chunk takes every row at once.
     linear: bool = False
 
@@ -51,12 +51,12 @@ def predict_chunk(c, start, stop):
     # neighbouring grid values one after another faster.
     chunk_groups = np.sort(c.order[start:stop])
     points = c.representatives[chunk_groups]
-    if c.trees is not None and c.linear:
-        trees, X, rows = c.trees
+    if c.shortcut is not None and c.linear:
+        linear, X, rows = c.shortcut
         copies = c.copies(points)
-        values = c.responses(lambda m: trees.predict(X, copies, [m], donor=rows)[m])
+        values = c.responses(lambda m: linear.predict(X, copies, [m], donor=rows)[m])
         return values.reshape(len(chunk_groups), c.n_rows, -1)
-    if c.trees is not None:
+    if c.shortcut is not None:
         return _walk_chunk(c, points)
     if c.treewise is not None:
         predict = partial(c.treewise.respond, points)
@@ -72,7 +72,7 @@ def _walk_chunk(c, points):
     (n_points, n_rows, n_outputs): walked and made responses a block of rows
     at a time (predictions are row by row: the same bits), so that only a
     block's leaf sums and raw responses are held."""
-    trees, X, rows = c.trees
+    trees, X, rows = c.shortcut
     copies = c.copies(points)
     # The block's sums, their copy-major copy and the responses: 3 arrays;
     # and its rows, transposed for route_grid. Blocked here, not by

@@ -3,7 +3,7 @@ straight into the result's arrays.
 
 A linear model's decision at row ``i`` and grid point ``g`` is X's decision
 at row ``i`` less the features' contribution, plus the grid point's
-(``_core.linear_models``): an outer sum. A one-shot run (nobody watches
+(``_shortcuts/linear/models.py``): an outer sum. A one-shot run (nobody watches
 snapshots) computes it a block of rows at a time, in the ICE array's own
 layout (rows, grid points): the block's decisions, the model's link on them
 and the averages' partial sums stay in the CPU's cache, and each ICE value
@@ -58,7 +58,7 @@ def linear_grid_arrays(run, chunks):
     centering subtracts the first grid point's values afterwards, as the
     chunk loop does.
     """
-    linear, _, donor = chunks.trees
+    linear, _, donor = chunks.shortcut
     rest, given = linear.grid_parts(chunks.columns, donor[chunks.representatives])
     responses = chunks.responses
     if responses.scale != "log_odds" and linear.returns_decisions(
@@ -160,7 +160,7 @@ class _GridBlocks:
 
     def __init__(self, run, chunks, rest, given):
         self.run, self.chunks = run, chunks
-        self.linear = chunks.trees[0]
+        self.linear = chunks.shortcut.model
         self.rest, self.given = rest, given
         self.individual = None
         # Rows written as they are: a block's decisions go straight there.

@@ -19,7 +19,7 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.tree_choice import choose_shortcut, path_of
+from .._shortcuts import choose_shortcut, path_of
 from .chunks import PredictedChunks
 from .plan import FIRST_CHUNK_FRACTION, _chunk_cap, walk_threads
 from .tree_splits import grid_point_groups_of_each
@@ -64,13 +64,13 @@ def plan_overview(runs, snapshots):
         row_columns += [columns[i]] * n
         n_groups += len(first)
         n_points += n
-    trees = choose_shortcut(
+    shortcut = choose_shortcut(
         run.algorithm, model, source, run._methods(), donor=donor, obstacle=None
     )
-    linear = path_of(trees and trees[0]) == "linear"
+    linear = path_of(shortcut and shortcut.model) == "linear"
     batcher = make_batcher(source)
     n_rows = run.X.shape[0]
-    cap, block_bytes = _chunk_cap(run, n_rows, batcher, trees is not None, linear)
+    cap, block_bytes = _chunk_cap(run, n_rows, batcher, shortcut is not None, linear)
     chunks = PredictedChunks(
         # Feature by feature: each feature's panel completes as early as it can.
         order=np.arange(n_groups),
@@ -78,9 +78,9 @@ def plan_overview(runs, snapshots):
         n_rows=n_rows,
         columns=columns[0],
         responses=Responses(run.response_method, run.scale, run.output_columns),
-        trees=trees,
+        shortcut=shortcut,
         walk_block_bytes=block_bytes,
-        tree_threads=walk_threads(run, trees),
+        tree_threads=walk_threads(run, shortcut),
         treewise=None,
         batcher=batcher,
         rows=donor,
@@ -94,13 +94,13 @@ def plan_overview(runs, snapshots):
         first_feature = len(np.unique(group_of_point[0]))
         first = max(first_feature, int(np.ceil(n_groups * FIRST_CHUNK_FRACTION)))
         first = min(first, cap)
-    schedule = ChunkSchedule(n_groups, first, cap, eager=trees is not None)
+    schedule = ChunkSchedule(n_groups, first, cap, eager=shortcut is not None)
     return OverviewPlan(
         chunks=chunks,
         schedule=schedule,
         group_of_point=tuple(group_of_point),
         n_groups=n_groups,
-        walked=trees is not None,
+        walked=shortcut is not None,
     )
 
 

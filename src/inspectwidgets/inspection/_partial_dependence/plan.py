@@ -19,8 +19,8 @@ from .._core.batching import make_batcher
 from .._core.chunks import ChunkSchedule
 from .._core.pipeline import columnwise_view
 from .._core.responses import Responses
-from .._core.tree_choice import choose_shortcut, path_of
-from .._core.tree_replay import walk_block_bytes
+from .._shortcuts import choose_shortcut, path_of
+from .._shortcuts.trees import walk_block_bytes
 from .accumulation import GridGroups
 from .chunks import PredictedChunks
 from .tree_splits import grid_point_groups
@@ -55,9 +55,9 @@ def plan_run(run, snapshots):
     # (see tree_splits).
     groups = GridGroups(grid_point_groups(model, rows, columns), run.shape)
     # Tree models: each row walks each tree once with all the chunk's grid
-    # points (see _core.tree_replay); linear models add each point's
-    # contribution to X's decisions (see _core.linear_models).
-    trees = choose_shortcut(
+    # points (see _shortcuts/trees/replay.py); linear models add each point's
+    # contribution to X's decisions (see _shortcuts/linear/models.py).
+    shortcut = choose_shortcut(
         run.algorithm,
         model,
         source,
@@ -65,16 +65,16 @@ def plan_run(run, snapshots):
         donor=rows,
         obstacle=run._not_brute(),
     )
-    run.computed_by = path_of(trees and trees[0])
+    run.computed_by = path_of(shortcut and shortcut.model)
     # Boosting the walk cannot take (sparse input, NaN in scikit-learn's
     # gradient boosting): each tree on its own few cells (see treewise). The
     # walk is faster where both apply (benchmarks/trees.py).
     treewise = None
-    if trees is None:
+    if shortcut is None:
         treewise = TreewiseBoosting.of(model, source, rows, columns, groups.n_groups)
     n_rows = run.X.shape[0]
     cap, block_bytes = _chunk_cap(
-        run, n_rows, batcher, trees is not None, run.computed_by == "linear"
+        run, n_rows, batcher, shortcut is not None, run.computed_by == "linear"
     )
     # Streamed: a coarse first chunk, then chunks growing while they are
     # fast. Otherwise nobody watches: full-size chunks from the start.
@@ -87,9 +87,9 @@ def plan_run(run, snapshots):
         n_rows=n_rows,
         columns=columns,
         responses=Responses(run.response_method, run.scale, run.output_columns),
-        trees=trees,
+        shortcut=shortcut,
         walk_block_bytes=block_bytes,
-        tree_threads=walk_threads(run, trees),
+        tree_threads=walk_threads(run, shortcut),
         treewise=treewise,
         batcher=batcher,
         rows=rows,
@@ -98,7 +98,7 @@ def plan_run(run, snapshots):
     )
     # The tree shortcut's cost grows slowly with the points a chunk holds:
     # after the coarse first chunk, chunks double whatever their time.
-    schedule = ChunkSchedule(groups.n_groups, first, cap, eager=trees is not None)
+    schedule = ChunkSchedule(groups.n_groups, first, cap, eager=shortcut is not None)
     return RunPlan(chunks=chunks, schedule=schedule, groups=groups)
 
 
@@ -161,8 +161,10 @@ def _prediction_space(run):
     return run.X, run.rows, tuple(run.positions), run.estimator
 
 
-def walk_threads(run, trees):
+def walk_threads(run, shortcut):
     """Threads of a chunk's tree walk: chunks run one at a time here, so the
     walk takes the threads the model's own predict would; a remote worker's
     are the backend's."""
-    return 1 if run.runner.remote or trees is None else trees[0].predict_threads()
+    if run.runner.remote or shortcut is None:
+        return 1
+    return shortcut.model.predict_threads()

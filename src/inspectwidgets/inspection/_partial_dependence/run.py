@@ -10,7 +10,7 @@ For a pipeline whose preprocessing maps each column on its own, X is
 transformed once and the transformed columns of the feature are set to the
 transform of the grid values, which is what the pipeline would compute.
 Tree models walk each row once through each tree with all of a chunk's grid
-points (``_core.tree_replay``); boosting models the walk cannot take go tree by
+points (``_shortcuts/trees/replay.py``); boosting models the walk cannot take go tree by
 tree, each tree on its own few cells of the grid (``treewise``); tree
 ensembles predict grid points they route alike only once (``tree_splits``).
 The numbers stay the same, bit for bit. How a run predicts is planned in
@@ -42,7 +42,6 @@ from .._core.parallel import ChunkRunner
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.responses import Responses
-from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import (
     ALGORITHMS,
     check_algorithm,
@@ -54,6 +53,7 @@ from .._core.validation import (
     check_sklearn_params,
     quoted,
 )
+from .._shortcuts import check_algorithm_fits
 from .accumulation import ValueBuffers
 from .chunks import predict_chunk
 from .feature_summary import correlated_features, feature_distribution

@@ -17,8 +17,8 @@ class PermutedChunks:
     plan: ScoringPlan
     model: object
     batcher: object  # stacks the copies the model predicts, or None
-    trees: object  # the tree shortcut, or None
-    tree_rows: object
+    shortcut: object  # Chosen.model: the tree walk or the linear shortcut, or None
+    shortcut_rows: object  # the rows as the shortcut reads them
     y: object
     sample_weight: object
     permutations: list
@@ -54,8 +54,8 @@ def score_chunk(c, start, stop):
     copies = _copies(c, start, stop)
     rides = c.baseline_rides and start == 0
     if rides:
-        copies.insert(0, (np.arange(len(c.tree_rows)), copies[0][1]))
-    if c.trees is not None and (rides or len(copies) >= c.walk_from):
+        copies.insert(0, (np.arange(len(c.shortcut_rows)), copies[0][1]))
+    if c.shortcut is not None and (rides or len(copies) >= c.walk_from):
         return _walk(c, copies, rides)
     return score_stacked(c, c.batcher.build(copies), copies)
 
@@ -113,17 +113,17 @@ def _resampled(c, outputs, copies):
 
 
 def _walk(c, copies, rides):
-    """`score_chunk` through the tree walk: the same predictions, bit for
-    bit, without stacking the copies."""
+    """`score_chunk` through the shortcut (the tree walk, bit for bit the
+    model's predictions; or the linear one), without stacking the copies."""
     if c.error_sum_scoring is not None:  # X's baseline never rides then
         scores = c.error_sum_scoring.scores(
-            lambda weight: c.trees.error_sums(
-                c.tree_rows, copies, c.error_sum_scoring.y, weight, c.n_threads
+            lambda weight: c.shortcut.error_sums(
+                c.shortcut_rows, copies, c.error_sum_scoring.y, weight, c.n_threads
             )
         )
         return scores, None, None
-    outputs = c.trees.predict(
-        c.tree_rows,
+    outputs = c.shortcut.predict(
+        c.shortcut_rows,
         copies,
         c.plan.response_methods,
         n_threads=c.n_threads,
@@ -132,10 +132,10 @@ def _walk(c, copies, rides):
     baseline = None
     later = rides and c.bootstrap is not None and c.resample_first_later
     if rides:  # scored first, as when predicted before the run
-        n_rows = len(c.tree_rows)
+        n_rows = len(c.shortcut_rows)
         baseline = c.plan.baseline_of(
             {m: v[:n_rows] for m, v in outputs.items()},
-            c.tree_rows,
+            c.shortcut_rows,
             c.y,
             c.sample_weight,
             None if later else c.bootstrap,

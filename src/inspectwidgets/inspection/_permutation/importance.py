@@ -30,8 +30,8 @@ from .._core.signature import (
     streaming_arguments,
     streaming_signature,
 )
-from .._core.tree_choice import check_algorithm_fits
 from .._core.validation import check_fitted, check_sklearn_params
+from .._shortcuts import check_algorithm_fits
 from .bootstrap import check_bootstrap, check_one_output, run_bootstrap
 from .chunks import later_resamples_scored, score_chunk
 from .plan import plan_run

@@ -25,7 +25,6 @@ from .._core.hints import (
 )
 from .._core.parallel import ChunkRunner
 from .._core.predictions import call_model
-from .._core.tree_choice import tree_shortcut
 from .._core.validation import (
     check_algorithm,
     check_fitted,
@@ -37,6 +36,7 @@ from .._core.validation import (
     check_X,
     check_y,
 )
+from .._shortcuts import choose_shortcut
 from .footprint import check_run_size
 from .schedule import permutation_schedule
 from .scoring import ScoringPlan
@@ -354,16 +354,17 @@ def _member_drops(
     jobs = [(r, f) for r in range(n_repeats) for f in range(len(columns))]
     batcher = ArrayBatcher(X_oob)
     own = member.own_method
-    shortcut = tree_shortcut(
+    shortcut = choose_shortcut(
         algorithm,
         member.estimator,
         X_oob,
         [own],
         obstacle=None if member.columns is None else "a member sees some columns",
+        paths=("tree",),
     )
     per_copy = batcher.bytes_per_copy
     if shortcut is not None:
-        per_copy = shortcut[0].bytes_per_copy(len(X_oob), max(map(len, columns)))
+        per_copy = shortcut.model.bytes_per_copy(len(X_oob), max(map(len, columns)))
     per_chunk = max(1, int(budget // per_copy))
     drops = {name: np.empty((len(columns), n_repeats)) for name in baseline}
     for start in range(0, len(jobs), per_chunk):

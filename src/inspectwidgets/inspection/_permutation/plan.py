@@ -20,9 +20,8 @@ from .._core.chunks import ChunkSchedule
 from .._core.compat import _safe_indexing
 from .._core.parallel import local_joblib_calls
 from .._core.pipeline import columnwise_view, final_estimator
-from .._core.tree_choice import choose_shortcut, path_of, predicts_faster
-from .._core.tree_kinds import unsupported
-from .._core.tree_replay import walk_block_bytes
+from .._shortcuts import choose_shortcut, path_of
+from .._shortcuts.trees import unsupported, walk_block_bytes
 from .chunks import PermutedChunks
 
 
@@ -51,8 +50,8 @@ class _Prediction:
     model: object
     columns: list  # each feature's (or group's) columns in `source`
     source: object  # the rows to permute, for stacked copies
-    trees: object  # the tree (or linear) shortcut, or None
-    tree_rows: object  # the rows as the shortcut reads them, or None
+    shortcut: object  # Chosen.model: the tree walk or the linear shortcut, or None
+    shortcut_rows: object  # the rows as the shortcut reads them, or None
 
 
 # A walk follows each row's own path through every tree whatever the copies
@@ -89,13 +88,13 @@ def plan_run(run):
     any permuted copy)."""
     rides, output_bytes_per_row = _baseline_route(run)
     prediction = _prediction(run)
-    if rides and prediction.trees is None:
+    if rides and prediction.shortcut is None:
         rides = False
         run._predict_baseline()
     if not rides:
         output_bytes_per_row = run.baseline.output_bytes_per_row
     n_features = len(run.feature_names)
-    walked = prediction.trees is not None
+    walked = prediction.shortcut is not None
     error_sum_scoring = None if rides else _error_sum_scoring(run, prediction)
     watched = _laid_out_watched(run, prediction, error_sum_scoring)
     job_order = _job_order(run.n_repeats, n_features, walked, watched)
@@ -110,8 +109,8 @@ def plan_run(run):
         plan=run.plan,
         model=prediction.model,
         batcher=batcher,
-        trees=prediction.trees,
-        tree_rows=prediction.tree_rows,
+        shortcut=prediction.shortcut,
+        shortcut_rows=prediction.shortcut_rows,
         y=run._subsample(run.y),
         sample_weight=run._subsample(run.sample_weight),
         permutations=run.permutations,
@@ -124,7 +123,7 @@ def plan_run(run):
         n_threads=(
             1
             if runner.remote or not walked
-            else prediction.trees.predict_threads(runner.n_workers)
+            else prediction.shortcut.predict_threads(runner.n_workers)
         ),
         bootstrap=run.bootstrap,
         resample_first_later=run.watched,
@@ -171,7 +170,7 @@ def _laid_out_watched(run, prediction, error_sum_scoring):
     bit (the tree walk is exact anyway; so are summed errors, each copy's
     own)."""
     return run.watched or (
-        path_of(prediction.trees) == "linear" and error_sum_scoring is None
+        path_of(prediction.shortcut) == "linear" and error_sum_scoring is None
     )
 
 
@@ -180,7 +179,7 @@ def _cap(run, prediction, per_copy, in_flight, error_sum_scoring):
     for each worker, or, where the linear shortcut sums the copies' errors
     (a copy then holds nothing), a few tenths of a second's work."""
     if error_sum_scoring is not None:
-        return max(1, _SUMMED_ROWS // prediction.tree_rows.shape[0])
+        return max(1, _SUMMED_ROWS // prediction.shortcut_rows.shape[0])
     return max(1, int(in_flight // (per_copy * run.runner.n_workers)))
 
 
@@ -191,8 +190,8 @@ def _error_sum_scoring(run, prediction):
     columns, and scorers reading those sums alone, with no held-out
     bootstrap (whose resamples read each row's prediction)."""
     if (
-        path_of(prediction.trees) != "linear"
-        or not prediction.trees.sums_errors(run.n_repeats * len(prediction.columns))
+        path_of(prediction.shortcut) != "linear"
+        or not prediction.shortcut.sums_errors(run.n_repeats * len(prediction.columns))
         or any(len(columns) != 1 for columns in prediction.columns)
         or run.bootstrap is not None
     ):
@@ -238,19 +237,18 @@ def _prediction(run):
     """What is permuted and what predicts it: the tree walk where it applies
     (and, under "auto", pays), else the model on stacked copies."""
     source, columns, model = _permutation_space(run)
-    algorithm = run.algorithm
-    if predicts_faster(model, algorithm, columns, run.n_repeats):
-        algorithm = "generic"
-    shortcut = choose_shortcut(
-        algorithm,
+    chosen = choose_shortcut(
+        run.algorithm,
         model,
         source,
         run.plan.response_methods,
         obstacle=run._custom_scorer(),
+        permuted=columns,
+        n_repeats=run.n_repeats,
     )
-    trees, tree_rows = shortcut[:2] if shortcut else (None, None)
-    run.computed_by = path_of(trees)
-    return _Prediction(model, columns, source, trees, tree_rows)
+    shortcut, rows = chosen[:2] if chosen else (None, None)
+    run.computed_by = path_of(shortcut)
+    return _Prediction(model, columns, source, shortcut, rows)
 
 
 def _permutation_space(run):
@@ -285,9 +283,9 @@ def _bytes_in_flight(run, prediction, per_copy, rides):
     if rides:  # X's own copy, in the first chunk
         resident += per_copy
     n_workers = run.runner.n_workers
-    if prediction.trees is not None:
+    if prediction.shortcut is not None:
         block_bytes = walk_block_bytes(run.max_memory)
-        resident += make_batcher(prediction.tree_rows).bytes_per_copy  # or CSR
+        resident += make_batcher(prediction.shortcut_rows).bytes_per_copy  # or CSR
         resident += block_bytes * n_workers
     elif prediction.source is not run.X:
         resident += getattr(prediction.source, "nbytes", 0)
@@ -304,12 +302,12 @@ def _batcher_beside_walk(run, prediction, batcher, per_copy, in_flight):
     """
     # The workers get tree_rows only; a linear copy costs less than a
     # stacked one, however few.
-    if run.runner.remote or path_of(prediction.trees) == "linear":
+    if run.runner.remote or path_of(prediction.shortcut) == "linear":
         return None
     if prediction.source is not run.X:
-        if not prediction.trees.predicts_walk_rows():
+        if not prediction.shortcut.predicts_walk_rows():
             return None
-        batcher = make_batcher(prediction.tree_rows)
+        batcher = make_batcher(prediction.shortcut_rows)
     stacked = (_FEWEST_WALKED - 1) * (batcher.bytes_per_copy + per_copy)
     if stacked * run.runner.n_workers > in_flight:
         return None

@@ -1,17 +1,12 @@
-"""Whether to take a shortcut (the tree walk, or the linear one): what
-``algorithm`` asks, what the model allows, and under ``"auto"`` what it
-would cost."""
+"""Whether the tree walk takes a model (:func:`take`, :func:`check`), and,
+under ``algorithm="auto"``, whether it pays (:func:`predicts_faster`): the
+tree shortcut's row in ``_shortcuts.choice``."""
 
 import numpy as np
 
-from .linear_models import (
-    LinearModel,
-    check_linear_algorithm,
-    linear_shortcut,
-)
-from .pipeline import columnwise_view
-from .tree_kinds import _FORESTS, _GRADIENT_BOOSTING, _SINGLE_TREES, unsupported
-from .tree_models import TreeModel
+from ..._core.pipeline import columnwise_view
+from .kinds import FORESTS, GRADIENT_BOOSTING, SINGLE_TREES, unsupported
+from .models import TreeModel
 
 
 def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
@@ -22,11 +17,11 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
-    if kind in _FORESTS:
+    if kind in FORESTS:
         trees = model.estimators_
-    elif kind in _GRADIENT_BOOSTING:
+    elif kind in GRADIENT_BOOSTING:
         trees = model.estimators_.ravel()
-    elif kind in _SINGLE_TREES:
+    elif kind in SINGLE_TREES:
         trees = [model]
     else:
         return False
@@ -94,72 +89,29 @@ def detour_share(trees, columns):
     return float(np.mean(walked[kept].mean(axis=1) / path_length[kept]))
 
 
-def tree_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
-    """``(TreeModel, X, donor)`` as the trees read them where the shortcut
-    applies to `model` on `X` (and `donor`), else None; with
-    ``algorithm="tree"`` a ValueError says why not. `obstacle`: a reason of
-    the caller's own (a custom scorer, the recursion method)."""
-    if algorithm == "generic":
-        return None
-    reason = obstacle or unsupported(model, X, methods)
-    if reason is None:
-        trees = TreeModel.of(model, X, methods)
-        if trees is None:
-            return _refused(
-                algorithm,
-                "the model's private attributes are not what the shortcut reads "
-                "(another scikit-learn release?)",
-            )
-        X_in = trees.as_model_input(X)
-        donor_in = None if donor is None else trees.as_model_input(donor)
-        if X_in is not None and (donor is None or donor_in is not None):
-            return trees, X_in, donor_in
-        reason = "X holds NaN or infinity"
-    return _refused(algorithm, reason)
+def take(model, X, methods, donor=None):
+    """``(TreeModel, X, donor)`` as the trees read them where the walk
+    applies to `model` on `X` (and `donor`), else why not (a str)."""
+    reason = unsupported(model, X, methods)
+    if reason is not None:
+        return reason
+    trees = TreeModel.of(model, X, methods)
+    if trees is None:
+        return (
+            "the model's private attributes are not what the shortcut reads "
+            "(another scikit-learn release?)"
+        )
+    X_in = trees.as_model_input(X)
+    donor_in = None if donor is None else trees.as_model_input(donor)
+    if X_in is None or (donor is not None and donor_in is None):
+        return "X holds NaN or infinity"
+    return trees, X_in, donor_in
 
 
-def _refused(algorithm, reason):
-    """None, the generic path; with ``algorithm="tree"`` a ValueError."""
-    if algorithm == "tree":
-        raise ValueError(f"algorithm='tree': {reason}.")
-    return None
-
-
-def check_tree_algorithm(estimator, X, methods, obstacle=None):
-    """For ``algorithm="tree"``, before any work: a ValueError unless the
-    model (a column-wise pipeline's final step, if so) can take the shortcut."""
+def check(estimator, X, methods):
+    """Why the walk cannot take `estimator` (a column-wise pipeline's final
+    step, if so) whatever X's values, or None: for ``algorithm="tree"``,
+    before any work."""
     view = columnwise_view(estimator, X.shape[1])
     model = estimator if view is None else view.model
-    reason = obstacle or unsupported(model, X if view is None else None, methods)
-    if reason is not None:
-        raise ValueError(f"algorithm='tree': {reason}.")
-
-
-def choose_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
-    """``(shortcut, X, donor)`` as the shortcut reads them, or None for the
-    generic path: the linear shortcut for a linear model (a copy then costs
-    a gather, never more than predicting it), else the tree shortcut where
-    it applies; ``algorithm="linear"`` or ``"tree"`` refuse with a
-    ValueError saying why not."""
-    if algorithm in ("auto", "linear"):
-        found = linear_shortcut(algorithm, model, X, methods, donor, obstacle)
-        if found is not None or algorithm == "linear":
-            return found
-    return tree_shortcut(algorithm, model, X, methods, donor=donor, obstacle=obstacle)
-
-
-def path_of(shortcut):
-    """What predicted the copies, as results report it."""
-    if shortcut is None:
-        return "generic"
-    return "linear" if isinstance(shortcut, LinearModel) else "tree"
-
-
-def check_algorithm_fits(algorithm, estimator, X, methods, obstacle=None):
-    """For ``algorithm="tree"`` or ``"linear"``, before any work: a
-    ValueError unless the model (a column-wise pipeline's final step, if
-    so) can take that shortcut."""
-    if algorithm == "tree":
-        check_tree_algorithm(estimator, X, methods, obstacle)
-    elif algorithm == "linear":
-        check_linear_algorithm(estimator, X, methods, obstacle)
+    return unsupported(model, X if view is None else None, methods)

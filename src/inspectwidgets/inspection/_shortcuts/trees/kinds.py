@@ -24,25 +24,25 @@ from sklearn.tree import (
     ExtraTreeRegressor,
 )
 
-_SINGLE_TREES = (
+SINGLE_TREES = (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
     ExtraTreeClassifier,
     ExtraTreeRegressor,
 )
-_FORESTS = (
+FORESTS = (
     RandomForestClassifier,
     RandomForestRegressor,
     ExtraTreesClassifier,
     ExtraTreesRegressor,
 )
-_GRADIENT_BOOSTING = (GradientBoostingClassifier, GradientBoostingRegressor)
-_HIST_GRADIENT_BOOSTING = (
+GRADIENT_BOOSTING = (GradientBoostingClassifier, GradientBoostingRegressor)
+HIST_GRADIENT_BOOSTING = (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
-_SUPPORTED = _SINGLE_TREES + _FORESTS + _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING
-_CLASSIFIERS = (
+SUPPORTED = SINGLE_TREES + FORESTS + GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING
+CLASSIFIERS = (
     DecisionTreeClassifier,
     ExtraTreeClassifier,
     RandomForestClassifier,
@@ -63,7 +63,7 @@ _CONSTANT_DUMMIES = {
 
 def _methods_of(model):
     """The prediction methods the shortcut gives for `model`."""
-    if type(model) not in _CLASSIFIERS:
+    if type(model) not in CLASSIFIERS:
         return {"predict"}
     return {m for m in _METHODS if hasattr(model, m)}
 
@@ -72,15 +72,15 @@ def unsupported(model, X, methods):
     """Why the tree shortcut cannot predict `model` on `X` (None if it can).
     X may be None when not known yet."""
     kind = type(model)
-    if kind not in _SUPPORTED:
+    if kind not in SUPPORTED:
         return (
             f"{kind.__name__} is not one of scikit-learn's tree models "
             "(DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*, "
             "GradientBoosting*, HistGradientBoosting*)"
         )
-    if kind in _CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
+    if kind in CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
         return "a multi-output classifier takes the generic path"
-    if kind in _GRADIENT_BOOSTING:
+    if kind in GRADIENT_BOOSTING:
         init = model.init_
         if not (
             (isinstance(init, str) and init == "zero")

@@ -2,8 +2,8 @@
 
 Permutation importance and partial dependence predict copies of X in which a
 few columns (a feature, a group, a one-hot block) take other values. For
-scikit-learn's tree models, ``tree_routing`` walks each row through each tree
-once with all of the row's copies, and ``tree_replay`` turns the leaf values
+scikit-learn's tree models, ``routing`` walks each row through each tree
+once with all of the row's copies, and ``replay`` turns the leaf values
 into what the model's own ``predict``, ``predict_proba``, ``predict_log_proba``
 or ``decision_function`` returns on the stacked copies, bit for bit: the same
 input dtype, comparisons, leaf values, summation order, start and link. This
@@ -12,7 +12,7 @@ module gathers a model's trees for them (:class:`TreeModel`).
 Used for DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
 GradientBoosting* (initial model "zero" or a constant dummy) and
 HistGradientBoosting* (numeric and categorical splits, missing values) of
-scikit-learn (``tree_kinds`` says which exactly). A forest with ``n_jobs`` > 1
+scikit-learn (``kinds`` says which exactly). A forest with ``n_jobs`` > 1
 adds its trees in whatever order its threads finish; we add them in order, as
 it does with one job.
 """
@@ -23,16 +23,16 @@ import numpy as np
 from joblib import effective_n_jobs
 from sklearn.utils import check_array
 
-from . import tree_replay
-from .compat import _openmp_effective_n_threads
-from .tree_kinds import (
-    _CLASSIFIERS,
-    _FORESTS,
-    _GRADIENT_BOOSTING,
-    _HIST_GRADIENT_BOOSTING,
+from ..._core.compat import _openmp_effective_n_threads
+from . import replay
+from .kinds import (
+    CLASSIFIERS,
+    FORESTS,
+    GRADIENT_BOOSTING,
+    HIST_GRADIENT_BOOSTING,
     unsupported,
 )
-from .tree_nodes import (
+from .nodes import (
     CATEGORICAL,
     FEATURE,
     FEATURE_MASK,
@@ -45,16 +45,18 @@ from .tree_nodes import (
 
 
 class TreeModel:
-    """A fitted tree model flattened for the walks of ``tree_routing``.
+    """A fitted tree model flattened for the walks of ``routing``.
 
     Build with :meth:`of`, which returns None for a model or input the
     shortcut does not reproduce exactly.
     """
 
+    path = "tree"  # what results report as their path (computed_by)
+
     def __init__(self, model, nodes, n_outputs, *, dtype, start, finite):
         self.model = model
-        self.classifier = type(model) in _CLASSIFIERS
-        self.forest = type(model) in _FORESTS
+        self.classifier = type(model) in CLASSIFIERS
+        self.forest = type(model) in FORESTS
         self.dtype, self.start, self.finite = dtype, start, finite
         self.n_outputs = n_outputs
         blocks = nodes.blocks
@@ -142,7 +144,7 @@ class TreeModel:
         kind = type(self.model)
         if self.forest:
             own = min(effective_n_jobs(self.model.n_jobs), self.n_trees)
-        elif kind in _HIST_GRADIENT_BOOSTING:
+        elif kind in HIST_GRADIENT_BOOSTING:
             own = _openmp_effective_n_threads()
         else:
             own = 1
@@ -160,9 +162,7 @@ class TreeModel:
         at a time, holding about that many bytes besides the responses
         (predictions are row by row: the same bits).
         """
-        return tree_replay.predict(
-            self, X, copies, methods, donor, n_threads, block_bytes
-        )
+        return replay.predict(self, X, copies, methods, donor, n_threads, block_bytes)
 
     def _averaged(self, raw):
         """A forest's leaf sums divided by its trees, as its predict does."""
@@ -179,7 +179,7 @@ class TreeModel:
 
     @functools.cached_property
     def walk_trees(self):
-        """The trees as the walks take them (``tree_nodes.WalkTrees``)."""
+        """The trees as the walks take them (``nodes.WalkTrees``)."""
         return WalkTrees(self.roots, self.outputs, self.nodes, self.bitsets,
                          self.leaf_value, self.max_depth)  # fmt: skip
 
@@ -227,15 +227,15 @@ _MOVED = (AttributeError, KeyError, TypeError, ValueError)
 def _flattened(model):
     """`model` as a :class:`TreeModel` (a model the shortcut supports)."""
     kind = type(model)
-    if kind in _HIST_GRADIENT_BOOSTING:
+    if kind in HIST_GRADIENT_BOOSTING:
         return _hist_gradient_boosting(model)
-    if kind in _GRADIENT_BOOSTING:
+    if kind in GRADIENT_BOOSTING:
         return _gradient_boosting(model)
-    trees = model.estimators_ if kind in _FORESTS else [model]
+    trees = model.estimators_ if kind in FORESTS else [model]
     nodes = _Nodes()
     for estimator in trees:
         tree = estimator.tree_
-        if kind in _CLASSIFIERS:
+        if kind in CLASSIFIERS:
             # tree_.value holds class fractions: predict_proba's rows.
             value = tree.value[:, 0, : int(model.n_classes_)]
         else:
@@ -246,7 +246,7 @@ def _flattened(model):
     n_outputs = nodes.blocks[0][2].shape[1]
     # A forest's predict adds its trees into zeros; -0.0 is the exact
     # identity of addition, so a single tree's leaf value comes out as is.
-    start = np.full((1, n_outputs), 0.0 if kind in _FORESTS else -0.0)
+    start = np.full((1, n_outputs), 0.0 if kind in FORESTS else -0.0)
     return TreeModel(model, nodes, n_outputs, dtype=np.float32, start=start,
                      finite=True)  # fmt: skip
 

@@ -1,14 +1,13 @@
-"""Loading the compiled walks (and the linear shortcut's sums): numba comes
-with the first shortcut, not with the package."""
-
-import sys
-import threading
+"""The tree walks' compiled kernels, loaded on first use
+(``kernels.load``): numba comes with the first shortcut, not with the
+package."""
 
 import numpy as np
 
-from .pipeline import final_estimator
-from .tree_kinds import _SUPPORTED
-from .tree_nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
+from ..._core.pipeline import final_estimator
+from ..kernels import load, loaded
+from .kinds import SUPPORTED
+from .nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
 
 def walks_needed(estimator):
@@ -17,49 +16,27 @@ def walks_needed(estimator):
     first shortcut call then compiles them (a few seconds, once per
     environment: numba caches them) or loads them from the cache."""
     model = final_estimator(estimator)
-    if type(model) not in _SUPPORTED:
+    if type(model) not in SUPPORTED:
         return False
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
-    routing = sys.modules.get(f"{__package__}.tree_routing")
-    walks = [getattr(routing, name, None) for name in _WALKS]
+    module = loaded("trees.routing")
+    walks = [getattr(module, name, None) for name in _WALKS]
     return not all(walk is not None and walk.signatures for walk in walks)
 
 
-_ROUTING_LOCK = threading.Lock()
 _WALKS = ("route_copies", "route_queries", "route_grid")
 
 
 def routing():
-    """The walks' module. numba loads on first use, not with the package
-    (importing it is slow), and under a lock: two runs starting together (the
-    views of a ModelInspector) could otherwise see it half imported."""
-    with _ROUTING_LOCK:
-        from . import tree_routing
-    return tree_routing
+    """The walks' module (``routing``)."""
+    return load("trees.routing")
 
 
 def dependence_walks():
-    """The exact tree H²'s walks (``tree_dependence``), loaded as
-    :func:`routing` loads its own: they use its tests."""
-    with _ROUTING_LOCK:
-        from . import tree_dependence
-    return tree_dependence
-
-
-def linear_sums():
-    """The linear shortcut's squared errors' sums (``linear_sums``), loaded
-    as :func:`routing` loads the walks."""
-    with _ROUTING_LOCK:
-        from . import linear_sums
-    return linear_sums
-
-
-def sums_loaded():
-    """Whether :func:`linear_sums` is loaded in this process, its sums
-    compiled (or read from numba's cache) for some arrays."""
-    module = sys.modules.get(f"{__package__}.linear_sums")
-    return bool(getattr(getattr(module, "error_sum", None), "signatures", None))
+    """The exact tree H²'s walks (``dependence``): they use the tests of
+    ``routing``."""
+    return load("trees.dependence")
 
 
 def load_walks():

@@ -1,6 +1,6 @@
 """Leaf sums of a flattened tree model turned into its responses.
 
-``TreeModel.predict`` lands here: the copies are walked (``tree_routing``),
+``TreeModel.predict`` lands here: the copies are walked (``routing``),
 a block of rows at a time where memory asks, on threads taking disjoint
 ranges of rows, and the leaf sums become what the model's own ``predict``,
 ``predict_proba``, ``predict_log_proba`` or ``decision_function`` returns on
@@ -11,9 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .tree_kinds import _GRADIENT_BOOSTING, _HIST_GRADIENT_BOOSTING
-from .tree_nodes import CopyLayout
-from .tree_walks import routing
+from .kinds import GRADIENT_BOOSTING, HIST_GRADIENT_BOOSTING
+from .nodes import CopyLayout
+from .walks import routing
 
 # What the tree shortcut holds for a block of rows of a chunk (the walk's leaf
 # sums, their copy-major copy and the responses made of them; at most half of
@@ -40,16 +40,16 @@ def row_blocks(n_rows, row_bytes, block_bytes):
 
 
 def predict(trees, X, copies, methods, donor, n_threads, block_bytes):
-    """:meth:`TreeModel.predict <.tree_models.TreeModel.predict>` of
+    """:meth:`TreeModel.predict <.models.TreeModel.predict>` of
     `trees`."""
-    tree_routing = routing()
+    walks = routing()
 
     if trees.column_of is not None:
         copies = [(r, tuple(trees.column_of[list(c)])) for r, c in copies]
     if donor is not None:
-        raw = _donated(trees, tree_routing, X, copies, donor, n_threads)
+        raw = _donated(trees, walks, X, copies, donor, n_threads)
         return leaf_responses(trees, trees._averaged(raw), methods)
-    walk = _PermutedWalk(trees, tree_routing.route_copies, X, copies, n_threads)
+    walk = _PermutedWalk(trees, walks.route_copies, X, copies, n_threads)
     n_rows = len(X)
     # The walk's buffers, and the block's responses until copied.
     widest = max(len(c) for _, c in copies)
@@ -124,13 +124,13 @@ def leaf_responses(trees, raw, methods):
     """What each of `methods` returns, from the leaf sums `raw` of shape
     (n_rows, n_outputs), by the model's own steps after its trees."""
     model, kind = trees.model, type(trees.model)
-    boosting = kind in _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING
-    if kind in _HIST_GRADIENT_BOOSTING:
+    boosting = kind in GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING
+    if kind in HIST_GRADIENT_BOOSTING:
         # Its raw predictions are Fortran-ordered: the softmax's sums over
         # classes then add in the same order.
         raw = np.asfortranarray(raw)
     if not trees.classifier:
-        if kind in _HIST_GRADIENT_BOOSTING:
+        if kind in HIST_GRADIENT_BOOSTING:
             return {"predict": trees.link(raw.ravel())}
         if boosting or model.n_outputs_ == 1:
             return {"predict": raw.ravel() if boosting else raw[:, 0]}
@@ -148,18 +148,18 @@ def leaf_responses(trees, raw, methods):
             # GradientBoosting the ravelled decision: it reads both alike).
             proba = raw
             if boosting:
-                proba = trees.link(raw if kind in _HIST_GRADIENT_BOOSTING else decision)
+                proba = trees.link(raw if kind in HIST_GRADIENT_BOOSTING else decision)
             responses[method] = proba if method == "predict_proba" else np.log(proba)
     return responses
 
 
 def _encoded_classes(trees, decision):
     kind = type(trees.model)
-    if decision.ndim == 2 or kind not in _GRADIENT_BOOSTING + _HIST_GRADIENT_BOOSTING:
+    if decision.ndim == 2 or kind not in GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING:
         return np.argmax(decision, axis=1)
     # Binary boosting: GradientBoosting predicts the positive class from
     # raw >= 0, HistGradientBoosting from raw > 0.
-    if kind in _GRADIENT_BOOSTING:
+    if kind in GRADIENT_BOOSTING:
         return (decision >= 0).astype(int)
     return (decision > 0).astype(int)
 

@@ -7,7 +7,7 @@ from sklearn.inspection import permutation_importance as sklearn_importance
 from sklearn.tree import DecisionTreeRegressor
 
 from inspectwidgets import permutation_importance
-from inspectwidgets.inspection._core.tree_choice import detour_share, predicts_faster
+from inspectwidgets.inspection._shortcuts.trees import detour_share, predicts_faster
 
 
 def _two_level_tree():

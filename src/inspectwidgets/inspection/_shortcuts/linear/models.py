@@ -8,7 +8,7 @@ decisions less the columns' contribution, plus the contribution of the rows
 they come from. So a copy costs a gather of one precomputed contribution per
 row, not a product over every column; partial dependence's copies (a donor
 row's values for every row) cost an addition. Behind a column-wise pipeline
-(``pipeline.columnwise_view``) X is the transformed matrix, whatever the
+(``_core.pipeline.columnwise_view``) X is the transformed matrix, whatever the
 transforms (scaling, one-hot encoding, imputing).
 
 The model's own steps after its decision function (a GLM's inverse link,
@@ -40,9 +40,9 @@ from sklearn.pipeline import Pipeline
 from sklearn.svm import LinearSVC, LinearSVR
 from sklearn.utils import check_array
 
-from .compat import _openmp_effective_n_threads
-from .pipeline import columnwise_view
-from .tree_walks import linear_sums, sums_loaded
+from ..._core.compat import _openmp_effective_n_threads
+from ..._core.pipeline import columnwise_view
+from ..kernels import load, loaded
 
 # Exact types only: a subclass may predict otherwise.
 _CLASSIFIERS = (LogisticRegression, SGDClassifier, LinearSVC)
@@ -80,6 +80,18 @@ _KEPT_BYTES = 2**26
 _SUMMED_FROM = 2**24
 
 
+def linear_sums():
+    """The compiled sums (``sums``), loaded on first use (``kernels.load``)."""
+    return load("linear.sums")
+
+
+def sums_loaded():
+    """Whether :func:`linear_sums` is loaded in this process, its sums
+    compiled (or read from numba's cache) for some arrays."""
+    module = loaded("linear.sums")
+    return bool(getattr(getattr(module, "error_sum", None), "signatures", None))
+
+
 def unsupported_linear(model, methods):
     """Why the linear shortcut cannot predict `model` (None if it can)."""
     kind = type(model)
@@ -106,6 +118,8 @@ class LinearModel:
     The protocol of the tree shortcut's ``TreeModel``: :meth:`predict` of
     copies ``(rows, columns)`` stacked in order, with or without a donor.
     """
+
+    path = "linear"  # what results report as their path (computed_by)
 
     def __init__(self, model, X):
         self.model = model
@@ -245,7 +259,7 @@ class LinearModel:
         with one output, on a dense X; on fewer than _SUMMED_FROM rows of
         copies only where the sums are loaded already (numba loads with
         them); and where the sums can
-        follow numpy's order (``linear_sums.numpys_block``)."""
+        follow numpy's order (``sums.numpys_block``)."""
         return (
             type(self.model) in _PREDICT_IS_DECISION
             and self.ravel
@@ -259,7 +273,7 @@ class LinearModel:
         None), where copies are as :meth:`predict` takes them, each of one
         column, for a model that :meth:`sums_errors`: the same bits as
         ``vectorized_metrics.squared_error_sums`` of :meth:`predict`'s
-        output, without the copies' predictions (``linear_sums``). `y` and
+        output, without the copies' predictions (``sums``). `y` and
         `weight` are float64; `n_threads` take shares of the copies (the
         sums release the GIL)."""
         model = self if X is self.X else LinearModel(self.model, X)
@@ -353,45 +367,36 @@ def replayed(model, method, decisions):
     return getattr(stand_in, method)(decisions)
 
 
-def linear_shortcut(algorithm, model, X, methods, donor=None, obstacle=None):
+def take(model, X, methods, donor=None):
     """``(LinearModel, X, donor)`` as the model reads them where the linear
-    shortcut applies to `model` on `X` (and `donor`), else None; with
-    ``algorithm="linear"`` a ValueError says why not. `obstacle`: a reason
-    of the caller's own (a custom scorer, the recursion method)."""
-    reason = obstacle or unsupported_linear(model, methods)
-    if reason is None:
-        linear = LinearModel.of(model, X)
-        donor_in = None if donor is None else as_model_input(donor)
-        # float64 only: on float32 the model sums in float32, whose rounding
-        # the shortcut's other order would not reproduce to 1e-12 (and a grid
-        # value float32 cannot hold makes pandas upcast the copies).
-        if (
-            linear is not None
-            and linear.X.dtype == np.float64
-            and (
-                donor is None or (donor_in is not None and donor_in.dtype == np.float64)
-            )
-        ):
-            return linear, linear.X, donor_in
-        reason = "the data reaching the model is not a finite float64 matrix"
-    if algorithm == "linear":
-        raise ValueError(f"algorithm='linear': {reason}.")
-    return None
+    shortcut applies to `model` on `X` (and `donor`), else why not (a
+    str)."""
+    reason = unsupported_linear(model, methods)
+    if reason is not None:
+        return reason
+    linear = LinearModel.of(model, X)
+    donor_in = None if donor is None else as_model_input(donor)
+    # float64 only: on float32 the model sums in float32, whose rounding
+    # the shortcut's other order would not reproduce to 1e-12 (and a grid
+    # value float32 cannot hold makes pandas upcast the copies).
+    if (
+        linear is not None
+        and linear.X.dtype == np.float64
+        and (donor is None or (donor_in is not None and donor_in.dtype == np.float64))
+    ):
+        return linear, linear.X, donor_in
+    return "the data reaching the model is not a finite float64 matrix"
 
 
-def check_linear_algorithm(estimator, X, methods, obstacle=None):
-    """For ``algorithm="linear"``, before any work: a ValueError unless the
-    model (a column-wise pipeline's final step, if so) can take the
-    shortcut."""
+def check(estimator, X, methods):
+    """Why the linear shortcut cannot take `estimator` (a column-wise
+    pipeline's final step, if so) whatever X's values, or None: for
+    ``algorithm="linear"``, before any work."""
     view = columnwise_view(estimator, X.shape[1])
-    reason = obstacle
-    if reason is None and view is None and isinstance(estimator, Pipeline):
-        reason = (
+    if view is None and isinstance(estimator, Pipeline):
+        return (
             "the pipeline's steps before its model are not all column-wise "
             "(scalers, SimpleImputer, OneHotEncoder, OrdinalEncoder, "
             "passthrough, and ColumnTransformers or pipelines of these)"
         )
-    model = estimator if view is None else view.model
-    reason = reason or unsupported_linear(model, methods)
-    if reason is not None:
-        raise ValueError(f"algorithm='linear': {reason}.")
+    return unsupported_linear(estimator if view is None else view.model, methods)

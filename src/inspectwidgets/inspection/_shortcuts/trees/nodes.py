@@ -1,4 +1,4 @@
-"""The arrays the compiled walks (``tree_routing``) read, and their layout.
+"""The arrays the compiled walks (``routing``) read, and their layout.
 
 One row of four int64 per node (columns LEFT, RIGHT, FEATURE, THRESHOLD), as
 scikit-learn's own node struct keeps a node in one cache line: left child,

@@ -43,21 +43,20 @@ small S: the rows are partitioned at nearly every split) are walked as in 2.
 Each leaf a copy can reach is counted once per data point, as the n² copies
 would reach it, so the result is the mean of the copies' predictions up to
 the order of the additions (not bit for bit). The tests are the model's own:
-``_sends_left`` of ``tree_routing`` (float64 ``<=`` on values in the model's
+``_sends_left`` of ``routing`` (float64 ``<=`` on values in the model's
 input dtype, missing values and histogram boosting's categories as the model
-routes them). numba's cache checks this file only: after a change to
-``tree_routing``'s helpers or ``tree_nodes``' constants delete
-``__pycache__/tree_dependence.*.nbi`` and ``.nbc``.
+routes them), compiled into these walks: ``kernels.compiled`` keys numba's
+cache on ``routing`` and ``nodes`` too.
 """
 
 import numpy as np
-from numba import njit
 
-from .tree_nodes import FEATURE, FEATURE_MASK, LEFT, RIGHT
-from .tree_routing import _sends_left, _test
+from ..kernels import compiled
+from .nodes import FEATURE, FEATURE_MASK, LEFT, RIGHT
+from .routing import _sends_left, _test
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _preorder(root, nodes, order):
     """The tree's nodes from `root`, each before its children, into `order`;
     returns how many."""
@@ -75,7 +74,7 @@ def _preorder(root, nodes, order):
     return count
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _split_below(order, count, root, nodes, in_set, has_own, has_other):
     """Per node (indexed from `root`): whether its subtree splits on a
     column of the set, and on another column."""
@@ -93,7 +92,7 @@ def _split_below(order, count, root, nodes, in_set, has_own, has_other):
 
 # One loop over the pending parts; its steps (test, partition) inline. The
 # docstring is half of it.
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _shares(X, w, rows, root, nodes, thresholds, bitsets, in_set, follow_set,
             has_followed, stack, share, alive):  # fmt: skip
     """Every node's weight ``share[node - root]`` of the rows meeting its
@@ -146,7 +145,7 @@ def _shares(X, w, rows, root, nodes, thresholds, bitsets, in_set, follow_set,
             node, hi = nodes[node, LEFT], mid
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _subtree_sums(order, count, root, nodes, leaf_value, share, alive,
                   has_followed, sums):  # fmt: skip
     """``sums[node - root, k]``: the sum over the leaves under the node of
@@ -165,7 +164,7 @@ def _subtree_sums(order, count, root, nodes, leaf_value, share, alive,
     _sum_up(order, count, root, nodes, leaf_value, share, sums)
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _sum_up(order, count, root, nodes, leaf_value, share, sums):
     """``sums[node - root, k]``: the sum over the leaves L under the node of
     ``value(L, k) * share[L - root]``."""
@@ -180,7 +179,7 @@ def _sum_up(order, count, root, nodes, leaf_value, share, sums):
                 sums[at, k] = sums[left, k] + sums[right, k]
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _head_shares(order, count, root, nodes, in_set, head_weight, share):
     """``share[node - root]``: the weight of the rows meeting the node's
     path's splits on S, which is that of its head (:func:`_skeleton`, S
@@ -196,7 +195,7 @@ def _head_shares(order, count, root, nodes, in_set, head_weight, share):
             share[child] = head_weight[child] if on_set else share[at]
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _skeleton(order, count, root, nodes, in_set, follow_set, has_followed, sums,
               head_of, group_sum, next_start, next_split):  # fmt: skip
     """The tree as the data points walk it, reduced to the followed splits.
@@ -240,7 +239,7 @@ def _skeleton(order, count, root, nodes, in_set, follow_set, has_followed, sums,
             filled[head_of[at]] += 1
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _add_point(X, i, root, nodes, thresholds, bitsets, alive, group_sum,
                next_start, next_split, stack, out, first):  # fmt: skip
     """Add to ``out[i, first:]`` the group sums of the heads data point `i`
@@ -266,7 +265,7 @@ def _add_point(X, i, root, nodes, thresholds, bitsets, alive, group_sum,
             top += 1
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _walk_and_weigh(X, i, weight, root, nodes, thresholds, bitsets, group_sum,
                     next_start, next_split, stack, out, first,
                     head_weight):  # fmt: skip
@@ -295,7 +294,7 @@ def _walk_and_weigh(X, i, weight, root, nodes, thresholds, bitsets, group_sum,
 
 # The steps of one tree in order, over every tree: their buffers are
 # allocated once for the largest tree; the docstring is a third of it.
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f, with_f):
     """Add every tree's part of ``PD_S``, ``PD_-S`` and ``f`` at the rows of
     `X` (see the module doc), trees in order.
@@ -310,7 +309,7 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f, with_f):
     in_set : bool array of shape (n_columns,)
         The columns of S, as the trees number them.
     trees : WalkTrees
-        The trees (see ``tree_nodes``).
+        The trees (see ``nodes``).
     own_pd, other_pd, f : float64 arrays of shape (n_rows, n_outputs)
         Where ``PD_S``, ``PD_-S`` and the predictions' leaf values add.
     with_f : bool
@@ -341,7 +340,7 @@ def tree_dependences(X, w, in_set, trees, own_pd, other_pd, f, with_f):
     other_next = np.empty(size, dtype=np.int64)
     heads = np.empty(size, dtype=np.int64)
     head_weight = np.empty(size, dtype=np.float64)
-    # A pending part per split above the deepest leaf (see tree_routing).
+    # A pending part per split above the deepest leaf (see routing).
     stack = np.empty((max_depth + 2, 3), dtype=np.int64)
     for t in range(roots.shape[0]):
         root, first = roots[t], outputs[t]

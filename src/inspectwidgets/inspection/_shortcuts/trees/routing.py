@@ -1,4 +1,4 @@
-"""The compiled walks behind the tree shortcut (see ``tree_models``).
+"""The compiled walks behind the tree shortcut (see ``models``).
 
 A copy of X in which only a few columns change is, for every tree, the same
 walk as X itself except at nodes that split on a changed column. So each row
@@ -34,18 +34,17 @@ Invariants of every walk:
   splits lie above the deepest leaf, at ``max_depth``. So ``max_depth + 1``
   rows hold them and the root's; the stacks keep one more, a free margin.
 
-The walks take the trees as ``tree_nodes.WalkTrees`` and unpack them once:
+The walks take the trees as ``nodes.WalkTrees`` and unpack them once:
 helpers called per node take arrays, since numba counts an array taken out of
-a tuple, or a slice, in and out at every use. The helpers stay in this file:
-numba's cache (``cache=True``) checks only the compiled function's own file,
-so a change elsewhere (``tree_nodes``' constants) needs
-``__pycache__/tree_routing.*.nbi`` and ``.nbc`` deleted.
+a tuple, or a slice, in and out at every use. The compiled code holds
+``nodes``' constants: ``kernels.compiled`` keys numba's cache on that file
+too, so changing them compiles the walks again.
 """
 
 import numpy as np
-from numba import njit
 
-from .tree_nodes import (
+from ..kernels import compiled
+from .nodes import (
     CATEGORICAL,
     FEATURE,
     FEATURE_MASK,
@@ -58,7 +57,7 @@ from .tree_nodes import (
 )
 
 
-@njit(nogil=True, cache=True, inline="always")
+@compiled(nogil=True, inline="always")
 def _test(node, nodes, thresholds):
     """The test at split `node`: its flags and its threshold. A loop
     partitioning many values reads them once, before it: its stores might
@@ -67,7 +66,7 @@ def _test(node, nodes, thresholds):
     return nodes[node, FEATURE] >> FLAGS_SHIFT, thresholds[node, THRESHOLD]
 
 
-@njit(nogil=True, cache=True, inline="always")
+@compiled(nogil=True, inline="always")
 def _sends_left(value, flag, limit, node, nodes, bitsets):
     """The model's rule at `node`, whose test :func:`_test` read: ``value <=
     limit`` in float64 (a float32 value widened, as scikit-learn's trees
@@ -95,14 +94,14 @@ def _sends_left(value, flag, limit, node, nodes, bitsets):
     return flag & NAN_LEFT != 0
 
 
-@njit(nogil=True, cache=True, inline="always")
+@compiled(nogil=True, inline="always")
 def _goes_left(value, node, nodes, thresholds, bitsets):
     """Whether `node` sends one `value` left (:func:`_sends_left`)."""
     flag, limit = _test(node, nodes, thresholds)
     return _sends_left(value, flag, limit, node, nodes, bitsets)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@compiled(nogil=True, inline="always")
 def _partition(order, lo, hi, values, row, at, shift, test, node, nodes, bitsets,
                side_first):  # fmt: skip
     """Reorder ``order[lo:hi]`` so that the queries `node` sends to
@@ -124,7 +123,7 @@ def _partition(order, lo, hi, values, row, at, shift, test, node, nodes, bitsets
     return mid
 
 
-@njit(nogil=True, cache=True, inline="always")
+@compiled(nogil=True, inline="always")
 def _push(stack, top, node, lo, hi, low_point, high_point):
     """Put a part pending for :func:`route_grid` at `top` of its stack."""
     stack[top, 0], stack[top, 1], stack[top, 2] = node, lo, hi
@@ -134,7 +133,7 @@ def _push(stack, top, node, lo, hi, low_point, high_point):
 # Longer than most functions, a third of it docstring: one loop nest over
 # trees and pending parts, whose state (stack, node, rows and points) every
 # step reads; the steps that need no more are helpers (_partition, _push).
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def route_grid(Xt, grid, column, trees, out):
     """Every grid point's leaf values for every row, added tree by tree into
     `out`: the rows go down each tree together, split by the tree's own test
@@ -154,7 +153,7 @@ def route_grid(Xt, grid, column, trees, out):
     column : int
         The column the grid replaces.
     trees : WalkTrees
-        The trees (see ``tree_nodes``).
+        The trees (see ``nodes``).
     out : float64 array of shape (n_rows, n_outputs, n_points)
         Where the leaf values are added, onto what the model starts from.
         A leaf's value is added to the points reaching it, which lie side by
@@ -222,7 +221,7 @@ def route_grid(Xt, grid, column, trees, out):
 
 
 # As route_grid: one loop nest, its steps in helpers; a third is docstring.
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def route_queries(X, columns, values, trees, out):
     """Every query's leaf values, added tree by tree into `out`.
 
@@ -236,7 +235,7 @@ def route_queries(X, columns, values, trees, out):
         ``values[c, q]``: changed column `c`'s value in copy `q`, the same for
         every row.
     trees : WalkTrees
-        The trees (see ``tree_nodes``).
+        The trees (see ``nodes``).
     out : float64 array of shape (n_rows, n_outputs, n_queries)
         Where the trees' leaf values are added, in order, onto what the
         model starts from (see ``TreeModel.start``).
@@ -297,7 +296,7 @@ def route_queries(X, columns, values, trees, out):
 # Inlined into route_copies: a call per detour was slower. Its arrays come
 # one by one, not bundled as the walks take them: taken out of a tuple, each
 # is counted in and out at every detour.
-@njit(nogil=True, cache=True, inline="always")
+@compiled(nogil=True, inline="always")
 def _route_rows(
     X, i, g, node, lo, hi, first, values, offset, position, nodes, thresholds,
     bitsets, leaf_value, order, stack, on_path, out,
@@ -348,11 +347,11 @@ def _route_rows(
 # path's nodes) around the partition of each group's copies: split up, the
 # state they share (order, on_path_end, the path's test) would travel through
 # every call.
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def route_copies(X, copies, trees, tree_blocks, row_start, row_stop, out):
     """Leaf values of modified copies of X, added tree by tree into `out`.
 
-    `copies` is a ``tree_nodes.CopyLayout``. Copies ``group_start[g]:
+    `copies` is a ``nodes.CopyLayout``. Copies ``group_start[g]:
     group_start[g + 1]`` belong to group `g`; column `f` is the group's
     ``position[g, f]``-th column (-1: not in the group), and in copy `q` it
     holds ``values[i, offset[q] + position[g, f]]`` at row `i` (`values` in

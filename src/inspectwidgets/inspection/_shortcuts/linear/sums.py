@@ -5,7 +5,7 @@ predictions.
 In a copy whose column j takes row ``perm[i]``'s value in row ``i``, a
 linear regressor predicts ``d_i = (base_i - own_i) + own[perm_i]`` (X's
 decisions less column j's contribution, plus the donor row's:
-``linear_models``), and r2, MSE and RMSE read the copy through
+``models``), and r2, MSE and RMSE read the copy through
 ``S = sum_i w_i (y_i - d_i)**2`` alone. The numpy path makes every copy's
 ``d`` (a gather and an addition into a chunk's array), its errors, their
 squares, and then sums them. :func:`error_sum` computes each term with the
@@ -18,14 +18,13 @@ numpy 2.0 ran a reduction through a buffer of ``np.getbufsize()`` values
 (8,192), summed pairwise one buffer after another, where numpy 2.4 sums a
 row's terms pairwise all at once: which the installed numpy does is read
 from np.sum itself (:func:`numpys_block`).
-
-numba's cache checks this file only.
 """
 
 import functools
 
 import numpy as np
-from numba import njit
+
+from ..kernels import compiled
 
 # numpy's PW_BLOCKSIZE: runs up to this long are summed on 8 accumulators.
 _LEAF = 128
@@ -36,7 +35,7 @@ _DEPTH = 64
 _WHOLE = 2**62
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def error_sum(y, base, own, weight, perm, block):
     """``sum_i weight_i (y_i - ((base_i - own_i) + own[perm_i]))**2`` in
     numpy's order (see the module doc): pairwise within blocks of `block`
@@ -53,7 +52,7 @@ def error_sum(y, base, own, weight, perm, block):
     return total
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _pairwise(y, base, own, weight, perm, first, n_terms, terms, stack, sums):
     """numpy's pairwise_sum of the terms of rows ``first:first + n_terms``.
     Its recursion on a stack of (low, size, stage): a run is split (stage
@@ -98,7 +97,7 @@ def _pairwise(y, base, own, weight, perm, first, n_terms, terms, stack, sums):
     return sums[0]
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def _run_sum(terms, size):
     """numpy's sum of one run of at most 128 terms."""
     if size < 8:
@@ -130,10 +129,10 @@ def _run_sum(terms, size):
 _ROW_BLOCK = 64
 
 
-@njit(nogil=True, cache=True)
+@compiled(nogil=True)
 def contributions(X, coef, out):
     """``out[j, i] = X[i, j] * coef[j]``: every column's contribution to
-    the decisions (the products ``linear_models`` takes column by column),
+    the decisions (the products ``models`` takes column by column),
     in one pass over X's rows, where reading a column of a C-ordered X
     reads all of X."""
     n_rows, n_columns = X.shape

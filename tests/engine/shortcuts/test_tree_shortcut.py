@@ -30,8 +30,7 @@ from sklearn.tree import (
 )
 
 from inspectwidgets.inspection._core.batching import make_batcher
-from inspectwidgets.inspection._core.tree_kinds import unsupported
-from inspectwidgets.inspection._core.tree_models import TreeModel
+from inspectwidgets.inspection._shortcuts.trees import TreeModel, unsupported
 
 
 @pytest.fixture(scope="module")
