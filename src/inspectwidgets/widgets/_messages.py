@@ -14,7 +14,6 @@ values are sent back so the page shows what is in force.
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import Any, ClassVar
 
@@ -28,8 +27,7 @@ logger = logging.getLogger(__name__)
 KERNEL_OUTPUTS = frozenset({"status", "progress", "error", "error_details"})
 
 
-@functools.cache
-def frontend_inputs(cls) -> frozenset[str]:
+def frontend_inputs(cls: Any) -> frozenset[str]:
     """Every trait of widget class `cls` its front end may set: by the
     house's tiers, its public synced traits (the settings) but the kernel's
     outputs, and the private ones a class declares in `_frontend_inputs`
