@@ -190,9 +190,7 @@ def compare_importances(
     test = permutation_importance(
         estimator, plan.X_test, y_test, sample_weight=sample_weight_test, **kwargs
     )
-    table = plan.frame(test, train, sort_by)
-    table.attrs["note"] = plan.note
-    return table
+    return plan.frame(test, train, sort_by)
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,9 +230,10 @@ class ComparisonPlan:
             # The marginal order until there is a conditional measure.
             sort_by="permutation_test" if sort_by == CONDITIONAL else sort_by,
         )
-        if conditional is None:
-            return frame
-        return with_conditional(frame, _as_bunch(conditional), sort_by)
+        if conditional is not None:
+            frame = with_conditional(frame, _as_bunch(conditional), sort_by)
+        frame.attrs["note"] = self.note
+        return frame
 
 
 def plan_comparison(estimator, X_train, X_test, *, scoring, sort_by):
