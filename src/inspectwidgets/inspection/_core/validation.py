@@ -114,8 +114,8 @@ def check_X(X: Any) -> npt.NDArray[Any] | pd.DataFrame:
     scikit-learn's `permutation_importance` keeps DataFrames and passes anything
     else through `check_array(..., dtype=None)`; following it keeps object and
     string columns intact for pipelines. A DataFrame of another library
-    (polars, pyarrow) becomes a pandas DataFrame with its names (where
-    scikit-learn makes it an array and loses them).
+    (polars, or any eager frame narwhals reads) becomes a pandas DataFrame
+    with its names (where scikit-learn makes it an array and loses them).
     """
     if is_foreign_frame(X):
         X = as_pandas(X)
