@@ -211,7 +211,9 @@ describe("the bundles, as VS Code's renderer loads them", () => {
     }
   });
 
-  it("are ES modules with a default export holding render", async () => {
+  // Importing the five bundles (under 1 MB of JS) takes seconds on a
+  // busy machine: more than vitest's default 5 s when the cores are shared.
+  it("are ES modules with a default export holding render", { timeout: 30_000 }, async () => {
     for (const name of Object.keys(ENTRIES)) {
       const module = await import(pathToFileURL(join(dir, `${name}.js`)).href);
       expect(typeof module.default.render, name).toBe("function");
