@@ -122,6 +122,11 @@ if SKLEARN_MINOR >= (1, 9):
 else:
     UNKNOWN_COLUMN_WORDS = "A given column is not a column of the dataframe"
 
+# log_loss's logarithm: the module imports scipy's xlogy up to 1.8.
+_LOG_LOSS_USES_SCIPY_XLOGY = (
+    getattr(_classification, "xlogy", None) is scipy.special.xlogy
+)
+
 
 def log_loss_logs(probability):
     """The logarithm `log_loss` takes of each clipped probability of the true
@@ -133,10 +138,6 @@ def log_loss_logs(probability):
         return scipy.special.xlogy(1.0, np.asarray(probability, dtype=np.float64))
     return np.log(probability)
 
-
-_LOG_LOSS_USES_SCIPY_XLOGY = (
-    getattr(_classification, "xlogy", None) is scipy.special.xlogy
-)
 
 __all__ = [
     "PD_EMPTY_CATEGORICAL_NAMED",
