@@ -173,16 +173,17 @@ test-wheel: venv
 BLAS_KERNEL ?= Prescott
 BLAS_TESTS = $(shell grep -rl --include='test_*.py' "from numerics import" tests/common tests/widgets tests/plotting)
 OLDEST_VENV := build/oldest-venv
-OLDEST_PINS := scikit-learn==1.9.0 numpy==2.0.2 scipy==1.15.3 pandas==2.2.3 \
+OLDEST_PINS := scikit-learn==1.6.1 numpy==2.0.2 scipy==1.15.3 pandas==2.2.3 \
 	joblib==1.4.0 threadpoolctl==3.5.0 "dask[distributed]==2025.1.0"
 test-oldest: venv
 	test -x $(OLDEST_VENV)/bin/python || $(PYTHON) -m venv $(OLDEST_VENV)
 	# The pins beside the package: uv resolves the rest (numba, matplotlib,
 	# the widget libraries) to versions that go with them. The JS bundle is
 	# already built by `venv`.
-	# effector: the published ALE tests/engine/effects compares with.
+	# effector: the published ALE tests/engine/effects compares with; fippy:
+	# the conditional importance tests/engine/permutation compares with.
 	$(UV) pip install --quiet --python $(OLDEST_VENV)/bin/python -e . $(OLDEST_PINS) \
-		pytest pytest-xdist effector
+		pytest pytest-xdist effector fippy
 	$(UV) pip check --python $(OLDEST_VENV)/bin/python
 	OPENBLAS_CORETYPE=$(BLAS_KERNEL) $(OLDEST_VENV)/bin/python -c "import sklearn, numpy, \
 		scipy, pandas, threadpoolctl; \

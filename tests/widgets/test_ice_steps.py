@@ -7,7 +7,6 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.compose import make_column_transformer
 from sklearn.datasets import load_diabetes
 from sklearn.ensemble import RandomForestRegressor
-from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import Ridge
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
@@ -15,6 +14,8 @@ from sklearn.preprocessing import OneHotEncoder
 import inspectwidgets.widgets._effect_streams as pd_streams_module
 from inspectwidgets import ModelInspector, PartialDependenceWidget, split_grid
 from inspectwidgets.widgets._serialization import decode_binary_array as decode
+
+from sklearn_reference import sklearn_partial_dependence
 
 
 @pytest.fixture(scope="module")

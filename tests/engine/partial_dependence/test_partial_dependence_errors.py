@@ -12,13 +12,14 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.cluster import KMeans
 from sklearn.exceptions import NotFittedError
-from sklearn.inspection import partial_dependence as sk_partial_dependence
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.svm import SVC
 
 from inspectwidgets import iter_partial_dependence, partial_dependence
+from inspectwidgets.inspection._core.compat import UNKNOWN_COLUMN_WORDS
 
 from numerics import assert_blas_close
+from sklearn_reference import sklearn_partial_dependence as sk_partial_dependence
 
 
 class NoPredictionAllowed(RegressorMixin, BaseEstimator):
@@ -76,7 +77,8 @@ def guarded_classifier(frame):
             ["nope"],
             {},
             ValueError,
-            r"Some column names are not columns of the dataframe: \{'nope'\} "
+            # The installed scikit-learn's words (1.9 changed them), then ours.
+            rf"{UNKNOWN_COLUMN_WORDS}: \{{'nope'\}} "
             r"\(features\[0\]\)\. X's columns are \['a', 'b', 'n', 'c'\]",
         ),
         ([7], {}, ValueError, r"all features must be in \[0, 3\]; got 7 \(features"),
@@ -180,19 +182,6 @@ def guarded_classifier(frame):
             dict(sample_weight=np.ones(3)),
             ValueError,
             r"sample_weight\.shape == \(3,\), expected \(40,\)! Pass one weight",
-        ),
-        (
-            ["n"],
-            {},
-            ValueError,
-            r"The column 'n' contains integer data\. .* \(this one is int64",
-        ),
-        (
-            ["a"],
-            dict(categorical_features=[]),
-            ValueError,
-            r"Passing an empty list \(`\[\]`\) to `categorical_features` is not "
-            r"supported\. Use `None` instead",
         ),
         (
             ["a"],

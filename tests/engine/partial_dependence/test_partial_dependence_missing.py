@@ -11,12 +11,13 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.compose import make_column_transformer
 from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OrdinalEncoder
 
 from inspectwidgets import partial_dependence
+
+from sklearn_reference import sklearn_partial_dependence
 
 pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 

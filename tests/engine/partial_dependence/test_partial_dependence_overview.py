@@ -15,7 +15,6 @@ from sklearn.ensemble import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from sklearn.inspection import partial_dependence as sklearn_pd
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
@@ -29,6 +28,7 @@ from inspectwidgets.inspection._partial_dependence.overview_result import pd_spr
 from inspectwidgets.inspection._shortcuts.trees import models as tree_models
 
 from numerics import assert_blas_close
+from sklearn_reference import sklearn_partial_dependence as sklearn_pd
 
 
 def _numeric(n=300, seed=0):

@@ -14,7 +14,6 @@ from sklearn.ensemble import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import (
@@ -28,6 +27,7 @@ from sklearn.tree import DecisionTreeRegressor
 from inspectwidgets import partial_dependence
 
 from numerics import assert_blas_close
+from sklearn_reference import sklearn_partial_dependence
 
 pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 

@@ -17,7 +17,6 @@ from sklearn.ensemble import (
     RandomForestClassifier,
 )
 from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
-from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, OneHotEncoder
@@ -25,6 +24,8 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from inspectwidgets import iter_partial_dependence, partial_dependence
 from inspectwidgets.inspection._partial_dependence.tree_splits import grid_point_groups
+
+from sklearn_reference import sklearn_partial_dependence
 
 pytestmark = pytest.mark.usefixtures("quiet_single_threaded")
 

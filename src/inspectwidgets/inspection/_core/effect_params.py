@@ -13,7 +13,11 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.utils import check_array
 
 from .columns import column_position
-from .compat import _check_response_method
+from .compat import (
+    PD_EMPTY_CATEGORICAL_NAMED,
+    UNKNOWN_COLUMN_WORDS,
+    _check_response_method,
+)
 from .validation import check_fitted, check_not_empty, check_X, quoted, quoted_names
 
 
@@ -145,10 +149,10 @@ def _feature_position(X, spec, i, names):
         )
     if hasattr(X, "columns"):
         if not _is_index(spec) and not (hashable(spec) and spec in X.columns):
+            # The installed scikit-learn's words first.
             raise ValueError(
-                "Some column names are not columns of the dataframe: "
-                f"{{{quoted(spec)}}} (features[{i}]). X's columns are "
-                f"{quoted_names(list(X.columns))}."
+                f"{UNKNOWN_COLUMN_WORDS}: {{{quoted(spec)}}} (features[{i}]). X's "
+                f"columns are {quoted_names(list(X.columns))}."
             )
         return column_position(X, spec, f"features[{i}]")
     return column_position(X, spec, f"features[{i}]", names)
@@ -160,7 +164,9 @@ def resolve_categorical(X, categorical_features, positions, names):
     if categorical_features is None:
         return [False] * len(positions)
     given = np.asarray(categorical_features)
-    if given.size == 0:
+    # Before 1.7 an empty one goes through the checks below as scikit-learn
+    # sends it: `[]` is float64, refused by its dtype.
+    if given.size == 0 and PD_EMPTY_CATEGORICAL_NAMED:
         raise ValueError(
             "Passing an empty list (`[]`) to `categorical_features` is not "
             "supported. Use `None` instead to indicate that there are no "

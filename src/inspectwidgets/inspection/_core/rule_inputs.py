@@ -5,7 +5,7 @@ the other columns (_permutation/subgroups.py); ICE clustering fits one on X
 to tell its clusters apart (_partial_dependence/ice_clusters.py). Their
 leaves are written as rules by tree_rules.py. scikit-learn's trees take floats, NaN
 included (missing values go to the side the split learned, since 1.3; the
-oldest version we support is 1.9), so:
+oldest version we support is 1.6), so:
 
 - numeric, integer, bool and nullable columns (Int64, Float64, boolean) are
   read as float64, ``pd.NA`` as NaN;

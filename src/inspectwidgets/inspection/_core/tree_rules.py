@@ -15,8 +15,8 @@ rows, on the rows it describes:
   is printed (14.5 between integers as "14"), the one nearest t among
   equally short ones, ``repr`` where nothing shorter is in between;
 - each condition is exact on every row, not only on the rows reaching its
-  node, so the conditions of a path hold together (a deeper split on a
-  column tightens the earlier one on the rows too).
+  node, so the conditions of a path hold together: of two splits on a
+  column, the tighter bound on each side is the path's.
 """
 
 import math
@@ -98,8 +98,15 @@ def leaf_rule(nodes, leaf, inputs, values):
             nodes.missing_go_to_left[parent] == went_left
         )
         if column.category is None:
-            text = values.threshold(position, threshold)
-            entry["high" if went_left else "low"] = text
+            # The tighter of two bounds on a side: a deeper split usually is,
+            # but scikit-learn before 1.9 could split a node's missing values
+            # from the rest at a finite threshold above all of them (1.9
+            # writes inf there), which bounds nothing on the path.
+            side = "high" if went_left else "low"
+            kept = entry.get(f"{side} threshold")
+            if kept is None or (threshold < kept if went_left else threshold > kept):
+                entry[f"{side} threshold"] = threshold
+                entry[side] = values.threshold(position, threshold)
         elif went_left:
             entry["out"].append(column.category)
         else:

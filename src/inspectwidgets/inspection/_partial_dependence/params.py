@@ -7,11 +7,13 @@ classes, response method) are in ``_core/effect_params.py``.
 """
 
 import numbers
+import warnings
 
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.tree import DecisionTreeRegressor
 
 from .._core.compat import (
+    PD_INTEGER_FEATURE,
     BaseGradientBoosting,
     BaseHistGradientBoosting,
     _safe_indexing,
@@ -53,19 +55,34 @@ def resolve_custom_values(custom_values, specs):
 
 
 def check_not_integer(X, positions, specs, is_categorical):
+    """A numeric feature holding integers, as the installed scikit-learn
+    treats it (compat.PD_INTEGER_FEATURE): refused (1.9), computed with a
+    FutureWarning for the first one (1.7, 1.8), or computed (1.6)."""
+    if PD_INTEGER_FEATURE == "allow":
+        return
     for position, spec, categorical in zip(
         positions, specs, is_categorical, strict=True
     ):
         data = _safe_indexing(X, position, axis=1)
-        if not categorical and data.dtype.kind in "iu":
-            raise ValueError(
-                f"The column {quoted(spec)} contains integer data. Partial dependence "
-                "plots are not supported for integer data: this can lead to "
-                "implicit rounding with NumPy arrays or even errors with newer "
-                "pandas versions. Please convert numerical features to floating "
-                f"point dtypes ahead of time (this one is {data.dtype}: e.g. "
-                ".astype(float)), or list it in categorical_features."
-            )
+        if categorical or data.dtype.kind not in "iu":
+            continue
+        message = (
+            f"The column {quoted(spec)} contains integer data. Partial dependence "
+            "plots are not supported for integer data: this can lead to "
+            "implicit rounding with NumPy arrays or even errors with newer "
+            "pandas versions. Please convert numerical features to floating "
+            f"point dtypes ahead of time (this one is {data.dtype}: e.g. "
+            ".astype(float)), or list it in categorical_features."
+        )
+        if PD_INTEGER_FEATURE == "raise":
+            raise ValueError(message)
+        # The caller of partial_dependence (through the run's constructor).
+        warnings.warn(
+            f"{message} This will raise ValueError in scikit-learn 1.9.",
+            FutureWarning,
+            stacklevel=5,
+        )
+        return  # one warning, as scikit-learn gives
 
 
 def resolve_method(estimator, method, kind, sample_weight, response_method):

@@ -48,7 +48,7 @@ from sklearn.metrics import (
     root_mean_squared_error,
 )
 
-from .._core.compat import _Scorer, _scorer_accepts_sample_weight
+from .._core.compat import _Scorer, _scorer_accepts_sample_weight, log_loss_logs
 from .vectorized_metrics import _labels_match, _numeric
 
 # Rows of the counts made float at once: 8 MiB of float64 whatever the
@@ -361,7 +361,7 @@ def _log_losses(y, proba, classes):
     else:
         chosen = np.take_along_axis(proba, index[None, :, None], axis=2)[..., 0]
     eps = np.finfo(proba.dtype).eps
-    return -np.log(np.clip(chosen, eps, 1 - eps))
+    return -log_loss_logs(np.clip(chosen, eps, 1 - eps))
 
 
 _ROW_LOSSES = {

@@ -22,6 +22,8 @@ from sklearn.metrics import (
     root_mean_squared_error,
 )
 
+from .._core.compat import log_loss_logs
+
 
 def _numeric(y, response):
     return (
@@ -178,7 +180,7 @@ def _log_loss(y, proba, weight, classes):
     else:
         chosen = np.take_along_axis(proba, index[None, :, None], axis=2)[..., 0]
     eps = np.finfo(proba.dtype).eps
-    loss = -np.log(np.clip(chosen, eps, 1 - eps))
+    loss = -log_loss_logs(np.clip(chosen, eps, 1 - eps))
     return np.average(loss, axis=1, weights=weight)
 
 
