@@ -1,6 +1,7 @@
 // @ts-check
 // The accumulated local effects layer of the 1-way charts: the ALE as a line
-// (marks per category) over its uncertainty band, and, when partial
+// (marks per category) over its band (the rows' changes' spread within each
+// bin, its width set by the bin count, not a confidence band), and, when partial
 // dependence is drawn on the same axis (kind "average_and_ale"), a legend
 // naming the two. Python computes the values and the band's bounds; this
 // only places them. The elements are kept between updates, so a streaming
@@ -38,7 +39,7 @@ const LEGEND = [
   { key: "pd", text: "partial dependence", className: "pdw-legend-pd" },
   {
     key: "ale",
-    text: "ALE ± std of local effects",
+    text: "ALE ± std of rows' changes per bin (width set by the bin count)",
     className: "pdw-legend-ale",
   },
 ];

@@ -68,7 +68,9 @@ class AccumulatedLocalEffectsDisplay:
     lines_ : list of Line2D
         The ALE line, then the partial dependence line (if any).
     band_ : PolyCollection or None
-        The uncertainty band (one feature).
+        The band of the rows' local effects (one feature): their spread
+        within each bin, whose width is set by the bin count; not a
+        confidence band.
     bars_ : BarContainer or None
         Rows per bin, on a second y axis (``bars_ax_``).
     contours_ : QuadContourSet or None
@@ -218,7 +220,7 @@ class AccumulatedLocalEffectsDisplay:
             color="tab:blue",
             alpha=0.2,
             lw=0,
-            label="± std of local effects",
+            label="± std of rows' changes per bin (width set by the bin count)",
         )
         style = dict(marker="o") if categorical else {}
         self.lines_ += ax.plot(

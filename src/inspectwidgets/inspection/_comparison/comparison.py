@@ -106,7 +106,7 @@ def compare_importances(
     - train importance above twice the test importance and above it by more
       than twice their combined std (overfitting);
     - negative test importance only when the whole test interval lies below 0
-      (a negative mean whose interval reaches 0 is noise, not a finding).
+      (a negative mean whose interval reaches 0 is no evidence either way).
 
     Intervals need ``MIN_INTERVAL_REPEATS`` (10) repeats: with fewer, the std
     is too unreliable to rest a flag on, and none is raised.

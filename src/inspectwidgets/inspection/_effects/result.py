@@ -48,8 +48,10 @@ class AccumulatedLocalEffectsResult:
         every transition to the next category (categorical), or every cell
         (pair; empty cells hold their nearest cell's value).
     local_effects_std : ndarray, same shape as `local_effects`
-        The weighted standard deviation of the rows' changes in the bin, for
-        an uncertainty band (NaN for empty bins).
+        The weighted standard deviation of the rows' changes in the bin (NaN
+        for empty bins): how much the rows' changes across one bin differ,
+        not an uncertainty. A row's change spans one bin, so the spread
+        shrinks as bins are added.
     bin_counts : ndarray of shape (n_bins[, n_bins_2])
         Rows per bin (or cell), weighted by `sample_weight` if given. For a
         categorical feature, rows per category (K entries).
@@ -113,11 +115,14 @@ class AccumulatedLocalEffectsResult:
         return values - centring_offset(values, counts, self.categorical[0])
 
     def band(self) -> tuple[np.ndarray, np.ndarray]:
-        """The uncertainty band of one feature's effect at the edges: the
-        centred ALE plus or minus the standard deviation of the rows' local
-        effects in the bin ending at each edge (the transition into each
-        category); the first edge takes the first bin's. NaN where a bin
-        holds no row.
+        """The band of one feature's effect at the edges: the centred ALE
+        plus or minus the standard deviation of the rows' local effects in
+        the bin ending at each edge (the transition into each category); the
+        first edge takes the first bin's. NaN where a bin holds no row.
+
+        Not a confidence band: it shows how differently the rows' predictions
+        change across one bin, and its width is set by the bin count (each
+        row's change spans one bin; more bins, a narrower band).
 
         Returns
         -------
