@@ -13,6 +13,7 @@ from ..inspection import (
     permutation_importance,
     subgroup_permutation_importance,
 )
+from .._text import mpl_name, mpl_text
 from ..inspection._core import Data, Estimator
 from ._subgroup_bars import draw_subgroup_bars
 
@@ -205,11 +206,11 @@ class PermutationImportanceDisplay:
             self.interval_lines_ = _draw_interval(
                 ax, positions, result.interval(scorer)[shown]
             )
-        ax.set_yticks(positions, labels=names)
+        ax.set_yticks(positions, labels=[mpl_name(n) for n in names])
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
-        ax.set_xlabel(f"Decrease in {scorer} when permuted")
+        ax.set_xlabel(mpl_text(f"Decrease in {scorer} when permuted"))
         title = _title(result, scorer, kind, hidden, self.interval_lines_)
-        ax.set_title(title, fontsize="medium")
+        ax.set_title(mpl_text(title), fontsize="medium")
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
