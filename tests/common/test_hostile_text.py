@@ -22,7 +22,7 @@ from sklearn.tree import DecisionTreeRegressor
 import inspectwidgets as iw
 from inspectwidgets._text import OPEN_BOX, isolate, mpl_name, sendable, visible
 
-from hostile import HOSTILE, build_widgets
+from hostile import build_widgets
 
 DOLLARS = ["cost ($) per unit ($)", "$\\undefinedmacro$", "$x^{2}$"]
 # A file name decoded by os.fsdecode: b"caf\xe9" is not UTF-8.

@@ -17,6 +17,7 @@ import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 
 import inspectwidgets as iw
+from inspectwidgets._text import sendable
 from inspectwidgets.widgets import _standalone
 from inspectwidgets.widgets._standalone import save_html, script_json
 
@@ -127,9 +128,7 @@ def test_every_widget_saves_hostile_strings_whole(hostile_widgets, tmp_path):
         strings = set(_strings(decoded["state"]))
         # A lone surrogate as the page shows it: its escape (_text.sendable).
         found = {
-            value
-            for value in HOSTILE
-            if any(sendable(value, {}) in s for s in strings)
+            value for value in HOSTILE if any(sendable(value, {}) in s for s in strings)
         }
         # Every widget shows the column names it was given.
         assert found, name

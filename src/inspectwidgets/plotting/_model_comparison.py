@@ -292,7 +292,9 @@ class PermutationComparisonDisplay:
                     _difference_bars(ax, paired, shown, positions, flagged, style)
                 )
             first, second = paired.models
-            ax.set_xlabel(mpl_text(f"{visible(first)} − {visible(second)} ({interval})"))
+            ax.set_xlabel(
+                mpl_text(f"{visible(first)} − {visible(second)} ({interval})")
+            )
             ax.set_title(
                 f"Paired difference: {int(paired.differs.sum())} features differ",
                 fontsize="medium",

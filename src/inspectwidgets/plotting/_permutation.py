@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._text import mpl_name, mpl_text
 from ..inspection import (
     PermutationImportanceResult,
     SubgroupImportanceResult,
     permutation_importance,
     subgroup_permutation_importance,
 )
-from .._text import mpl_name, mpl_text
 from ..inspection._core import Data, Estimator
 from ._subgroup_bars import draw_subgroup_bars
 
