@@ -167,7 +167,14 @@ def test_a_right_to_left_name_does_not_reverse_what_follows(saved_pages, open_of
 
 # Names a figure would read as mathtext, and names that differ invisibly
 # (#49 items 4 and 10): on the page, each drawn as itself and apart.
-TEXT_NAMES = ["$x^{2}$", "cost ($) per unit ($)", "age", "age ", "\u0430ge", "a\u200dge"]
+TEXT_NAMES = [
+    "$x^{2}$",
+    "cost ($) per unit ($)",
+    "age",
+    "age ",
+    "\u0430ge",
+    "a\u200dge",
+]
 
 
 def test_dollar_and_look_alike_names_are_drawn_as_text_and_apart(
