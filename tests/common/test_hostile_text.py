@@ -3,7 +3,7 @@
 surrogate crosses the comm as its escape and a click on it selects the
 original; a class name's bidi override stays inside its name in the axis
 title; names that differ invisibly are drawn apart; an empty model name is
-refused. The Displays themselves: tests/plotting/test_text_labels.py; the
+refused. The Displays are reached through the widgets' figure(); the
 page: tests/browser/test_shared_review.py."""
 
 import io
