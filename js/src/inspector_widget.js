@@ -159,7 +159,7 @@ export function statusLine(views) {
  */
 export function effectsTitleText(selected, drawn, standalone) {
   /** @param {string[]} features */
-  const names = (features) => features.join(" and ");
+  const names = (features) => features.map(isolate).join(" and ");
   if (selected.length === 0) return "Effects";
   if (drawn.length === 0 || names(drawn) === names(selected))
     return `Effects of ${names(selected)}`;

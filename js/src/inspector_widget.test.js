@@ -92,13 +92,13 @@ describe("headerLines and statusLine", () => {
 
   it("title the Effects panel by what it draws", () => {
     expect(effectsTitleText([], [], false)).toBe("Effects");
-    expect(effectsTitleText(["a"], ["a"], false)).toBe("Effects of a");
-    expect(effectsTitleText(["a", "b"], [], false)).toBe("Effects of a and b");
+    expect(effectsTitleText(["a"], ["a"], false)).toBe("Effects of \u2068a\u2069");
+    expect(effectsTitleText(["a", "b"], [], false)).toBe("Effects of \u2068a\u2069 and \u2068b\u2069");
     expect(effectsTitleText(["b"], ["a"], false)).toBe(
-      "Effects of a; computing b…",
+      "Effects of \u2068a\u2069; computing \u2068b\u2069…",
     );
     expect(effectsTitleText(["b"], ["a"], true)).toBe(
-      "Effects of a (b needs a kernel to compute)",
+      "Effects of \u2068a\u2069 (\u2068b\u2069 needs a kernel to compute)",
     );
   });
 
@@ -260,7 +260,7 @@ describe("ModelInspector front end", () => {
     expect(root.dataset.rendered).toBe("importance effects");
     expect(queryTestId(el, "mi-panel-effects").hidden).toBe(false);
     expect(queryTestId(el, "mi-selection").textContent).toBe(`Selected: ${isolate(feature)}`);
-    expect(queryTestId(el, "mi-effects-title").textContent).toBe(`Effects of ${feature}`);
+    expect(queryTestId(el, "mi-effects-title").textContent).toBe(`Effects of \u2068${feature}\u2069`);
     // A child's own control goes to Python as a message to that view.
     click(queryTestId(el, "piw-kind-box"));
     expect(model.send).toHaveBeenCalledWith({

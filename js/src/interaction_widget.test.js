@@ -178,7 +178,7 @@ describe("InteractionWidget", () => {
       expect(queryAllTestId(el, "iaw-cell")).toHaveLength(16);
       expect(queryTestId(el, "iaw-progress").textContent).toMatch(/^done/);
       expect(queryTestId(el, "pdw-surface-note").textContent).toBe(
-        "Nothing to draw: the grid of total_charges holds no number (the column's missing values?).",
+        "Nothing to draw: the grid of \u2068total_charges\u2069 holds no number (the column's missing values?).",
       );
       expect(queryTestId(el, "pdw-heatmap").getAttribute("data-cells")).toBe(
         "0",
@@ -194,7 +194,7 @@ describe("InteractionWidget", () => {
       const svg = queryTestId(el, "pdw-heatmap");
       expect(svg.getAttribute("data-cells")).toBe(String(20 * 19));
       expect(queryTestId(el, "pdw-surface-note").textContent).toBe(
-        "Not drawn: 1 of 20 grid values of total_charges, which are not numbers.",
+        "Not drawn: 1 of 20 grid values of \u2068total_charges\u2069, which are not numbers.",
       );
       expect(svg.querySelector(".pdw-contours").getAttribute("d")).not.toMatch(
         /NaN|undefined/,

@@ -12,7 +12,7 @@
 import "./ui/theme.css";
 
 import { observeResize } from "./charts/chart_base.js";
-import { formatNumber } from "./charts/format.js";
+import { formatNumber, isolate } from "./charts/format.js";
 import { createPdCategories } from "./pd/pd_categories.js";
 import { createPdCurve } from "./pd/pd_curve.js";
 import { curveResult, gridCount, isEmptyCurve } from "./pd/pd_data.js";
@@ -273,7 +273,7 @@ function render({ model, el }) {
      * @param {string} f
      * @returns {[string, string]}
      */
-    const option = (f) => [f, categorical.has(f) ? `${f} (categorical)` : f];
+    const option = (f) => [f, categorical.has(f) ? `${isolate(f)} (categorical)` : f];
     fillSelect(feature.select, options.map(option), first);
     fillSelect(
       feature2.select,

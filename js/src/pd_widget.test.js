@@ -422,7 +422,7 @@ describe("PartialDependenceWidget: controls", () => {
     expect([...feature2.options].map((o) => o.textContent)).toEqual([
       "— none —",
       "bmi",
-      "colour (categorical)",
+      "\u2068colour\u2069 (categorical)",
     ]);
     change(feature2, "bmi");
     expect(lastSave(model).features).toEqual(["age", "bmi"]);
@@ -532,7 +532,7 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     expect(el.querySelector("img")).toBeNull();
     const banner = byTestId("pdw-warning");
     expect(banner.hidden).toBe(false);
-    expect(banner.textContent).toContain(`'${EVIL}' is strongly correlated`);
+    expect(banner.textContent).toContain(`'\u2068${EVIL}\u2069' is strongly correlated`);
     expect(byTestId("pdw-warning-item").textContent).toBe(
       `${EVIL} (Spearman ρ = +0.93)`,
     );
@@ -559,7 +559,7 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     const banner = byTestId("pdw-warning");
     expect(banner.hidden).toBe(false);
     expect(banner.querySelector(".pdw-warning-lead").textContent).toBe(
-      "'petal length (cm)' is strongly correlated with 2 other features, " +
+      "'\u2068petal length (cm)\u2069' is strongly correlated with 2 other features, " +
         "so the plot averages over value combinations that rarely occur:",
     );
     const items = allByTestId("pdw-warning-item");
@@ -582,7 +582,7 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     );
     flushFrames();
     expect(banner.querySelector(".pdw-warning-lead").textContent).toMatch(
-      /^'x1' is strongly correlated with another feature, so /,
+      /^'\u2068x1\u2069' is strongly correlated with another feature, so /,
     );
     expect(allByTestId("pdw-warning-item").map((li) => li.textContent)).toEqual(
       ["x2 (Spearman ρ = +1.00)"],

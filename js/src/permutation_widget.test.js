@@ -326,15 +326,15 @@ describe("PermutationImportanceWidget front end", () => {
     );
     expect(lines.slice(-4)).toEqual([
       "3 subgroups:",
-      "plan = 'free' and age <= 32 (151 rows)",
-      "plan = 'free' and age > 32 (90 rows)",
-      "plan != 'free' (201 rows)",
+      "\u2068plan = 'free' and age <= 32\u2069 (151 rows)",
+      "\u2068plan = 'free' and age > 32\u2069 (90 rows)",
+      "\u2068plan != 'free'\u2069 (201 rows)",
     ]);
     click(byTestId("piw-kind-table"));
     expect(model.get("kind")).toBe("table");
     const heads = byTestId("piw-table").querySelectorAll("tbody th");
     expect(heads[1].getAttribute("title")).toBe(
-      "1 subgroup: all rows (442 rows; no other feature predicts it)",
+      "1 subgroup: \u2068all rows\u2069 (442 rows; no other feature predicts it)",
     );
   });
 
@@ -740,7 +740,7 @@ describe("split by", () => {
     expect(byTestId("iw-grouped-note").textContent).toContain(
       "fewer than 30 rows",
     );
-    expect(byTestId("piw-baseline").textContent).toContain("split by plan");
+    expect(byTestId("piw-baseline").textContent).toContain("split by \u2068plan\u2069");
     expect(byTestId("piw-hidden").textContent).toContain("1 more feature");
     // The kinds apply to the unsplit chart only; a split is marginal.
     expect(byTestId("piw-kind-box").disabled).toBe(true);

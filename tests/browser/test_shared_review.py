@@ -163,3 +163,51 @@ def test_a_right_to_left_name_does_not_reverse_what_follows(saved_pages, open_of
     # name's left, the line reversed. The measure sees it.
     assert drawn["bare"]["equals"] < drawn["bare"]["nameLeft"]
     assert errors == []
+
+
+# Names a figure would read as mathtext, and names that differ invisibly
+# (#49 items 4 and 10): on the page, each drawn as itself and apart.
+TEXT_NAMES = [
+    "$x^{2}$",
+    "cost ($) per unit ($)",
+    "age",
+    "age ",
+    "\u0430ge",
+    "a\u200dge",
+]
+
+
+def test_dollar_and_look_alike_names_are_drawn_as_text_and_apart(
+    tmp_path, open_offline
+):
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LinearRegression
+
+    import inspectwidgets as iw
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(60, len(TEXT_NAMES))), columns=TEXT_NAMES)
+    y = X.to_numpy() @ np.arange(1, len(TEXT_NAMES) + 1)
+    widget = iw.PermutationImportanceWidget(
+        LinearRegression().fit(X, y), X, y, n_repeats=2, random_state=0
+    )
+    try:
+        widget.wait(60)
+        path = save_html(widget, tmp_path / "text.html")
+    finally:
+        widget.close()
+    page, _, errors = open_offline(path)
+    labels = page.get_by_test_id("piw-root").locator("text.piw-label tspan")
+    expect(labels).to_have_count(len(TEXT_NAMES), timeout=DRAW_TIMEOUT)
+    drawn = labels.all_text_contents()
+    assert "$x^{2}$" in drawn and "cost ($) per unit ($)" in drawn
+    assert {"age", "age\u2423", "\\u0430ge", "a\\u200dge"} <= set(drawn), drawn
+    # So does the features list (its checkbox's title holds the name).
+    listed = page.locator(".piw-option-label").all_text_contents()
+    assert {"age", "age\u2423", "\\u0430ge", "a\\u200dge"} <= set(listed), listed
+    # Each label's title holds the name itself, shown on hover.
+    titles = page.locator("text.piw-label title").all_text_contents()
+    assert set(titles) == set(TEXT_NAMES)
+    page.screenshot(path=str(OUTPUT_DIR / "shared_review_text_names.png"))
+    assert errors == []

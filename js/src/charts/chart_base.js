@@ -8,6 +8,8 @@ import { axisBottom } from "d3-axis";
 import { scaleBand } from "d3-scale";
 import { select } from "d3-selection";
 
+import { visibleName } from "./format.js";
+
 /**
  * A d3 selection of any elements and data. The helpers here serve every
  * row chart (g, rect, text, line elements; rows of each chart's own datum):
@@ -37,15 +39,17 @@ const MIN_LABEL_WIDTH = 48;
 const MAX_LABEL_FRACTION = 0.4;
 
 /**
- * Shorten `name` to at most `maxChars` characters, ending with an ellipsis.
+ * `name` as a label draws it (`visibleName`: names that differ invisibly drawn
+ * apart), shortened to at most `maxChars` characters, ending with an ellipsis.
  *
  * @param {string} name
  * @param {number} maxChars
  * @returns {string}
  */
 export function truncate(name, maxChars) {
-  if (name.length <= maxChars) return name;
-  return `${name.slice(0, Math.max(1, maxChars - 1))}…`;
+  const shown = visibleName(name);
+  if (shown.length <= maxChars) return shown;
+  return `${shown.slice(0, Math.max(1, maxChars - 1))}…`;
 }
 
 /**
@@ -59,8 +63,9 @@ export function truncate(name, maxChars) {
 export function truncateTicks(axisG, maxChars) {
   axisG.selectAll(".tick text").each(function (label) {
     const full = String(label);
-    const text = select(this).text(truncate(full, maxChars));
-    if (full.length > maxChars) text.append("title").text(full);
+    const shown = truncate(full, maxChars);
+    const text = select(this).text(shown);
+    if (shown !== full) text.append("title").text(full);
   });
 }
 

@@ -80,17 +80,64 @@ export function formatSeconds(seconds) {
   return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
+// What a reader cannot see, as Python's str.isprintable() has it: controls,
+// format characters (U+200D ZERO WIDTH JOINER), surrogates, private use,
+// unassigned, line and paragraph separators, and every space but U+0020.
+// Not the bidi embeddings, overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069): the browser applies them, and isolate() bounds them.
+const HIDDEN = /(?![\u202a-\u202e\u2066-\u2069])(?:[\p{C}\p{Zl}\p{Zp}]|(?! )\p{Zs})/gu;
+const CYRILLIC = /\p{Script=Cyrillic}/gu;
+const LATIN = /\p{Script=Latin}/u;
+const EDGE_SPACES = /^ +| +$/g;
+
 /**
- * `name` (a column, category or class from the data) set apart for the
+ * A character as Python's repr escapes it: "\\x00", "\\u200d", "\\U0001d400".
+ *
+ * @param {string} char
+ * @returns {string}
+ */
+function escapeChar(char) {
+  const code = /** @type {number} */ (char.codePointAt(0));
+  const hex = code.toString(16);
+  if (code < 0x100) return `\\x${hex.padStart(2, "0")}`;
+  if (code < 0x10000) return `\\u${hex.padStart(4, "0")}`;
+  return `\\U${hex.padStart(8, "0")}`;
+}
+
+/**
+ * `name` (a column, category, class or model name) as a label draws it, so
+ * that names differing invisibly are drawn apart, as the figures draw them
+ * (`visible` in src/inspectwidgets/_text.py): a character a reader cannot
+ * see (U+200D, U+00A0, NUL) written as Python's repr writes it ("\\u200d"),
+ * a space at either end as "␣", and in a name holding Latin letters each
+ * Cyrillic letter escaped ("\\u0430ge" for "аge"). Anything else is
+ * unchanged. The full name goes in the label's title, shown on hover.
+ *
+ * @param {unknown} name
+ * @returns {string}
+ */
+export function visibleName(name) {
+  let text = String(name);
+  text = text.replace(HIDDEN, escapeChar);
+  if (LATIN.test(text)) text = text.replace(CYRILLIC, escapeChar);
+  return text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length));
+}
+
+/**
+ * `name` (a column, category, class or model name) set apart for the
  * bidirectional algorithm, to be put inside a longer text: between U+2068
- * FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, as `<bdi>` does.
- * A right-to-left override (U+202E) or isolate it holds then ends with it,
- * and cannot reverse what follows ("= 0.5", "× other"). Text nodes holding a
- * name alone are isolated by CSS instead (ui/theme.css).
+ * FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, as `<bdi>` does,
+ * and drawn as `visibleName` draws it. A right-to-left override (U+202E) or
+ * isolate it holds then ends with it, and cannot reverse what follows
+ * ("= 0.5", "× other"); nor can a right-to-left script's name pull the
+ * numbers after it into its run. Every text composed of a name and more
+ * (tooltips, titles, notes, flags, aria labels) puts the name through here.
+ * Text nodes holding a name alone are isolated by CSS instead
+ * (ui/theme.css).
  *
  * @param {unknown} name
  * @returns {string}
  */
 export function isolate(name) {
-  return `\u2068${name}\u2069`;
+  return `\u2068${visibleName(name)}\u2069`;
 }

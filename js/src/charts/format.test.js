@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { columnFormat, formatNumber, formatSeconds, isolate } from "./format.js";
+import { columnFormat, formatNumber, formatSeconds, isolate, visibleName } from "./format.js";
 
 describe("helpers", () => {
   it("formatNumber and formatSeconds are short and readable", () => {
@@ -50,5 +50,26 @@ describe("isolate", () => {
     // out: tests/browser/test_shared_review.py checks the order drawn).
     const text = `${isolate("\u202eevil")} = 1`;
     expect(text.indexOf("\u2069")).toBeLessThan(text.indexOf(" = 1"));
+  });
+});
+
+describe("visibleName", () => {
+  it("draws names that differ invisibly apart, as the figures draw them", () => {
+    // Cyrillic а, a trailing space, a zero-width joiner, a non-breaking space.
+    const names = ["age", "age ", "\u0430ge", "a\u200dge", "a\u00a0ge"];
+    const shown = names.map(visibleName);
+    expect(shown).toEqual(["age", "age\u2423", "\\u0430ge", "a\\u200dge", "a\\xa0ge"]);
+    expect(new Set(shown).size).toBe(names.length);
+    expect(visibleName(" x")).toBe("\u2423x");
+    expect(visibleName("x\u0000y")).toBe("x\\x00y");
+  });
+
+  it("leaves a plain name, one script alone and bidi controls as they are", () => {
+    for (const name of ["age", "naïve", "Москва", "μ (mean)", "年齢", "a b", "\u202eevil"])
+      expect(visibleName(name)).toBe(name);
+  });
+
+  it("is what isolate() and truncate() draw", () => {
+    expect(isolate("age ")).toBe("\u2068age\u2423\u2069");
   });
 });

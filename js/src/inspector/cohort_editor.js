@@ -6,7 +6,7 @@
 // list goes to Python (`set_cohorts`), which checks the rule; a refused one
 // comes back as `_cohorts_error`, shown here, the cohorts in force kept.
 
-import { columnFormat, isolate } from "../charts/format.js";
+import { columnFormat, isolate, visibleName } from "../charts/format.js";
 import { commitOnEnter } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 import { cohortColor, conditionText, operatorsFor } from "./cohort_data.js";
@@ -195,7 +195,7 @@ export function createCohortEditor({ model, dom }) {
           const remove = h("button", {
             testid: "mi-cohort-remove",
             text: "×",
-            attrs: { type: "button", "aria-label": `Remove cohort ${line.name}`, title: "Remove" },
+            attrs: { type: "button", "aria-label": `Remove cohort ${isolate(line.name)}`, title: "Remove" },
           });
           remove.hidden = !line.removable;
           remove.setAttribute("data-remove", line.name);
@@ -208,7 +208,7 @@ export function createCohortEditor({ model, dom }) {
             },
             [
               h("td", {}, [swatch, ` ${isolate(line.name)}`]),
-              h("td", { text: line.rule, className: "mi-cohort-rule" }),
+              h("td", { text: visibleName(line.rule), className: "mi-cohort-rule" }),
               h("td", { text: line.rows }),
               ...line.scores.map((text) => h("td", { text })),
               h("td", {}, [remove]),

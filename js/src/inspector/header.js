@@ -228,7 +228,7 @@ export function createHeader(context) {
         ),
       );
       fitted.textContent = header.dummy
-        ? `${header.dummy} fitted on ${header.dummy_fitted_on}, scored on the same held-out rows.`
+        ? `${isolate(header.dummy)} fitted on ${header.dummy_fitted_on}, scored on the same held-out rows.`
         : "";
       warning.textContent = header.warning ?? "";
       warning.hidden = !header.warning;

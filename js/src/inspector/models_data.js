@@ -8,7 +8,7 @@
 // 0, and the flag's tooltip gives that interval.
 
 import { decodeArray, row } from "../codecs.js";
-import { columnFormat } from "../charts/format.js";
+import { columnFormat, isolate } from "../charts/format.js";
 
 /**
  * @typedef {object} ModelsChart
@@ -110,7 +110,7 @@ export function differenceFlags(differences, n) {
       throw new RangeError(`the paired difference needs ${n} values per field.`);
     const format = columnFormat([...mean, ...low, ...high]);
     level = `${Math.round(100 * Number(difference.confidence_level ?? 0.95))} %`;
-    const pair = `${difference.first} − ${difference.second}`;
+    const pair = `${isolate(difference.first)} − ${isolate(difference.second)}`;
     pairs.push(pair);
     for (let i = 0; i < n; i += 1) {
       // Python's flag, which it sets only where the interval is finite and

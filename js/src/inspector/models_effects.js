@@ -23,6 +23,7 @@ import { bindModel } from "../ui/model.js";
 import { createStatus, errorMessage, statusText } from "../ui/status.js";
 import { modelsEffects } from "./models_effects_data.js";
 import { createIcePanels, createSurfacePanels } from "./models_effects_panels.js";
+import { isolate } from "../charts/format.js";
 
 const WIDTH = 560;
 const HEIGHT = 240;
@@ -36,15 +37,15 @@ const MARGIN = { top: 10, right: 16, bottom: 40, left: 56 };
  * @param {{ice: boolean, centered: boolean, ale?: boolean}} shown
  */
 export function titleText(features, output, { ice, centered, ale = false }) {
-  const of = output ? ` (${output})` : "";
+  const of = output ? ` (${isolate(output)})` : "";
   if (ale && features.length === 2)
-    return `Every model's second-order accumulated local effects of ${features.join(" and ")}${of}, the same bins, one colour scale`;
+    return `Every model's second-order accumulated local effects of ${features.map(isolate).join(" and ")}${of}, the same bins, one colour scale`;
   if (ale)
-    return `Every model's accumulated local effects of ${features[0] ?? ""}${of}, the same bins`;
+    return `Every model's accumulated local effects of ${isolate(features[0] ?? "")}${of}, the same bins`;
   if (features.length === 2)
-    return `Every model's partial dependence on ${features.join(" and ")}${of}, one grid, one colour scale`;
+    return `Every model's partial dependence on ${features.map(isolate).join(" and ")}${of}, one grid, one colour scale`;
   const what = ice ? "partial dependence and ICE curves (the same rows)" : "partial dependence";
-  return `Every model's ${centered ? "centered " : ""}${what} of ${features[0] ?? ""}${of}, one grid`;
+  return `Every model's ${centered ? "centered " : ""}${what} of ${isolate(features[0] ?? "")}${of}, one grid`;
 }
 
 /**
@@ -155,7 +156,7 @@ function render({ model, el }) {
       details: String(model.get("error_details") ?? ""),
       stale: false,
     });
-    const output = shown?.output ? ` (${shown.output})` : "";
+    const output = shown?.output ? ` (${isolate(shown.output)})` : "";
     const drawnAle = shown?.effect === "ale";
     title.textContent = titleText(features, shown?.output ?? "", {
       ice: Boolean(curves?.individual),

@@ -95,7 +95,7 @@ describe("modelsEffects", () => {
       "centered partial dependence and ICE curves",
     );
     expect(titleText(["bmi", "age"], "1", { ice: false, centered: false })).toContain(
-      "on bmi and age (1), one grid, one colour scale",
+      "on \u2068bmi\u2069 and \u2068age\u2069 (\u20681\u2069), one grid, one colour scale",
     );
   });
 });
@@ -239,7 +239,7 @@ describe("the several-model Effects panel", () => {
     frames.flush();
     expect(queryTestId(el, "mme-effect-ale").getAttribute("aria-pressed")).toBe("true");
     expect(queryTestId(el, "mme-ice-toggle").disabled).toBe(true);
-    expect(queryTestId(el, "mme-title").textContent).toContain("accumulated local effects of bmi");
+    expect(queryTestId(el, "mme-title").textContent).toContain("accumulated local effects of \u2068bmi\u2069");
     expect(queryAllTestId(el, "mme-curve")).toHaveLength(2);
     const saves = model.saves.length;
     queryTestId(el, "mme-effect-ale").click(); // already shown: nothing sent

@@ -20,6 +20,7 @@ import {
 } from "../pd/pd_canvas.js";
 import { finiteExtent } from "../pd/pd_data.js";
 import { axisGeometry, heatColor } from "../pd/pd_heat_scales.js";
+import { isolate } from "../charts/format.js";
 
 const PANEL = { width: 250, height: 200 };
 const MARGIN = { top: 8, right: 10, bottom: 34, left: 46 };
@@ -149,7 +150,7 @@ export function createIcePanels(container) {
             .attr("stroke-width", 2.5)
             .attr("stroke", colorOf(m))
             .attr("d", average([...curves.curves[m]].map((v, j) => [j, v])));
-          svg.attr("aria-label", `${name}: ${ice[m].rows} ICE curves of ${curves.features[0]}; ${yLabel}`);
+          svg.attr("aria-label", `${isolate(name)}: ${ice[m].rows} ICE curves of ${isolate(curves.features[0])}; ${yLabel}`);
           return node;
         }),
       );
@@ -254,7 +255,7 @@ export function createSurfacePanels(container) {
             .attr("x", -(MARGIN.top + inner.height / 2))
             .attr("y", 12)
             .text(surfaces.features[1]);
-          svg.attr("aria-label", `${name}: partial dependence on ${surfaces.features.join(" and ")}`);
+          svg.attr("aria-label", `${isolate(name)}: partial dependence on ${surfaces.features.map(isolate).join(" and ")}`);
           return node;
         }),
       );

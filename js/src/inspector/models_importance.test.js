@@ -82,7 +82,7 @@ describe("modelsChart", () => {
   it("flags only what Python flags, with its interval, and never without one", () => {
     const { flags, evidence, note } = differenceFlags(makeModelsChart().differences, 3);
     expect(flags[0]).toHaveLength(1);
-    expect(flags[0][0]).toContain("forest − <i>ridge</i>");
+    expect(flags[0][0]).toContain("\u2068forest\u2069 − \u2068<i>ridge</i>\u2069");
     expect(flags[1]).toEqual([]);
     expect(flags[2]).toEqual([]);
     expect(evidence[0][0][0]).toMatch(/^difference 0\.2, 95 % interval 0\.15 to 0\.25$/);
@@ -99,15 +99,15 @@ describe("modelsChart", () => {
     expect(chart.measures).toHaveLength(3);
     // bmi: both differences exclude 0; s5: only forest − knn; bp: neither.
     expect(chart.flags[0]).toEqual([
-      "forest − <i>ridge</i>: the paired difference's 95 % interval excludes 0",
-      "forest − knn: the paired difference's 90 % interval excludes 0",
+      "\u2068forest\u2069 − \u2068<i>ridge</i>\u2069: the paired difference's 95 % interval excludes 0",
+      "\u2068forest\u2069 − \u2068knn\u2069: the paired difference's 90 % interval excludes 0",
     ]);
     expect(chart.flags[1]).toEqual([
-      "forest − knn: the paired difference's 90 % interval excludes 0",
+      "\u2068forest\u2069 − \u2068knn\u2069: the paired difference's 90 % interval excludes 0",
     ]);
     expect(chart.flags[2]).toEqual([]);
     expect(chart.evidence[1][0][0]).toBe("difference −0.1, 90 % interval −0.15 to −0.05");
-    expect(chart.differenceNote).toContain("forest − <i>ridge</i>, forest − knn");
+    expect(chart.differenceNote).toContain("\u2068forest\u2069 − \u2068<i>ridge</i>\u2069, \u2068forest\u2069 − \u2068knn\u2069");
     const bad = thirdModel(makeModelsChart(), [true, true]);
     expect(() => modelsChart(bad)).toThrow(RangeError);
   });

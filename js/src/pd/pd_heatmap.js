@@ -56,11 +56,11 @@ export function surfaceNote(curve, dropped) {
     (_, k) => dropped[k] > 0 && dropped[k] === axes[k].values.length,
   );
   if (empty.length > 0)
-    return `Nothing to draw: the grid of ${empty.join(" and ")} holds no number (the column's missing values?).`;
+    return `Nothing to draw: the grid of ${empty.map(isolate).join(" and ")} holds no number (the column's missing values?).`;
   const parts = curve.features
     .map((name, k) =>
       dropped[k] > 0
-        ? `${dropped[k]} of ${axes[k].values.length} grid values of ${name}`
+        ? `${dropped[k]} of ${axes[k].values.length} grid values of ${isolate(name)}`
         : "",
     )
     .filter(Boolean);
@@ -162,7 +162,7 @@ export function createPdHeatmap(container, { tooltip }) {
       .attr("height", height)
       .attr(
         "aria-label",
-        `Partial dependence on ${curve.features[0]} and ${curve.features[1]}`,
+        `Partial dependence on ${isolate(curve.features[0])} and ${isolate(curve.features[1])}`,
       );
 
     // Colour: over the computed cells only.

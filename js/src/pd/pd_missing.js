@@ -9,6 +9,7 @@
 import { symbol, symbolDiamond } from "d3-shape";
 
 import { setShown } from "../charts/chart_base.js";
+import { isolate } from "../charts/format.js";
 
 /** Width (px) taken from the plot's right for the missing value's column. */
 export const MISSING_GUTTER = 44;
@@ -97,7 +98,7 @@ export function createMissingLayer(svg) {
     const note = missing.note ? ` ${missing.note}` : "";
     title.text(
       `${missing.nMissing} rows (${(share * 100).toFixed(1)} %) miss ` +
-        `${curve.feature}.${note}`,
+        `${isolate(curve.feature)}.${note}`,
     );
   }
 

@@ -91,7 +91,7 @@ describe("the missing value's point beside a numeric curve", () => {
     const y = Number(/,([-\d.]+)\)/.exec(diamond.getAttribute("transform"))[1]);
     expect(Number.isFinite(y)).toBe(true);
     expect(queryTestId(el, "pdw-missing-title").textContent).toBe(
-      "30 rows (7.5 %) miss age.",
+      "30 rows (7.5 %) miss \u2068age\u2069.",
     );
   });
 

@@ -12,7 +12,7 @@ import { select } from "d3-selection";
 import { line, symbol, symbolDiamond } from "d3-shape";
 
 import { observeResize, truncate } from "../charts/chart_base.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 import { h, listenerBag } from "../ui/dom.js";
 import {
   PANEL_HEIGHT,
@@ -116,7 +116,7 @@ export function createPdOverview(host, { onSelect }) {
     const title = h("div", {
       className: "pdw-ov-title",
       text: truncate(panel.feature, TITLE_CHARS),
-      attrs: { title: `${panel.feature}${importance}` },
+      attrs: { title: `${isolate(panel.feature)}${importance}` },
     });
     const node = h(
       "div",
@@ -129,7 +129,7 @@ export function createPdOverview(host, { onSelect }) {
           "data-feature": panel.feature,
           "data-state": panel.state,
           "aria-pressed": String(panel.feature === selected),
-          "aria-label": `Show ${panel.feature}${importance}`,
+          "aria-label": `Show ${isolate(panel.feature)}${importance}`,
         },
       },
       [title],
@@ -185,7 +185,7 @@ export function createPdOverview(host, { onSelect }) {
         .attr("cy", (v) => y(v))
         .attr("r", 3)
         .append("title")
-        .text((v, i) => `${panel.x[i]}: ${formatNumber(v)}`);
+        .text((v, i) => `${isolate(panel.x[i])}: ${formatNumber(v)}`);
     } else {
       const xs = panel.x.map(Number);
       const x = scaleLinear()

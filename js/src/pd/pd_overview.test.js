@@ -111,7 +111,7 @@ describe("the overview's layout", () => {
     expect(orderText(overview)).toContain("one y-scale, 5 to 40");
     expect(
       orderText({ ...overview, order_label: "", order_by: "pd_spread", target: "yes" }),
-    ).toContain("(by pd_spread) · class yes");
+    ).toContain("(by pd_spread) · class \u2068yes\u2069");
     expect(orderText(overview)).not.toContain("computed");
     const running = {
       ...overview,

@@ -7,6 +7,8 @@
 // One y-scale for all panels, not one each: the overview is read by
 // comparing features, and a per-panel scale would stretch a feature that
 // barely moves the prediction into a curve as steep as the strongest one's.
+import { isolate } from "../charts/format.js";
+
 
 /**
  * @typedef {{feature: string, categorical: boolean, importance: number | null,
@@ -104,7 +106,7 @@ export function gridLayout(n, width, gap = 8) {
  */
 export function orderText(overview, format = String) {
   const by = overview.order_label || overview.order_by;
-  const cls = overview.target ? ` · class ${overview.target}` : "";
+  const cls = overview.target ? ` · class ${isolate(overview.target)}` : "";
   const drawn = overview.panels.filter((p) => p.state === "done");
   let scale = "one y-scale";
   if (drawn.length > 0) {

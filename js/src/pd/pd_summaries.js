@@ -10,7 +10,7 @@ import { schemeTableau10 } from "d3-scale-chromatic";
 import { area, line } from "d3-shape";
 
 import { decodeArray } from "../codecs.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 import { h } from "../ui/dom.js";
 
 /** The colour of a small group's curve: read as "not an estimate". */
@@ -113,7 +113,7 @@ export function summaryCurves(summaries) {
       color: groups.small[i]
         ? SMALL_COLOR
         : schemeTableau10[i % schemeTableau10.length],
-      text: `${label} (n = ${formatNumber(groups.sizes[i])})`,
+      text: `${isolate(label)} (n = ${formatNumber(groups.sizes[i])})`,
       small: groups.small[i],
       curves: groups.curves,
     }));
@@ -138,7 +138,7 @@ export function smallNote(groups) {
   if (!groups) return "";
   const small = groups.labels.filter((_, i) => groups.small[i]);
   if (small.length === 0) return "";
-  return `Greyed: ${small.join(", ")}: fewer than ${groups.minSize} rows, their curve is an estimate from few rows.`;
+  return `Greyed: ${small.map(isolate).join(", ")}: fewer than ${groups.minSize} rows, their curve is an estimate from few rows.`;
 }
 
 /**
@@ -338,7 +338,7 @@ export function createSummaryPanel(
           const button = h("button", {
             className: "pdw-rule",
             testid: "pdw-rule",
-            text: `cluster ${c + 1}: ${r.rule} (${formatNumber(r.size)} row${r.size === 1 ? "" : "s"}, ${Math.round(100 * r.precision)}% in it)`,
+            text: `cluster ${c + 1}: ${isolate(r.rule)} (${formatNumber(r.size)} row${r.size === 1 ? "" : "s"}, ${Math.round(100 * r.precision)}% in it)`,
             attrs: { type: "button", "aria-pressed": String(r.rule === splitBy) },
           });
           button.dataset.rule = r.rule;
@@ -395,7 +395,7 @@ export function summaryCaption(summaries, nRows, splitBy) {
     );
   if (summaries.groups && splitBy)
     parts.push(
-      `split by ${splitBy}: ${summaries.groups.labels.length} groups, each the mean of its rows' ICE curves`,
+      `split by ${isolate(splitBy)}: ${summaries.groups.labels.length} groups, each the mean of its rows' ICE curves`,
     );
   return parts.join(" · ");
 }

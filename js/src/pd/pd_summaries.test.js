@@ -87,9 +87,9 @@ describe("decoding and the pure parts", () => {
     const s = summariesResult({ groups: groupsOf(payloadPacker()) }, G);
     const curves = summaryCurves(s);
     expect(curves.map((c) => c.text)).toEqual([
-      "basic (n = 180)",
-      "pro (n = 200)",
-      `${EVIL} (n = 12)`,
+      "\u2068basic\u2069 (n = 180)",
+      "\u2068pro\u2069 (n = 200)",
+      `\u2068${EVIL}\u2069 (n = 12)`,
     ]);
     expect(curves[2].color).toBe(SMALL_COLOR);
     expect(new Set(curves.map((c) => c.color)).size).toBe(3);
@@ -148,10 +148,14 @@ describe("the widget's split and summaries", () => {
     for (const c of curves)
       expect([...c.getAttribute("d").matchAll(/[ML]/g)]).toHaveLength(G);
     const items = queryAllTestId(el, "pdw-legend-item").map((i) => i.textContent);
-    expect(items).toEqual(["basic (n = 180)", "pro (n = 200)", `${EVIL} (n = 12)`]);
+    expect(items).toEqual([
+      "\u2068basic\u2069 (n = 180)",
+      "\u2068pro\u2069 (n = 200)",
+      `\u2068${EVIL}\u2069 (n = 12)`,
+    ]);
     expect(el.querySelector("img")).toBeNull(); // text, never markup
     expect(queryTestId(el, "pdw-small-note").hidden).toBe(false);
-    expect(queryTestId(el, "pdw-caption").textContent).toMatch(/split by plan: 3 groups/);
+    expect(queryTestId(el, "pdw-caption").textContent).toMatch(/split by \u2068plan\u2069: 3 groups/);
   });
 
   it("saves split_by and ice_mode from the controls", () => {

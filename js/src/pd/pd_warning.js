@@ -5,6 +5,7 @@
 // effects, or partial dependence and ALE on one axis.
 
 import { h } from "../ui/dom.js";
+import { isolate } from "../charts/format.js";
 
 /**
  * The banner's content for the correlation warnings: one lead line, then one
@@ -31,7 +32,7 @@ export function warningContent(correlated) {
     pairs.length === 1 ? "another feature" : `${pairs.length} other features`;
   const lead =
     features.length === 1
-      ? `'${features[0]}' is strongly correlated with ${others}, ${rarely}`
+      ? `'${isolate(features[0])}' is strongly correlated with ${others}, ${rarely}`
       : `Strongly correlated features, ${rarely}`;
   /** @param {{rho: number}} pair */
   const rho = ({ rho }) =>

@@ -157,11 +157,11 @@ describe("subgroupLines", () => {
       bp: [["all rows", 442]],
     };
     expect(subgroupLines(subgroups, ["bp", "bmi", "age"])).toEqual([
-      ["1 subgroup: all rows (442 rows; no other feature predicts it)"],
+      ["1 subgroup: \u2068all rows\u2069 (442 rows; no other feature predicts it)"],
       [
         "2 subgroups:",
-        "s5 <= 0.025 and bp <= 0.012 (89 rows)",
-        "s5 > 0.025 (1,234 rows)",
+        "\u2068s5 <= 0.025 and bp <= 0.012\u2069 (89 rows)",
+        "\u2068s5 > 0.025\u2069 (1,234 rows)",
       ],
       [],
     ]);
@@ -174,7 +174,7 @@ describe("subgroupLines", () => {
     ]);
     const [lines] = subgroupLines({ f: many }, ["f"]);
     expect(lines[0]).toBe(`${MAX_SUBGROUP_LINES + 3} subgroups:`);
-    expect(lines[1]).toBe("x <= 0 (1 row)");
+    expect(lines[1]).toBe("\u2068x <= 0\u2069 (1 row)");
     expect(lines).toHaveLength(MAX_SUBGROUP_LINES + 2);
     expect(lines.at(-1)).toBe("… 3 more subgroups");
   });
@@ -195,8 +195,8 @@ describe("subgroupLines", () => {
     const result = scorerResult(chart, "r2");
     expect(result.method).toBe("conditional");
     expect(result.details).toEqual([
-      ["2 subgroups:", "a (4 rows)", "b (6 rows)"],
-      ["1 subgroup: all rows (10 rows; no other feature predicts it)"],
+      ["2 subgroups:", "\u2068a\u2069 (4 rows)", "\u2068b\u2069 (6 rows)"],
+      ["1 subgroup: \u2068all rows\u2069 (10 rows; no other feature predicts it)"],
       [],
     ]);
     expect(scorerResult(makeChart({ r2: R2 }), "r2").method).toBe("marginal");

@@ -4,7 +4,7 @@
 // functions (no DOM), tested in split_data.test.js.
 
 import { decodeArray } from "../codecs.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, isolate } from "../charts/format.js";
 
 /**
  * @typedef {import("../charts/grouped_importance.js").Group} Group
@@ -81,7 +81,7 @@ export function splitResult(chart, scorer) {
  */
 export function splitBaselineText(result, scorer, splitBy) {
   const scores = result.groups.map(
-    (group, i) => `${formatNumber(result.baselines[i])} (${group.label})`,
+    (group, i) => `${formatNumber(result.baselines[i])} (${isolate(group.label)})`,
   );
-  return `split by ${splitBy}: baseline ${scorer} = ${scores.join(", ")}`;
+  return `split by ${isolate(splitBy)}: baseline ${scorer} = ${scores.join(", ")}`;
 }

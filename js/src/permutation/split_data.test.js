@@ -38,7 +38,7 @@ describe("splitResult", () => {
   it("writes each subgroup's baseline, n/a where it has none", () => {
     const result = splitResult(splitChart(), "r2");
     expect(splitBaselineText(result, "r2", "plan")).toBe(
-      "split by plan: baseline r2 = 0.8 (basic), 0.75 (pro), n/a (missing)",
+      "split by \u2068plan\u2069: baseline r2 = 0.8 (\u2068basic\u2069), 0.75 (\u2068pro\u2069), n/a (\u2068missing\u2069)",
     );
   });
 });

@@ -3,6 +3,7 @@
 // filter. Used for the feature and scorer multi-selects.
 
 import { h, listenerBag } from "./dom.js";
+import { visibleName } from "../charts/format.js";
 
 /**
  * Create a checklist inside `container`.
@@ -70,7 +71,7 @@ export function createChecklist(
         const item = h(
           "label",
           { className: "piw-option", attrs: { title: name } },
-          [box, h("span", { className: "piw-option-label", text: name })],
+          [box, h("span", { className: "piw-option-label", text: visibleName(name) })],
         );
         next.set(name, { item, box });
       }

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Self
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._text import mpl_name, mpl_text
 from ..inspection._comparison import compare_importances, normalized_measures
 from ..inspection._core import Data, Estimator
 
@@ -76,7 +77,7 @@ class ImportanceComparisonDisplay:
             if hollow is not None:
                 self.within_noise_[measure.key] = hollow
         flagged = [
-            f"{name} *" if note else name
+            f"{mpl_name(name)} *" if note else mpl_name(name)
             for name, note in zip(frame.index, frame["notes"], strict=True)
         ]
         ax.set_yticks(rows, labels=flagged)
@@ -121,7 +122,7 @@ def _draw_measure(ax, measure, rows):
         fmt="o",
         markersize=5,
         capsize=2,
-        label=measure.label,
+        label=mpl_text(measure.label),
     )
     if measure.within_noise is None or not measure.within_noise.any():
         return None

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 import numpy as np
 import pandas as pd
 
+from .._text import mpl_name
 from ..inspection import (
     AccumulatedLocalEffectsResult,
     PartialDependenceResult,
@@ -200,8 +201,8 @@ class AccumulatedLocalEffectsDisplay:
                 xs, ys, result.centered[output].T, levels=12, cmap="viridis"
             )
             ax.figure.colorbar(self.contours_, ax=ax, label="second-order ALE")
-            ax.set_xlabel(result.feature_names[0])
-            ax.set_ylabel(result.feature_names[1])
+            ax.set_xlabel(mpl_name(result.feature_names[0]))
+            ax.set_ylabel(mpl_name(result.feature_names[1]))
         else:
             self._curve(ax, output)
         self.ax_, self.figure_ = ax, ax.figure
@@ -241,7 +242,7 @@ class AccumulatedLocalEffectsDisplay:
         counts = np.asarray(result.bin_counts, dtype=float)
         if categorical:
             self.bars_ = bars_ax.bar(x, counts, width=0.6, color="gray", alpha=0.3)
-            ax.set_xticks(x, labels=[str(c) for c in edges])
+            ax.set_xticks(x, labels=[mpl_name(c) for c in edges])
         else:
             self.bars_ = bars_ax.bar(
                 x[:-1], counts, width=np.diff(x), align="edge", color="gray", alpha=0.3
@@ -251,7 +252,7 @@ class AccumulatedLocalEffectsDisplay:
         bars_ax.set_yticks([])
         ax.set_zorder(bars_ax.get_zorder() + 1)
         ax.patch.set_visible(False)
-        ax.set_xlabel(result.feature_names[0])
+        ax.set_xlabel(mpl_name(result.feature_names[0]))
         ax.set_ylabel("accumulated local effect (centred)")
         ax.legend(loc="best", fontsize="small")
 
@@ -348,16 +349,17 @@ class InteractionStrengthDisplay:
         if kind in ("both", "bars"):
             ax = next(charts)
             single = frame[frame["kind"] == "one_vs_rest"].iloc[::-1]
-            self.bars_ = ax.barh(
-                single["feature"], single["h_squared"], color="tab:blue"
-            )
+            rows = np.arange(len(single))
+            self.bars_ = ax.barh(rows, single["h_squared"], color="tab:blue")
+            ax.set_yticks(rows, labels=[mpl_name(f) for f in single["feature"]])
             ax.set_xlabel("H² against all other features")
         if kind in ("both", "heatmap"):
             ax = next(charts)
             names, matrix = pair_matrix(frame)
             self.heatmap_ = ax.imshow(matrix, vmin=0, vmax=1, cmap="viridis")
-            ax.set_xticks(range(len(names)), labels=names, rotation=90)
-            ax.set_yticks(range(len(names)), labels=names)
+            labels = [mpl_name(name) for name in names]
+            ax.set_xticks(range(len(names)), labels=labels, rotation=90)
+            ax.set_yticks(range(len(names)), labels=labels)
             ax.figure.colorbar(self.heatmap_, ax=ax, label="H² of the pair")
         self.axes_, self.figure_ = axes, axes[0].figure
         return self

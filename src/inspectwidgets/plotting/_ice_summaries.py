@@ -8,6 +8,7 @@ import textwrap
 
 import numpy as np
 
+from .._text import mpl_name, mpl_text, visible
 from ..inspection import subgroup_partial_dependence
 from ..inspection._partial_dependence import value_label
 
@@ -57,12 +58,13 @@ def draw_subgroups(display, ax, x, done, output, keep, missing_at, categorical):
         curve = groups.average[i, output]
         small = bool(groups.small[i])
         color = "0.6" if small else SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)]
-        name = f"{value_label(label)} (n={groups.sizes[i]:,}"
+        name = f"{visible(value_label(label))} (n={groups.sizes[i]:,}"
         name += ", few rows)" if small else ")"
         style = dict(marker="o", ls="none") if categorical else {}
         display.subgroup_lines_ += ax.plot(
             x[done], curve[keep][done], color=color, lw=1.6,
-            ls="--" if small and not categorical else "-", label=name, **style,
+            ls="--" if small and not categorical else "-", label=mpl_text(name),
+            **style,
         )  # fmt: skip
         if missing_at is not None and display.result.done[-1]:
             display.subgroup_lines_ += ax.plot(
@@ -101,7 +103,8 @@ def draw_clusters(display, ax, x, done, output, keep, categorical):
         curve = clusters.centered_average[c, output]
         display.cluster_lines_ += ax.plot(
             x[done], curve[keep][done], lw=1.8,
-            color=SUBGROUP_COLORS[c % len(SUBGROUP_COLORS)], label=name, **style,
+            color=SUBGROUP_COLORS[c % len(SUBGROUP_COLORS)], label=mpl_text(name),
+            **style,
         )  # fmt: skip
     display.lines_ += display.cluster_lines_[:1]
 
@@ -124,10 +127,12 @@ def draw_subgroup_effects(ax, groups, target):
         zip(groups.labels, groups.results, strict=True)
     ):
         small = bool(groups.small[i])
-        name = f"{value_label(label)} (n={groups.sizes[i]:,}"
+        name = f"{visible(value_label(label))} (n={groups.sizes[i]:,}"
         name += ", few rows)" if small else ")"
         if result is None:
-            lines += ax.plot([], [], color="0.6", ls=":", label=name + ": no ALE")
+            lines += ax.plot(
+                [], [], color="0.6", ls=":", label=mpl_text(name + ": no ALE")
+            )
             continue
         output = output_index(result, target, result.centered.shape[0])
         edges = result.edges[0]
@@ -136,13 +141,13 @@ def draw_subgroup_effects(ax, groups, target):
         lines += ax.plot(
             x, result.centered[output], lw=1.8,
             color="0.6" if small else SUBGROUP_COLORS[i % len(SUBGROUP_COLORS)],
-            ls="--" if small else "-", label=name,
+            ls="--" if small else "-", label=mpl_text(name),
             **(dict(marker="o") if categorical else {}),
         )  # fmt: skip
         if categorical:
-            ax.set_xticks(x, labels=[str(c) for c in edges])
+            ax.set_xticks(x, labels=[mpl_name(c) for c in edges])
     if computed:
-        ax.set_xlabel(computed[0].feature_names[0])
+        ax.set_xlabel(mpl_name(computed[0].feature_names[0]))
     ax.set_ylabel("accumulated local effect (centred), by subgroup")
     ax.legend(loc="best", fontsize="small")
     return lines

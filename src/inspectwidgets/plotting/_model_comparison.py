@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._text import mpl_name, mpl_text, visible
 from ..inspection import (
     PairedDifference,
     PermutationComparisonResult,
@@ -214,11 +215,11 @@ class PermutationComparisonDisplay:
                 fmt="o",
                 color=f"C{i}",
                 capsize=2,
-                label=name,
+                label=mpl_name(name),
             )
-        ax.set_yticks(positions, labels=labels)
+        ax.set_yticks(positions, labels=[mpl_name(label) for label in labels])
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
-        ax.set_xlabel(f"Decrease in {scorer} when permuted (mean ± std)")
+        ax.set_xlabel(mpl_text(f"Decrease in {scorer} when permuted (mean ± std)"))
         ax.legend(fontsize="small", loc="best")
         title = (
             f"{len(names)} models, {result.n_repeats_done} repeats, same permutations"
@@ -291,7 +292,9 @@ class PermutationComparisonDisplay:
                     _difference_bars(ax, paired, shown, positions, flagged, style)
                 )
             first, second = paired.models
-            ax.set_xlabel(f"{first} − {second} ({interval})")
+            ax.set_xlabel(
+                mpl_text(f"{visible(first)} − {visible(second)} ({interval})")
+            )
             ax.set_title(
                 f"Paired difference: {int(paired.differs.sum())} features differ",
                 fontsize="medium",
@@ -318,7 +321,10 @@ class PermutationComparisonDisplay:
                     )
                 )
             first, second = paired.models
-            label = f"{first} − {second}: {int(paired.differs.sum())} features differ"
+            label = mpl_text(
+                f"{visible(first)} − {visible(second)}: "
+                f"{int(paired.differs.sum())} features differ"
+            )
             handles.append(
                 Line2D([], [], color=color, marker="D", ls="none", label=label)
             )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 
 import numpy as np
 
+from .._text import mpl_name, mpl_text, visible
 from ..inspection import (
     DEFAULT_CORRELATION_THRESHOLD,
     IceClusters,
@@ -264,7 +265,7 @@ class PartialDependenceDisplay:
         draws them) and labels."""
         result = self.result
         if categorical:
-            ax.set_xticks(x, labels=[value_label(v) for v in grid])
+            ax.set_xticks(x, labels=[mpl_name(value_label(v)) for v in grid])
         elif result.distributions[0].deciles is not None:
             # As scikit-learn draws them: short ticks up from the x axis.
             self.deciles_vlines_ = ax.vlines(
@@ -337,7 +338,7 @@ class PartialDependenceDisplay:
                 (ax.xaxis, ax.yaxis), grids, categorical, strict=True
             ):
                 if is_categorical:
-                    labels = [value_label(v) for v in grid]
+                    labels = [mpl_name(value_label(v)) for v in grid]
                     axis.set_ticks(np.arange(len(grid)), labels=labels)
         else:
             xs, ys = (np.asarray(g, dtype=float) for g in grids)
@@ -345,8 +346,8 @@ class PartialDependenceDisplay:
                 xs, ys, values, levels=12, cmap="viridis"
             )
         ax.figure.colorbar(surface, ax=ax, label="partial dependence")
-        ax.set_xlabel(result.feature_names[0])
-        ax.set_ylabel(result.feature_names[1])
+        ax.set_xlabel(mpl_name(result.feature_names[0]))
+        ax.set_ylabel(mpl_name(result.feature_names[1]))
 
 
 def output_index(result, target, n_outputs=None):
@@ -388,9 +389,9 @@ def column_of(X, column, argument):
 def names_label(feature, warnings):
     """The x label, marked when the curve comes with a correlation warning."""
     return (
-        f"{feature} (correlated with other features: read with care)"
+        mpl_text(f"{visible(feature)} (correlated with other features: read with care)")
         if warnings
-        else feature
+        else mpl_name(feature)
     )
 
 

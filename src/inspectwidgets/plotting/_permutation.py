@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._text import mpl_name, mpl_text
 from ..inspection import (
     PermutationImportanceResult,
     SubgroupImportanceResult,
@@ -205,11 +206,11 @@ class PermutationImportanceDisplay:
             self.interval_lines_ = _draw_interval(
                 ax, positions, result.interval(scorer)[shown]
             )
-        ax.set_yticks(positions, labels=names)
+        ax.set_yticks(positions, labels=[mpl_name(n) for n in names])
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
-        ax.set_xlabel(f"Decrease in {scorer} when permuted")
+        ax.set_xlabel(mpl_text(f"Decrease in {scorer} when permuted"))
         title = _title(result, scorer, kind, hidden, self.interval_lines_)
-        ax.set_title(title, fontsize="medium")
+        ax.set_title(mpl_text(title), fontsize="medium")
         self.ax_ = ax
         self.figure_ = ax.figure
         return self

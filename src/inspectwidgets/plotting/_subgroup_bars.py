@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import mpl_name, mpl_text, visible
 from ..inspection._partial_dependence import value_label
 from ._ice_summaries import SUBGROUP_COLORS
 
@@ -24,7 +25,7 @@ def draw_subgroup_bars(ax, result, scorer, max_features):
     bars, by_label = [], {}
     for g, label in enumerate(result.labels):
         small = bool(result.small[g])
-        name = f"{value_label(label)} (n={result.sizes[g]:,})"
+        name = f"{visible(value_label(label))} (n={result.sizes[g]:,})"
         if small:
             name += " - few rows"
         container = ax.barh(
@@ -36,13 +37,13 @@ def draw_subgroup_bars(ax, result, scorer, max_features):
             hatch="//" if small else None,
             edgecolor="0.5" if small else None,
             capsize=2,
-            label=name,
+            label=mpl_text(name),
         )
         by_label[label] = container
         bars += list(container)
-    ax.set_yticks(positions, labels=[result.feature_names[i] for i in shown])
+    ax.set_yticks(positions, labels=[mpl_name(result.feature_names[i]) for i in shown])
     ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
-    ax.set_xlabel(f"Decrease in {scorer} when permuted within the subgroup")
+    ax.set_xlabel(mpl_text(f"Decrease in {scorer} when permuted within the subgroup"))
     ax.legend(
         fontsize="small",
         title="subgroup (rows)",

@@ -7,6 +7,7 @@ go as float32 buffers (`binary_array`).
 
 import numpy as np
 
+from .._text import isolate
 from ..inspection._partial_dependence import value_label
 from ._serialization import binary_array
 
@@ -24,10 +25,10 @@ def _quantity(result, target):
     if result.output_names is None:
         return None
     if result.scale == "log_odds":
-        return f"centered log-odds of class {target}"
+        return f"centered log-odds of class {isolate(target)}"
     if result.response_method == "decision_function":
-        return f"decision function, class {target}"
-    return f"probability of class {target}"
+        return f"decision function, class {isolate(target)}"
+    return f"probability of class {isolate(target)}"
 
 
 def _y_label(result, target):

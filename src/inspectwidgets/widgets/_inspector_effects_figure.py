@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import mpl_name
 from ._figures import new_figure
 
 
@@ -21,8 +22,8 @@ def _curves(frame, feature, centered, column):
     figure = new_figure((6.4, 4.0))
     ax = figure.subplots()
     for name, rows in frame.groupby("model", sort=False):
-        ax.plot(rows[feature], rows[column], label=name)
-    ax.set_xlabel(feature)
+        ax.plot(rows[feature], rows[column], label=mpl_name(name))
+    ax.set_xlabel(mpl_name(feature))
     ax.set_ylabel(_y_label(centered, column == "ale"))
     ax.legend(title="model")
     return figure
@@ -38,8 +39,8 @@ def _ice(frame, feature, centered):
             ax.plot(curve[feature], curve["individual"], color="C0", alpha=0.15, lw=0.6)
         first = rows[rows["row"] == rows["row"].iloc[0]]
         ax.plot(first[feature], first["average"], color="C1", lw=2, label="average")
-        ax.set_title(name)
-        ax.set_xlabel(feature)
+        ax.set_title(mpl_name(name))
+        ax.set_xlabel(mpl_name(feature))
     axes[0].set_ylabel(_y_label(centered))
     axes[0].legend()
     return figure
@@ -49,7 +50,7 @@ def _ticks(set_ticks, values):
     """At most six of a grid's values as tick labels, at their cells."""
     positions = range(0, len(values), max(1, len(values) // 6))
     labels = [
-        f"{values[k]:.3g}" if isinstance(values[k], float) else str(values[k])
+        f"{values[k]:.3g}" if isinstance(values[k], float) else mpl_name(values[k])
         for k in positions
     ]
     set_ticks(list(positions), labels)
@@ -74,9 +75,9 @@ def _surfaces(frame, features, column):
         )
         _ticks(ax.set_xticks, x)
         _ticks(ax.set_yticks, y)
-        ax.set_title(name)
-        ax.set_xlabel(features[0])
-    axes[0].set_ylabel(features[1])
+        ax.set_title(mpl_name(name))
+        ax.set_xlabel(mpl_name(features[0]))
+    axes[0].set_ylabel(mpl_name(features[1]))
     figure.colorbar(image, ax=list(axes), label=_y_label(False, column == "ale"))
     return figure
 

@@ -10,6 +10,9 @@ outputs `KERNEL_OUTPUTS`, and the private counters a class declares in
 `_frontend_inputs` (Run and Stop); an update naming any other trait, or
 shaped unlike what ipywidgets sends, is logged and ignored, and the kernel's
 values are sent back so the page shows what is in force.
+
+Text crosses here too: a lone surrogate (a name from ``os.fsdecode``) leaves
+the kernel as its escape and comes back as the original (`sendable`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Any, ClassVar
 
 import anywidget
 import traitlets
+
+from .._text import restore, sendable
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +53,30 @@ class GuardedWidget(anywidget.AnyWidget):
     settings. Everything else a front end sends is refused: outputs are the
     kernel's alone."""
 
+    @property
+    def _sent_as(self) -> dict[str, str]:
+        """{a string as sent to the page: the original}, for the strings
+        `sendable` changed; made on first use (``open`` sends the state from
+        inside ipywidgets' ``__init__``)."""
+        return self.__dict__.setdefault("_sent_as_", {})
+
+    def get_state(self, key=None, drop_defaults=False):
+        """The synced state as ipywidgets makes it, every string fit for a
+        UTF-8 message (`sendable`): the comm's first message, its updates and
+        a saved page's state are all made here."""
+        state = super().get_state(key=key, drop_defaults=drop_defaults)
+        return sendable(state, self._sent_as)
+
+    def _send(self, msg, buffers=None):
+        # An update's state came from get_state; an echo of the front end's
+        # values and a custom message did not.
+        if msg.get("method") != "update":
+            msg = sendable(msg, self._sent_as)
+        super()._send(msg, buffers=buffers)
+
+    def _handle_custom_msg(self, content, buffers):
+        super()._handle_custom_msg(restore(content, self._sent_as), buffers)
+
     def _handle_msg(self, msg):
         try:
             data = msg["content"]["data"]
@@ -74,7 +103,9 @@ class GuardedWidget(anywidget.AnyWidget):
     def set_state(self, sync_data: dict[str, Any]) -> None:
         """Apply a front end's update to the declared inputs only; a value an
         input refuses leaves every trait as it was (traitlets rolls the held
-        changes back), and the page gets the kernel's values again."""
+        changes back), and the page gets the kernel's values again. A string
+        `sendable` escaped is the original again."""
+        sync_data = restore(sync_data, self._sent_as)
         inputs = frontend_inputs(type(self))
         refused = sorted(name for name in sync_data if name not in inputs)
         if refused:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._text import mpl_text
 from ..inspection._core import bind_arguments
 from ..inspection._permutation import (
     CrossValRun,
@@ -158,9 +159,11 @@ class _ResampledImportance(PermutationImportanceWidget):
             )
         baseline = result.baseline_scores[self.scorer]
         ax.set_title(
-            f"{self._title} ({self.done.n_done} of {self._total(self.done)} "
-            f"{extras['unit']}; bars ±{extras['spread_label']})\n"
-            f"{self.scorer} = {baseline:.3g}: {extras['baseline_note']}",
+            mpl_text(
+                f"{self._title} ({self.done.n_done} of {self._total(self.done)} "
+                f"{extras['unit']}; bars ±{extras['spread_label']})\n"
+                f"{self.scorer} = {baseline:.3g}: {extras['baseline_note']}"
+            ),
             fontsize="medium",
         )
         return figure

@@ -15,6 +15,7 @@ from sklearn.metrics import check_scoring
 from sklearn.pipeline import Pipeline
 from sklearn.utils.multiclass import type_of_target
 
+from .._text import isolate
 from ._options import OWN_SCORE
 
 BARELY_BEATS = 0.1
@@ -46,7 +47,7 @@ def describe_task(estimator, y):
 def describe_model(estimator):
     """The estimator's class name and, for a pipeline, its steps in order."""
     steps = (
-        [f"{name}: {type(step).__name__}" for name, step in estimator.steps]
+        [f"{isolate(name)}: {type(step).__name__}" for name, step in estimator.steps]
         if isinstance(estimator, Pipeline)
         else []
     )

@@ -57,6 +57,14 @@ def check_models(models):
                     "models: names must be strings; got "
                     f"{quoted(name)} ({type(name).__name__})."
                 )
+            # A name of spaces or invisible characters (a zero-width space)
+            # is drawn as nothing: a legend entry, a header column and a
+            # difference with no name to tell them apart.
+            if not any(c.isprintable() and not c.isspace() for c in name):
+                raise ValueError(
+                    f"models: a model's name must show; got {quoted(name)}. "
+                    "Name every model with at least one visible character."
+                )
     elif isinstance(models, (list, tuple)):
         classes = [type(final_estimator(m)).__name__ for m in models]
         seen: dict[str, int] = {}
