@@ -301,14 +301,15 @@ class ComputationWidget(GuardedWidget):
         """Compile the tree walk first, saying so, where this run's model
         would otherwise compile it inside its first chunk (once per
         environment; later processes load it from numba's cache)."""
-        if not walks_needed(getattr(self, "_estimator", None)):
+        estimator = getattr(self, "_estimator", None)
+        if not walks_needed(estimator):
             return
         with self._lock:
             if generation != self._generation:
                 return
             self._phase = "compiling the tree walk (first use)"
         try:
-            load_walks()
+            load_walks(estimator)
         finally:
             self._phase = ""
 

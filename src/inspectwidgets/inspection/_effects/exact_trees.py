@@ -29,7 +29,6 @@ from .._shortcuts.trees import (
     HIST_GRADIENT_BOOSTING,
     TreeModel,
     dependence_walks,
-    leaf_responses,
 )
 
 
@@ -55,7 +54,9 @@ class ExactTreeDependence:
         if reason is not None:
             return reason
         X_in = trees.as_model_input(source)
-        if X_in is None:
+        # Only scikit-learn's float32 trees refuse NaN there and may take it
+        # here; others' None leaves the rows to the model's own checks.
+        if X_in is None and trees.finite:
             X_in = _with_missing_values(trees, source, methods)
             if X_in is None:
                 return "X holds values the model's own checks must decide on"
@@ -87,7 +88,7 @@ class ExactTreeDependence:
             raw = trees._averaged(raw + trees.start)
             values.append(
                 self.responses(
-                    lambda method, raw=raw: leaf_responses(trees, raw, [method])[method]
+                    lambda method, raw=raw: trees.responses(raw, [method])[method]
                 )
             )
         return tuple(values)
@@ -98,6 +99,8 @@ def nonlinear_response(trees, responses):
     if they are)."""
     if responses.scale == "log_odds":
         return "log-odds are not linear in the trees' leaf values"
+    if trees.bent_link is not None:
+        return trees.bent_link
     kind = type(trees.model)
     if trees.classifier:
         if kind in GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING and (

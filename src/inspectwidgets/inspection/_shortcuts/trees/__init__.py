@@ -9,7 +9,7 @@ engines choose a shortcut through ``_shortcuts`` (``choice``).
 from .choice import check, detour_share, predicts_faster, take
 from .kinds import GRADIENT_BOOSTING, HIST_GRADIENT_BOOSTING, unsupported
 from .models import TreeModel
-from .replay import leaf_responses, row_blocks, walk_block_bytes
+from .replay import row_blocks, walk_block_bytes
 from .walks import dependence_walks, load_walks, walks_needed
 
 __all__: list[str] = []
@@ -25,11 +25,10 @@ INTERNAL_API = [
     # a walk's block of rows under max_memory, and the blocks
     "walk_block_bytes",
     "row_blocks",
-    # the exact tree H² (_effects.exact_trees): the flattened trees, their
-    # responses from leaf sums, its compiled walks, and the boosting kinds
-    # whose link it checks
+    # the exact tree H² (_effects.exact_trees): the flattened trees (their
+    # responses from leaf sums: TreeModel.responses), its compiled walks, and
+    # the boosting kinds whose link it checks
     "TreeModel",
-    "leaf_responses",
     "dependence_walks",
     "GRADIENT_BOOSTING",
     "HIST_GRADIENT_BOOSTING",

@@ -5,7 +5,8 @@ tree shortcut's row in ``_shortcuts.choice``."""
 import numpy as np
 
 from ..._core.pipeline import columnwise_view
-from .kinds import FORESTS, GRADIENT_BOOSTING, SINGLE_TREES, unsupported
+from .from_xgboost import tree_shapes
+from .kinds import FORESTS, GRADIENT_BOOSTING, SINGLE_TREES, other_library, unsupported
 from .models import TreeModel
 
 
@@ -17,18 +18,22 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
-    if kind in FORESTS:
-        trees = model.estimators_
+    if other_library(model):
+        shapes = tree_shapes(model)
+        if shapes is None:
+            return False
+    elif kind in FORESTS:
+        shapes = [e.tree_ for e in model.estimators_]
     elif kind in GRADIENT_BOOSTING:
-        trees = model.estimators_.ravel()
+        shapes = [e.tree_ for e in model.estimators_.ravel()]
     elif kind in SINGLE_TREES:
-        trees = [model]
+        shapes = [model.tree_]
     else:
         return False
     # Estimated on up to 16 of the trees, evenly spaced: a forest's trees
     # are alike, and all of them would delay the walk (benchmarks/results/trees.md).
-    trees = list(trees)[:: max(1, len(trees) // 16)]
-    share = detour_share([e.tree_ for e in trees], columns)
+    shapes = list(shapes)[:: max(1, len(shapes) // 16)]
+    share = detour_share(shapes, columns)
     return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
 
 
@@ -104,7 +109,7 @@ def take(model, X, methods, donor=None):
     X_in = trees.as_model_input(X)
     donor_in = None if donor is None else trees.as_model_input(donor)
     if X_in is None or (donor is not None and donor_in is None):
-        return "X holds NaN or infinity"
+        return trees.unreadable
     return trees, X_in, donor_in
 
 

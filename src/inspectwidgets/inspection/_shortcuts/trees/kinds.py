@@ -1,8 +1,9 @@
-"""Which scikit-learn models the tree shortcut reproduces, and why not others.
+"""Which models the tree shortcut reproduces, and why not others.
 
-Exact types only (a subclass may predict otherwise), single-output
-classifiers and any regressor, on dense input; anything else takes the
-generic path.
+scikit-learn's: exact types only (a subclass may predict otherwise),
+single-output classifiers and any regressor, on dense input. XGBoost's
+XGBClassifier and XGBRegressor: ``from_xgboost`` says which. Anything else
+takes the generic path.
 """
 
 from scipy import sparse
@@ -68,15 +69,31 @@ def _methods_of(model):
     return {m for m in _METHODS if hasattr(model, m)}
 
 
+def other_library(model):
+    """Whether `model` is another library's tree model the shortcut reads
+    (XGBoost's), told without importing that library."""
+    kind = type(model)
+    return kind.__module__.split(".")[0] == "xgboost" and kind.__name__ in (
+        "XGBClassifier",
+        "XGBRegressor",
+    )
+
+
 def unsupported(model, X, methods):
     """Why the tree shortcut cannot predict `model` on `X` (None if it can).
     X may be None when not known yet."""
     kind = type(model)
+    if other_library(model):
+        # Imported here: from_xgboost builds on models, which imports this.
+        from .from_xgboost import unsupported as xgboost_unsupported
+
+        return xgboost_unsupported(model, X, methods)
     if kind not in SUPPORTED:
         return (
-            f"{kind.__name__} is not one of scikit-learn's tree models "
-            "(DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*, "
-            "GradientBoosting*, HistGradientBoosting*)"
+            f"{kind.__name__} is not one of the tree models the shortcut reads "
+            "(scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, "
+            "ExtraTrees*, GradientBoosting*, HistGradientBoosting*; XGBoost's "
+            "XGBClassifier, XGBRegressor)"
         )
     if kind in CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
         return "a multi-output classifier takes the generic path"

@@ -30,6 +30,7 @@ from .kinds import (
     FORESTS,
     GRADIENT_BOOSTING,
     HIST_GRADIENT_BOOSTING,
+    other_library,
     unsupported,
 )
 from .nodes import (
@@ -52,6 +53,8 @@ class TreeModel:
     """
 
     path = "tree"  # what results report as their path (computed_by)
+    # Why X is left to the model where as_model_input gives None.
+    unreadable = "X holds NaN or infinity"
 
     def __init__(self, model, nodes, n_outputs, *, dtype, start, finite):
         self.model = model
@@ -79,6 +82,10 @@ class TreeModel:
         # regressor's predict or a classifier's probabilities (None where the
         # trees' sums are those already), histogram boosting's encoder.
         self.link, self.preprocessor = None, None
+        # Why the responses are not an affine function of the leaf sums,
+        # where the model says so itself (the exact H² checks scikit-learn's
+        # kinds on its own): None for scikit-learn's.
+        self.bent_link = None
 
     @classmethod
     def of(cls, model, X, methods):
@@ -86,6 +93,11 @@ class TreeModel:
         (:func:`unsupported` says why) or where the model's private
         attributes are not what the shortcut reads (a scikit-learn that moved
         or reshaped them): the generic path then predicts it."""
+        if other_library(model):
+            # Imported here: from_xgboost builds on this module.
+            from .from_xgboost import XGBoostTrees
+
+            return XGBoostTrees.of(model, X, methods)
         if unsupported(model, X, methods) is not None:
             return None
         try:
@@ -163,6 +175,11 @@ class TreeModel:
         (predictions are row by row: the same bits).
         """
         return replay.predict(self, X, copies, methods, donor, n_threads, block_bytes)
+
+    def responses(self, raw, methods):
+        """What each of `methods` returns, from the leaf sums `raw` of shape
+        (n_rows, n_outputs), by the model's own steps after its trees."""
+        return replay.leaf_responses(self, raw, methods)
 
     def _averaged(self, raw):
         """A forest's leaf sums divided by its trees, as its predict does."""

@@ -48,7 +48,7 @@ def predict(trees, X, copies, methods, donor, n_threads, block_bytes):
         copies = [(r, tuple(trees.column_of[list(c)])) for r, c in copies]
     if donor is not None:
         raw = _donated(trees, walks, X, copies, donor, n_threads)
-        return leaf_responses(trees, trees._averaged(raw), methods)
+        return trees.responses(trees._averaged(raw), methods)
     walk = _PermutedWalk(trees, walks.route_copies, X, copies, n_threads)
     n_rows = len(X)
     # The walk's buffers, and the block's responses until copied.
@@ -57,10 +57,10 @@ def predict(trees, X, copies, methods, donor, n_threads, block_bytes):
     per_row = (trees.bytes_per_copy(1, widest) + responses) * len(copies)
     blocks = row_blocks(n_rows, per_row, block_bytes)
     if len(blocks) <= 1:
-        return leaf_responses(trees, trees._averaged(walk(0, n_rows)), methods)
+        return trees.responses(trees._averaged(walk(0, n_rows)), methods)
     responses = None
     for low, high in blocks:
-        block = leaf_responses(trees, trees._averaged(walk(low, high)), methods)
+        block = trees.responses(trees._averaged(walk(low, high)), methods)
         if responses is None:
             responses = {
                 m: _empty_like(r, len(copies) * n_rows) for m, r in block.items()
@@ -77,7 +77,8 @@ def predict(trees, X, copies, methods, donor, n_threads, block_bytes):
 def _donated(trees, routing, X, copies, donor, n_threads):
     """Leaf sums of copies whose columns take one donor row's values."""
     n_rows, n_outputs = X.shape[0], trees.n_outputs
-    stacked = np.empty((len(copies), n_rows, n_outputs))
+    # In the sums' own dtype (XGBoost's float32 margins stay float32).
+    stacked = np.empty((len(copies), n_rows, n_outputs), dtype=trees.start.dtype)
     walks = []
     for columns in dict.fromkeys(tuple(c) for _, c in copies):
         blocks = [b for b, (_, c) in enumerate(copies) if tuple(c) == columns]
@@ -217,7 +218,7 @@ class _PermutedWalk:
             )
 
         _in_row_ranges(n_rows, self.n_threads, route)
-        stacked = np.empty((len(copies), n_rows, trees.n_outputs))
+        stacked = np.empty((len(copies), n_rows, trees.n_outputs), out.dtype)
         stacked[self.order] = out.transpose(2, 0, 1)
         return stacked.reshape(len(copies) * n_rows, -1)
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..._core.pipeline import final_estimator
 from ..kernels import load, loaded
-from .kinds import SUPPORTED
+from .kinds import SUPPORTED, other_library
 from .nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
 
@@ -16,16 +16,27 @@ def walks_needed(estimator):
     first shortcut call then compiles them (a few seconds, once per
     environment: numba caches them) or loads them from the cache."""
     model = final_estimator(estimator)
-    if type(model) not in SUPPORTED:
+    if type(model) not in SUPPORTED and not other_library(model):
         return False
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
     module = loaded("trees.routing")
     walks = [getattr(module, name, None) for name in _WALKS]
-    return not all(walk is not None and walk.signatures for walk in walks)
+    sums = _sums_dtype(model)
+    return not all(
+        walk is not None
+        and any(str(signature[-1].dtype) == sums for signature in walk.signatures)
+        for walk in walks
+    )
 
 
 _WALKS = ("route_copies", "route_queries", "route_grid")
+
+
+def _sums_dtype(model):
+    """The dtype the walks sum `model`'s leaves in: float32 for XGBoost's
+    trees (its predictor's), float64 for scikit-learn's."""
+    return "float32" if other_library(model) else "float64"
 
 
 def routing():
@@ -39,24 +50,32 @@ def dependence_walks():
     return load("trees.dependence")
 
 
-def load_walks():
+def load_walks(estimator=None):
     """Compile (or load from numba's cache) the walks, on arrays of the very
-    types the shortcut passes (float32 and float64 input), so that its first
-    real call starts at once."""
+    types the shortcut passes (float32 and float64 input, float64 sums; for
+    an XGBoost `estimator`, float32 input, leaves and sums), so that its
+    first real call starts at once."""
     walks = routing()
     route_copies, route_queries = walks.route_copies, walks.route_queries
 
     nodes = np.full((1, N_NODE_COLUMNS), -1, dtype=np.int64)  # one leaf
     bitsets = np.zeros((0, 2, 8), dtype=np.uint32)
     one = np.zeros(1, dtype=np.int64)
-    trees = WalkTrees(one, one, nodes, bitsets, np.zeros((1, 1)), 0)
-    for dtype in (np.float32, np.float64):
+    if _sums_dtype(final_estimator(estimator)) == "float32":
+        kinds = [(np.float32, np.float32)]
+    else:
+        kinds = [(np.float32, np.float64), (np.float64, np.float64)]
+    for dtype, sums in kinds:
+        trees = WalkTrees(one, one, nodes, bitsets, np.zeros((1, 1), sums), 0)
         X = np.zeros((2, 1), dtype=dtype)
-        route_queries(X, one, X[:1].T.copy(), trees, np.zeros((2, 1, 1)))
+        route_queries(X, one, X[:1].T.copy(), trees, np.zeros((2, 1, 1), sums))
         walks.route_grid(
-            np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, trees, np.zeros((2, 1, 1))
-        )
+            np.ascontiguousarray(X.T), X[:1, 0].copy(), 0, trees,
+            np.zeros((2, 1, 1), sums),
+        )  # fmt: skip
         position = np.zeros((1, 1), dtype=np.int64)
         groups = np.array([0, 1])
         copies = CopyLayout(X.copy(), one, groups, position, one, groups)
-        route_copies(X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1)))
+        route_copies(
+            X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1), sums)
+        )
