@@ -254,7 +254,8 @@ def test_classifier_classes_and_log_odds(streams):
         grid_resolution=5, scale="log_odds",
     )  # fmt: skip
     assert w.wait(timeout=WAIT) == "done", w.error
-    assert "centered log-odds of class 2" in w._curve["y_label"]
+    # The class name isolated inside the sentence (#49).
+    assert "centered log-odds of class \u20682\u2069" in w._curve["y_label"]
     expected = accumulated_local_effects(
         model, X, "petal width (cm)", grid_resolution=5, scale="log_odds"
     )
@@ -265,7 +266,7 @@ def test_classifier_classes_and_log_odds(streams):
         assert_allclose(
             decode(w._curve["ale"]["values"]), expected.centered[output], rtol=1e-5
         )
-        assert f"class {target}" in w._curve["y_label"]
+        assert f"class \u2068{target}\u2069" in w._curve["y_label"]
     assert len(streams) == n_streams
 
 

@@ -234,9 +234,10 @@ def test_header_scores_match_scikit_learn(pipeline):
         assert_allclose(row["model"], scorer(model, X_test, y_test))
         assert_allclose(row["dummy"], scorer(dummy, X_test, y_test))
     assert header["task"] == "binary classification"
+    # The steps' names isolated inside each line (#49).
     assert header["model"]["steps"] == [
-        "columntransformer: ColumnTransformer",
-        "randomforestclassifier: RandomForestClassifier",
+        "\u2068columntransformer\u2069: ColumnTransformer",
+        "\u2068randomforestclassifier\u2069: RandomForestClassifier",
     ]
     assert (header["n_rows"], header["n_features"]) == X_test.shape
     assert header["dummy_fitted_on"] == "training data"

@@ -77,7 +77,8 @@ def test_classes_scale_and_correlation_warning():
     )
     assert w.wait(timeout=60) == "done"
     assert w._target_options == ["0", "1", "2"] and w.target == "2"
-    assert "centered log-odds of class 2" in w._curve["y_label"]
+    # The class name isolated inside the sentence (#49).
+    assert "centered log-odds of class \u20682\u2069" in w._curve["y_label"]
     correlated = w._curve["correlated"]
     assert {c["partner"] for c in correlated} == {
         "petal length (cm)",
@@ -158,7 +159,7 @@ def test_decision_function_is_labelled_as_such():
         model, X, features="sepal width (cm)", grid_resolution=5
     )
     assert w.wait(timeout=60) == "done"
-    assert w._curve["y_label"] == "decision function, class 2"
+    assert w._curve["y_label"] == "decision function, class \u20682\u2069"
 
 
 def test_a_class_change_redraws_the_stored_result_without_predicting(monkeypatch):
@@ -197,7 +198,7 @@ def test_a_class_change_redraws_the_stored_result_without_predicting(monkeypatch
             expected.average[output],
             rtol=1e-6,
         )
-        assert "class " + target in w._curve["y_label"]
+        assert f"class \u2068{target}\u2069" in w._curve["y_label"]
     assert len(streams) == n_streams  # no new engine run, so no prediction
     # After an error (an unknown class), a valid class computes again.
     w.target = "7"

@@ -271,7 +271,7 @@ def test_first_tree_run_says_it_is_compiling(monkeypatch):
     w = PermutationImportanceWidget(forest, X, y, n_repeats=2, run=False)
     # As in a fresh environment: the walk is not loaded yet.
     monkeypatch.setattr(_base, "walks_needed", lambda estimator: True)
-    monkeypatch.setattr(_base, "load_walks", lambda: seen.append(w._phase))
+    monkeypatch.setattr(_base, "load_walks", lambda *model: seen.append(w._phase))
     w.run()
     assert w.wait(timeout=60) == "done"
     assert seen == ["compiling the tree walk (first use)"]

@@ -274,15 +274,18 @@ class ComputationWidget(GuardedWidget):
                 ):
                     for snapshot in stream:
                         with self._lock:
-                            # A stop lands between snapshots, not only
-                            # between chunks: one chunk can complete
-                            # thousands of rounds.
-                            if generation != self._generation or cancel.is_set():
+                            if generation != self._generation:
                                 break
                             with self.hold_sync():
                                 self.result = self._show(snapshot)
                                 self._result_generation = generation
                                 self._update_timing(snapshot)
+                            # A stop lands between snapshots, not only
+                            # between chunks (one chunk can complete
+                            # thousands of rounds), after showing the work
+                            # done.
+                            if cancel.is_set():
+                                break
             finally:
                 stream.close()
         # A model raising mid-run, even KeyboardInterrupt or SystemExit: shown

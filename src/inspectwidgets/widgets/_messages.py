@@ -60,7 +60,9 @@ class GuardedWidget(anywidget.AnyWidget):
         inside ipywidgets' ``__init__``)."""
         return self.__dict__.setdefault("_sent_as_", {})
 
-    def get_state(self, key=None, drop_defaults=False):
+    def get_state(
+        self, key: str | list[str] | None = None, drop_defaults: bool = False
+    ) -> dict[str, Any]:
         """The synced state as ipywidgets makes it, every string fit for a
         UTF-8 message (`sendable`): the comm's first message, its updates and
         a saved page's state are all made here."""
