@@ -24,6 +24,10 @@ from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import (
     BaseHistGradientBoosting,
 )
 from sklearn.inspection import _partial_dependence, _permutation_importance
+
+# The trapezoid rule roc_auc_score's `auc` sums with (scipy's, or numpy's in
+# other releases): the vectorized ROC AUC sums the same terms with it.
+from sklearn.metrics._ranking import trapezoid
 from sklearn.metrics._scorer import (
     _BaseScorer,
     _cached_call,
@@ -100,5 +104,6 @@ __all__ = [
     "_openmp_effective_n_threads",
     "_safe_indexing",
     "_scorer_accepts_sample_weight",
+    "trapezoid",
     "validate_parameter_constraints",
 ]
