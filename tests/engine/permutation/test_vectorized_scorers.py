@@ -330,3 +330,37 @@ def test_targets_changed_in_place_are_read_afresh():
     got = permutation_importance(forest, X, y, **kwargs)
     for name in kwargs["scoring"]:
         assert_array_equal(got[name].importances, expected[name].importances)
+
+
+def test_log_loss_takes_the_logarithm_log_loss_takes(monkeypatch):
+    """numpy's log and scipy's xlogy differ in the last bit on a few values in
+    a thousand: scikit-learn 1.9's log_loss takes numpy's, 1.6's scipy's.
+    The vectorized log loss reads which from log_loss itself."""
+    from scipy.special import xlogy
+
+    from inspectwidgets.inspection._permutation import vectorized_metrics
+
+    probe = vectorized_metrics.log_loss_logarithm
+    installed = probe()
+    assert installed is not None
+
+    def with_log(logarithm):
+        def metric(y_true, y_proba, sample_weight):
+            # 1.6's arithmetic, with `logarithm` for the log.
+            p = np.clip(np.asarray(y_proba, dtype=float), 2.0**-52, 1 - 2.0**-52)
+            chosen = np.where(np.asarray(y_true) == 1, p, 1 - p)
+            return float(np.average(-logarithm(chosen), weights=sample_weight))
+
+        return metric
+
+    for logarithm, expected in [
+        (lambda q: xlogy(1.0, q), vectorized_metrics._xlogy_log),
+        (np.log, np.log),
+        (lambda q: np.log1p(q - 1), None),
+    ]:
+        probe.cache_clear()
+        monkeypatch.setattr(vectorized_metrics, "log_loss", with_log(logarithm))
+        assert probe() is expected
+    probe.cache_clear()
+    monkeypatch.undo()
+    assert probe() is installed

@@ -12,6 +12,7 @@ the caller then scores block by block with scikit-learn's own function.
 import functools
 
 import numpy as np
+from scipy import special
 from sklearn.metrics import (
     accuracy_score,
     log_loss,
@@ -197,10 +198,44 @@ def _log_loss(y, proba, weight, classes):
         np.abs(chosen, out=chosen)
     else:
         chosen = np.take_along_axis(proba, targets.index[None, :, None], axis=2)[..., 0]
+    logarithm = log_loss_logarithm()
+    if logarithm is None:
+        return None
     eps = np.finfo(proba.dtype).eps
     np.clip(chosen, eps, 1 - eps, out=chosen)
-    np.log(chosen, out=chosen)
+    logarithm(chosen, out=chosen)
     return -np.average(chosen, axis=1, weights=weight)
+
+
+def _xlogy_log(values, out):
+    """scipy's ``xlogy(1, values)``: its C library's log, times 1."""
+    return special.xlogy(1.0, values, out=out)
+
+
+@functools.cache
+def log_loss_logarithm():
+    """The logarithm scikit-learn's log_loss takes of the probabilities:
+    numpy's (``np.log``, behind 1.9's ``_xlogy``) or scipy's
+    (``scipy.special.xlogy``, 1.6's), or None if neither (the vectorized
+    log loss then declines).
+
+    The two differ in the last bit on a few values in a thousand (numpy's
+    is its own vectorized loop). Which one log_loss takes is read from
+    log_loss itself, on such values: a row of weight one beside a row of
+    weight zero gives exactly the first row's loss.
+    """
+    rng = np.random.default_rng(0)
+    candidates = rng.uniform(0.01, 0.99, 20_000)
+    differ = candidates[np.log(candidates) != special.xlogy(1.0, candidates)][:16]
+    if len(differ) == 0:
+        return np.log  # the same logarithm here
+    losses = np.array(
+        [log_loss([1, 0], [q, 0.5], sample_weight=[1.0, 0.0]) for q in differ]
+    )
+    for logarithm in (np.log, _xlogy_log):
+        if np.array_equal(losses, -logarithm(differ, out=np.empty_like(differ))):
+            return logarithm
+    return None
 
 
 VECTORIZED = {
