@@ -12,8 +12,9 @@ import threading
 
 import numpy as np
 
-# Targets kept: a run's y, a subsample's, a held-out resample's.
-_KEPT = 4
+# Targets kept: a run's y, and a subsample's or a subgroup's beside it (each a copy
+# of y and of the weights: few, as a run's memory budget does not count them).
+_KEPT = 2
 _kept: dict[tuple, tuple] = {}
 _lock = threading.Lock()
 

@@ -79,14 +79,20 @@ def roc_auc(y, scores, weight, classes, multi_class="raise", average="macro"):
 
 class _Curve:
     """What a binary ROC curve reads of y and the weights: the rows kept
-    (scikit-learn drops zero weights before sorting), whether each is
-    positive, their weights, and whether running sums in any order are
-    exact."""
+    (scikit-learn drops zero weights before sorting), each kept row's
+    contribution to the true and to the false positives (``y_true *
+    weight`` and ``(1 - y_true) * weight``, 1 and 0 without weights: a
+    product per row, the same whatever order the rows are then taken in),
+    and whether running sums in any order are exact."""
 
     def __init__(self, kept, positive, weight):
         self.kept = kept  # row indices, or None for every row
-        self.positive = positive
-        self.weight = weight
+        positive = positive.astype(np.float64)
+        self.weighted = weight is not None
+        if weight is None:
+            self.true, self.false = positive, None
+        else:
+            self.true, self.false = positive * weight, (1 - positive) * weight
         self.exact = weight is None or (
             np.array_equal(weight, np.round(weight)) and weight.sum() < _EXACT_SUM
         )
@@ -132,14 +138,11 @@ def _binary_aucs(scores, curve):
 def _area(curve, descending, thresholds):
     """The trapezoids under the ROC curve of rows in `descending` order, as
     ``confusion_matrix_at_thresholds``, ``roc_curve`` and ``auc`` make them."""
-    positive = curve.positive[descending].astype(np.float64)
-    if curve.weight is None:
-        tps = np.cumsum(positive)[thresholds]
-        fps = 1 + thresholds.astype(np.float64) - tps
+    tps = np.cumsum(curve.true[descending])[thresholds]
+    if curve.weighted:
+        fps = np.cumsum(curve.false[descending])[thresholds]
     else:
-        weight = curve.weight[descending]
-        tps = np.cumsum(positive * weight)[thresholds]
-        fps = np.cumsum((1 - positive) * weight)[thresholds]
+        fps = 1 + thresholds.astype(np.float64) - tps
     if fps.shape[0] > 2:
         corners = np.concatenate(
             [[True], np.logical_or(np.diff(fps, 2), np.diff(tps, 2)), [True]]
