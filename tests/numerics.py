@@ -2,8 +2,9 @@
 
 Exact equality (`numpy.testing.assert_array_equal`) is for arithmetic that is
 exact by construction: tree models (comparisons and sums in a fixed order),
-the engine's own reductions, and two runs that predict the same rows in the
-same chunk layout.
+the engine's own reductions, the vectorized metrics against scikit-learn's
+scorers on the same predictions (log loss, ROC AUC: the same operations on the
+same arrays), and two runs that predict the same rows in the same chunk layout.
 
 Where BLAS is on the path (linear models, SVMs, kernels, neural networks), the
 last bits of a prediction depend on things that do not change the maths: the

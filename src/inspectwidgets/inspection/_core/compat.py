@@ -31,6 +31,10 @@ from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import (
 )
 from sklearn.inspection import _partial_dependence, _permutation_importance
 from sklearn.metrics import _classification
+
+# The trapezoid rule roc_auc_score's `auc` sums with (scipy's, or numpy's in
+# other releases): the vectorized ROC AUC sums the same terms with it.
+from sklearn.metrics._ranking import trapezoid
 from sklearn.metrics._scorer import (
     _BaseScorer,
     _cached_call,
@@ -128,15 +132,17 @@ _LOG_LOSS_USES_SCIPY_XLOGY = (
 )
 
 
-def log_loss_logs(probability):
+def log_loss_logs(probability, out=None):
     """The logarithm `log_loss` takes of each clipped probability of the true
     class, as the installed scikit-learn takes it: scipy.special.xlogy up to
     1.8, numpy's log from 1.9 (its own `_xlogy`). They differ in the last bit
     for some probabilities, 1 - eps among them. xlogy took integer labels, so
-    float32 probabilities had their logarithm in float64."""
+    float32 probabilities had their logarithm in float64. `out`: where
+    numpy's log may write (`probability` itself, say); scipy's makes a new
+    float64 array."""
     if _LOG_LOSS_USES_SCIPY_XLOGY:
         return scipy.special.xlogy(1.0, np.asarray(probability, dtype=np.float64))
-    return np.log(probability)
+    return np.log(probability, out=out)
 
 
 __all__ = [
@@ -163,5 +169,6 @@ __all__ = [
     "_safe_indexing",
     "_scorer_accepts_sample_weight",
     "log_loss_logs",
+    "trapezoid",
     "validate_parameter_constraints",
 ]

@@ -3,10 +3,16 @@ scorer names, whether each fits the estimator, and which can be replayed
 from shared predictions or vectorized."""
 
 import difflib
+import functools
 from dataclasses import dataclass
 
 from sklearn.base import ClassifierMixin, RegressorMixin, is_regressor
-from sklearn.metrics import accuracy_score, get_scorer_names, r2_score
+from sklearn.metrics import (
+    accuracy_score,
+    get_scorer_names,
+    r2_score,
+    roc_auc_score,
+)
 
 from .._core.compat import (
     _BaseScorer,
@@ -121,10 +127,21 @@ def check_scorer_fits(estimator, name, scorer):
 def vectorized_metric(scorer):
     """The vectorized version of a plain scikit-learn metric scorer, if any.
 
-    Only scorers without extra keyword arguments qualify: their positive class
-    and averaging are the metric's defaults, which the versions reproduce.
+    Only scorers without extra keyword arguments qualify (their positive
+    class and averaging are the metric's defaults, which the versions
+    reproduce), and ROC AUC's with only its multiclass options
+    (``roc_auc_ovr``, ``roc_auc_ovo_weighted``, ...), which it reproduces
+    too.
     """
-    return VECTORIZED.get(_plain_metric(scorer))
+    plain = VECTORIZED.get(_plain_metric(scorer))
+    if plain is not None or type(scorer) is not _Scorer:
+        return plain
+    if scorer._score_func is roc_auc_score and set(scorer._kwargs) <= {
+        "multi_class",
+        "average",
+    }:
+        return functools.partial(VECTORIZED[roc_auc_score], **scorer._kwargs)
+    return None
 
 
 def error_sum_metric(scorer):

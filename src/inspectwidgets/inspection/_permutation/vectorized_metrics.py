@@ -19,10 +19,13 @@ from sklearn.metrics import (
     mean_absolute_percentage_error,
     mean_squared_error,
     r2_score,
+    roc_auc_score,
     root_mean_squared_error,
 )
 
 from .._core.compat import log_loss_logs
+from .class_targets import class_targets
+from .vectorized_ranking import roc_auc
 
 
 def _numeric(y, response):
@@ -168,20 +171,37 @@ def _labels_match(y, classes):
 
 
 def _log_loss(y, proba, weight, classes):
-    if not _labels_match(y, classes) or np.isnan(proba).any():
+    """scikit-learn's log loss of each copy (1.9's arithmetic: probabilities
+    clipped to ``[eps, 1 - eps]`` of their dtype, never renormalised;
+    ``np.average`` of the rows' losses).
+
+    A row's loss is the log of its own class's clipped probability (the
+    installed version's logarithm, `log_loss_logs`): the one-hot sum adds
+    exact zeros to it. The losses' mean is negated once at
+    the end, which rounds alike (negation is exact and rounding symmetric).
+    """
+    targets = class_targets(y, weight, classes)
+    if targets is None:
         return None
-    if proba.min() < 0 or proba.max() > 1:
-        return None  # scikit-learn raises; let it
-    index = np.searchsorted(classes, y)
+    low, high = proba.min(), proba.max()
+    if not (low >= 0 and high <= 1):
+        return None  # NaN, or a value scikit-learn refuses: let it raise
     if proba.ndim == 2:
         # Binary: the response is P(classes[-1]); scikit-learn rebuilds the
-        # other column as 1 - p before clipping.
-        chosen = np.where(index == 1, proba, 1 - proba)
+        # other column as 1 - p before clipping. |negative - p| is 1 - p on
+        # negative rows and p on positive ones, bit for bit (0 - p is -p),
+        # in two vectorized passes (a masked subtraction takes numpy's slow
+        # loop).
+        negative = targets.derived(
+            ("negative", proba.dtype), lambda t: (t.index == 0).astype(proba.dtype)
+        )
+        chosen = np.subtract(negative, proba)
+        np.abs(chosen, out=chosen)
     else:
-        chosen = np.take_along_axis(proba, index[None, :, None], axis=2)[..., 0]
+        chosen = np.take_along_axis(proba, targets.index[None, :, None], axis=2)[..., 0]
     eps = np.finfo(proba.dtype).eps
-    loss = -log_loss_logs(np.clip(chosen, eps, 1 - eps))
-    return np.average(loss, axis=1, weights=weight)
+    np.clip(chosen, eps, 1 - eps, out=chosen)
+    return -np.average(log_loss_logs(chosen, out=chosen), axis=1, weights=weight)
 
 
 VECTORIZED = {
@@ -192,6 +212,7 @@ VECTORIZED = {
     mean_absolute_percentage_error: _mape,
     accuracy_score: _accuracy,
     log_loss: _log_loss,
+    roc_auc_score: roc_auc,
 }
 
 # The metrics that read a copy through its squared errors' weighted sum
