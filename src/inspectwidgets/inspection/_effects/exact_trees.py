@@ -12,7 +12,9 @@ copies' responses is then the response of the mean of their leaf sums:
   squared, absolute and quantile losses);
 - the class probabilities of single trees and forests (averaged leaf
   fractions);
-- boosting classifiers' ``decision_function`` (raw scores).
+- boosting classifiers' ``decision_function`` (raw scores);
+- LightGBM's regressors with an identity link (regression, regression_l1,
+  huber, fair, quantile, mape).
 
 Elsewhere (boosting's probabilities, histogram boosting's Poisson or Gamma
 predictions, any ``scale="log_odds"``) the model's link bends every copy's
@@ -55,6 +57,8 @@ class ExactTreeDependence:
         if reason is not None:
             return reason
         X_in = trees.as_model_input(source)
+        if X_in is None and trees.flavour is not None:
+            return "X is not what LightGBM's predict reads as it is"
         if X_in is None:
             X_in = _with_missing_values(trees, source, methods)
             if X_in is None:
@@ -96,6 +100,8 @@ class ExactTreeDependence:
 def nonlinear_response(trees, responses):
     """Why the responses are not an affine function of the leaf sums (None
     if they are)."""
+    if trees.flavour is not None:  # LightGBM's
+        return trees.flavour.nonlinear_reason(responses)
     if responses.scale == "log_odds":
         return "log-odds are not linear in the trees' leaf values"
     kind = type(trees.model)

@@ -6,29 +6,37 @@ import numpy as np
 
 from ..._core.pipeline import columnwise_view
 from .kinds import FORESTS, GRADIENT_BOOSTING, SINGLE_TREES, unsupported
+from .lightgbm import LightGBMTrees, is_lightgbm
 from .models import TreeModel
 
 
 def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     """Whether, under ``algorithm="auto"``, predicting stacked copies beats
     walking them: with the permuted `columns` (one tuple per feature or
-    group) of a single tree, a forest or gradient boosting, where most copies
-    would leave their row's path early (see :func:`detour_share`)."""
+    group) of a single tree, a forest, gradient boosting or LightGBM, where
+    most copies would leave their row's path early (see
+    :func:`detour_share`). LightGBM's trees are weighed by the cost tuned on
+    scikit-learn's predict; its own predict is no faster a node
+    (benchmarks/results/boosting_libraries.md)."""
     if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
     if kind in FORESTS:
-        trees = model.estimators_
+        trees = [e.tree_ for e in model.estimators_]
     elif kind in GRADIENT_BOOSTING:
-        trees = model.estimators_.ravel()
+        trees = [e.tree_ for e in model.estimators_.ravel()]
     elif kind in SINGLE_TREES:
-        trees = [model]
+        trees = [model.tree_]
+    elif is_lightgbm(model) and unsupported(model, None, ()) is None:
+        trees = LightGBMTrees.of(model).text.trees
     else:
         return False
     # Estimated on up to 16 of the trees, evenly spaced: a forest's trees
     # are alike, and all of them would delay the walk (benchmarks/results/trees.md).
     trees = list(trees)[:: max(1, len(trees) // 16)]
-    share = detour_share([e.tree_ for e in trees], columns)
+    if is_lightgbm(model):
+        trees = LightGBMTrees.detour_trees(trees)
+    share = detour_share(trees, columns)
     return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
 
 
@@ -104,6 +112,11 @@ def take(model, X, methods, donor=None):
     X_in = trees.as_model_input(X)
     donor_in = None if donor is None else trees.as_model_input(donor)
     if X_in is None or (donor is not None and donor_in is None):
+        if trees.flavour is not None:
+            return (
+                "X is not what LightGBM's predict reads as it is (its number "
+                "of columns, category columns or a column that is not numeric)"
+            )
         return "X holds NaN or infinity"
     return trees, X_in, donor_in
 

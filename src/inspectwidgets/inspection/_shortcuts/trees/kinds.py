@@ -1,8 +1,9 @@
-"""Which scikit-learn models the tree shortcut reproduces, and why not others.
+"""Which models the tree shortcut reproduces, and why not others.
 
-Exact types only (a subclass may predict otherwise), single-output
-classifiers and any regressor, on dense input; anything else takes the
-generic path.
+scikit-learn's trees, forests and boosting, and LightGBM's LGBMClassifier and
+LGBMRegressor (``lightgbm`` says which of those). Exact types only (a
+subclass may predict otherwise), single-output classifiers and any
+regressor, on dense input; anything else takes the generic path.
 """
 
 from scipy import sparse
@@ -23,6 +24,8 @@ from sklearn.tree import (
     ExtraTreeClassifier,
     ExtraTreeRegressor,
 )
+
+from . import lightgbm
 
 SINGLE_TREES = (
     DecisionTreeClassifier,
@@ -72,11 +75,14 @@ def unsupported(model, X, methods):
     """Why the tree shortcut cannot predict `model` on `X` (None if it can).
     X may be None when not known yet."""
     kind = type(model)
+    if lightgbm.is_lightgbm(model):
+        return lightgbm.unsupported(model, X, methods)
     if kind not in SUPPORTED:
         return (
-            f"{kind.__name__} is not one of scikit-learn's tree models "
-            "(DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*, "
-            "GradientBoosting*, HistGradientBoosting*)"
+            f"{kind.__name__} is not one of the tree models the walk reads "
+            "(scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, "
+            "ExtraTrees*, GradientBoosting*, HistGradientBoosting*; LightGBM's "
+            "LGBMClassifier, LGBMRegressor)"
         )
     if kind in CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
         return "a multi-output classifier takes the generic path"

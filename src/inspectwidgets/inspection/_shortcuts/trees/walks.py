@@ -7,6 +7,7 @@ import numpy as np
 from ..._core.pipeline import final_estimator
 from ..kernels import load, loaded
 from .kinds import SUPPORTED
+from .lightgbm import is_lightgbm
 from .nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
 
@@ -16,7 +17,7 @@ def walks_needed(estimator):
     first shortcut call then compiles them (a few seconds, once per
     environment: numba caches them) or loads them from the cache."""
     model = final_estimator(estimator)
-    if type(model) not in SUPPORTED:
+    if type(model) not in SUPPORTED and not is_lightgbm(model):
         return False
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
