@@ -86,9 +86,9 @@ def unsupported(model, X, methods):
     if not model.__sklearn_is_fitted__():
         return "the model is not fitted"
     classifier = type(model).__name__ == "LGBMClassifier"
-    needed = set(methods) - (
-        {"predict", "predict_proba"} if classifier else {"predict"}
-    )
+    # decision_function: LightGBM >= 4.7's raw scores.
+    given = {"predict", "predict_proba", "decision_function"} if classifier else set()
+    needed = set(methods) - {m for m in given if hasattr(model, m)} - {"predict"}
     if needed:
         return f"the scorers need {', '.join(sorted(needed))}"
     if X is not None and sparse.issparse(X):
@@ -365,13 +365,14 @@ class LightGBMTrees:
         return np.column_stack([columns[p] for p in range(len(columns))])
 
     def responses(self, raw, methods):
-        """What each of `methods` returns (LightGBM's predict and
-        predict_proba; "raw_score": its predict with ``raw_score=True``), from
+        """What each of `methods` returns (LightGBM's predict, predict_proba
+        and decision_function; "raw_score": its predict with
+        ``raw_score=True``), from
         the leaf sums `raw` of shape (n_rows, K)."""
         links = load("trees.links")
         responses = {}
-        if "raw_score" in methods:
-            responses["raw_score"] = raw.ravel() if self.n_outputs == 1 else raw
+        for method in {"raw_score", "decision_function"} & set(methods):
+            responses[method] = raw.ravel() if self.n_outputs == 1 else raw
         name = self.text.objective
         if name in _IDENTITY:
             linked = raw.ravel()
@@ -398,10 +399,13 @@ class LightGBMTrees:
 
     def nonlinear_reason(self, responses):
         """Why the responses are not an affine function of the leaf sums
-        (None if they are: a regressor's identity link), for the exact H²."""
+        (None if they are: a classifier's decision_function, a regressor's
+        identity link), for the exact H²."""
         if responses.scale == "log_odds":
             return "log-odds are not linear in the trees' leaf values"
         if self.classifier:
+            if responses.response_method == "decision_function":
+                return None
             return (
                 "a boosting classifier's probabilities are its link of the "
                 "summed leaves, and partial dependence averages them row by row"
