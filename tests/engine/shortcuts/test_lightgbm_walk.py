@@ -404,3 +404,34 @@ def test_accumulated_local_effects_walk_lightgbm():
             model, TABLE, ["score"], grid_resolution=6, algorithm=algorithm
         )
         assert_array_equal(walked.local_effects[0], predicted.local_effects[0])
+
+
+def test_a_pipeline_ending_in_lightgbm():
+    """One-hot columns from a ColumnTransformer into LightGBM: walked, with
+    scikit-learn's numbers."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    encode = make_column_transformer(
+        (OneHotEncoder(sparse_output=False), ["colour"]), remainder="passthrough"
+    )
+    model = make_pipeline(
+        encode, lightgbm.LGBMClassifier(n_estimators=10, num_leaves=7, **SMALL)
+    ).fit(TABLE, TARGETS["multiclass"])
+    y = TARGETS["multiclass"]
+    ours = permutation_importance(
+        model, TABLE, y, n_repeats=2, random_state=0, return_result=True
+    )
+    theirs = sklearn_importance(model, TABLE, y, n_repeats=2, random_state=0)
+    assert ours.algorithm == "tree"
+    assert_array_equal(ours.importances(), theirs.importances)
+    ours = partial_dependence(
+        model, TABLE, ["colour"], categorical_features=["colour"], kind="both",
+        return_result=True,
+    )  # fmt: skip
+    theirs = sklearn_partial_dependence(
+        model, TABLE, ["colour"], categorical_features=["colour"], kind="both"
+    )
+    assert ours.algorithm == "tree"
+    assert_array_equal(ours.individual, theirs["individual"])

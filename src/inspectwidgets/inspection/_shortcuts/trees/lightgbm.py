@@ -67,10 +67,14 @@ N_CATEGORIES = 256
 _CLASSES = {"LGBMClassifier", "LGBMRegressor"}
 _IDENTITY = {"regression", "regression_l1", "huber", "fair", "quantile", "mape"}
 _EXPONENTIAL = {"poisson", "gamma", "tweedie"}
-_MISSING_TYPES = {0: "None", 1: "Zero", 2: "NaN"}
 # decision_type's bits (tree.h: kCategoricalMask, kDefaultLeftMask, then
-# the missing type).
+# the missing type in bits 2-3: None 0, Zero 1, NaN 2).
 _CATEGORICAL_BIT, _DEFAULT_LEFT_BIT = 1, 2
+_MISSING_NONE, _MISSING_ZERO = 0, 1
+
+
+def _missing_type(decision_type):
+    return (decision_type >> 2) & 3
 
 
 def is_lightgbm(model):
@@ -225,9 +229,9 @@ def _reason(text, model):
     zero, other = set(), set()
     for tree in text.trees:
         categorical = tree.decision_type & _CATEGORICAL_BIT != 0
-        missing = (tree.decision_type >> 2) & 3
-        zero.update(tree.feature[~categorical & (missing == 1)].tolist())
-        other.update(tree.feature[~categorical & (missing != 1)].tolist())
+        missing = _missing_type(tree.decision_type)
+        zero.update(tree.feature[~categorical & (missing == _MISSING_ZERO)].tolist())
+        other.update(tree.feature[~categorical & (missing != _MISSING_ZERO)].tolist())
         for b in range(len(tree.cat_boundaries) - 1):
             words = tree.cat_threshold[
                 tree.cat_boundaries[b] : tree.cat_boundaries[b + 1]
@@ -244,7 +248,7 @@ def _reason(text, model):
 
 # Each booster's model text, read once: the choice, the checks and the walk
 # all ask for it. Keyed weakly on the booster (a refit makes a new one).
-_TEXTS = weakref.WeakKeyDictionary()
+_TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _TEXTS_LOCK = threading.Lock()
 
 
@@ -281,11 +285,9 @@ class LightGBMTrees:
         self.categorical_columns, self.zero_columns = set(), set()
         for tree in text.trees:
             categorical = tree.decision_type & _CATEGORICAL_BIT != 0
-            missing = (tree.decision_type >> 2) & 3
+            zero = ~categorical & (_missing_type(tree.decision_type) == _MISSING_ZERO)
             self.categorical_columns.update(tree.feature[categorical].tolist())
-            self.zero_columns.update(
-                tree.feature[~categorical & (missing == 1)].tolist()
-            )
+            self.zero_columns.update(tree.feature[zero].tolist())
         self.sigmoid = float(
             model.booster_.params.get(
                 "sigmoid", text.objective_options.get("sigmoid", 1)
@@ -356,8 +358,11 @@ class LightGBMTrees:
                 codes = column.cat.codes.to_numpy().astype(np.float64)
                 codes[codes == -1] = np.nan
                 columns[position] = codes
-            elif column.dtype == object:
-                return None
+            elif not (
+                pd.api.types.is_numeric_dtype(column)
+                or pd.api.types.is_bool_dtype(column)
+            ):
+                return None  # LightGBM refuses it
             else:
                 columns[position] = column.to_numpy(dtype=np.float64, na_value=np.nan)
         if not columns:
@@ -445,11 +450,13 @@ def _add_tree(nodes, tree, output):
     decision = tree.decision_type
     categorical = np.zeros(n, dtype=bool)
     categorical[:n_internal] = decision & _CATEGORICAL_BIT != 0
-    missing = (decision >> 2) & 3
+    missing = _missing_type(decision)
     default_left = decision & _DEFAULT_LEFT_BIT != 0
     nan_left = np.zeros(n, dtype=bool)
     # "None": NaN read as 0.0; "Zero" and "NaN": the default side.
-    nan_left[:n_internal] = np.where(missing == 0, tree.threshold >= 0.0, default_left)
+    nan_left[:n_internal] = np.where(
+        missing == _MISSING_NONE, tree.threshold >= 0.0, default_left
+    )
     nan_left[categorical] = False
     leaf_value = np.zeros(n)
     leaf_value[n_internal:] = tree.leaf_value
