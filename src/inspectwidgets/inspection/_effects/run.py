@@ -343,8 +343,8 @@ def _walk_or_predict(algorithm, estimator):
     (10,000 rows, 1-way: RandomForest 50 trees 0.08 s against the walk's
     0.12 s, GradientBoosting 0.026 s against 0.042 s), while histogram
     gradient boosting's predict is 3x slower than the walk (0.21 s against
-    0.07 s; 0.93 s against 0.11 s for a pair), as is LightGBM's
-    (benchmarks/results/boosting_libraries.md)."""
+    0.07 s; 0.93 s against 0.11 s for a pair); LightGBM's predict is
+    slower than the walk too (benchmarks/results/boosting_libraries.md)."""
     if algorithm != "auto":
         return algorithm
     hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)

@@ -15,9 +15,9 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     walking them: with the permuted `columns` (one tuple per feature or
     group) of a single tree, a forest, gradient boosting or LightGBM, where
     most copies would leave their row's path early (see
-    :func:`detour_share`). LightGBM's trees are weighed by the cost tuned on
-    scikit-learn's predict; its own predict is no faster a node
-    (benchmarks/results/boosting_libraries.md)."""
+    :func:`detour_share`). LightGBM's trees are weighed by the same cost,
+    tuned on scikit-learn's predict and not re-tuned on LightGBM's (the walk
+    wins by far on benchmarks/results/boosting_libraries.md's models)."""
     if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
