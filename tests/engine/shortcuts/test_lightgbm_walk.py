@@ -435,3 +435,26 @@ def test_a_pipeline_ending_in_lightgbm():
     )
     assert ours.algorithm == "tree"
     assert_array_equal(ours.individual, theirs["individual"])
+
+
+def test_the_cost_model_reads_lightgbm_trees():
+    """Under "auto", permutation importance predicts where most copies would
+    leave their rows' paths at once (two features, split on at every level),
+    and walks where few would (many features); the same numbers either way."""
+    from inspectwidgets.inspection._shortcuts.trees import predicts_faster
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 12))
+    y = X[:, 0] * X[:, 1] + X[:, 2:].sum(axis=1) / 5
+    two = lightgbm.LGBMRegressor(n_estimators=10, **SMALL).fit(X[:, :2], y)
+    assert predicts_faster(two, "auto", [(0,), (1,)], 5)
+    assert not predicts_faster(two, "tree", [(0,), (1,)], 5)
+    many = lightgbm.LGBMRegressor(n_estimators=10, num_leaves=4, **SMALL).fit(X, y)
+    assert not predicts_faster(many, "auto", [(j,) for j in range(12)], 5)
+    for model, columns in ((two, X[:, :2]), (many, X)):
+        ours = permutation_importance(
+            model, columns, y, n_repeats=2, random_state=0, return_result=True
+        )
+        theirs = sklearn_importance(model, columns, y, n_repeats=2, random_state=0)
+        assert ours.algorithm == ("generic" if model is two else "tree")
+        assert_array_equal(ours.importances(), theirs.importances)
