@@ -61,3 +61,9 @@ def load_walks():
         groups = np.array([0, 1])
         copies = CopyLayout(X.copy(), one, groups, position, one, groups)
         route_copies(X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1)))
+    # LightGBM's links (its probabilities and exp-link predictions).
+    links = load("trees.links")
+    raw = np.zeros((2, 2))
+    links.sigmoid(raw, 1.0)
+    links.softmax(raw)
+    links.exponential(raw[0])
