@@ -1,4 +1,4 @@
-"""scikit-learn's tree models flattened into the node arrays the walks read.
+"""Tree models flattened into the node arrays the walks read.
 
 Permutation importance and partial dependence predict copies of X in which a
 few columns (a feature, a group, a one-hot block) take other values. For
