@@ -1,39 +1,247 @@
-"""Other libraries' boosted trees through the tree walk, against
-scikit-learn's functions on the same fitted model.
+"""The tree walk on other libraries' boosting models, against scikit-learn's
+functions and our generic path on the same fitted model.
 
     python benchmarks/boosting_libraries.py [--quick] [--runs N] [--rows N]
+        [--case TEXT]
 
-XGBoost (its own section below; other libraries get sections of their own):
-a 200-tree XGBClassifier on 10,000 x 20 (binary), median seconds of
-scikit-learn's ``permutation_importance`` (5 repeats) and ``partial_dependence``
-(kind="both") against ours (``algorithm="auto"``: the walk, compiled walk
-already loaded), and the exact H² against our generic path, side by side
-(``_timing.time_side_by_side``: warm-up, alternating order). Our permutation
-importances and partial dependences must equal scikit-learn's bit for bit,
-the exact H² the generic path's within float32 sums (tests/numerics.py); a
-difference exits 1. Results: benchmarks/results/boosting_libraries.md.
+LightGBM (its own functions below, ``lightgbm_*``): a 200-tree
+LGBMRegressor and LGBMClassifier on 10,000 x 20 and a classifier on a table
+with categories and NaN. Per case: median seconds of scikit-learn's
+function (or, for H², of our generic path: scikit-learn has none; for ALE,
+of our generic path too), of our generic path and of the walk, their ratios,
+and whether the walk's numbers are scikit-learn's: bit for bit for
+permutation importance and PD/ICE (a difference exits 1), to 1e-12 for H²
+(the exact path sums the same terms in another order). The models predict
+with ``n_jobs=1``, as the walk then takes one thread (it takes the model's
+own). See README.md beside this file.
+
+XGBoost (its own functions below, ``xgboost_*``; ``--case xgboost`` runs it
+alone): a 200-tree XGBClassifier on 10,000 x 20 (binary, NaN in one column),
+scikit-learn's ``permutation_importance`` (5 repeats) and
+``partial_dependence`` (kind="both") against ours, and the exact H² against
+our generic path, side by side (``_timing.time_side_by_side``: warm-up,
+alternating order). Our permutation importances and partial dependences must
+equal scikit-learn's bit for bit, the exact H² the generic path's within
+float32 sums (tests/numerics.py); a difference exits 1.
 """
 
-import argparse
+import functools
 import os
+import sys
+import time
+import warnings
+from dataclasses import dataclass
 
 import _agreement
 import _timing
+import lightgbm
 import numpy as np
-from sklearn.datasets import make_classification
+import sklearn
+from _datasets import make_customers
+from sklearn.datasets import make_classification, make_regression
 from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.inspection import permutation_importance as sklearn_importance
 
+import inspectwidgets
 from inspectwidgets import (
+    accumulated_local_effects,
     interaction_strength,
     partial_dependence,
     permutation_importance,
 )
 
+QUICK_ROWS = 1000
 RANDOM_STATE = 0
 
 
-# -- XGBoost -----------------------------------------------------------------
+# --- LightGBM: each builder returns (fitted model, X, y), n_rows to inspect ---
+
+
+def _lightgbm_data(n_rows):
+    """20 features, 10 informative, and an interaction x0 x1; the model is
+    fitted on n_rows rows and inspected on n_rows others."""
+    X, y = make_regression(
+        n_samples=2 * n_rows, n_features=20, n_informative=10, noise=5,
+        random_state=0,
+    )  # fmt: skip
+    return X, y + 30 * X[:, 0] * X[:, 1]
+
+
+@functools.cache
+def lightgbm_regressor(n_rows):
+    """The issue's case: 200 trees (31 leaves), 10,000 x 20."""
+    X, y = _lightgbm_data(n_rows)
+    model = lightgbm.LGBMRegressor(n_estimators=200, verbose=-1, random_state=0)
+    model.fit(X[:n_rows], y[:n_rows]).set_params(n_jobs=1)
+    return model, X[n_rows:], y[n_rows:]
+
+
+@functools.cache
+def lightgbm_classifier(n_rows):
+    """Binary, 200 trees: probabilities through the sigmoid."""
+    X, y = _lightgbm_data(n_rows)
+    y = (y > np.median(y)).astype(int)
+    model = lightgbm.LGBMClassifier(n_estimators=200, verbose=-1, random_state=0)
+    model.fit(X[:n_rows], y[:n_rows]).set_params(n_jobs=1)
+    return model, X[n_rows:], y[n_rows:]
+
+
+@functools.cache
+def lightgbm_categorical(n_rows):
+    """The house's customers table: pandas categories split natively, NaN."""
+    X, y = make_customers(2 * n_rows, RANDOM_STATE, noise_columns=True)
+    for column in ("region", "plan", "store"):
+        X[column] = X[column].astype("category")
+    rng = np.random.default_rng(RANDOM_STATE)
+    for column in ("age", "income"):
+        X.loc[rng.random(len(X)) < 0.05, column] = np.nan
+    model = lightgbm.LGBMClassifier(n_estimators=200, verbose=-1, random_state=0)
+    model.fit(X.iloc[:n_rows], y[:n_rows]).set_params(n_jobs=1)
+    return model, X.iloc[n_rows:], y[n_rows:]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    build: object
+    kind: str  # "importance", "dependence", "interaction" or "ale"
+    settings: tuple = ()
+    target: str = ""
+
+    def kwargs(self):
+        return dict(self.settings)
+
+
+PD_SETTINGS = (("features", (0,)), ("kind", "both"), ("grid_resolution", 50))
+LIGHTGBM_CASES = [
+    Case("LightGBM regressor 200 trees", lightgbm_regressor, "importance",
+         (("n_repeats", 5),), ">= 8x"),
+    Case("LightGBM classifier 200 trees", lightgbm_classifier, "importance",
+         (("n_repeats", 5), ("scoring", "neg_log_loss")), ">= 8x"),
+    Case("LightGBM categorical + NaN", lightgbm_categorical, "importance",
+         (("n_repeats", 5),), ">= 8x"),
+    Case("LightGBM regressor 200 trees", lightgbm_regressor, "dependence",
+         PD_SETTINGS, ">= 20x"),
+    Case("LightGBM classifier 200 trees", lightgbm_classifier, "dependence",
+         PD_SETTINGS, ">= 20x"),
+    Case("LightGBM categorical + NaN", lightgbm_categorical, "dependence",
+         (("features", ("tenure",)), ("kind", "both"), ("grid_resolution", 50)),
+         ">= 20x"),
+    # 5 features against all others and their 10 pairs on 600 points, as
+    # benchmarks/results/interaction.md: 5.4 million predictions generic.
+    Case("LightGBM regressor 200 trees", lightgbm_regressor, "interaction",
+         (("features", (0, 1, 2, 3, 4)), ("pairs", "all"), ("n_samples", 600)),
+         ">= 20x"),
+    Case("LightGBM classifier 200 trees", lightgbm_classifier, "ale",
+         (("features", (0,)), ("grid_resolution", 20))),
+]  # fmt: skip
+
+
+def lightgbm_contenders(case, model, X, y):
+    """Functions without arguments: the reference ("sklearn", or our generic
+    path where scikit-learn has no such function), ours generic, ours walked."""
+    kwargs = case.kwargs()
+    if case.kind == "importance":
+        kwargs["random_state"] = RANDOM_STATE
+
+        def reference():
+            return sklearn_importance(model, X, y, **kwargs)
+
+        def ours(algorithm):
+            return permutation_importance(model, X, y, algorithm=algorithm, **kwargs)
+
+    elif case.kind == "dependence":
+        features = list(kwargs.pop("features"))
+
+        def reference():
+            return sklearn_partial_dependence(model, X, features, **kwargs)
+
+        def ours(algorithm):
+            return partial_dependence(model, X, features, algorithm=algorithm, **kwargs)
+
+    else:
+        # H² and ALE: no scikit-learn function; "auto" walks (H² through the
+        # trees' structure).
+        function = accumulated_local_effects
+        if case.kind == "interaction":
+            function = interaction_strength
+            kwargs["random_state"] = RANDOM_STATE
+        features = list(kwargs.pop("features"))
+
+        def ours(algorithm):
+            return function(model, X, features, algorithm=algorithm, **kwargs)
+
+        return {"generic": functools.partial(ours, "generic"),
+                "walk": functools.partial(ours, "auto")}  # fmt: skip
+    return {
+        "sklearn": reference,
+        "generic": functools.partial(ours, "generic"),
+        "walk": functools.partial(ours, "tree"),
+    }
+
+
+def lightgbm_arrays(case, result):
+    if case.kind == "importance":
+        return {"importances": result.importances}
+    if case.kind == "dependence":
+        return {key: result[key] for key in ("average", "individual")}
+    if case.kind == "interaction":
+        return {"h_squared": result["h_squared"].to_numpy()}
+    return {"local_effects": result.local_effects[0]}
+
+
+def lightgbm_measure(case, n_rows, runs, agreement):
+    model, X, y = case.build(n_rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # correlation warnings
+        medians, results = _timing.time_side_by_side(
+            lightgbm_contenders(case, model, X, y), runs
+        )
+    reference = "sklearn" if "sklearn" in medians else "generic"
+    expected = lightgbm_arrays(case, results[reference])
+    got = lightgbm_arrays(case, results["walk"])
+    difference = max(
+        agreement.max_difference(f"{case.name} {case.kind} {key}", got[key],
+                                 expected[key])
+        for key in expected
+    )  # fmt: skip
+    if case.kind in ("importance", "dependence"):
+        # The walk promises LightGBM's predictions bit for bit.
+        for key, values in got.items():
+            agreement.require_identical(f"{case.name} {key}", values, expected[key])
+    if case.kind == "interaction":
+        path = results["walk"].attrs["algorithm"]
+        if path != "exact_tree":
+            agreement.mismatches.append(f"{case.name}: H² took {path}, not exact")
+    return medians, reference, difference
+
+
+def lightgbm_table(n_rows, runs, agreement, only=""):
+    columns = [
+        ("case", "<"), ("job", "<"), ("rows", ">"), ("reference", "<"),
+        ("reference s", ">"), ("generic s", ">"), ("walk s", ">"),
+        ("speed-up", ">"), ("target", "<"), ("max |diff|", ">"),
+    ]  # fmt: skip
+    rows = []
+    for case in LIGHTGBM_CASES:
+        if only.lower() not in f"{case.name} {case.kind}".lower():
+            continue
+        medians, reference, difference = lightgbm_measure(case, n_rows, runs, agreement)
+        settings = ", ".join(f"{k}={v}" for k, v in case.settings)
+        rows.append(
+            [
+                case.name, f"{case.kind} ({settings})", f"{n_rows:,}", reference,
+                f"{medians[reference]:.2f}", f"{medians['generic']:.2f}",
+                f"{medians['walk']:.2f}",
+                f"{medians[reference] / medians['walk']:.1f}x", case.target,
+                f"{difference:.1e}",
+            ]
+        )  # fmt: skip
+        print(f"  measured: {case.name}, {case.kind}", file=sys.stderr)
+    return _timing.format_table(columns, rows)
+
+
+# --- XGBoost: its own section (a 200-tree XGBClassifier) ---
 
 
 def xgboost_case(n_rows, n_trees=200, n_features=20):
@@ -127,14 +335,38 @@ def run_xgboost(rows, runs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1,000 rows, 1 run")
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--rows", type=int, default=10_000)
-    args = parser.parse_args()
-    rows, runs = (1000, 1) if args.quick else (args.rows, args.runs)
-    print(f"os.cpu_count()={os.cpu_count()}, load {os.getloadavg()[0]:.1f}")
-    run_xgboost(rows, runs).exit_if_any()
+    def add_rows(parser):
+        parser.add_argument(
+            "--rows", type=int, default=10_000, help="rows inspected (default: 10,000)"
+        )
+        parser.add_argument(
+            "--case",
+            default="",
+            help="only the cases whose name or job (importance, dependence, "
+            "interaction, ale) hold this",
+        )
+
+    args, runs = _timing.parse_runs(
+        __doc__.splitlines()[0],
+        f"smoke test: 1 run, {QUICK_ROWS:,} rows, 1 BLAS/OpenMP thread",
+        add_rows,
+    )
+    _timing.restart_single_threaded_if_quick(args.quick)
+    n_rows = QUICK_ROWS if args.quick else args.rows
+    agreement = _agreement.Agreement()
+    print(_timing.describe_environment([np, sklearn, lightgbm, inspectwidgets]))
+    print(_timing.describe_method(runs, args.quick, "reference, generic and walk"))
+    print()
+    started = time.perf_counter()
+    if "xgboost" not in args.case.lower():
+        print("LightGBM")
+        print(lightgbm_table(n_rows, runs, agreement, args.case))
+    if not args.case or "xgboost" in args.case.lower():
+        print()
+        print(f"load {os.getloadavg()[0]:.1f}")
+        agreement.mismatches.extend(run_xgboost(n_rows, runs).mismatches)
+    print(f"(total {time.perf_counter() - started:.0f} s)")
+    agreement.exit_if_any()
 
 
 if __name__ == "__main__":

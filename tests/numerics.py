@@ -29,8 +29,10 @@ FLOAT32_SUMS_RTOL allows 1e-5. The walk itself sums in float32 and gives
 XGBoost's own predictions bit for bit (tests/engine/shortcuts/test_xgboost_walk.py).
 """
 
+import platform
+
 import numpy as np
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 
 BLAS_RTOL = 1e-12
 
@@ -69,3 +71,27 @@ def assert_float32_sums_close(actual, desired, *, err_msg=""):
         atol=FLOAT32_SUMS_RTOL * max(1.0, scale),
         err_msg=err_msg,
     )
+
+
+# LightGBM's links (the tree walk's replay of LGBMClassifier and LGBMRegressor).
+# Raw scores are LightGBM's bit for bit everywhere: the same leaf values added
+# in the same order, in double. Its probabilities and exp-link predictions are
+# the C library's exp of those sums: the walk calls the C library's exp too
+# (numba, src/inspectwidgets/inspection/_shortcuts/trees/links.py), so where both
+# link glibc (Linux, where `make test` runs) they are bit for bit. Elsewhere
+# (another C library under one of them, or numba built with Intel's SVML) an
+# exp may round the other way; an ulp of exp moves a probability by at most
+# about two, so LINK_RTOL allows four, relative. numpy's own exp is not used:
+# with AVX-512 it rounds about one value in twenty the other way from glibc's
+# (46,197 of 10**6 normal values times 5, measured on the machine of
+# benchmarks/results/boosting_libraries.md).
+LINK_RTOL = 4 * np.finfo(np.float64).eps
+
+
+def assert_link_equal(actual, desired, *, err_msg=""):
+    """Assert LightGBM's linked outputs equal (see LINK_RTOL): exactly on
+    glibc, within LINK_RTOL elsewhere."""
+    if platform.libc_ver()[0] == "glibc":
+        assert_array_equal(actual, desired, err_msg=err_msg)
+    else:
+        assert_allclose(actual, desired, rtol=LINK_RTOL, atol=0, err_msg=err_msg)

@@ -156,12 +156,13 @@ def accumulated_local_effects(
         model's own ``n_jobs``). None means 1, -1 all cores.
     algorithm : {"auto", "tree", "linear", "generic"}, default="auto"
         "tree" walks each row once through scikit-learn's trees, forests and
-        boosting with both of its edges (the same predictions, bit for bit);
+        boosting, or LightGBM's, with both of its edges (the same
+        predictions: see :func:`partial_dependence`);
         "linear" moves each row's decision function by the feature's
         contribution at the edges (the linear models of
         :func:`partial_dependence`; to BLAS rounding); "generic" stacks the
         copies of X and calls the model. "auto" takes "tree" for histogram
-        gradient boosting only: with two to four copies per row,
+        gradient boosting and LightGBM only: with two to four copies per row,
         scikit-learn's own predict of the stacked copies is faster for its
         trees, forests and gradient boosting, and little slower than the
         linear shortcut (see docs/accumulated_local_effects.md).

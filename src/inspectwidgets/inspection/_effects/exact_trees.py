@@ -12,7 +12,9 @@ copies' responses is then the response of the mean of their leaf sums:
   squared, absolute and quantile losses);
 - the class probabilities of single trees and forests (averaged leaf
   fractions);
-- boosting classifiers' ``decision_function`` (raw scores).
+- boosting classifiers' ``decision_function`` (raw scores);
+- LightGBM's regressors with an identity link (regression, regression_l1,
+  huber, fair, quantile, mape).
 
 Elsewhere (boosting's probabilities, histogram boosting's Poisson or Gamma
 predictions, any ``scale="log_odds"``) the model's link bends every copy's
@@ -54,12 +56,14 @@ class ExactTreeDependence:
         if reason is not None:
             return reason
         X_in = trees.as_model_input(source)
+        if X_in is None and trees.flavour is not None:
+            return "X is not what LightGBM's predict reads as it is"
         # Only scikit-learn's float32 trees refuse NaN there and may take it
         # here; others' None leaves the rows to the model's own checks.
         if X_in is None and trees.finite:
             X_in = _with_missing_values(trees, source, methods)
-            if X_in is None:
-                return "X holds values the model's own checks must decide on"
+        if X_in is None:
+            return "X holds values the model's own checks must decide on"
         return cls(trees, X_in, responses, predictor.model_columns)
 
     def __call__(self, subset, weights):
@@ -97,6 +101,8 @@ class ExactTreeDependence:
 def nonlinear_response(trees, responses):
     """Why the responses are not an affine function of the leaf sums (None
     if they are)."""
+    if trees.flavour is not None:  # LightGBM's
+        return trees.flavour.nonlinear_reason(responses)
     if responses.scale == "log_odds":
         return "log-odds are not linear in the trees' leaf values"
     if trees.bent_link is not None:

@@ -197,20 +197,23 @@ def partial_dependence(
         scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
         GradientBoosting* (started from ``init="zero"`` or a constant dummy) and
         HistGradientBoosting* (categorical splits and missing values included),
-        of exactly these classes, any regressor and single-output classifiers.
-        "linear" moves each row's decision function by the feature's
-        contribution at each grid value, then applies the model's own link
-        (ICE lines in closed form, to BLAS rounding): LinearRegression, Ridge,
+        of exactly these classes, any regressor and single-output classifiers,
+        and LightGBM's LGBMClassifier and LGBMRegressor (read from their model
+        text; what is refused: docs/other_libraries.md). "linear" moves each
+        row's decision function by the feature's contribution at each grid
+        value, then applies the model's own link (ICE lines in closed form,
+        to BLAS rounding): LinearRegression, Ridge,
         Lasso, ElasticNet, SGD*, LinearSVC, LinearSVR, LogisticRegression and
         Poisson, Gamma and TweedieRegressor. Both take the model alone or last
         in a pipeline whose other steps map each column on its own (scaling,
         encoding, imputation, passthrough), and raise a ValueError saying why
         for anything else: other models, a `method` that resolves to
         "recursion" (pass ``method="brute"``), sparse data reaching the trees,
-        and X holding NaN or infinity (but for HistGradientBoosting*, which
-        routes missing values itself). "auto" takes "linear" or "tree" where
-        they apply and does what "generic" does elsewhere, where the model's
-        own checks judge NaN. The result's ``algorithm`` says which ran.
+        and X holding NaN or infinity (but for HistGradientBoosting* and
+        LightGBM, which route missing values themselves). "auto" takes
+        "linear" or "tree" where they apply and does what "generic" does
+        elsewhere, where the model's own checks judge NaN. The result's
+        ``algorithm`` says which ran.
     missing : {"sklearn", "observed"}, default="sklearn"
         What a feature's missing values (NaN, None, ``pd.NA``) do to its grid.
         "sklearn": scikit-learn's grid. A missing value is one of the unique

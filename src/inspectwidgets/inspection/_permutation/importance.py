@@ -321,9 +321,14 @@ def permutation_importance(
         its copies, the same predictions bit for bit: scikit-learn's
         DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
         GradientBoosting* (``init="zero"`` or a constant dummy) and
-        HistGradientBoosting*, single-output classifiers and any regressor.
-        "linear" adds the permuted columns' contribution to X's decision
-        function, then the model's own link: the predictions to BLAS
+        HistGradientBoosting*, single-output classifiers and any regressor;
+        LightGBM's LGBMClassifier and LGBMRegressor, read from their model
+        text (raw scores bit for bit, probabilities through the C library's
+        exp as LightGBM's; linear trees, ``boosting_type="rf"``, custom
+        objectives and links other than identity, exp, sigmoid and softmax
+        refused: docs/other_libraries.md). "linear" adds the permuted
+        columns' contribution to X's decision function, then the model's own
+        link: the predictions to BLAS
         rounding, for LinearRegression, Ridge, Lasso, ElasticNet, SGD*,
         LinearSVC, LinearSVR, LogisticRegression and Poisson, Gamma and
         TweedieRegressor. Both take exactly these classes, alone or last in
@@ -333,7 +338,8 @@ def permutation_importance(
         saying why for anything else: other models, a scorer needing the
         permuted rows (a callable not made by ``make_scorer``, or a
         ``score`` that is not r2 or accuracy), sparse data reaching trees,
-        NaN or infinity in X (but for HistGradientBoosting*). "auto" takes
+        NaN or infinity in X (but for HistGradientBoosting* and LightGBM).
+        "auto" takes
         "linear" where it applies, walks where "tree" does (but for trees
         whose copies would mostly leave their rows' paths early) and
         predicts elsewhere. The result's ``algorithm`` says which ran.

@@ -1,6 +1,7 @@
 """The tree walk: copies of X through scikit-learn's trees, forests and
 (histogram) gradient boosting, the model's own predictions bit for bit
-without predicting each copy (``models``, ``routing``, ``replay``).
+without predicting each copy (``models``, ``routing``, ``replay``); and
+through LightGBM's trees, read from its model text (``lightgbm``).
 
 What the rest of the engine may import from here is listed below; the
 engines choose a shortcut through ``_shortcuts`` (``choice``).
@@ -8,6 +9,7 @@ engines choose a shortcut through ``_shortcuts`` (``choice``).
 
 from .choice import check, detour_share, predicts_faster, take
 from .kinds import GRADIENT_BOOSTING, HIST_GRADIENT_BOOSTING, unsupported
+from .lightgbm import is_lightgbm
 from .models import TreeModel
 from .replay import row_blocks, walk_block_bytes
 from .walks import dependence_walks, load_walks, walks_needed
@@ -20,8 +22,10 @@ INTERNAL_API = [
     "check",
     "predicts_faster",
     "detour_share",
-    # why the walk cannot take a model (None if it can)
+    # why the walk cannot take a model (None if it can); whether it is
+    # LightGBM's (ALE walks it under "auto")
     "unsupported",
+    "is_lightgbm",
     # a walk's block of rows under max_memory, and the blocks
     "walk_block_bytes",
     "row_blocks",

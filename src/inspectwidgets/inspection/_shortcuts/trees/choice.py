@@ -7,14 +7,18 @@ import numpy as np
 from ..._core.pipeline import columnwise_view
 from .from_xgboost import tree_shapes
 from .kinds import FORESTS, GRADIENT_BOOSTING, SINGLE_TREES, other_library, unsupported
+from .lightgbm import LightGBMTrees, is_lightgbm
 from .models import TreeModel
 
 
 def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     """Whether, under ``algorithm="auto"``, predicting stacked copies beats
     walking them: with the permuted `columns` (one tuple per feature or
-    group) of a single tree, a forest or gradient boosting, where most copies
-    would leave their row's path early (see :func:`detour_share`)."""
+    group) of a single tree, a forest, gradient boosting or LightGBM, where
+    most copies would leave their row's path early (see
+    :func:`detour_share`). LightGBM's trees are weighed by the same cost,
+    tuned on scikit-learn's predict and not re-tuned on LightGBM's (the walk
+    wins by far on benchmarks/results/boosting_libraries.md's models)."""
     if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
@@ -28,11 +32,15 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
         shapes = [e.tree_ for e in model.estimators_.ravel()]
     elif kind in SINGLE_TREES:
         shapes = [model.tree_]
+    elif is_lightgbm(model) and unsupported(model, None, ()) is None:
+        shapes = LightGBMTrees.of(model).text.trees
     else:
         return False
     # Estimated on up to 16 of the trees, evenly spaced: a forest's trees
     # are alike, and all of them would delay the walk (benchmarks/results/trees.md).
     shapes = list(shapes)[:: max(1, len(shapes) // 16)]
+    if is_lightgbm(model):
+        shapes = LightGBMTrees.detour_trees(shapes)
     share = detour_share(shapes, columns)
     return DETOUR_COST * (share + 1 / (n_repeats * len(columns))) > 1
 
@@ -109,6 +117,11 @@ def take(model, X, methods, donor=None):
     X_in = trees.as_model_input(X)
     donor_in = None if donor is None else trees.as_model_input(donor)
     if X_in is None or (donor is not None and donor_in is None):
+        if trees.flavour is not None:
+            return (
+                "X is not what LightGBM's predict reads as it is (its number "
+                "of columns, category columns or a column that is not numeric)"
+            )
         return trees.unreadable
     return trees, X_in, donor_in
 

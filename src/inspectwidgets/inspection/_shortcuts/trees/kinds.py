@@ -1,8 +1,9 @@
 """Which models the tree shortcut reproduces, and why not others.
 
 scikit-learn's: exact types only (a subclass may predict otherwise),
-single-output classifiers and any regressor, on dense input. XGBoost's
-XGBClassifier and XGBRegressor: ``from_xgboost`` says which. Anything else
+single-output classifiers and any regressor, on dense input. LightGBM's
+LGBMClassifier and LGBMRegressor (``lightgbm`` says which) and XGBoost's
+XGBClassifier and XGBRegressor (``from_xgboost`` says which). Anything else
 takes the generic path.
 """
 
@@ -24,6 +25,8 @@ from sklearn.tree import (
     ExtraTreeClassifier,
     ExtraTreeRegressor,
 )
+
+from . import lightgbm
 
 SINGLE_TREES = (
     DecisionTreeClassifier,
@@ -83,6 +86,8 @@ def unsupported(model, X, methods):
     """Why the tree shortcut cannot predict `model` on `X` (None if it can).
     X may be None when not known yet."""
     kind = type(model)
+    if lightgbm.is_lightgbm(model):
+        return lightgbm.unsupported(model, X, methods)
     if other_library(model):
         # Imported here: from_xgboost builds on models, which imports this.
         from .from_xgboost import unsupported as xgboost_unsupported
@@ -90,10 +95,11 @@ def unsupported(model, X, methods):
         return xgboost_unsupported(model, X, methods)
     if kind not in SUPPORTED:
         return (
-            f"{kind.__name__} is not one of the tree models the shortcut reads "
+            f"{kind.__name__} is not one of the tree models the walk reads "
             "(scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, "
-            "ExtraTrees*, GradientBoosting*, HistGradientBoosting*; XGBoost's "
-            "XGBClassifier, XGBRegressor)"
+            "ExtraTrees*, GradientBoosting*, HistGradientBoosting*; LightGBM's "
+            "LGBMClassifier, LGBMRegressor; XGBoost's XGBClassifier, "
+            "XGBRegressor)"
         )
     if kind in CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
         return "a multi-output classifier takes the generic path"

@@ -1,4 +1,4 @@
-"""scikit-learn's tree models flattened into the node arrays the walks read.
+"""Tree models flattened into the node arrays the walks read.
 
 Permutation importance and partial dependence predict copies of X in which a
 few columns (a feature, a group, a one-hot block) take other values. For
@@ -12,7 +12,10 @@ module gathers a model's trees for them (:class:`TreeModel`).
 Used for DecisionTree*, ExtraTree*, RandomForest*, ExtraTrees*,
 GradientBoosting* (initial model "zero" or a constant dummy) and
 HistGradientBoosting* (numeric and categorical splits, missing values) of
-scikit-learn (``kinds`` says which exactly). A forest with ``n_jobs`` > 1
+scikit-learn (``kinds`` says which exactly), and for LightGBM's
+LGBMClassifier and LGBMRegressor, read from its model text: their
+:class:`TreeModel` holds a ``flavour`` (``lightgbm.LightGBMTrees``) that
+makes LightGBM's input and responses. A forest with ``n_jobs`` > 1
 adds its trees in whatever order its threads finish; we add them in order, as
 it does with one job.
 """
@@ -33,6 +36,7 @@ from .kinds import (
     other_library,
     unsupported,
 )
+from .lightgbm import LightGBMTrees, is_lightgbm
 from .nodes import (
     CATEGORICAL,
     FEATURE,
@@ -83,9 +87,13 @@ class TreeModel:
         # trees' sums are those already), histogram boosting's encoder.
         self.link, self.preprocessor = None, None
         # Why the responses are not an affine function of the leaf sums,
-        # where the model says so itself (the exact H² checks scikit-learn's
-        # kinds on its own): None for scikit-learn's.
+        # where the model says so itself (XGBoost's, ``from_xgboost``; the
+        # exact H² checks scikit-learn's kinds on its own): None otherwise.
         self.bent_link = None
+        # Another library's steps before and after its trees (its input,
+        # its responses: ``lightgbm.LightGBMTrees``); None for scikit-learn's
+        # and XGBoost's (a subclass, ``from_xgboost.XGBoostTrees``).
+        self.flavour = None
 
     @classmethod
     def of(cls, model, X, methods):
@@ -126,7 +134,10 @@ class TreeModel:
         where the model's own checks must decide (the generic path): float32
         holding NaN or infinity for scikit-learn's trees, forests and
         gradient boosting; float64 after its own encoder for histogram
-        gradient boosting, which routes missing values itself."""
+        gradient boosting, which routes missing values itself; as LightGBM's
+        predict reads it for LightGBM's models (``lightgbm``)."""
+        if self.flavour is not None:
+            return self.flavour.as_model_input(X)
         if not self.finite:
             if self.preprocessor is not None:
                 X = self.preprocessor.transform(X)
@@ -141,8 +152,9 @@ class TreeModel:
         (float32 for scikit-learn's trees, forests and gradient boosting;
         float64 for histogram gradient boosting without categorical
         features, whose encoder would otherwise come first), and it was not
-        fitted on named columns (it would warn of an array without them)."""
-        if hasattr(self.model, "feature_names_in_"):
+        fitted on named columns (it would warn of an array without them).
+        Not claimed for LightGBM's (category codes, zeros read as missing)."""
+        if self.flavour is not None or hasattr(self.model, "feature_names_in_"):
             return False
         return self.finite or self.preprocessor is None
 
@@ -152,7 +164,10 @@ class TreeModel:
         histogram gradient boosting's OpenMP threads, one for a single tree or
         gradient boosting), shared among the workers, at least one each. So
         the walk is compared with scikit-learn on the cores the model itself
-        takes, and a run's own ``n_jobs`` never oversubscribes them."""
+        takes, and a run's own ``n_jobs`` never oversubscribes them.
+        LightGBM's predict takes its ``n_jobs``."""
+        if self.flavour is not None:
+            return self.flavour.predict_threads(n_workers)
         kind = type(self.model)
         if self.forest:
             own = min(effective_n_jobs(self.model.n_jobs), self.n_trees)
@@ -243,6 +258,8 @@ _MOVED = (AttributeError, KeyError, TypeError, ValueError)
 
 def _flattened(model):
     """`model` as a :class:`TreeModel` (a model the shortcut supports)."""
+    if is_lightgbm(model):
+        return _lightgbm(model)
     kind = type(model)
     if kind in HIST_GRADIENT_BOOSTING:
         return _hist_gradient_boosting(model)
@@ -327,6 +344,19 @@ def _hist_gradient_boosting(model):
     trees.preprocessor = model._preprocessor
     if trees.preprocessor is not None:
         trees.column_of = _encoded_columns(trees.preprocessor)
+    return trees
+
+
+def _lightgbm(model):
+    """LGBMClassifier and LGBMRegressor: tree i adding its leaf value to raw
+    output i % K from +0.0 (LightGBM's ``PredictRaw``), on float64 input as
+    its predict reads X (see ``lightgbm``)."""
+    flavour = LightGBMTrees.of(model)
+    n_outputs = flavour.n_outputs
+    trees = TreeModel(model, flavour.nodes(), n_outputs, dtype=np.float64,
+                      start=np.zeros((1, n_outputs)), finite=False)  # fmt: skip
+    trees.classifier = flavour.classifier
+    trees.flavour = flavour
     return trees
 
 

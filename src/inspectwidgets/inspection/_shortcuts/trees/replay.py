@@ -124,6 +124,8 @@ def _donated(trees, routing, X, copies, donor, n_threads):
 def leaf_responses(trees, raw, methods):
     """What each of `methods` returns, from the leaf sums `raw` of shape
     (n_rows, n_outputs), by the model's own steps after its trees."""
+    if trees.flavour is not None:  # another library's (``lightgbm``)
+        return trees.flavour.responses(raw, methods)
     model, kind = trees.model, type(trees.model)
     boosting = kind in GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING
     if kind in HIST_GRADIENT_BOOSTING:

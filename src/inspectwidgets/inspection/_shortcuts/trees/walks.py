@@ -7,6 +7,7 @@ import numpy as np
 from ..._core.pipeline import final_estimator
 from ..kernels import load, loaded
 from .kinds import SUPPORTED, other_library
+from .lightgbm import is_lightgbm
 from .nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
 
@@ -16,7 +17,11 @@ def walks_needed(estimator):
     first shortcut call then compiles them (a few seconds, once per
     environment: numba caches them) or loads them from the cache."""
     model = final_estimator(estimator)
-    if type(model) not in SUPPORTED and not other_library(model):
+    if (
+        type(model) not in SUPPORTED
+        and not other_library(model)
+        and not is_lightgbm(model)
+    ):
         return False
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
@@ -79,3 +84,10 @@ def load_walks(estimator=None):
         route_copies(
             X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1), sums)
         )
+    if estimator is None or is_lightgbm(final_estimator(estimator)):
+        # LightGBM's links (its probabilities and exp-link predictions).
+        links = load("trees.links")
+        raw = np.zeros((2, 2))
+        links.sigmoid(raw, 1.0)
+        links.softmax(raw)
+        links.exponential(raw[0])
