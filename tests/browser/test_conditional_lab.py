@@ -4,7 +4,7 @@ bar's tooltip lists the feature's subgroups as the kernel computed them.
 Screenshots of the tooltip in the light and dark themes."""
 
 import pytest
-from conftest import OUTPUT_DIR, contrast
+from conftest import OUTPUT_DIR, contrast, isolated
 
 try:
     from playwright.sync_api import expect
@@ -120,7 +120,7 @@ def test_switch_to_conditional_redraws_and_hover_shows_the_rules(open_notebook):
             assert text["ratio"] >= 4.5, text
             hover_until_shown(nb, root, bar, tooltip)
             expect(tooltip).to_contain_text(f"{n_groups} subgroups:")
-            expect(tooltip).to_contain_text(f"{rule} ({size} rows)")
+            expect(tooltip).to_contain_text(f"{isolated(rule)} ({size} rows)")
             assert contrast(tooltip)["ratio"] >= 4.5
             nb.page.wait_for_function(IDLE_JS, arg=root.element_handle())
             OUTPUT_DIR.mkdir(parents=True, exist_ok=True)

@@ -167,7 +167,9 @@ def test_the_header_menu_chooses_the_reviewed_model(open_notebook, require_bundl
     page.get_by_test_id("icw-row").filter(
         has=page.get_by_test_id("icw-flag")
     ).first.hover()
-    expect(panel.get_by_test_id("mmi-tooltip")).to_contain_text("ridge − boosting")
+    expect(panel.get_by_test_id("mmi-tooltip")).to_contain_text(
+        f"{isolated('ridge')} − {isolated('boosting')}"
+    )
     # Set from Python: the menu follows.
     nb.run_code("mi.reviewed = 'boosting'")
     expect(menu).to_have_value("boosting")
@@ -249,7 +251,7 @@ def test_every_models_ice_on_demand_and_surfaces_of_a_pair(
     expect(every.get_by_test_id("mme-surface-panel")).to_have_count(2)
     nb.run_code("mi.selected_features = ['b']")
     expect(every.get_by_test_id("mme-title")).to_contain_text(
-        "accumulated local effects of b", timeout=RUN_TIMEOUT
+        f"accumulated local effects of {isolated('b')}", timeout=RUN_TIMEOUT
     )
     expect(every.get_by_test_id("mme-curve")).to_have_count(2)
     nb.screenshot(every, "model_inspector_models_ale_light.png")

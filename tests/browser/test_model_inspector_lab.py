@@ -357,7 +357,7 @@ def test_header_linking_and_no_duplicate_runs(open_notebook, require_bundle):
     )
     expect(_bar(saved, "age")).to_have_class("piw-bar iw-selected")
     expect(saved.get_by_test_id("mi-effects-title")).to_have_text(
-        "Effects of region (age needs a kernel to compute)"
+        f"Effects of {isolated('region')} ({isolated('age')} needs a kernel to compute)"
     )
     saved.get_by_test_id("mi-view-comparison").click()
     saved_rows = saved.locator(

@@ -3,6 +3,7 @@ choosing a column redraws one curve per group with a legend of sizes, and
 clicking a cluster's rule makes it the split, in the page and in Python."""
 
 import pytest
+from conftest import isolated
 
 try:
     from playwright.sync_api import expect
@@ -66,7 +67,7 @@ def test_split_by_a_column_then_by_a_cluster_rule(open_notebook):
     _, sizes = nb.run_code("print(*w._curve['groups']['sizes'])")
     expect(legend).to_have_text(
         [
-            f"{label} (n = {size})"
+            f"{isolated(label)} (n = {size})"
             for label, size in zip(
                 nb.run_code("print(*w._curve['groups']['labels'])")[1].split(),
                 sizes.split(),

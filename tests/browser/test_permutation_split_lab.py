@@ -4,6 +4,7 @@ subgroups' sizes and the small one greyed, in the page and in Python; "none"
 brings the bars back."""
 
 import pytest
+from conftest import isolated
 
 try:
     from playwright.sync_api import expect
@@ -78,7 +79,9 @@ def test_split_by_a_column_draws_a_dot_per_subgroup(open_notebook):
     # Every subgroup has a number for every feature: 4 features x 4 dots.
     expect(grouped.get_by_test_id("icw-dot")).to_have_count(16, timeout=RUN_TIMEOUT)
     expect(root.get_by_test_id("iw-grouped-note")).to_contain_text("enterprise")
-    expect(root.get_by_test_id("piw-baseline")).to_contain_text("split by plan")
+    expect(root.get_by_test_id("piw-baseline")).to_contain_text(
+        f"split by {isolated('plan')}"
+    )
     expect(root.get_by_test_id("piw-kind-box")).to_be_disabled()
     # Python holds what the page draws: each subgroup's own result.
     _, state = nb.run_code(

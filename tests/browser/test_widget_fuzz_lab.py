@@ -19,6 +19,7 @@ import random
 import re
 
 import pytest
+from conftest import isolated
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -462,7 +463,7 @@ def test_pd_widget_fuzz(open_notebook, seed):
     expect(root.get_by_test_id("pdw-ice-canvas")).to_have_attribute("data-curves", "12")
     expect(root.get_by_test_id("pdw-pdp")).to_have_attribute("data-points", "7")
     expect(root.locator(".pdw-y-title title")).to_have_text(
-        "probability of class setosa"
+        f"probability of class {isolated('setosa')}"
     )
     expect(root.get_by_test_id("pdw-error")).to_be_hidden()
     finish(nb, root, errors, "pd", seed, log)
