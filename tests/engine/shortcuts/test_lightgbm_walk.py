@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.inspection import permutation_importance as sklearn_importance
 
 from inspectwidgets import (
@@ -31,6 +30,7 @@ from inspectwidgets.inspection._core.batching import make_batcher
 from inspectwidgets.inspection._shortcuts.trees import TreeModel, unsupported
 
 from numerics import assert_blas_close, assert_link_equal
+from sklearn_reference import sklearn_partial_dependence
 
 N = 400
 # LightGBM's kZeroThreshold: values this close to zero are read as 0.0.

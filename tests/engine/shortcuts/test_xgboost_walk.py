@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
-from sklearn.inspection import partial_dependence as sklearn_partial_dependence
 from sklearn.inspection import permutation_importance as sklearn_importance
 
 from inspectwidgets import (
@@ -29,6 +28,7 @@ from inspectwidgets.inspection._core.batching import make_batcher
 from inspectwidgets.inspection._shortcuts.trees import TreeModel, take, unsupported
 
 from numerics import assert_float32_sums_close
+from sklearn_reference import sklearn_partial_dependence
 
 xgboost = pytest.importorskip("xgboost")
 
