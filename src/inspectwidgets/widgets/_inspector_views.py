@@ -111,6 +111,8 @@ class InspectorViews(InspectorScores):
             old.unobserve_all()  # nothing of it reaches the mirror any more
             old.close()
         child = (cls or VIEW_CLASSES[key])(*args, run=False, **kwargs)
+        if hasattr(child, "_bad_model"):
+            child._bad_model = None  # the inspector's header warns
         self._children[key] = child
         names = mirrored(child)
         self._publish(key, {name: getattr(child, name) for name in names})
