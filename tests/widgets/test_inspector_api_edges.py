@@ -98,3 +98,30 @@ def test_pd_to_frame_has_the_ice_curves_the_chart_draws(houses):
     assert w.wait(TIMEOUT) == "done"
     assert list(w.to_frame().columns) == ["rooms", "output", "average", "done"]
     w.close()
+
+
+def test_figure_header_draws_what_to_frame_header_holds(houses):
+    model, X, y = houses
+    mi = ModelInspector(
+        model, X, y, scoring=["r2", "neg_mean_absolute_error"],
+        cohorts={"big": "rooms >= 4"}, run=False,
+    )  # fmt: skip
+    frame = mi.to_frame("header")
+    figure = mi.figure("header")
+    assert len(figure.axes) == 2
+    for ax, scorer in zip(figure.axes, ["r2", "neg_mean_absolute_error"], strict=True):
+        assert ax.get_xlabel() == scorer
+        rows = frame[frame["scorer"] == scorer].set_index("cohort")
+        expected = [
+            rows.loc["all rows", "model"],
+            rows.loc["all rows", "dummy"],
+            rows.loc["big", "model"],
+            rows.loc["rest", "model"],
+        ]
+        widths = [bar.get_width() for bar in ax.patches]
+        assert_allclose(widths, expected)
+        assert [t.get_text() for t in ax.get_yticklabels()] == [
+            "model", "dummy", f"big (n = {rows.loc['big', 'n_rows']:,})",
+            f"rest (n = {rows.loc['rest', 'n_rows']:,})",
+        ]  # fmt: skip
+    mi.close()
