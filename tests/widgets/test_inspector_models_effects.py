@@ -81,7 +81,7 @@ def test_ice_per_model_on_demand_equals_scikit_learn(classification, counted):
     assert list(frame.columns) == ["model", "row", "b", "individual", "average"]
     rows = {name: r for name, r in frame.groupby("model", sort=False)}
     drawn = [np.unique(r["row"]) for r in rows.values()]
-    assert len(drawn[0]) == _inspector_effects.N_ICE
+    assert len(drawn[0]) == view.n_ice == inspector.views["effects"].n_ice
     assert_array_equal(drawn[0], drawn[1])  # the same rows for every model
     for name, model in models.items():
         expected = partial_dependence(
@@ -96,7 +96,7 @@ def test_ice_per_model_on_demand_equals_scikit_learn(classification, counted):
     # What is drawn is what the frame holds: (models, rows, grid).
     curves = inspector._effects_models["state"]["_models_curves"]
     ice = decode_binary_array(curves["individual"])
-    assert ice.shape == (2, _inspector_effects.N_ICE, 50)
+    assert ice.shape == (2, view.n_ice, 50)
     np.testing.assert_allclose(
         ice[1], rows["logistic"]["individual"].to_numpy().reshape(-1, 50), rtol=1e-6
     )
@@ -124,6 +124,31 @@ def test_ice_per_model_on_demand_equals_scikit_learn(classification, counted):
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
     assert len(counted) == 4
     inspector.figure("effects_models")
+    inspector.close()
+
+
+def test_every_models_ice_follows_the_effects_views_rows(classification, counted):
+    """Issue #52, item 9: the panel drew 100 rows' ICE whatever the Effects
+    view's `n_ice`; now it follows it, the same rows as the view draws."""
+    from inspectwidgets.widgets._effect_groups import drawn_rows
+
+    models, X, y = classification
+    inspector = ModelInspector(
+        models, X, y, n_repeats=2, random_state=0, selected_features=["b"]
+    )
+    _ask(inspector, ice=True)
+    effects = inspector.views["effects"]
+    effects.n_ice = 30
+    inspector._refresh()
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    view = inspector.views["effects_models"]
+    assert view.n_ice == 30
+    frame = view.to_frame()
+    for _, rows in frame.groupby("model", sort=False):
+        drawn = np.unique(rows["row"])
+        assert_array_equal(drawn, drawn_rows(len(X), 30, 0))
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert decode_binary_array(curves["individual"]).shape == (2, 30, 50)
     inspector.close()
 
 

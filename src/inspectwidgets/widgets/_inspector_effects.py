@@ -47,9 +47,6 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-N_ICE = 100
-"""ICE curves drawn per model, as the Effects view draws by default."""
-
 
 @dataclasses.dataclass(frozen=True)
 class CurvesKey:
@@ -59,6 +56,7 @@ class CurvesKey:
     grid_resolution: int
     individual: bool
     effect: str = "pd"
+    n_ice: int | None = None  # the ICE rows drawn, with `individual`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,6 +89,9 @@ class ModelsEffects(ComputationWidget):
     ice = traitlets.Bool(False).tag(sync=True)
     """Draw each model's ICE curves of the same rows (one feature)."""
 
+    n_ice = traitlets.Int(100, min=1).tag(sync=True)
+    """ICE curves drawn per model: the Effects view's `n_ice`, the same rows."""
+
     centered = traitlets.Bool(False).tag(sync=True)
     """Draw every curve as its change from the first grid value."""
 
@@ -107,6 +108,7 @@ class ModelsEffects(ComputationWidget):
         target: str = "",
         effect: Literal["pd", "ale"] = "pd",
         ice: bool = False,
+        n_ice: int = 100,
         centered: bool = False,
         random_state: int = 0,
         run: bool = True,
@@ -129,6 +131,7 @@ class ModelsEffects(ComputationWidget):
             target=target,
             effect=effect,
             ice=ice,
+            n_ice=n_ice,
             centered=centered,
         )
         self._ready = True
@@ -138,9 +141,13 @@ class ModelsEffects(ComputationWidget):
     def _key(self):
         """What the settings ask to compute (ICE: partial dependence's, of
         one feature)."""
-        one_pd = self.effect == "pd" and len(self.features) == 1
+        individual = self.effect == "pd" and len(self.features) == 1 and self.ice
         return CurvesKey(
-            tuple(self.features), self.grid_resolution, one_pd and self.ice, self.effect
+            tuple(self.features),
+            self.grid_resolution,
+            individual,
+            self.effect,
+            self.n_ice if individual else None,
         )
 
     def _stream(self, cancel):
@@ -182,7 +189,7 @@ class ModelsEffects(ComputationWidget):
                 method="brute",
                 categorical_features=self._categorical or None,
                 missing="observed",
-                n_ice=N_ICE if key.individual else None,
+                n_ice=key.n_ice,
                 random_state=self._random_state,
                 cancel=cancel,
             )
@@ -251,7 +258,7 @@ class ModelsEffects(ComputationWidget):
             return
         key = self._key()
         # ICE curves computed hold the average too.
-        keys = (key, dataclasses.replace(key, individual=True))
+        keys = (key, dataclasses.replace(key, individual=True, n_ice=self.n_ice))
         with self._lock:
             shown = self.result
             if shown is not None and shown.key in keys:

@@ -214,11 +214,13 @@ class InspectorViews(InspectorScores):
                     features=first,
                     grid_resolution=effects.grid_resolution,
                     target=effects.target,
+                    n_ice=effects.n_ice,
                     random_state=self._random_state,
                     **({k: getattr(old, k) for k in shown} if old else {}),
                 )
             effects.observe(
-                self._on_effects_settings, names=["grid_resolution", "target"]
+                self._on_effects_settings,
+                names=["grid_resolution", "target", "n_ice"],
             )
         X_train, y_train = self._train
         if X_train is not None:
@@ -302,7 +304,8 @@ class InspectorViews(InspectorScores):
 
     def _follow_effects(self):
         """Every model's curves follow the Effects view: its feature (or
-        pair), its grid resolution and class; marked to run when next shown."""
+        pair), its grid resolution, class and ICE rows; marked to run when
+        next shown."""
         child = self._children.get("effects_models")
         effects = self._children["effects"]
         if child is None or not effects.features:
@@ -311,6 +314,7 @@ class InspectorViews(InspectorScores):
             "features": list(effects.features),
             "grid_resolution": effects.grid_resolution,
             "target": effects.target,
+            "n_ice": effects.n_ice,
         }
         if all(getattr(child, k) == v for k, v in settings.items()):
             return
