@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from typing import TYPE_CHECKING, Literal
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 import traitlets
 
@@ -97,6 +99,10 @@ class ModelsEffects(ComputationWidget):
 
     _models_curves = traitlets.Dict().tag(sync=True)
     """What is drawn (widgets/_inspector_effects_payloads.py)."""
+
+    effects_view: Callable[[], Any] | None = None
+    """The inspector's Effects view (a callable giving it), whose partial
+    dependence of the reviewed model this panel takes (`shown_curve`)."""
 
     def __init__(
         self,
@@ -176,6 +182,12 @@ class ModelsEffects(ComputationWidget):
                 if last is None:
                     return  # cancelled: the models done so far stay shown
                 results[name] = last
+                yield self._kept(ModelsCurves(key, dict(results)))
+                continue
+            view = None if self.effects_view is None else self.effects_view()
+            shown = shown_curve(view, model, self._X, key, cancel)
+            if shown is not None:  # the reviewed model's: not computed again
+                results[name] = shown
                 yield self._kept(ModelsCurves(key, dict(results)))
                 continue
             stream = iter_partial_dependence(
@@ -341,3 +353,37 @@ class ModelsEffects(ComputationWidget):
             centered=self.centered,
             ale=curves.key.effect == "ale",
         )
+
+
+def shown_curve(effects, model, X, key, cancel):
+    """The Effects view's partial dependence of `model` on the rows `X` for
+    `key`, which every model's panel would otherwise compute again (the same
+    rows, method, grid and ICE rows: the reviewed model's curve); waited for
+    while the view computes; None where the view holds no such curve."""
+    if effects is None or effects._estimator is not model or effects._X is not X:
+        return None
+    while True:
+        with effects._lock:
+            settings, result = effects._held.get("pd", (None, None))
+        if settings is not None and _same_curve(settings, key):
+            if key.individual:
+                return result
+            return dataclasses.replace(result, individual=None, ice_rows=None)
+        if effects.status != "running" or (cancel is not None and cancel.is_set()):
+            return None
+        time.sleep(0.02)  # the view's run, started first, is computing it
+
+
+def _same_curve(settings, key):
+    """Whether the Effects view's partial dependence part (`settings`, a
+    PartSettings) is what `key` asks of the reviewed model."""
+    kinds = ("both",) if key.individual else ("average", "both")
+    return (
+        tuple(settings.features) == key.features
+        and settings.grid_resolution == key.grid_resolution
+        and settings.kind in kinds
+        and settings.scale == "probability"
+        and not settings.centered
+        and not settings.at_ale_edges
+        and (not key.individual or settings.n_ice == key.n_ice)
+    )

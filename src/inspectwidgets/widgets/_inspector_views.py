@@ -207,7 +207,7 @@ class InspectorViews(InspectorScores):
             old = self._children.get("effects_models")
             shown = ("effect", "ice", "centered")
             if every_model or old is None:
-                self._child(
+                panel = self._child(
                     "effects_models",
                     self._models,
                     X,
@@ -218,6 +218,8 @@ class InspectorViews(InspectorScores):
                     random_state=self._random_state,
                     **({k: getattr(old, k) for k in shown} if old else {}),
                 )
+                # The reviewed model's curve is the Effects view's: taken.
+                panel.effects_view = lambda: self._children.get("effects")
             effects.observe(
                 self._on_effects_settings,
                 names=["grid_resolution", "target", "n_ice"],
