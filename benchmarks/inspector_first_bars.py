@@ -4,16 +4,17 @@
         [--model forest|lightgbm]
 
 Issue 33's case: a random forest of 100 trees, 20,000 held-out rows x 20
-features, 3 repeats; with ``--model lightgbm``, issue 48's: an
-LGBMClassifier of 200 trees (its default 31 leaves) on the same rows (the inspector's held-out interval resamples them: 200
-resamples up to 20,000 rows). Timed from the call to the first non-empty
-chart of the Importance view, beside `PermutationImportanceWidget` alone on
-the same inputs (the floor: the inspector adds its header, the dummy and
-the other views) and scikit-learn's `permutation_importance` of one repeat
-(what a first round costs it). The held-out rows ride the Importance run's
-first walk, which gives the header its scores too. Alternating order after
-a warm-up; never asserted. The header's scores and the finished importances
-must equal scikit-learn's (else exit 1).
+features, 3 repeats (the inspector's held-out interval resamples them: 200
+resamples up to 20,000 rows); with ``--model lightgbm``, issue 48's: an
+LGBMClassifier of 200 trees (its default 31 leaves) on the same rows. Timed
+from the call to the first non-empty chart of the Importance view, beside
+`PermutationImportanceWidget` alone on the same inputs (the floor: the
+inspector adds its header, the dummy and the other views) and scikit-learn's
+`permutation_importance` of one repeat (what a first round costs it). The
+held-out rows ride the Importance run's first walk, which gives the header
+its scores too. Alternating order after a warm-up; never asserted. The
+header's scores and the finished importances must equal scikit-learn's (else
+exit 1).
 """
 
 import statistics

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._embedding import VIEW_CLASSES
-from ._figures import with_png
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -60,10 +59,10 @@ class InspectorResults:
             )
         return self._children[view].figure()
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
+    def _picture_result(self):
+        """The shown view's finished result (the tab's figure is drawn)."""
         shown = self._children.get(self._tab())
-        return with_png(bundle, self.figure if shown and shown.result else None)
+        return None if shown is None else shown._picture_result()
 
     def save_html(
         self,
