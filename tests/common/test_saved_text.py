@@ -38,16 +38,21 @@ def _table():
     rng = np.random.default_rng(0)
     cities = [FREQUENT_CITIES[i % 4] for i in range(100)]
     cities += [f"Hamlet {i:03d}" for i in range(N_ROWS - 100)]
+    emails = [f"person{i:03d}.{rng.integers(10**6)}@example.org" for i in range(N_ROWS)]
+    ssns = [
+        f"{rng.integers(100, 999)}-{i:02d}-{rng.integers(1000, 9999)}"
+        for i in range(N_ROWS)
+    ]
     X = pd.DataFrame(
         {
             "age": rng.integers(18, 80, N_ROWS),  # an integer column
             "income": rng.normal(50, 10, N_ROWS),
             "plan": pd.Categorical(rng.choice(PLANS, N_ROWS)),
-            "email": [f"person{i:03d}.{rng.integers(10**6)}@example.org" for i in range(N_ROWS)],
-            "ssn": [f"{rng.integers(100, 999)}-{i:02d}-{rng.integers(1000, 9999)}" for i in range(N_ROWS)],
+            "email": emails,
+            "ssn": ssns,
             "city": cities,
         }
-    )  # fmt: skip
+    )
     X.loc[3, "income"] = np.nan
     y = 0.1 * X["age"] + 0.05 * X["income"].fillna(50) + 2 * (X["plan"] == "plan-pro")
     return X, y + rng.normal(size=N_ROWS)
