@@ -105,22 +105,50 @@ function escapeChar(char) {
 }
 
 /**
+ * A name longer than this is cut, ending with "…", wherever it is drawn
+ * (`visibleName`, and so `isolate`, `truncate` and the ticks): 1 MB names
+ * made a saved page millions of pixels wide. The figures cut at the same
+ * length (MAX_NAME_CHARS in src/inspectwidgets/_text.py). The whole name is
+ * in the label's title, shown on hover.
+ */
+export const MAX_NAME_CHARS = 40;
+
+/**
+ * `text`, or its first `limit - 1` characters and "…" when longer; counted
+ * in code points, so a character outside the BMP is never cut in half.
+ *
+ * @param {string} text
+ * @param {number} [limit]
+ * @returns {string}
+ */
+export function cutName(text, limit = MAX_NAME_CHARS) {
+  if (text.length <= limit) return text; // UTF-16 units ≥ code points
+  const chars = Array.from(text.slice(0, 2 * limit));
+  if (chars.length <= limit && text.length <= 2 * limit) return text;
+  return `${chars.slice(0, Math.max(1, limit - 1)).join("")}…`;
+}
+
+/**
  * `name` (a column, category, class or model name) as a label draws it, so
  * that names differing invisibly are drawn apart, as the figures draw them
  * (`visible` in src/inspectwidgets/_text.py): a character a reader cannot
  * see (U+200D, U+00A0, NUL) written as Python's repr writes it ("\\u200d"),
  * a space at either end as "␣", and in a name holding Latin letters each
  * Cyrillic letter escaped ("\\u0430ge" for "аge"). Anything else is
- * unchanged. The full name goes in the label's title, shown on hover.
+ * unchanged; a name longer than MAX_NAME_CHARS is cut (`cutName`). The full
+ * name goes in the label's title, shown on hover.
  *
  * @param {unknown} name
  * @returns {string}
  */
 export function visibleName(name) {
   let text = String(name);
+  // Cut before escaping: a 1 MB name is not scanned whole (escapes only
+  // lengthen it, so what is cut here would be cut below anyway).
+  if (text.length > 4 * MAX_NAME_CHARS) text = text.slice(0, 4 * MAX_NAME_CHARS);
   text = text.replace(HIDDEN, escapeChar);
   if (LATIN.test(text)) text = text.replace(CYRILLIC, escapeChar);
-  return text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length));
+  return cutName(text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length)));
 }
 
 /**

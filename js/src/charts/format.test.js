@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { columnFormat, formatNumber, formatSeconds, isolate, visibleName } from "./format.js";
+import {
+  MAX_NAME_CHARS,
+  columnFormat,
+  cutName,
+  formatNumber,
+  formatSeconds,
+  isolate,
+  visibleName,
+} from "./format.js";
 
 describe("helpers", () => {
   it("formatNumber and formatSeconds are short and readable", () => {
@@ -71,5 +79,32 @@ describe("visibleName", () => {
 
   it("is what isolate() and truncate() draw", () => {
     expect(isolate("age ")).toBe("\u2068age\u2423\u2069");
+  });
+});
+
+describe("cutName", () => {
+  it("cuts a long name to MAX_NAME_CHARS, ending with an ellipsis", () => {
+    expect(cutName("age")).toBe("age");
+    const exact = "x".repeat(MAX_NAME_CHARS);
+    expect(cutName(exact)).toBe(exact);
+    const cut = cutName(`${exact}y`);
+    expect(cut).toBe(`${"x".repeat(MAX_NAME_CHARS - 1)}…`);
+    expect(cutName("abcdef", 4)).toBe("abc…");
+  });
+
+  it("never cuts a character outside the BMP in half", () => {
+    const faces = "😀".repeat(MAX_NAME_CHARS); // 2 UTF-16 units each
+    expect(cutName(faces)).toBe(faces);
+    const cut = cutName(`${faces}😀`);
+    expect(Array.from(cut)).toHaveLength(MAX_NAME_CHARS);
+    expect(cut.endsWith("😀…")).toBe(true);
+  });
+
+  it("bounds every label: a 1 MB name, as visibleName, isolate and a truncated tick draw it", () => {
+    const huge = "n".repeat(1_000_000);
+    expect(visibleName(huge)).toHaveLength(MAX_NAME_CHARS);
+    expect(isolate(huge)).toHaveLength(MAX_NAME_CHARS + 2);
+    // Escapes count after the cut: a long name of zero-width joiners.
+    expect(visibleName("\u200d".repeat(10_000))).toHaveLength(MAX_NAME_CHARS);
   });
 });

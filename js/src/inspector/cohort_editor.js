@@ -207,7 +207,7 @@ export function createCohortEditor({ model, dom }) {
               attrs: { "data-cohort": line.name },
             },
             [
-              h("td", {}, [swatch, ` ${isolate(line.name)}`]),
+              h("td", { attrs: { title: line.name } }, [swatch, ` ${isolate(line.name)}`]),
               h("td", { text: visibleName(line.rule), className: "mi-cohort-rule" }),
               h("td", { text: line.rows }),
               ...line.scores.map((text) => h("td", { text })),

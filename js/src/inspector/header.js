@@ -22,6 +22,19 @@ import { h } from "../ui/dom.js";
  */
 
 /**
+ * The whole names of the score columns (`scoreColumns` cuts them), for
+ * their titles.
+ *
+ * @param {Header} header
+ * @returns {string[]}
+ */
+export function scoreColumnTitles(header) {
+  const others = header.other_models ?? [];
+  const names = others.map((other) => String(other.name));
+  return [header.model_name || "model", ...names, header.dummy ?? "dummy"];
+}
+
+/**
  * The score table's column titles after the scorer's: the reviewed model
  * (by its name when the review has several), each other model, the dummy.
  *
@@ -192,10 +205,14 @@ export function createHeader(context) {
           s.dummy ?? NaN,
         ]),
       );
+      // A long model name is cut (`isolate`); the whole one on hover.
+      const titles = scoreColumnTitles(header);
       table.replaceChildren(
         h("tr", {}, [
           h("th", { text: "held-out score" }),
-          ...scoreColumns(header).map((text) => h("th", { text })),
+          ...scoreColumns(header).map((text, i) =>
+            h("th", { text, attrs: { title: titles[i] } }),
+          ),
         ]),
         ...scores.map((s) =>
           h(

@@ -29,7 +29,7 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import check_cohorts
+from ..inspection._core import check_cohorts, level_summary
 from ._effect_groups import COHORT_SPLIT, cohort_order
 from ._inspector_models import cohort_scores
 
@@ -46,9 +46,6 @@ COHORT_VIEWS = ("importance", "importance_train", "effects")
 _GONE = {"cohort_importance": "importance", "cohort_effects": "effects"}
 """The cohorts' own tables before they were the views' split (#34)."""
 
-# Values of a text column the header's form offers (the most frequent).
-MAX_FIELD_VALUES = 30
-
 
 def cohort_fields(X, names):
     """What the header's form offers per column: its name, its kind
@@ -62,10 +59,19 @@ def cohort_fields(X, names):
         elif is_numeric_dtype(column.dtype) or _numbers(column):
             fields.append({"name": name, "kind": "number", "values": []})
         else:
-            counts = column.dropna().astype(str).value_counts(sort=True)
-            values = list(counts.index[:MAX_FIELD_VALUES])
-            fields.append({"name": name, "kind": "text", "values": values})
+            fields.append({"name": name, "kind": "text", **_suggestions(column)})
     return fields
+
+
+def _suggestions(column):
+    """The values the form suggests for a text column, most frequent first:
+    every one, or of an ID's or an e-mail's only those `level_summary`
+    names, and its note (the suggestions are in a saved page's state)."""
+    summary = level_summary(column)
+    if summary is None:
+        counts = column.dropna().astype(str).value_counts(sort=True)
+        return {"values": list(counts.index), "note": ""}
+    return {"values": [str(v) for v in summary.named], "note": summary.note}
 
 
 def _numbers(column):

@@ -70,13 +70,22 @@ class InspectorResults:
         *,
         title: str = "Model review",
         overwrite: bool = True,
+        category_labels: bool = True,
     ) -> Path:
         """Write the review as one standalone HTML file (no kernel, no
         network), safe to send: written whole or not at all, with errors'
-        messages but no traceback nor local path. `overwrite` (default True,
-        as ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or
-        a symbolic link there is refused. See
+        messages but no traceback, local path, user or host name, and no
+        value of an ID-like text column. `overwrite` (default True, as
+        ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or a
+        symbolic link there is refused. `category_labels` False writes each
+        category ``category 1``, ``category 2``... See
         :func:`inspectwidgets.widgets._standalone.save_html`."""
         from ._standalone import save_html
 
-        return save_html(self, path, title=title, overwrite=overwrite)
+        return save_html(
+            self,
+            path,
+            title=title,
+            overwrite=overwrite,
+            category_labels=category_labels,
+        )

@@ -13,8 +13,10 @@ page (the displayed scorer, the tab, sort order, selection) stay in the page;
 what needs Python (a rerun) does nothing.
 
 A saved page is meant to be mailed, so it holds whatever strings the data
-holds without breaking (`script_json`), carries no traceback nor local path
-(`shareable_state`), and is written whole or not at all (`_write_atomically`).
+holds without breaking (`script_json`), carries no traceback, local path,
+user or host name, nor what its charts do not draw (`shareable_state`, in
+widgets/_page_state.py), and is written whole or not at all
+(`_write_atomically`).
 """
 
 import base64
@@ -25,13 +27,12 @@ import os
 import re
 import secrets
 import stat
-import sys
-import tempfile
 from pathlib import Path
 
 from ipywidgets.widgets.widget import _remove_buffers
 
 from .. import __version__
+from ._page_state import shareable_state, without_local_paths
 
 # Traits the page carries otherwise (the module and CSS inlined once) or that
 # mean nothing without a kernel.
@@ -158,59 +159,6 @@ def _plain_text(text):
     return html.escape(re.sub("[\ud800-\udfff\x00]", "\ufffd", str(text)))
 
 
-# Where a message may name the author's machine, longest first; each becomes
-# a placeholder (the first named wins where two are one folder). "/" and other
-# one-character paths are not worth replacing.
-def _local_prefixes():
-    places = {
-        str(Path.home()): "~",
-        tempfile.gettempdir(): "<tmp>",
-        sys.prefix: "<python>",
-        sys.base_prefix: "<python>",
-    }
-    with contextlib.suppress(OSError):  # a working folder deleted meanwhile
-        places[os.getcwd()] = "<cwd>"
-    found = {}
-    for place, placeholder in places.items():
-        for spelling in {place, os.path.realpath(place)}:
-            if len(spelling) > 1:
-                found.setdefault(spelling.rstrip(os.sep), placeholder)
-    return sorted(found.items(), key=lambda item: -len(item[0]))
-
-
-def _without_local_paths(text):
-    """`text` with the home, working, temporary and Python folders replaced
-    by ``~``, ``<cwd>``, ``<tmp>`` and ``<python>``."""
-    for place, placeholder in _local_prefixes():
-        # The whole folder name only: "/home/al" is not replaced in "/home/alice".
-        pattern = re.escape(place) + r"(?![\w-])"
-        text = re.sub(pattern, placeholder, text)  # placeholders hold no "\\"
-    return text
-
-
-# Synced traits that stay on the author's machine: the traceback (with its
-# absolute paths and user name) behind the live widget's "details".
-_NOT_SHARED = ("error_details",)
-
-
-def shareable_state(node):
-    """A copy of widget state `node` fit to send: no `_NOT_SHARED` trait and
-    no local path in an ``error``, at any depth (ModelInspector holds its
-    views' states inside its own)."""
-    if isinstance(node, dict):
-        shared = {}
-        for key, value in node.items():
-            if key in _NOT_SHARED and isinstance(value, str):
-                value = ""
-            elif key == "error" and isinstance(value, str):
-                value = _without_local_paths(value)
-            shared[key] = shareable_state(value)
-        return shared
-    if isinstance(node, list | tuple):
-        return [shareable_state(value) for value in node]
-    return node
-
-
 def _source(value):
     """An anywidget `_esm`/`_css` value: file contents, or a path to read."""
     text = str(value)
@@ -220,14 +168,16 @@ def _source(value):
     return text
 
 
-def standalone_html(widget, *, title="Widget"):
-    """The HTML page of `widget` (an anywidget) with its current state."""
+def standalone_html(widget, *, title="Widget", category_labels=True):
+    """The HTML page of `widget` (an anywidget) with its current state, as
+    `shareable_state` keeps it."""
     state = shareable_state(
         {
             name: value
             for name, value in widget.get_state().items()
             if name not in _NOT_EMBEDDED
-        }
+        },
+        category_labels=category_labels,
     )
     # Tells the front end it runs without a kernel (what needs one can say so).
     state["_standalone"] = True
@@ -240,7 +190,7 @@ def standalone_html(widget, *, title="Widget"):
     css = _source(widget._css).replace("</style", "<\\/style")
     return _PAGE.format(
         version=__version__,
-        title=_plain_text(title),
+        title=_plain_text(without_local_paths(str(title))),
         css=css,
         state=script_json(payload),
         module=script_json(_source(widget._esm)),
@@ -248,13 +198,15 @@ def standalone_html(widget, *, title="Widget"):
     )
 
 
-def save_html(widget, path, *, title="Widget", overwrite=True):
+def save_html(widget, path, *, title="Widget", overwrite=True, category_labels=True):
     """Write `widget` as one standalone HTML file at `path`; return the path.
 
     The page needs no kernel and no network: its charts draw from the
     embedded state and the controls that live in the front end work. It
-    carries each error's message but not its traceback, and names no folder
-    of this machine (see "Sharing" in docs/reliability.md).
+    carries each error's message but not its traceback, names no folder,
+    user or host of this machine, and lists no value of a text column with
+    nearly one value per row (an ID, an e-mail). What a page holds, exactly:
+    "What a saved page contains" in docs/reliability.md.
 
     Parameters
     ----------
@@ -267,6 +219,10 @@ def save_html(widget, path, *, title="Widget", overwrite=True):
         Replace a file already at `path`, as ``DataFrame.to_csv`` and
         ``Figure.savefig`` do: a notebook run again saves its review again.
         With False, a file at `path` raises FileExistsError.
+    category_labels : bool, default=True
+        With False, no category of the data is in the page: each label (a
+        grid's, a distribution's, a subgroup's) is written ``category 1``,
+        ``category 2``..., the same label the same number across the page.
 
     Returns
     -------
@@ -304,7 +260,9 @@ def save_html(widget, path, *, title="Widget", overwrite=True):
             f"{path} exists; pass overwrite=True to replace it, or another path."
         )
     # Encoded first: nothing is touched if the page cannot be.
-    data = standalone_html(widget, title=title).encode("utf-8")
+    data = standalone_html(widget, title=title, category_labels=category_labels).encode(
+        "utf-8"
+    )
     _write_atomically(path, data, overwrite=overwrite)
     return path
 

@@ -19,6 +19,7 @@ from .hints import (
     RandomState,
     Scoring,
 )
+from .levels import LevelSummary, level_summary
 from .parallel import (
     WithCallersConfig,
     chunk_progress,
@@ -72,6 +73,10 @@ INTERNAL_API = [
     "WithCallersConfig",
     # the engines' parameter lists, for the widgets that call a Run
     "bind_arguments",
+    # a text column summarised, never enumerated (an ID, an e-mail): the
+    # values a chart or the cohort form may name
+    "level_summary",
+    "LevelSummary",
     # the inspector's cohorts checked, and its rows in no cohort
     "check_cohorts",
     "REST",

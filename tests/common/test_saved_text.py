@@ -1,0 +1,271 @@
+"""A saved review holds only what it shows (#49 items 2 and 3): a table with
+a unique e-mail and SSN per row, saved from the inspector and from every
+standalone widget, holds none of those values (the overview, the cohort
+form's suggestions and a selected ID column's chart included); a column with
+a few frequent values names those only; ``category_labels=False`` leaves out
+every category; no absolute path, user or host name reaches the page,
+whatever key holds it. The page drawn: tests/browser/test_shared_review.py.
+"""
+
+import getpass
+import json
+import re
+import socket
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.compose import make_column_transformer
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LinearRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import OneHotEncoder
+
+import inspectwidgets as iw
+from inspectwidgets.inspection._core import level_summary
+from inspectwidgets.inspection._core.levels import MAX_LEVELS, MIN_ROWS
+from inspectwidgets.widgets._page_state import shareable_state, without_local_paths
+from inspectwidgets.widgets._standalone import save_html
+
+N_ROWS = 200
+PLANS = ["plan-basic", "plan-pro", "plan-team"]
+# Four cities in 20 rows or more each, the other rows a city of their own.
+FREQUENT_CITIES = ["Springfield", "Shelbyville", "Ogdenville", "North Haverbrook"]
+
+
+def _table():
+    rng = np.random.default_rng(0)
+    cities = [FREQUENT_CITIES[i % 4] for i in range(100)]
+    cities += [f"Hamlet {i:03d}" for i in range(N_ROWS - 100)]
+    emails = [f"person{i:03d}.{rng.integers(10**6)}@example.org" for i in range(N_ROWS)]
+    ssns = [
+        f"{rng.integers(100, 999)}-{i:02d}-{rng.integers(1000, 9999)}"
+        for i in range(N_ROWS)
+    ]
+    X = pd.DataFrame(
+        {
+            "age": rng.integers(18, 80, N_ROWS),  # an integer column
+            "income": rng.normal(50, 10, N_ROWS),
+            "plan": pd.Categorical(rng.choice(PLANS, N_ROWS)),
+            "email": emails,
+            "ssn": ssns,
+            "city": cities,
+        }
+    )
+    X.loc[3, "income"] = np.nan
+    y = 0.1 * X["age"] + 0.05 * X["income"].fillna(50) + 2 * (X["plan"] == "plan-pro")
+    return X, y + rng.normal(size=N_ROWS)
+
+
+@pytest.fixture(scope="module")
+def table():
+    X, y = _table()
+    text = ["plan", "email", "ssn", "city"]
+    encode = make_column_transformer(
+        (OneHotEncoder(handle_unknown="ignore"), text), remainder=SimpleImputer()
+    )
+    forest = RandomForestRegressor(n_estimators=10, random_state=0)
+    return make_pipeline(encode, forest).fit(X, y), X, y
+
+
+def _wait(widget):
+    for _ in range(3):  # the inspector starts its effects after importance
+        widget.wait(120)
+    views = getattr(widget, "views", {"self": widget})
+    for view in views.values():
+        if hasattr(view, "wait_overview"):
+            view.wait_overview(120)
+
+
+@pytest.fixture(scope="module")
+def pages(table, tmp_path_factory):
+    """{name: saved page} of the inspector (an ID column selected or not)
+    and of each standalone widget, every one run to the end."""
+    model, X, y = table
+    numeric = ["age", "income"]
+    widgets = {
+        "inspector": iw.ModelInspector(
+            model, X, y, n_repeats=2, random_state=0, selected_features=["age"]
+        ),
+        "inspector, email selected": iw.ModelInspector(
+            model, X, y, n_repeats=2, random_state=0, selected_features=["email"]
+        ),
+        "inspector, city selected": iw.ModelInspector(
+            model, X, y, n_repeats=2, random_state=0, selected_features=["city"]
+        ),
+        "permutation": iw.PermutationImportanceWidget(
+            model, X, y, n_repeats=2, random_state=0
+        ),
+        "partial_dependence": iw.PartialDependenceWidget(
+            model, X, features=["city"], grid_resolution=5, n_ice=5, overview=True
+        ),
+        "comparison": iw.ImportanceComparisonWidget(
+            RandomForestRegressor(n_estimators=5, random_state=0).fit(
+                X[numeric].fillna(0), y
+            ),
+            X[numeric].fillna(0),
+            y,
+            X[numeric].fillna(0),
+            y,
+            n_repeats=2,
+        ),
+        "interaction": iw.InteractionWidget(
+            LinearRegression().fit(X[numeric].fillna(0), y),
+            X[numeric].fillna(0),
+            n_samples=10,
+            grid_resolution=4,
+        ),
+    }
+    folder = tmp_path_factory.mktemp("saved")
+    saved = {}
+    for name, widget in widgets.items():
+        _wait(widget)
+        saved[name] = save_html(widget, folder / f"{name}.html").read_text()
+        widget.close()
+    return saved
+
+
+def _state(page):
+    text = re.search(r'id="widget-state">(.*?)</script>', page, re.S).group(1)
+    return json.loads(text)["state"]
+
+
+def _strings(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+    elif isinstance(node, str):
+        yield node
+
+
+def test_no_value_of_an_id_column_is_in_any_saved_page(pages, table):
+    _, X, _ = table
+    raw = set(X["email"]) | set(X["ssn"]) | {c for c in X["city"] if "Hamlet" in c}
+    for name, page in pages.items():
+        leaked = sorted(value for value in raw if value in page)
+        assert leaked == [], f"{name}: {len(leaked)} raw values, e.g. {leaked[:3]}"
+
+
+def test_the_overview_names_only_what_it_summarises(pages):
+    effects = _state(pages["inspector"])["_effects"]["state"]
+    panels = {p["feature"]: p for p in effects["_overview"]["panels"]}
+    assert set(panels) == {"age", "income", "plan", "email", "ssn", "city"}
+    for column in ("email", "ssn"):
+        assert panels[column]["x"] == []
+        assert "200 distinct values, none in 5 rows" in panels[column]["note"]
+    assert sorted(panels["city"]["x"]) == sorted(FREQUENT_CITIES)
+    assert "4 of 104 distinct values shown" in panels["city"]["note"]
+    assert sorted(panels["plan"]["x"]) == PLANS  # a few categories: listed
+
+
+def test_a_selected_id_column_says_why_it_draws_nothing(pages):
+    effects = _state(pages["inspector, email selected"])["_effects"]["state"]
+    assert effects["status"] == "error"
+    assert "'email': 200 distinct values, none in 5 rows or more" in effects["error"]
+    city = _state(pages["inspector, city selected"])["_effects"]["state"]["_curve"]
+    assert sorted(city["grid_labels"]) == sorted(FREQUENT_CITIES)
+    assert sorted(city["distribution"]["labels"]) == sorted(FREQUENT_CITIES)
+
+
+def test_a_widget_of_an_id_column_is_refused_saying_why(table):
+    model, X, _ = table
+    with pytest.raises(ValueError, match="'ssn': 200 distinct values, none in 5"):
+        iw.PartialDependenceWidget(model, X, features=["ssn"], n_ice=5)
+
+
+def test_the_cohort_form_suggests_no_id_and_is_not_saved(table):
+    model, X, y = table
+    review = iw.ModelInspector(model, X, y, n_repeats=2, run=False)
+    fields = {f["name"]: f for f in review._cohort_fields}
+    assert fields["email"]["values"] == [] and "200 distinct" in fields["email"]["note"]
+    assert sorted(fields["city"]["values"]) == sorted(FREQUENT_CITIES)
+    assert sorted(fields["plan"]["values"]) == PLANS
+    # Hidden on a page without a kernel, so not in it at all.
+    assert shareable_state(review.get_state())["_cohort_fields"] == []
+    review.close()
+
+
+def test_level_summary_lists_a_short_column_and_summarises_a_long_one():
+    assert level_summary(["a", "b"] * 50) is None
+    assert level_summary(np.arange(1000.0)) is None  # numbers: a numeric grid
+    assert level_summary(pd.Series(range(500), dtype="category")) is None
+    few = [f"v{i}" for i in range(MAX_LEVELS)] * 3
+    assert level_summary(few) is None
+    summary = level_summary(["x"] * MIN_ROWS + ["y"] * (MIN_ROWS - 1) + few)
+    assert summary.named == ("x",)
+    assert (summary.n_values, summary.n_other_values) == (
+        MAX_LEVELS + 2,
+        MAX_LEVELS + 1,
+    )
+    assert summary.n_other_rows == MIN_ROWS - 1 + len(few)
+
+
+def test_category_labels_can_be_left_out(table, tmp_path):
+    model, X, y = table
+    widget = iw.PartialDependenceWidget(
+        model, X, features=["plan"], n_ice=5, split_by="plan"
+    )
+    widget.wait(60)
+    shown = save_html(widget, tmp_path / "with.html").read_text()
+    assert all(plan in shown for plan in PLANS)
+    page = save_html(widget, tmp_path / "without.html", category_labels=False)
+    text = page.read_text()
+    assert not [plan for plan in PLANS if plan in text]
+    curve = _state(text)["_curve"]
+    # One number per label, the same in the grid and the distribution.
+    assert curve["grid_labels"] == ["category 1", "category 2", "category 3"]
+    assert curve["distribution"]["labels"] == curve["grid_labels"]
+    widget.close()
+
+
+# Item 3: nothing of this machine, whatever key holds it ----------------------
+
+MACHINE = [
+    "/srv/alice/acme-secret/data.csv",
+    "C:\\Users\\alice\\data.csv",
+    "\\\\fileserver\\share\\alice\\x.parquet",
+]
+
+
+def test_paths_users_and_hosts_are_scrubbed_from_every_text():
+    host = socket.gethostname()
+    state = {
+        "note": f"read {MACHINE[0]} as user=root on {host}",
+        "features": [MACHINE[1], "km/h", "https://example.org/a/b"],
+        "deep": {MACHINE[2]: ["ok", {"whatever": f"{host}: C:/Users/alice/x"}]},
+    }
+    shared = shareable_state(state)
+    texts = "\n".join(_strings(shared))
+    for secret in ("alice", "acme-secret", "fileserver", "user=root"):
+        assert secret not in texts
+    assert not re.search(rf"(?<![\w-]){re.escape(host)}(?![\w-])", texts)
+    assert shared["note"] == "read <path>/data.csv as user=<user> on <host>"
+    assert shared["features"] == [
+        "<path>\\data.csv",
+        "km/h",
+        "https://example.org/a/b",
+    ]
+    assert list(shared["deep"]) == ["<path>\\x.parquet"]
+    user = getpass.getuser()
+    if user != "root":  # a generic account name only where text says so
+        assert user not in without_local_paths(f"by {user}")
+
+
+def test_a_path_in_a_feature_name_is_scrubbed_alike_everywhere(tmp_path):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(40, 2)), columns=[MACHINE[0], "b"])
+    y = X.iloc[:, 0] * 2
+    widget = iw.PartialDependenceWidget(LinearRegression().fit(X, y), X, n_ice=5)
+    widget.wait(60)
+    page = save_html(widget, tmp_path / "paths.html", title=MACHINE[1]).read_text()
+    state = _state(page)
+    texts = "\n".join(_strings(state)) + re.search("<title>(.*)</title>", page)[1]
+    assert "alice" not in texts and "acme" not in texts  # (d3 names "aliceblue")
+    assert state["features"] == ["<path>/data.csv"]
+    assert state["_curve"]["features"] == state["features"]
+    widget.close()
