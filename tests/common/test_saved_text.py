@@ -196,6 +196,10 @@ def test_level_summary_lists_a_short_column_and_summarises_a_long_one():
     assert level_summary(pd.Series(range(500), dtype="category")) is None
     few = [f"v{i}" for i in range(MAX_LEVELS)] * 3
     assert level_summary(few) is None
+    # Many values, each in many rows (fifty states): none picks out a person.
+    states = [f"state {i}" for i in range(50)] * MIN_ROWS
+    assert level_summary(states) is None
+    assert level_summary(states + ["one row"]).named[:1] == ("state 0",)
     summary = level_summary(["x"] * MIN_ROWS + ["y"] * (MIN_ROWS - 1) + few)
     assert summary.named == ("x",)
     assert (summary.n_values, summary.n_other_values) == (

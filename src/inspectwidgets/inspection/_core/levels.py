@@ -7,7 +7,9 @@ value lands in a review sent to others. Such a column is summarised, never
 enumerated: its values found in at least `MIN_ROWS` rows (at most
 `MAX_NAMED`, most frequent first) are named, the rest count as "other" and a
 note says so. A column of at most `MAX_LEVELS` distinct values (a plan, a
-region) is listed whole, as scikit-learn lists it.
+region), or whose every value is held by `MIN_ROWS` rows or more (fifty
+states over thousands of rows: no value picks out a person), is listed
+whole, as scikit-learn lists it.
 
 The one place this is decided: the overview's grid, the PD widget's grid and
 the cohort form all ask `level_summary`.
@@ -85,8 +87,9 @@ def is_text(column: pd.Series) -> bool:
 
 def level_summary(values: object) -> LevelSummary | None:
     """`values` (one column: a Series or a 1-D array) summarised, or None
-    when it is not text or has at most `MAX_LEVELS` distinct values (then
-    every value may be listed).
+    when it is not text, has at most `MAX_LEVELS` distinct values, or none
+    of its values is held by fewer than `MIN_ROWS` rows (then every value
+    may be listed).
 
     >>> summary = level_summary([f"id{i}" for i in range(100)] + ["x"] * 6)
     >>> summary.named, summary.n_values, summary.n_other_values
@@ -98,7 +101,7 @@ def level_summary(values: object) -> LevelSummary | None:
     # Counted as the values themselves (a grid sets rows to them), in an
     # object Series: a categorical's unused categories are not values.
     counts = pd.Series(column.to_numpy(dtype=object)).dropna().value_counts()
-    if len(counts) <= MAX_LEVELS:
+    if len(counts) <= MAX_LEVELS or counts.iloc[-1] >= MIN_ROWS:
         return None
     frequent = counts[counts >= MIN_ROWS].iloc[:MAX_NAMED]
     return LevelSummary(
