@@ -319,7 +319,14 @@ function render({ model, el }) {
       classes.map((c) => [c, c]),
       classifier ? shown : undefined,
     );
-    target.select.disabled = !classifier;
+    // A saved page holds the shown class's curve only: another class needs
+    // a kernel to compute, so the menu is disabled there and says so (#52).
+    const saved = Boolean(model.get("_standalone"));
+    target.select.disabled = !classifier || saved;
+    target.select.title =
+      classifier && saved
+        ? `Drawn for class ${shown}; another class needs a kernel to compute (this is a saved page).`
+        : "";
     target.field.hidden = !classifier;
     fillSelect(
       scale.select,

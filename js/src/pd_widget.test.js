@@ -495,6 +495,21 @@ describe("PartialDependenceWidget: controls", () => {
     expect(lastSave(regressor).scale).toBe("log_odds");
   });
 
+  it("in a saved page the class menu is disabled, saying it needs a kernel (#52)", () => {
+    // Before: it changed, while the chart and captions stayed on the first class.
+    mount(
+      makeModel({
+        _target_options: ["setosa", "versicolor"],
+        target: "setosa",
+        _standalone: true,
+      }),
+    );
+    const select = byTestId("pdw-target");
+    expect(select.disabled).toBe(true);
+    expect(select.value).toBe("setosa");
+    expect(select.title).toMatch(/class setosa; another class needs a kernel/);
+  });
+
   it("run and stop increment their counters", () => {
     const model = mount(makeModel({ status: "running" }));
     byTestId("pdw-run").click();

@@ -257,6 +257,24 @@ function render({ model, el }) {
     const value = controls.splitBy.select.value;
     save({ split_by: value === NONE ? null : value });
   });
+  // One rule for every setting that starts work (docs/model_inspector.md):
+  // it applies when you leave it. A box (Repeats) on Enter or when the focus
+  // leaves it; a list of checkboxes likewise, so several clicks in it make
+  // one choice; a menu or a switch when chosen. Apply applies the lists now.
+  for (const group of [controls.featureGroup, controls.scorerGroup]) {
+    dom.on(group, "focusout", (event) => {
+      const next = /** @type {FocusEvent} */ (event).relatedTarget;
+      if (!(next instanceof Node && group.contains(next))) selection.apply();
+    });
+    dom.on(group, "keydown", (event) => {
+      const { key, target } = /** @type {KeyboardEvent} */ (event);
+      if (key !== "Enter" || !(target instanceof HTMLInputElement)) return;
+      if (target.type !== "checkbox") return; // the filter and k have their own
+      event.preventDefault();
+      event.stopPropagation();
+      selection.apply();
+    });
+  }
   dom.on(controls.apply, "click", selection.apply);
   dom.on(controls.run, "click", () => {
     if (selection.problems().length > 0) return; // never run on an empty list

@@ -752,3 +752,39 @@ describe("split by", () => {
     expect(byTestId("piw-split-by").disabled).toBe(true);
   });
 });
+
+describe("one rule for settings that start work (#52 item 6)", () => {
+  /** @param {Element} from @param {Element | null} to */
+  const leave = (from, to) =>
+    from.dispatchEvent(new FocusEvent("focusout", { bubbles: true, relatedTarget: to }));
+
+  it("a list of checkboxes applies when the focus leaves it, as Repeats does", () => {
+    const model = mount(makeModel());
+    toggle(featureBox("age"));
+    // Within the list: still one choice in the making.
+    leave(featureBox("age"), featureBox("bp"));
+    toggle(featureBox("bp"));
+    expect(model.saves).toHaveLength(0);
+    // Out of it (to the scorers): applied, in one save.
+    leave(featureBox("bp"), scorerBox(model.get("scoring")[0]));
+    expect(model.saves).toHaveLength(1);
+    expect(model.get("features")).toEqual(["bmi", "s5"]);
+    // Scorers alike; Enter on a checkbox applies too.
+    const before = model.saves.length;
+    const box = scorerBox("explained_variance");
+    toggle(box);
+    expect(model.saves.length).toBe(before);
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    expect(model.saves.length).toBe(before + 1);
+    expect(model.get("scoring")).toEqual(["r2", "neg_mean_squared_error", "explained_variance"]);
+  });
+
+  it("the Top box has a visible label", () => {
+    mount(makeModel());
+    const k = byTestId("piw-top-k");
+    const label = k.closest("label");
+    expect(label).not.toBeNull();
+    expect(label.textContent.trim()).toBe("k");
+    expect(k.getAttribute("aria-label")).toMatch(/how many features Top selects/);
+  });
+});

@@ -6,6 +6,7 @@ curve under Effects; a bad rule is shown, the cohorts in force kept; an ICE
 cluster's rule made a cohort with "+ cohort". Light and dark screenshots."""
 
 import pytest
+from conftest import open_on_demand
 
 try:
     from playwright.sync_api import expect
@@ -55,7 +56,12 @@ def test_a_cohort_built_in_the_header_is_drawn_in_every_view(open_notebook):
     nb.run_all()
     page = nb.page
     root = page.get_by_test_id("mi-root")
-    expect(root.get_by_test_id("mi-cohort-editor")).to_be_visible(timeout=RUN_TIMEOUT)
+    expect(root.get_by_test_id("mi-title")).to_be_visible(timeout=RUN_TIMEOUT)
+    # The form opens on demand (#52); the views' settings too, for the
+    # split-by menus checked below.
+    open_on_demand(root, "mi-cohorts-toggle")
+    open_on_demand(root, "mi-settings")
+    expect(root.get_by_test_id("mi-cohort-editor")).to_be_visible()
     cell = page.locator(".jp-Cell").filter(has=root)
 
     # age < 40 and plan == 'pro', named, from the form.
