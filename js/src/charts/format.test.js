@@ -7,6 +7,7 @@ import {
   formatNumber,
   formatSeconds,
   isolate,
+  isolateWhole,
   visibleName,
 } from "./format.js";
 
@@ -106,5 +107,14 @@ describe("cutName", () => {
     expect(isolate(huge)).toHaveLength(MAX_NAME_CHARS + 2);
     // Escapes count after the cut: a long name of zero-width joiners.
     expect(visibleName("\u200d".repeat(10_000))).toHaveLength(MAX_NAME_CHARS);
+  });
+});
+
+describe("isolateWhole", () => {
+  it("keeps the whole name, for a title shown on hover", () => {
+    const long = "a".repeat(MAX_NAME_CHARS + 5);
+    expect(isolateWhole(long)).toBe(`\u2068${long}\u2069`);
+    expect(isolate(long)).toBe(`\u2068${"a".repeat(MAX_NAME_CHARS - 1)}…\u2069`);
+    expect(isolateWhole("age ")).toBe("\u2068age␣\u2069");
   });
 });
