@@ -20,6 +20,7 @@ but a regular file (`_file_writing.py`).
 """
 
 import base64
+import hashlib
 import html
 import json
 import re
@@ -39,25 +40,26 @@ _PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="inspectwidgets {version}">
 <title>{title}</title>
-<style>
-body {{ margin: 16px; background: #fff; }}
-/* No kernel: nothing can be computed again. */
-.iw-static .iw-run, .iw-static .iw-stop {{ display: none !important; }}
-{css}
-</style>
+<style>{style}</style>
 </head>
 <body class="iw-static">
 <div id="widget"></div>
 <script type="application/json" id="widget-state">{state}</script>
 <script type="application/json" id="widget-module">{module}</script>
-<script type="module">
-{loader}
-</script>
+<script type="module">{loader}</script>
 </body>
 </html>
+"""
+
+# The page's own style, before the widget's CSS.
+_PAGE_STYLE = """
+body { margin: 16px; background: #fff; }
+/* No kernel: nothing can be computed again. */
+.iw-static .iw-run, .iw-static .iw-stop { display: none !important; }
 """
 
 # The model shim, the one place it is written: `putBuffers` mirrors ipywidgets'
@@ -185,14 +187,47 @@ def standalone_html(widget, *, title="Widget", category_labels=True):
         "buffers": [base64.b64encode(bytes(b)).decode("ascii") for b in buffers],
     }
     css = _source(widget._css).replace("</style", "<\\/style")
+    # As the HTML parser reads it (its line ends), so that its hash holds.
+    css = css.replace("\r\n", "\n").replace("\r", "\n")
+    style = f"{_PAGE_STYLE}{css}\n"
+    loader = f"\n{MODEL_JS.strip()}\n{_LOADER.strip()}\n"
     return _PAGE.format(
+        policy=content_security_policy(loader, style),
         version=__version__,
         title=_plain_text(without_local_paths(str(title))),
-        css=css,
+        style=style,
         state=script_json(payload),
         module=script_json(_source(widget._esm)),
-        loader=MODEL_JS.strip() + "\n" + _LOADER.strip(),
+        loader=loader,
     )
+
+
+def content_security_policy(loader, style):
+    """The page's Content-Security-Policy (a ``<meta>`` before anything it
+    governs, #49 item 13): nothing from anywhere, no request at all, only
+    what the page itself runs. Its one inline script (`loader`) and its one
+    inline style (`style`) are allowed by their SHA-256, so an injected
+    ``<script>``, ``<style>``, event handler or ``style`` attribute does not
+    apply; the widget's module is the loader's ``import()`` of a ``blob:``
+    URL, allowed as ``blob:`` (only a running script can make one). The
+    widget's own styling goes through the CSSOM (``el.style``), which a
+    policy does not govern. No image, font, fetch, frame or form target."""
+    return "; ".join(
+        (
+            "default-src 'none'",
+            f"script-src {_source_hash(loader)} blob:",
+            f"style-src {_source_hash(style)}",
+            "base-uri 'none'",
+            "form-action 'none'",
+        )
+    )
+
+
+def _source_hash(text):
+    """A CSP hash source of an inline element's text, as the browser hashes
+    it (its UTF-8 bytes)."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def save_html(
