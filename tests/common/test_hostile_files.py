@@ -3,11 +3,16 @@ files (a FIFO and a device node were replaced by a file), keeps an existing
 file's mode, owner, group and hard links, refuses a read-only file unless
 told, refuses a path ending in a separator ("newdir/" wrote a file named
 "newdir"), and writes a name at the file system's length limit (its
-temporary name was 15 characters longer). The writing itself (atomic, a
-failure keeping the earlier file): tests/widgets/test_standalone.py."""
+temporary name was 15 characters longer). Its page carries a
+Content-Security-Policy allowing its own script and style only (item 13).
+The writing itself (atomic, a failure keeping the earlier file):
+tests/widgets/test_standalone.py."""
 
+import base64
 import errno
+import hashlib
 import os
+import re
 import stat
 
 import pytest
@@ -192,3 +197,41 @@ def test_a_name_at_the_length_limit_is_written(widget, tmp_path, monkeypatch):
     path = tmp_path / ("é" * ((limit - 5) // 2) + ".html")
     save_html(widget, path)
     assert _is_page(path)
+
+
+# The page's Content-Security-Policy (item 13; in Chromium:
+# tests/browser/test_saved_page_policy.py) ----------------------------------
+
+POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">')
+
+
+def _inline(page, tag, opening):
+    """The text of the page's one `tag` element opened by `opening`, as an
+    HTML parser reads it (line ends as LF)."""
+    start = page.index(opening) + len(opening)
+    return page[start : page.index(f"</{tag}>", start)]
+
+
+def _hash(text):
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+@pytest.mark.parametrize("css", [".x { color: red; }", ".a {}\r\n.b {}\r.c {}"])
+def test_the_policy_allows_the_pages_own_script_and_style_only(tmp_path, css):
+    widget = _Widget()
+    widget._css = css  # line ends as the parser reads them, or the hash fails
+    page = save_html(widget, tmp_path / "review.html").read_bytes().decode("utf-8")
+    (policy,) = POLICY.findall(page)
+    page = page.replace("\r\n", "\n").replace("\r", "\n")
+    directives = dict(d.split(" ", 1) for d in policy.split("; "))
+    loader = _inline(page, "script", '<script type="module">')
+    assert directives == {
+        "default-src": "'none'",
+        "script-src": f"{_hash(loader)} blob:",
+        "style-src": _hash(_inline(page, "style", "<style>")),
+        "base-uri": "'none'",
+        "form-action": "'none'",
+    }
+    # Before everything it governs.
+    assert page.index("Content-Security-Policy") < page.index("<style>")
