@@ -29,8 +29,7 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import check_cohorts, level_summary
-from ..inspection._core.cohort_rules import rule_name
+from ..inspection._core import check_cohorts, level_summary, rule_name
 from ._effect_groups import COHORT_SPLIT, cohort_order
 from ._inspector_models import cohort_scores
 
