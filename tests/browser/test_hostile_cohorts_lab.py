@@ -7,6 +7,7 @@ bad escape is shown beside the form as a sentence, the cohorts in force
 kept, and the next rule is taken."""
 
 import pytest
+from conftest import open_on_demand
 
 try:
     from playwright.sync_api import expect
@@ -61,7 +62,9 @@ def test_the_form_on_hostile_names_and_rules(open_notebook):
     nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     nb.run_all()
     root = nb.page.get_by_test_id("mi-root")
-    expect(root.get_by_test_id("mi-cohort-editor")).to_be_visible(timeout=RUN_TIMEOUT)
+    expect(root.get_by_test_id("mi-title")).to_be_visible(timeout=RUN_TIMEOUT)
+    open_on_demand(root, "mi-cohorts-toggle")  # the form opens on demand (#52)
+    expect(root.get_by_test_id("mi-cohort-editor")).to_be_visible()
     cell = nb.page.locator(".jp-Cell").filter(has=root)
     cohorts = root.get_by_test_id("mi-cohort")
     names = "print([c['name'] for c in mi.cohorts])"
