@@ -7,6 +7,7 @@ module in docs/architecture.md); widgets and plotting import only the names
 below, from this package (tests/test_layers.py).
 """
 
+from .cohort_rules import rule_name
 from .cohorts import REST, Cohort, check_cohorts, cohort_labels
 from .columns import column_names, column_position, resolve_features
 from .dtypes import float_features
@@ -80,6 +81,8 @@ INTERNAL_API = [
     # the inspector's cohorts checked, and its rows in no cohort
     "check_cohorts",
     "REST",
+    # a column's name as a rule writes it (the page's escaped names read back)
+    "rule_name",
     # the types of the public signatures (hints.py)
     "Column",
     "Data",
