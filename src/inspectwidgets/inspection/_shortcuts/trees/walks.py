@@ -6,7 +6,7 @@ import numpy as np
 
 from ..._core.pipeline import final_estimator
 from ..kernels import load, loaded
-from .kinds import SUPPORTED, other_library
+from .kinds import SUPPORTED, is_catboost, other_library
 from .lightgbm import is_lightgbm
 from .nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
@@ -19,7 +19,7 @@ def walks_needed(estimator):
     model = final_estimator(estimator)
     if (
         type(model) not in SUPPORTED
-        and not other_library(model)
+        and other_library(model) is None
         and not is_lightgbm(model)
     ):
         return False
@@ -40,8 +40,10 @@ _WALKS = ("route_copies", "route_queries", "route_grid")
 
 def _sums_dtype(model):
     """The dtype the walks sum `model`'s leaves in: float32 for XGBoost's
-    trees (its predictor's), float64 for scikit-learn's."""
-    return "float32" if other_library(model) else "float64"
+    trees (its predictor's), float64 for scikit-learn's, LightGBM's and
+    CatBoost's."""
+    reader = other_library(model)
+    return "float64" if reader is None else reader.SUMS_DTYPE
 
 
 def routing():
@@ -84,8 +86,10 @@ def load_walks(estimator=None):
         route_copies(
             X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1), sums)
         )
-    if estimator is None or is_lightgbm(final_estimator(estimator)):
-        # LightGBM's links (its probabilities and exp-link predictions).
+    model = final_estimator(estimator)
+    if estimator is None or is_lightgbm(model) or is_catboost(model):
+        # LightGBM's links (its probabilities and exp-link predictions;
+        # CatBoost's sigmoid and softmax).
         links = load("trees.links")
         raw = np.zeros((2, 2))
         links.sigmoid(raw, 1.0)
