@@ -344,7 +344,9 @@ def _walk_or_predict(algorithm, estimator):
     0.12 s, GradientBoosting 0.026 s against 0.042 s), while histogram
     gradient boosting's predict is 3x slower than the walk (0.21 s against
     0.07 s; 0.93 s against 0.11 s for a pair); LightGBM's predict is
-    slower than the walk too (benchmarks/results/boosting_libraries.md)."""
+    slower than the walk too (benchmarks/results/boosting_libraries.md).
+    CatBoost's predict of the two copies is faster than its walk (200 trees,
+    10,000 rows, 1-way: 0.024 s against 0.067 s): predicted."""
     if algorithm != "auto":
         return algorithm
     hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)

@@ -52,9 +52,7 @@ from collections import namedtuple
 import numpy as np
 from scipy import sparse
 
-from ..kernels import load
-from .models import TreeModel
-from .nodes import TreeShape, _Nodes
+from .nodes import TreeShape
 
 # Objectives whose predict is the raw formula value (the regressor's default
 # prediction type); name before any ":" of its parameters.
@@ -83,7 +81,7 @@ def unsupported(model, X, methods):
     can); X may be None when not known yet."""
     if not model.is_fitted():
         return "the CatBoost model is not fitted"
-    reading = _reading(model)
+    reading = reading_of(model)
     if isinstance(reading, str):
         return reading
     if reading.reason is not None:
@@ -101,132 +99,27 @@ def unsupported(model, X, methods):
     return None
 
 
-class CatBoostTrees(TreeModel):
-    """A CatBoost model's oblivious trees flattened for the walks: float32
-    input, double sums from +0.0, CatBoost's scale and bias and links (see
-    the module doc)."""
-
-    unreadable = (
-        "X holds values CatBoost's own checks must decide on (values that "
-        "are not numbers, other columns than the model's)"
-    )
-
-    def __init__(self, model, reading):
-        nodes = _Nodes()
-        for tree in reading.trees:
-            nodes.add(*tree)
-        width = reading.n_outputs
-        super().__init__(model, nodes, width, dtype=np.float32,
-                         start=np.zeros((1, width)), finite=False)  # fmt: skip
-        self.task = reading.task
-        self.classifier = self.task != "regression"
-        self.n_features = reading.n_features
-        self.names = reading.names
-        self.scale, self.bias = reading.scale, reading.bias
-        if self.classifier:
-            self.bent_link = (
-                "a CatBoost classifier's probabilities are its link of the "
-                "summed leaves, and partial dependence averages them row by row"
-            )
-
-    @classmethod
-    def of(cls, model, X, methods):
-        """The flattened CatBoost `model`, or None where the walk does not
-        take it (:func:`unsupported` says why)."""
-        if unsupported(model, X, methods) is not None:
-            return None
-        return cls(model, _reading(model))
-
-    def as_model_input(self, X):
-        """X as CatBoost's predict reads it: float32, NaN missing; None where
-        CatBoost's own checks must decide (another number of columns, named
-        columns in another order than the model's, values that are not
-        numbers)."""
-        if sparse.issparse(X) or X.ndim != 2 or X.shape[1] != self.n_features:
-            return None
-        frame = hasattr(X, "dtypes")
-        if frame and self.names not in (None, [str(c) for c in X.columns]):
-            return None
-        rows = np.empty(X.shape, dtype=np.float32)
-        for j in range(X.shape[1]):
-            column = X.iloc[:, j] if frame else X[:, j]
-            if str(getattr(column, "dtype", "")) == "category":
-                return None
-            try:
-                if frame:
-                    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
-                else:
-                    values = np.asarray(column, dtype=np.float64)
-            except (TypeError, ValueError):
-                return None
-            rows[:, j] = values
-        return rows
-
-    def predicts_walk_rows(self):
-        """Never: CatBoost reads a DataFrame's names, not the walk's
-        float32 rows."""
-        return False
-
-    def predict_threads(self, n_workers=1):
-        """CatBoost's predict takes every core (``thread_count=-1``), shared
-        among the workers."""
-        return max(1, (os.cpu_count() or 1) // n_workers)
-
-    def responses(self, raw, methods):
-        """What the estimator's `methods` return, from the leaf sums `raw` of
-        shape (n_rows, n_outputs): CatBoost's raw formula values after its
-        scale and bias, then its links ("raw_score": the raw formula values
-        themselves)."""
-        raw = self._scaled(raw)
-        responses = {}
-        if "raw_score" in methods:
-            responses["raw_score"] = raw[:, 0] if raw.shape[1] == 1 else raw
-        if self.task == "regression":
-            responses["predict"] = raw[:, 0]
-            return responses
-        classes = self.model.classes_
-        links = load("trees.links")
-        if self.task == "binary":
-            if "predict_proba" in methods:
-                positive = links.sigmoid(np.ascontiguousarray(raw[:, 0]), 1.0)
-                # CatBoost's (2, n) array, transposed: Fortran order.
-                responses["predict_proba"] = np.vstack((1.0 - positive, positive)).T
-            if "predict" in methods:
-                responses["predict"] = classes[(raw[:, 0] > 0.0).astype(np.int64)]
-            return responses
-        if "predict_proba" in methods:
-            responses["predict_proba"] = np.asfortranarray(
-                links.softmax(np.ascontiguousarray(raw))
-            )
-        if "predict" in methods:
-            # CatBoost's multiclass labels come as a column.
-            responses["predict"] = classes[np.argmax(raw, axis=1)].reshape(-1, 1)
-        return responses
-
-    def _scaled(self, raw):
-        """``ApplyScaleAndBias``: each branch as CatBoost takes it."""
-        scale, bias = self.scale, self.bias
-        if scale == 1.0 and not bias.any():
-            return raw
-        if scale == 1.0:
-            return raw + bias
-        if not bias.any():
-            return raw * scale
-        return scale * raw + bias
-
-
-# The walk's reading of these models (``kinds.other_library``).
-TREES = CatBoostTrees
-SUMS_DTYPE = "float64"  # its evaluator's double sums
-
-
 def tree_shapes(model):
     """The CatBoost `model`'s trees as ``nodes.TreeShape`` (the leaves'
     weights, summed up the tree, stand for the rows reaching a node), or
     None where the walk does not read them."""
     if unsupported(model, None, ()) is not None:
         return None
-    return _reading(model).shapes
+    return reading_of(model).shapes
+
+
+def split_thresholds(model):
+    """``({column: sorted borders}, np.float32)``: the borders the model's
+    trees compare each column with (``x > border`` in float32, so values
+    between the same two borders go alike in every tree), for partial
+    dependence's grid groups; None where the walk does not read the model."""
+    if unsupported(model, None, ()) is not None:
+        return None
+    trees = reading_of(model).oblivious
+    return {
+        int(column): np.unique(trees.border[trees.feature == column])
+        for column in np.unique(trees.feature)
+    }, np.float32
 
 
 # What the walk takes of a model's JSON: its trees as ``_Nodes.add``'s
@@ -235,8 +128,18 @@ def tree_shapes(model):
 # walk cannot replay it (None where it can).
 Reading = namedtuple(
     "Reading",
-    ["trees", "shapes", "task", "n_outputs", "n_features", "names", "scale",
-     "bias", "reason"],
+    ["trees", "shapes", "oblivious", "task", "n_outputs", "n_features", "names",
+     "scale", "bias", "reason"],
+)  # fmt: skip
+
+# The trees as the oblivious walk (``oblivious``) reads them: split q of tree
+# t, for q in ``start[t]:start[t + 1]`` in CatBoost's order (split i sets bit
+# i of the leaf index), tests column ``feature[q]`` against ``border[q]`` (a
+# float32 widened), NaN setting the bit where ``nan_right[q]``; tree t's
+# leaf j adds ``leaf_value[leaf_start[t] + j]`` (one value an output).
+Oblivious = namedtuple(
+    "Oblivious", ["start", "feature", "border", "nan_right", "leaf_start",
+                  "leaf_value"],
 )  # fmt: skip
 
 
@@ -250,7 +153,7 @@ _READINGS_KEPT = 8
 _READINGS_LOCK = threading.Lock()
 
 
-def _reading(model):
+def reading_of(model):
     """The model's :data:`Reading`, or why its JSON cannot be read (a str),
     once per fitted model."""
     key = (
@@ -313,7 +216,7 @@ def _read(document, model):
     names = _fitted_names(model, n_features)
     loss = document["model_info"]["params"]["loss_function"]["type"]
     scale, bias = document.get("scale_and_bias", [1.0, [0.0]])
-    base = Reading((), (), _task(loss), 1, n_features, names, float(scale),
+    base = Reading((), (), None, _task(loss), 1, n_features, names, float(scale),
                    np.asarray(bias, dtype=np.float64), None)  # fmt: skip
     reason = _reason(document, model, loss, features, n_features)
     if reason is not None:
@@ -328,7 +231,29 @@ def _read(document, model):
         flattened = _tree(tree, column, nan_left, width)
         trees.append(flattened)
         shapes.append(_shape(flattened, tree))
-    return base._replace(trees=tuple(trees), shapes=tuple(shapes), n_outputs=width)
+    return base._replace(
+        trees=tuple(trees), shapes=tuple(shapes), n_outputs=width,
+        oblivious=_oblivious(document["oblivious_trees"], column, nan_left, width),
+    )  # fmt: skip
+
+
+def _oblivious(trees, column, nan_left, width):
+    """The trees' :data:`Oblivious` arrays."""
+    splits = [split for tree in trees for split in tree["splits"]]
+    depths = [len(tree["splits"]) for tree in trees]
+    feature = np.array([column[s["float_feature_index"]] for s in splits], np.int64)
+    border = np.array([s["border"] for s in splits], np.float64)
+    leaf_value = np.concatenate(
+        [np.asarray(t["leaf_values"], np.float64) for t in trees] or [np.zeros(0)]
+    ).reshape(-1, width)
+    return Oblivious(
+        start=np.cumsum([0, *depths]).astype(np.int64),
+        feature=feature,
+        border=border.astype(np.float32).astype(np.float64),
+        nan_right=np.array([not nan_left[f] for f in feature], dtype=np.bool_),
+        leaf_start=np.cumsum([0, *(1 << d for d in depths)])[:-1].astype(np.int64),
+        leaf_value=np.ascontiguousarray(leaf_value),
+    )
 
 
 def _task(loss):

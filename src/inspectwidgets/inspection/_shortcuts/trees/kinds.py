@@ -77,12 +77,13 @@ def _methods_of(model):
 
 # Other libraries' estimators read through a module of their own, by
 # (package, class): each module gives ``unsupported``, ``tree_shapes``,
-# ``TREES`` (its TreeModel subclass) and ``SUMS_DTYPE`` (the walks' sums).
+# ``TREES`` (its TreeModel subclass) and ``SUMS_DTYPE`` (the walks' sums);
+# ``split_thresholds`` where it can say so.
 _OTHER_LIBRARIES = {
     ("xgboost", "XGBClassifier"): "from_xgboost",
     ("xgboost", "XGBRegressor"): "from_xgboost",
-    ("catboost", "CatBoostClassifier"): "from_catboost",
-    ("catboost", "CatBoostRegressor"): "from_catboost",
+    ("catboost", "CatBoostClassifier"): "catboost",
+    ("catboost", "CatBoostRegressor"): "catboost",
 }
 
 
@@ -98,12 +99,21 @@ def other_library(model):
     return importlib.import_module(f".{name}", __package__)
 
 
+def split_thresholds(model):
+    """``({column: sorted thresholds}, dtype compared)`` of another
+    library's model whose reading module gives them (CatBoost's borders), or
+    None: partial dependence groups the grid points they send alike."""
+    reader = other_library(model)
+    found = getattr(reader, "split_thresholds", None)
+    return None if found is None else found(model)
+
+
 def is_catboost(model):
     """Whether `model` is CatBoost's CatBoostClassifier or CatBoostRegressor
     itself (a subclass may predict otherwise), without importing CatBoost."""
     kind = type(model)
     return _OTHER_LIBRARIES.get((kind.__module__.split(".")[0], kind.__name__)) == (
-        "from_catboost"
+        "catboost"
     )
 
 
