@@ -434,9 +434,8 @@ def catboost_contenders(model, X, y, features, scoring, agreement):
 
 
 def run_catboost(rows, runs):
-    """The two CatBoost models' rows. CatBoost's estimators score with a
-    method of their own (not scikit-learn's mixins), so the cases name a
-    scorer: with the default, both sides would call that method per copy."""
+    """The two CatBoost models' rows, each with a named scorer (the default,
+    CatBoost's own score, is replayed too: docs/other_libraries.md)."""
     agreement = _agreement.Agreement()
     cases = [
         ("CatBoostRegressor, 200 trees, 20 numeric", catboost_numeric, [1, 2, 3],

@@ -455,3 +455,34 @@ def test_the_cost_model_reads_catboost_trees():
         theirs = sklearn_importance(model, columns, y, **kwargs)
         assert ours.algorithm == ("generic" if model is two else "tree")
         assert_array_equal(ours.importances(), theirs.importances)
+
+
+@pytest.mark.parametrize("labels", ["regression", "bool", "strings"])
+def test_the_default_scoring_is_catboosts_own_score_replayed(labels):
+    """scikit-learn's default scoring calls CatBoost's own ``score`` on each
+    permuted copy; ours replays it from the (walked) predictions: the same
+    numbers, bit for bit, and the walk."""
+    X, signal = _data(10)
+    if labels == "regression":
+        model, y = _fitted("regression", X, signal, iterations=20), signal
+    elif labels == "bool":
+        y = signal > np.median(signal)
+        model = catboost.CatBoostClassifier(iterations=20, **QUIET).fit(X, y)
+    else:
+        y = np.array(["low", "mid", "high"])[_target("multiclass", signal)]
+        model = catboost.CatBoostClassifier(
+            iterations=20, loss_function="MultiClass", **QUIET
+        ).fit(X, y)
+    theirs = sklearn_importance(model, X, y, n_repeats=3, random_state=0)
+    ours = permutation_importance(
+        model, X, y, n_repeats=3, random_state=0, return_result=True
+    )
+    assert ours.algorithm == "tree"
+    assert_array_equal(ours.importances(), theirs.importances)
+    if labels == "strings":
+        # CatBoost's own score refuses numbers for string classes; so do we.
+        codes = _target("multiclass", signal)
+        with pytest.raises(catboost.CatBoostError, match="string type"):
+            sklearn_importance(model, X, codes, n_repeats=1)
+        with pytest.raises(catboost.CatBoostError, match="type"):
+            permutation_importance(model, X, codes, n_repeats=1)

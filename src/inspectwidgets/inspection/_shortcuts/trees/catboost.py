@@ -233,8 +233,3 @@ class CatBoostTrees(TreeModel):
 # The walk's reading of these models (``kinds.other_library``).
 TREES = CatBoostTrees
 SUMS_DTYPE = "float64"  # its evaluator's double sums
-
-
-# The walk's reading of these models (``kinds.other_library``).
-TREES = CatBoostTrees
-SUMS_DTYPE = "float64"  # its evaluator's double sums
