@@ -486,3 +486,19 @@ def test_the_default_scoring_is_catboosts_own_score_replayed(labels):
             sklearn_importance(model, X, codes, n_repeats=1)
         with pytest.raises(catboost.CatBoostError, match="type"):
             permutation_importance(model, X, codes, n_repeats=1)
+
+
+@pytest.mark.parametrize("task", ["multiclass", "regression"])
+def test_blocks_of_rows_give_the_same_bits(task, monkeypatch):
+    """The walk takes its rows a block at a time (their leaf indices within
+    LEAF_INDEX_BYTES): blocks of a few rows give CatBoost's predictions
+    too, permuted copies and grid points alike."""
+    from inspectwidgets.inspection._shortcuts.trees import catboost as walk
+
+    X, signal = _data(11)
+    model = _fitted(task, X, signal, iterations=12, depth=5)
+    monkeypatch.setattr(walk, "LEAF_INDEX_BYTES", 4 * 12 * 7)  # 7 rows a block
+    rng = np.random.RandomState(0)
+    assert_same_as_catboost(model, X, _copies(X, rng))
+    copies = [(i, (c,)) for c in (0, 1) for i in range(5)]
+    assert_same_as_catboost(model, X, copies, donor=X[:5])

@@ -15,6 +15,10 @@ from .models import TreeModel
 from .nodes import _Nodes
 from .replay import _in_row_ranges
 
+# What a block of rows' leaf indices may hold (``CatBoostTrees.predict``):
+# a block of 10,000 rows for 200 trees, whatever the rows and trees.
+LEAF_INDEX_BYTES = 8 * 2**20
+
 # What kinds.other_library takes from this module.
 __all__ = ["TREES", "SUMS_DTYPE", "split_thresholds", "tree_shapes", "unsupported"]
 
@@ -125,7 +129,16 @@ class CatBoostTrees(TreeModel):
                 for c, at in grids.items()
             }
 
+        # A range of rows is walked a block at a time: the block's leaf
+        # indices (4 bytes a row and tree) within LEAF_INDEX_BYTES.
+        n_trees = len(trees.start) - 1
+        step = max(1, leaf_index_bytes() // (4 * max(1, n_trees)))
+
         def walk(low, high):
+            for at in range(low, high, step):
+                walk_block(at, min(at + step, high))
+
+        def walk_block(low, high):
             rows_t = np.ascontiguousarray(Xt[:, low:high])
             base = np.empty((len(trees.start) - 1, high - low), dtype=np.int32)
             kernels.leaf_indices(rows_t, trees.start, trees.feature, trees.border,
@@ -228,6 +241,11 @@ class CatBoostTrees(TreeModel):
         if not bias.any():
             return raw * scale
         return scale * raw + bias
+
+
+def leaf_index_bytes():
+    """LEAF_INDEX_BYTES, read when a walk starts (a test makes it small)."""
+    return LEAF_INDEX_BYTES
 
 
 # The walk's reading of these models (``kinds.other_library``).
