@@ -502,3 +502,23 @@ def test_blocks_of_rows_give_the_same_bits(task, monkeypatch):
     assert_same_as_catboost(model, X, _copies(X, rng))
     copies = [(i, (c,)) for c in (0, 1) for i in range(5)]
     assert_same_as_catboost(model, X, copies, donor=X[:5])
+
+
+def test_load_walks_compiles_the_oblivious_walk_a_widget_will_call():
+    """A widget loads the walks before its first run (``load_walks``): for
+    CatBoost, the oblivious walk, on the very types its predictions pass, so
+    that a run compiles nothing more."""
+    from inspectwidgets.inspection._shortcuts import load_walks, walks_needed
+    from inspectwidgets.inspection._shortcuts.kernels import loaded
+
+    X, signal = _data(12)
+    model = _fitted("multiclass", X, signal, iterations=5, depth=3)
+    load_walks(model)
+    assert not walks_needed(model)
+    kernels = loaded("trees.oblivious")
+    names = ("leaf_indices", "add_copy", "add_grid")
+    before = [len(getattr(kernels, name).signatures) for name in names]
+    rng = np.random.RandomState(0)
+    assert_same_as_catboost(model, X, _copies(X, rng))
+    assert_same_as_catboost(model, X, [(0, (1,)), (1, (1,))], donor=X[:2])
+    assert [len(getattr(kernels, name).signatures) for name in names] == before

@@ -11,10 +11,13 @@ What CatBoost does, and how the walk does the same (CatBoost 1.2,
   its ``Pool`` stores float features).
 - Splits. A tree of depth d tests d splits, the same on every path (an
   oblivious tree); split i sets bit i of the leaf's index where ``x >
-  border``, both float32. The walk lays such a tree out as a full binary
-  tree whose root tests the last split, so that the leaf reached is the
-  leaf index itself, and goes left where ``x <= border`` (widened exactly to
-  float64: the same comparison).
+  border``, both float32. The oblivious walk (``oblivious``, through
+  ``catboost.CatBoostTrees``) makes each row's leaf indices so, then sets
+  again only the bits of a copy's changed columns. For the exact H²'s walks
+  (``dependence``), the tree is also laid out as a full binary tree whose
+  root tests the last split, so that the leaf reached is the leaf index
+  itself, going left where ``x <= border`` (widened exactly to float64: the
+  same comparison).
 - Missing values, by the feature's ``nan_value_treatment``: "AsFalse"
   (``nan_mode="Min"``) and "AsIs" (no NaN at fit) leave the bit unset (NaN
   compares false: left), "AsTrue" (``nan_mode="Max"``) sets it (right).
