@@ -5,6 +5,7 @@ oblivious walk (``oblivious``) and its steps after the trees.
 """
 
 import os
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
@@ -102,65 +103,19 @@ class CatBoostTrees(TreeModel):
         the splits on its columns tested again. The chunk's sums are held at
         once (the caller sizes chunks by :meth:`bytes_per_copy`), so
         `block_bytes` is not needed."""
-        kernels = load("trees.oblivious")
-        trees = self.oblivious
-        n_rows = X.shape[0]
-        # The rows and the copies' values by column, rows along: the tests of
-        # a split and the sums of a tree stream over the rows.
-        Xt = np.ascontiguousarray(X.T)
-        changed = {}
-        for _, columns in [] if donor is not None else copies:
-            columns = tuple(columns)
-            if columns not in changed:
-                changed[columns] = self._changed_splits(columns)
-        leaf_value = np.ascontiguousarray(trees.leaf_value.T)
+        plan = _CopyPlan.of(self, X, copies, donor)
         # CatBoost's sums start at +0.0; by copy, output and row.
-        raw = np.zeros((len(copies), self.n_outputs, n_rows))
-
-        grids = {}  # with a donor: the copies of each group of columns
-        if donor is not None:
-            for b, (_, columns) in enumerate(copies):
-                grids.setdefault(tuple(columns), []).append(b)
-            grids = {
-                c: (
-                    at,
-                    self._grid_bits(c, donor[np.ix_([copies[b][0] for b in at], c)]),
-                )
-                for c, at in grids.items()
-            }
-
+        raw = np.zeros((len(copies), self.n_outputs, X.shape[0]))
         # A range of rows is walked a block at a time: the block's leaf
         # indices (4 bytes a row and tree) within LEAF_INDEX_BYTES.
-        n_trees = len(trees.start) - 1
+        n_trees = len(self.oblivious.start) - 1
         step = max(1, leaf_index_bytes() // (4 * max(1, n_trees)))
 
         def walk(low, high):
             for at in range(low, high, step):
-                walk_block(at, min(at + step, high))
+                plan.walk(raw, at, min(at + step, high))
 
-        def walk_block(low, high):
-            rows_t = np.ascontiguousarray(Xt[:, low:high])
-            base = np.empty((len(trees.start) - 1, high - low), dtype=np.int32)
-            kernels.leaf_indices(rows_t, trees.start, trees.feature, trees.border,
-                                 trees.nan_right, base)  # fmt: skip
-            for at, (keep, bits) in grids.values():
-                out = np.zeros((len(at), self.n_outputs, high - low))
-                kernels.add_grid(base, keep, bits, trees.start,
-                                 trees.leaf_start, leaf_value, out)  # fmt: skip
-                raw[at, :, low:high] = out
-            if donor is not None:
-                return
-            index = np.empty(high - low, dtype=np.int32)
-            for b, (rows, columns) in enumerate(copies):
-                columns = list(columns)
-                values = Xt[columns][:, np.asarray(rows)[low:high]]
-                kernels.add_copy(
-                    base, np.ascontiguousarray(values), changed[tuple(columns)],
-                    trees.start, trees.leaf_start, leaf_value, index,
-                    raw[b, :, low:high],
-                )  # fmt: skip
-
-        _in_row_ranges(n_rows, n_threads, walk)
+        _in_row_ranges(X.shape[0], n_threads, walk)
         raw = raw.transpose(0, 2, 1).reshape(-1, self.n_outputs)
         return self.responses(np.ascontiguousarray(raw), methods)
 
@@ -241,6 +196,60 @@ class CatBoostTrees(TreeModel):
         if not bias.any():
             return raw * scale
         return scale * raw + bias
+
+
+@dataclass(frozen=True)
+class _CopyPlan:
+    """How :meth:`CatBoostTrees.predict` walks its copies, planned once: the
+    rows by column, and per group of columns the splits a permuted copy
+    tests again (``changed``) or, with a donor, the grid points' bits
+    (``grids``: the copies of each group and their ``keep`` and ``bits``)."""
+
+    trees: CatBoostTrees
+    Xt: np.ndarray  # the rows by column: a split's tests stream over rows
+    copies: list
+    changed: dict
+    grids: dict
+    leaf_value: np.ndarray  # by output, then leaf
+
+    @classmethod
+    def of(cls, trees, X, copies, donor):
+        changed, grids = {}, {}
+        if donor is None:
+            for _, columns in copies:
+                if tuple(columns) not in changed:
+                    changed[tuple(columns)] = trees._changed_splits(tuple(columns))
+        else:
+            for b, (_, columns) in enumerate(copies):
+                grids.setdefault(tuple(columns), []).append(b)
+            for columns, at in grids.items():
+                points = donor[np.ix_([copies[b][0] for b in at], columns)]
+                grids[columns] = (at, trees._grid_bits(columns, points))
+        leaf_value = np.ascontiguousarray(trees.oblivious.leaf_value.T)
+        Xt = np.ascontiguousarray(X.T)
+        return cls(trees, Xt, copies, changed, grids, leaf_value)
+
+    def walk(self, raw, low, high):
+        """Rows ``low:high`` of every copy's sums into `raw` (n_copies,
+        n_outputs, n_rows)."""
+        kernels, trees = load("trees.oblivious"), self.trees.oblivious
+        rows = np.ascontiguousarray(self.Xt[:, low:high])
+        base = np.empty((len(trees.start) - 1, high - low), dtype=np.int32)
+        kernels.leaf_indices(rows, trees.start, trees.feature, trees.border,
+                             trees.nan_right, base)  # fmt: skip
+        for at, (keep, bits) in self.grids.values():
+            out = np.zeros((len(at), raw.shape[1], high - low))
+            kernels.add_grid(base, keep, bits, trees.start, trees.leaf_start,
+                             self.leaf_value, out)  # fmt: skip
+            raw[at, :, low:high] = out
+        index = np.empty(high - low, dtype=np.int32)
+        for b, (positions, columns) in enumerate(self.copies if self.changed else []):
+            values = self.Xt[list(columns)][:, np.asarray(positions)[low:high]]
+            kernels.add_copy(
+                base, np.ascontiguousarray(values), self.changed[tuple(columns)],
+                trees.start, trees.leaf_start, self.leaf_value, index,
+                raw[b, :, low:high],
+            )  # fmt: skip
 
 
 def leaf_index_bytes():
