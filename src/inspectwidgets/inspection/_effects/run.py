@@ -341,7 +341,9 @@ def _walk_or_predict(algorithm, estimator):
     little to share on a row's walk, and scikit-learn's own tree-by-tree predict of the
     stacked copies is faster for its trees, forests and gradient boosting,
     while histogram gradient boosting's and LightGBM's predicts are slower
-    than the walk (benchmarks/results/trees.md, "Walks with few copies")."""
+    than the walk, and CatBoost's predict of the two copies is faster than
+    its walk: predicted (benchmarks/results/trees.md, "Walks with few
+    copies")."""
     if algorithm != "auto":
         return algorithm
     hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)
