@@ -6,7 +6,7 @@
 // list goes to Python (`set_cohorts`), which checks the rule; a refused one
 // comes back as `_cohorts_error`, shown here, the cohorts in force kept.
 
-import { columnFormat, isolate, visibleName } from "../charts/format.js";
+import { columnFormat, isolate, nameOption, showName } from "../charts/format.js";
 import { commitOnEnter } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 import { cohortColor, conditionText, operatorsFor } from "./cohort_data.js";
@@ -172,7 +172,7 @@ export function createCohortEditor({ model, dom }) {
       if (key !== shownFields) {
         shownFields = key;
         field.replaceChildren(
-          ...list.map((f) => h("option", { text: f.name, attrs: { value: f.name } })),
+          ...list.map((f) => nameOption(f.name)),
         );
         fillOperators();
       }
@@ -186,7 +186,7 @@ export function createCohortEditor({ model, dom }) {
           h("th", { text: "cohort" }),
           h("th", { text: "rule" }),
           h("th", { text: "rows" }),
-          ...scorers.map((/** @type {string} */ s) => h("th", { text: s })),
+          ...scorers.map((/** @type {string} */ s) => showName(h("th", {}), s)),
           h("th", {}),
         ]),
         ...lines.map((line, i) => {
@@ -208,7 +208,7 @@ export function createCohortEditor({ model, dom }) {
             },
             [
               h("td", { attrs: { title: line.name } }, [swatch, ` ${isolate(line.name)}`]),
-              h("td", { text: visibleName(line.rule), className: "mi-cohort-rule" }),
+              showName(h("td", { className: "mi-cohort-rule" }), line.rule),
               h("td", { text: line.rows }),
               ...line.scores.map((text) => h("td", { text })),
               h("td", {}, [remove]),

@@ -16,6 +16,7 @@ import {
   attachedElement,
   change,
   click,
+  longestDrawnText,
   pressEnter,
   queryAllTestId,
   queryTestId,
@@ -128,6 +129,34 @@ describe("the inspector's cohorts", () => {
     });
     cleanup();
     expect(model.listenerCount()).toBe(0);
+  });
+
+  it("cuts 1 MB names in the header, the cohort table and the form, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const rule = `${huge("c")} > 0`;
+    const model = makeInspector({
+      cohorts: [{ name: huge("k"), rule }],
+      _cohort_fields: [{ name: huge("c"), kind: "number", values: [] }],
+    });
+    model.set("_header", {
+      ...model.get("_header"),
+      model_name: huge("m"),
+      models: [huge("m"), huge("n")],
+      other_models: [{ name: huge("n"), scores: { [huge("s")]: 0.5 } }],
+      scores: [{ scorer: huge("s"), model: 0.7, dummy: 0 }],
+      cohorts: [{ name: huge("k"), rule, size: 200, scores: { [huge("s")]: 0.3 } }],
+    });
+    const el = attachedElement();
+    const cleanup = inspector.render({ model, el });
+    frames.flush();
+    expect(queryAllTestId(el, "mi-cohort")).toHaveLength(1);
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const hover = [...el.querySelectorAll("[title]")].map((n) => n.getAttribute("title"));
+    // The reviewed-model menu, the score table's columns and scorer, the
+    // cohort's name and rule, the form's column menu.
+    for (const whole of [huge("m"), huge("n"), huge("s"), huge("k"), rule, huge("c")])
+      expect(hover.includes(whole)).toBe(true);
+    cleanup();
   });
 
   it("lists the cohorts with their rows, removes one, shows a refusal", () => {
