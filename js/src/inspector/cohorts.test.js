@@ -159,6 +159,41 @@ describe("the inspector's cohorts", () => {
     cleanup();
   });
 
+  it("says under the form why an ID-like column suggests few values (#49 item 2)", () => {
+    const note = "200 distinct values, none in 5 rows or more: no value is named (an ID or an e-mail names a person).";
+    const model = makeInspector({
+      _cohort_fields: [
+        { name: "age", kind: "number", values: [] },
+        { name: "email", kind: "text", values: [], note },
+        { name: "plan", kind: "text", values: ["pro", "free"], note: "" },
+      ],
+    });
+    const el = attachedElement();
+    const cleanup = inspector.render({ model, el });
+    frames.flush();
+    const shown = queryTestId(el, "mi-cohort-note");
+    expect(shown.hidden).toBe(true); // age: a number, nothing to say
+    change(queryTestId(el, "mi-cohort-field"), "email");
+    expect(shown.hidden).toBe(false);
+    expect(shown.textContent).toBe(`\u2068email\u2069: ${note}`);
+    expect(el.querySelector("datalist").children).toHaveLength(0);
+    change(queryTestId(el, "mi-cohort-field"), "plan");
+    expect(shown.hidden).toBe(true);
+    expect(el.querySelector("datalist").children).toHaveLength(2);
+    cleanup();
+    // A saved page: no form, no note.
+    const saved = makeInspector({
+      _standalone: true,
+      _cohort_fields: [{ name: "email", kind: "text", values: [], note }],
+    });
+    const page = attachedElement();
+    const cleanupSaved = inspector.render({ model: saved, el: page });
+    frames.flush();
+    expect(queryTestId(page, "mi-cohort-form").hidden).toBe(true);
+    expect(queryTestId(page, "mi-cohort-note").hidden).toBe(true);
+    cleanupSaved();
+  });
+
   it("lists the cohorts with their rows, removes one, shows a refusal", () => {
     const model = makeInspector({ cohorts: [{ name: "old", rule: "age > 60" }] });
     model.set("_header", {
