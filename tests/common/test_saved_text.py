@@ -324,6 +324,25 @@ def test_category_labels_left_out_of_rules_too(table, tmp_path):
     review.close()
 
 
+def test_category_stand_ins_are_the_same_in_labels_and_every_rule():
+    state = {
+        "labels": ["plan-pro", "plan-basic"],
+        "rules": [[{"rule": "plan == 'plan-basic' and age > 3", "size": 4}]],
+        "subgroups": {"age": [['plan != "plan-pro"', 12], ["all rows", 3]]},
+        "split_by": "plan in ['plan-team', 'plan-pro']",
+        "features": ["plan"],  # a column's name, not a category
+    }
+    shared = shareable_state(state, category_labels=False)
+    assert shared["labels"] == ["category 1", "category 2"]
+    assert shared["rules"][0][0]["rule"] == "plan == 'category 2' and age > 3"
+    assert shared["subgroups"]["age"] == [
+        ["plan != 'category 1'", 12],
+        ["all rows", 3],
+    ]
+    assert shared["split_by"] == "plan in ['category 3', 'category 1']"
+    assert shared["features"] == ["plan"]
+
+
 # Item 3: nothing of this machine, whatever key holds it ----------------------
 
 MACHINE = [
