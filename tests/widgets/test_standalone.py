@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 
 import inspectwidgets as iw
 from inspectwidgets._text import sendable
-from inspectwidgets.widgets import _standalone
+from inspectwidgets.widgets import _file_writing, _standalone
 from inspectwidgets.widgets._page_state import without_local_paths
 from inspectwidgets.widgets._standalone import save_html, script_json
 
@@ -254,7 +254,7 @@ def _fail_mid_write(monkeypatch):
         file.write = write
         return file
 
-    monkeypatch.setattr(_standalone.os, "fdopen", fdopen)
+    monkeypatch.setattr(_file_writing.os, "fdopen", fdopen)
 
 
 def _fail_encoding(monkeypatch):
@@ -268,7 +268,7 @@ def _fail_rename(monkeypatch):
     def replace(source, target):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
-    monkeypatch.setattr(_standalone.os, "replace", replace)
+    monkeypatch.setattr(_file_writing.os, "replace", replace)
 
 
 @pytest.mark.parametrize(

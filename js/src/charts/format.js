@@ -136,19 +136,31 @@ export function cutName(text, limit = MAX_NAME_CHARS) {
  * a space at either end as "␣", and in a name holding Latin letters each
  * Cyrillic letter escaped ("\\u0430ge" for "аge"). Anything else is
  * unchanged; a name longer than MAX_NAME_CHARS is cut (`cutName`). The full
- * name goes in the label's title, shown on hover.
+ * name goes in the label's title, shown on hover (`isolateWhole`).
  *
  * @param {unknown} name
  * @returns {string}
  */
 export function visibleName(name) {
+  return shownName(name, MAX_NAME_CHARS);
+}
+
+/**
+ * @param {unknown} name
+ * @param {number} limit
+ * @returns {string}
+ */
+function shownName(name, limit) {
   let text = String(name);
   // Cut before escaping: a 1 MB name is not scanned whole (escapes only
   // lengthen it, so what is cut here would be cut below anyway).
-  if (text.length > 4 * MAX_NAME_CHARS) text = text.slice(0, 4 * MAX_NAME_CHARS);
+  if (text.length > 4 * limit) text = text.slice(0, 4 * limit);
   text = text.replace(HIDDEN, escapeChar);
   if (LATIN.test(text)) text = text.replace(CYRILLIC, escapeChar);
-  return cutName(text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length)));
+  return cutName(
+    text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length)),
+    limit,
+  );
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -219,13 +231,12 @@ export function isolate(name) {
 }
 
 /**
- * `name` whole (not cut, not escaped) between the same bidi isolates as
- * `isolate`: for a hover title composed of a name and more ("name (0.1)"),
- * which shows the whole name that the label cut.
+ * `isolate` without the cut: for a label's title, shown on hover, which
+ * holds the whole name (a title takes no room in the page).
  *
  * @param {unknown} name
  * @returns {string}
  */
 export function isolateWhole(name) {
-  return `\u2068${String(name)}\u2069`;
+  return `\u2068${shownName(name, Infinity)}\u2069`;
 }

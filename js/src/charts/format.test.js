@@ -168,3 +168,12 @@ describe("nameOption", () => {
     expect(nameOption("Gini importance", "mdi").value).toBe("mdi");
   });
 });
+
+describe("isolateWhole", () => {
+  it("keeps the whole name, for a title shown on hover", () => {
+    const long = "a".repeat(MAX_NAME_CHARS + 5);
+    expect(isolateWhole(long)).toBe(`\u2068${long}\u2069`);
+    expect(isolate(long)).toBe(`\u2068${"a".repeat(MAX_NAME_CHARS - 1)}…\u2069`);
+    expect(isolateWhole("age ")).toBe("\u2068age␣\u2069");
+  });
+});

@@ -136,7 +136,8 @@ export function createCohortEditor({ model, dom }) {
   /** The condition the selects and value make. */
   const condition = () => {
     const current = chosen();
-    return current ? conditionText(current, op.value, value.value) : "";
+    const names = fields().map((f) => f.name);
+    return current ? conditionText(current, op.value, value.value, names) : "";
   };
 
   /** @param {{name: string, rule: string}[]} list */

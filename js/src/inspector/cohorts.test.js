@@ -41,6 +41,19 @@ describe("the rule text the form writes", () => {
     expect(ruleValue("thirty", "number")).toBe("'thirty'");
     expect(ruleValue("true", "bool")).toBe("True");
     expect(ruleValue("it's", "text")).toBe("'it\\'s'");
+    expect(ruleValue("a\nb\x00", "text")).toBe("'a\\x0ab\\x00'");
+  });
+
+  it("quotes a name so that it reads back as that column only (#49 item 7)", () => {
+    // A backtick is doubled: this name wrote `score` > 0 or `score` < -100.
+    expect(ruleName("score` > 0 or `score")).toBe("`score`` > 0 or ``score`");
+    expect(ruleName("`")).toBe("````");
+    expect(ruleName("")).toBe("``");
+    expect(ruleName("line\nend $x$")).toBe("`line\nend $x$`");
+    // Plain, unless another column goes on from it.
+    expect(ruleName("age", ["age", "age_group"])).toBe("age");
+    expect(ruleName("age", ["age", "age > 0 or x"])).toBe("`age`");
+    expect(conditionText({ name: "a`b", kind: "number" }, "<", "3", ["a`b"])).toBe("`a``b` < 3");
     expect(conditionText({ name: "plan", kind: "text" }, "==", "pro")).toBe("plan == 'pro'");
     expect(conditionText({ name: "age", kind: "number" }, "is missing", "x")).toBe(
       "age is missing",

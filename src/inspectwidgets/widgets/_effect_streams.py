@@ -11,8 +11,7 @@ from ..inspection import (
     iter_partial_dependence,
     split_grid,
 )
-from ..inspection._core import float_features, level_summary, quoted
-from ..inspection._core.levels import MIN_ROWS
+from ..inspection._core import MIN_ROWS, float_features, level_summary, quoted
 from ._effect_parts import PD_KINDS, chain_parts
 from ._options import split_column
 

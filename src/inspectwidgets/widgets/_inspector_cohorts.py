@@ -29,8 +29,12 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import check_cohorts, level_summary
-from ..inspection._core.levels import rule_naming_only
+from ..inspection._core import (
+    check_cohorts,
+    level_summary,
+    rule_name,
+    rule_naming_only,
+)
 from ._effect_groups import COHORT_SPLIT, cohort_order
 from ._inspector_models import cohort_scores
 from ._options import split_column
@@ -111,6 +115,7 @@ class InspectorCohorts(traitlets.HasTraits):
     _header: dict
     _refresh: Callable[[], None]
     _tab: Callable[[], str]
+    _sent_as: dict[str, str]
 
     def _init_cohorts(self, cohorts):
         """The form's columns, the header's messages, and `cohorts` set."""
@@ -152,9 +157,21 @@ class InspectorCohorts(traitlets.HasTraits):
         if not isinstance(content, dict) or "set_cohorts" not in content:
             return
         try:
-            self.cohorts = list(content["set_cohorts"] or [])
-        except (traitlets.TraitError, TypeError) as error:
+            self.cohorts = [self._as_named(c) for c in content["set_cohorts"] or []]
+        except (traitlets.TraitError, TypeError, ValueError) as error:
             self._cohorts_error = str(error)
+
+    def _as_named(self, cohort):
+        """A cohort from the form with each column the page knew by its
+        escape (a lone surrogate, `sendable`) named as X names it: the form
+        quotes the name it was shown, which only the page held."""
+        rule = cohort.get("rule") if isinstance(cohort, dict) else None
+        if not isinstance(rule, str):
+            return cohort  # check_cohorts says what is wrong
+        for shown, original in self._sent_as.items():
+            if original in self._names:
+                rule = rule.replace(rule_name(shown, ()), rule_name(original, ()))
+        return {**cohort, "rule": rule}
 
     def _build_subsampled(self, every_model=True):
         super()._build_subsampled(every_model)

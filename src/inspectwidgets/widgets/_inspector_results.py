@@ -71,13 +71,16 @@ class InspectorResults:
         title: str = "Model review",
         overwrite: bool = True,
         category_labels: bool = True,
+        overwrite_read_only: bool = False,
     ) -> Path:
         """Write the review as one standalone HTML file (no kernel, no
         network), safe to send: written whole or not at all, with errors'
         messages but no traceback, local path, user or host name, and no
         value of an ID-like text column. `overwrite` (default True, as
-        ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or a
-        symbolic link there is refused. `category_labels` False writes each
+        ``to_csv`` and ``savefig``) replaces a regular file at `path`, and a
+        read-only one only with `overwrite_read_only` (its mode kept); a
+        folder, a path ending in a separator, a symbolic link, a FIFO or a
+        device there is refused. `category_labels` False writes each
         category ``category 1``, ``category 2``... See
         :func:`inspectwidgets.widgets._standalone.save_html`."""
         from ._standalone import save_html
@@ -88,4 +91,5 @@ class InspectorResults:
             title=title,
             overwrite=overwrite,
             category_labels=category_labels,
+            overwrite_read_only=overwrite_read_only,
         )

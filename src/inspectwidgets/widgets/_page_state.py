@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..inspection._core.levels import replace_text_values
+from ..inspection._core import replace_text_values
 
 # Synced traits that stay on the author's machine: the traceback (with its
 # absolute paths and user name) behind the live widget's "details".
