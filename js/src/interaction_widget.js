@@ -13,7 +13,7 @@ import "./ui/theme.css";
 
 import { observeResize } from "./charts/chart_base.js";
 import { createColorLegend } from "./charts/color_legend.js";
-import { formatNumber, isolate } from "./charts/format.js";
+import { formatNumber, isolate, nameOption } from "./charts/format.js";
 import { createHeatmap } from "./charts/heatmap.js";
 import {
   describeCell,
@@ -181,7 +181,7 @@ function render({ model, el }) {
     scale.select.value = String(model.get("scale") ?? "probability");
     const classes = binding.list("_target_options");
     target.select.replaceChildren(
-      ...classes.map((c) => h("option", { text: c, attrs: { value: c } })),
+      ...classes.map((c) => nameOption(c)),
     );
     target.select.value = String(model.get("target") ?? "");
     target.field.hidden = classes.length === 0;

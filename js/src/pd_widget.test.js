@@ -18,6 +18,7 @@ import {
   queryTestId,
   stubAnimationFrames,
   checkRedrawGuard,
+  longestDrawnText,
 } from "./test_helpers.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
@@ -531,6 +532,34 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     partner,
     rho,
     message: `Feature '${feature}' is strongly correlated with '${partner}'.`,
+  });
+
+  it("cuts 1 MB names in the axis titles, menu and warning, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const model = mount(
+      makeModel({
+        features: [huge("f")],
+        _feature_options: [huge("f"), huge("g")],
+        _curve: numericCurve(payloadPacker(), {
+          feature: huge("f"),
+          correlated: [correlation(huge("f"), huge("g"), 0.93)],
+        }),
+      }),
+    );
+    const root = byTestId("pdw-root");
+    expect(longestDrawnText(root).length).toBeLessThan(300);
+    const titles = [...root.querySelectorAll("svg title")].map((t) => t.textContent);
+    expect(titles).toContain(huge("f"));
+    expect(byTestId("pdw-feature").value).toBe(huge("f"));
+    // A surface: both axis titles.
+    const surface = twoWayCurve(payloadPacker());
+    surface.features = [huge("f"), huge("g")];
+    model.set("features", surface.features);
+    model.set("_curve", surface);
+    flushFrames();
+    expect(longestDrawnText(root).length).toBeLessThan(300);
+    const surfaceTitles = [...root.querySelectorAll(".iw-axis-title title")].map((t) => t.textContent);
+    expect(surfaceTitles).toEqual(expect.arrayContaining([huge("f"), huge("g")]));
   });
 
   it("keeps feature names and the warning as literal text", () => {

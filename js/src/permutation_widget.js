@@ -38,6 +38,7 @@ import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
 import "./permutation_widget.css";
+import { nameOption } from "./charts/format.js";
 
 /** Traits that change the progress line, the status and the chart. */
 const LIVE_TRAITS = [
@@ -105,9 +106,7 @@ function render({ model, el }) {
         ? scoring
         : [...scoring, current];
     controls.scorer.replaceChildren(
-      ...names.map((name) =>
-        h("option", { text: name, attrs: { value: name } }),
-      ),
+      ...names.map((name) => nameOption(name)),
     );
     controls.scorer.value = current;
     controls.scorer.disabled = names.length < 2;

@@ -14,6 +14,7 @@ import {
   splitChart,
   stubAnimationFrames,
   checkRedrawGuard,
+  longestDrawnText,
   pressEnter,
 } from "./test_helpers.js";
 
@@ -548,6 +549,31 @@ describe("PermutationImportanceWidget front end", () => {
     expect(count.textContent).toBe("2 of 3");
     toggle(scorerBox(long));
     expect(count.textContent).toBe("3 of 3");
+  });
+
+  it("cuts a 1 MB feature and scorer in the bars, table and menu, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const features = [huge("f"), "s5", "bp"];
+    const model = mount(
+      makeModel({
+        _feature_options: features,
+        _scorer_options: [huge("s"), "r2"],
+        scoring: [huge("s"), "r2"],
+        scorer: huge("s"),
+        _chart: makeChart({ [huge("s")]: { ...R2, features }, r2: { ...R2, features } }),
+      }),
+    );
+    expect(barFeatures()).toContain(huge("f"));
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const menu = byTestId("piw-scorer");
+    expect(menu.value).toBe(huge("s"));
+    expect(menu.options[0].title).toBe(huge("s"));
+    // The table: each feature's row cut, the whole name on hover.
+    model.set("kind", "table");
+    flushFrames();
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const rows = [...byTestId("piw-table").querySelectorAll("tbody th")];
+    expect(rows.map((r) => r.title)).toContain(huge("f"));
   });
 
   it("writes each table column, and the tooltip, in one number notation", () => {

@@ -621,3 +621,23 @@ export function splitChart(pack = payloadPacker(), overrides = {}) {
     ...overrides,
   };
 }
+
+/**
+ * The longest text drawn in `root`: each text node's length, but a `<title>`
+ * element's (a hover title, not drawn) and each `<option>`'s text counted
+ * too, since a menu is as wide as its widest option. A 1 MB name drawn
+ * whole anywhere makes this a million (#49 item 9).
+ *
+ * @param {Element} root
+ * @returns {{length: number, text: string}}
+ */
+export function longestDrawnText(root) {
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let longest = { length: 0, text: "" };
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement?.closest("title")) continue;
+    const text = node.nodeValue ?? "";
+    if (text.length > longest.length) longest = { length: text.length, text: text.slice(0, 80) };
+  }
+  return longest;
+}

@@ -136,8 +136,10 @@ def isolate(name: Any) -> str:
     sentences composed there: a right-to-left override in the name ends
     with it and cannot reverse the rest ("class \u2068...\u2069, change
     from the first grid value"). For the page only: matplotlib draws these
-    characters as boxes."""
-    return f"\u2068{name}\u2069"
+    characters as boxes. A name longer than `MAX_NAME_CHARS` is cut, as
+    ``visibleName`` cuts it there (its other characters are left to the
+    page, which shows them)."""
+    return f"\u2068{cut(str(name), MAX_NAME_CHARS)}\u2069"
 
 
 def sendable(value: Any, sent_as: dict[str, str]) -> Any:

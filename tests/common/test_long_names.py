@@ -11,7 +11,7 @@ from sklearn.linear_model import LinearRegression
 from sklearn.tree import DecisionTreeRegressor
 
 import inspectwidgets as iw
-from inspectwidgets._text import MAX_NAME_CHARS, mpl_name, mpl_text, visible
+from inspectwidgets._text import MAX_NAME_CHARS, isolate, mpl_name, mpl_text, visible
 
 MEGABYTE = 10**6
 LONG = "n" * MEGABYTE
@@ -34,6 +34,32 @@ def test_names_are_cut_with_an_ellipsis():
     title = mpl_text(f"Partial dependence of {LONG}\nsecond line")
     assert max(len(line) for line in title.split("\n")) <= 120
     assert title.endswith("\nsecond line")
+
+
+def test_a_name_in_a_sentence_composed_for_the_page_is_cut():
+    # A class name in the PD widget's axis title, a pipeline step in the
+    # inspector's header: the page drew the whole 1 MB (#49 item 9).
+    assert isolate(LONG) == "\u2068" + "n" * (MAX_NAME_CHARS - 1) + "…\u2069"
+    assert isolate("age") == "\u2068age\u2069"
+    X, y = _table()
+    numeric = X[[LONG, OTHER]]
+    labels = np.where(y > y.median(), OTHER, "a")  # OTHER: the class shown
+    from sklearn.linear_model import LogisticRegression
+
+    widget = iw.PartialDependenceWidget(
+        LogisticRegression().fit(numeric, labels),
+        numeric,
+        features=[LONG],
+        grid_resolution=5,
+        target=OTHER,
+    )
+    try:
+        widget.wait(60)
+        label = widget._curve["y_label"]
+        assert len(label) < 120, len(label)
+        assert label.endswith("class " + isolate(OTHER)), label[-60:]
+    finally:
+        widget.close()
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,12 @@
 """A saved review holds only what it shows (#49 items 2 and 3): a table with
 a unique e-mail and SSN per row, saved from the inspector and from every
 standalone widget, holds none of those values (the overview, the cohort
-form's suggestions and a selected ID column's chart included); a column with
-a few frequent values names those only; ``category_labels=False`` leaves out
-every category; no absolute path, user or host name reaches the page,
-whatever key holds it. The page drawn: tests/browser/test_shared_review.py.
+form's suggestions, a selected ID column's chart, cohort rules naming one,
+ICE cluster and conditional importance rules included); a column with a few
+frequent values names those only; an ALE of such a column is refused;
+``category_labels=False`` leaves out every category, in rules too; no
+absolute path, user or host name reaches the page, whatever key holds it.
+The page drawn: tests/browser/test_shared_review.py.
 """
 
 import getpass
@@ -24,7 +26,13 @@ from sklearn.preprocessing import OneHotEncoder
 
 import inspectwidgets as iw
 from inspectwidgets.inspection._core import level_summary
-from inspectwidgets.inspection._core.levels import MAX_LEVELS, MIN_ROWS
+from inspectwidgets.inspection._core.levels import (
+    MAX_LEVELS,
+    MIN_ROWS,
+    UNNAMED_VALUE,
+    rule_naming_only,
+)
+from inspectwidgets.inspection._core.rule_inputs import ColumnCoding
 from inspectwidgets.widgets._page_state import shareable_state, without_local_paths
 from inspectwidgets.widgets._standalone import save_html
 
@@ -69,6 +77,16 @@ def table():
     return make_pipeline(encode, forest).fit(X, y), X, y
 
 
+def _cohorts(X):
+    """Cohorts whose rules name one person's e-mail and two SSNs, and a plan
+    (a category in many rows)."""
+    return {
+        "one person": f"email == '{X['email'][0]}'",
+        "two ssns": f"ssn in ['{X['ssn'][1]}', '{X['ssn'][2]}'] or age > 70",
+        "pro": "plan == 'plan-pro'",
+    }
+
+
 def _wait(widget):
     for _ in range(3):  # the inspector starts its effects after importance
         widget.wait(120)
@@ -94,8 +112,25 @@ def pages(table, tmp_path_factory):
         "inspector, city selected": iw.ModelInspector(
             model, X, y, n_repeats=2, random_state=0, selected_features=["city"]
         ),
+        # Rules naming a person, written by the author.
+        "inspector, cohorts": iw.ModelInspector(
+            model,
+            X,
+            y,
+            n_repeats=2,
+            random_state=0,
+            selected_features=["age"],
+            cohorts=_cohorts(X),
+        ),
         "permutation": iw.PermutationImportanceWidget(
             model, X, y, n_repeats=2, random_state=0
+        ),
+        # Rules written from trees on X: its subgroups, the clusters'.
+        "permutation, conditional": iw.PermutationImportanceWidget(
+            model, X, y, n_repeats=2, random_state=0, method="conditional"
+        ),
+        "partial_dependence, clusters": iw.PartialDependenceWidget(
+            model, X, features=["age"], n_ice=40, ice_mode="clusters"
         ),
         "partial_dependence": iw.PartialDependenceWidget(
             model, X, features=["city"], grid_resolution=5, n_ice=5, overview=True
@@ -149,6 +184,45 @@ def test_no_value_of_an_id_column_is_in_any_saved_page(pages, table):
     for name, page in pages.items():
         leaked = sorted(value for value in raw if value in page)
         assert leaked == [], f"{name}: {len(leaked)} raw values, e.g. {leaked[:3]}"
+
+
+def test_a_cohort_rule_shows_no_value_of_an_id_column(pages, table):
+    _, X, _ = table
+    state = _state(pages["inspector, cohorts"])
+    rules = {c["name"]: c["rule"] for c in state["_header"]["cohorts"]}
+    assert rules["one person"] == f"email == {UNNAMED_VALUE}"
+    assert rules["two ssns"] == f"ssn in [{UNNAMED_VALUE}, {UNNAMED_VALUE}] or age > 70"
+    assert rules["pro"] == "plan == 'plan-pro'"  # a category in many rows
+    assert state["cohorts"] == []  # as written: only the form reads them
+    # The rows are still the rule's: one person.
+    sizes = {c["name"]: c["size"] for c in state["_header"]["cohorts"]}
+    assert sizes["one person"] == (X["email"] == X["email"][0]).sum() == 1
+
+
+def test_rule_trees_split_on_no_value_of_an_id_column(table):
+    # What ICE clusters' and conditional importance's rules may name.
+    _, X, _ = table
+    coding = ColumnCoding(X, list(X.columns))
+    categories = dict(zip(X.columns, coding.categories, strict=True))
+    assert categories["email"] == [] and categories["ssn"] == []
+    assert sorted(categories["city"]) == sorted(FREQUENT_CITIES)
+    assert sorted(categories["plan"]) == PLANS
+
+
+def test_rule_naming_only_keeps_names_and_the_values_it_may_name():
+    column = {"e": [f"p{i}@x.org" for i in range(30)], "it's": ["a"] * 30}.get
+    names = ["e", "it's"]
+    assert rule_naming_only("e == 'p1@x.org'", names, column) == f"e == {UNNAMED_VALUE}"
+    # A name holding a quote is left alone; a rule not parsed is returned.
+    assert rule_naming_only("`it's` == 'a'", names, column) == "`it's` == 'a'"
+    assert rule_naming_only("e === 'p1'", names, column) == "e === 'p1'"
+
+
+def test_an_ale_of_an_id_column_is_refused_saying_why(table):
+    model, X, _ = table
+    for column in ("ssn", "city"):  # none in 5 rows; a few in 5 rows or more
+        with pytest.raises(ValueError, match="an ALE draws each category as a bin"):
+            iw.PartialDependenceWidget(model, X, features=[column], kind="ale")
 
 
 def test_the_overview_names_only_what_it_summarises(pages):
@@ -225,6 +299,48 @@ def test_category_labels_can_be_left_out(table, tmp_path):
     assert curve["grid_labels"] == ["category 1", "category 2", "category 3"]
     assert curve["distribution"]["labels"] == curve["grid_labels"]
     widget.close()
+
+
+def test_category_labels_left_out_of_rules_too(table, tmp_path):
+    model, X, y = table
+    review = iw.ModelInspector(
+        model,
+        X,
+        y,
+        n_repeats=2,
+        random_state=0,
+        cohorts={"pro": "plan == 'plan-pro'", "basic": "plan in ['plan-basic']"},
+    )
+    _wait(review)
+    text = save_html(review, tmp_path / "rules.html", category_labels=False)
+    text = text.read_text()
+    assert not [plan for plan in PLANS if plan in text]
+    rules = [c["rule"] for c in _state(text)["_header"]["cohorts"]]
+    # Each plan its stand-in, the one it has across the page.
+    assert re.fullmatch(r"plan == 'category \d+'", rules[0]), rules
+    assert re.fullmatch(r"plan in \['category \d+'\]", rules[1]), rules
+    numbers = [re.search(r"category (\d+)", rule)[1] for rule in rules[:2]]
+    assert numbers[0] != numbers[1]
+    review.close()
+
+
+def test_category_stand_ins_are_the_same_in_labels_and_every_rule():
+    state = {
+        "labels": ["plan-pro", "plan-basic"],
+        "rules": [[{"rule": "plan == 'plan-basic' and age > 3", "size": 4}]],
+        "subgroups": {"age": [['plan != "plan-pro"', 12], ["all rows", 3]]},
+        "split_by": "plan in ['plan-team', 'plan-pro']",
+        "features": ["plan"],  # a column's name, not a category
+    }
+    shared = shareable_state(state, category_labels=False)
+    assert shared["labels"] == ["category 1", "category 2"]
+    assert shared["rules"][0][0]["rule"] == "plan == 'category 2' and age > 3"
+    assert shared["subgroups"]["age"] == [
+        ["plan != 'category 1'", 12],
+        ["all rows", 3],
+    ]
+    assert shared["split_by"] == "plan in ['category 3', 'category 1']"
+    assert shared["features"] == ["plan"]
 
 
 # Item 3: nothing of this machine, whatever key holds it ----------------------

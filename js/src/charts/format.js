@@ -163,6 +163,54 @@ function shownName(name, limit) {
   );
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Show `name` in `node` (an HTML or SVG element) as a label draws it:
+ * `text` (by default `visibleName(name)`, cut to MAX_NAME_CHARS) as its
+ * text, and the whole name on hover when the two differ: an HTML element's
+ * title attribute, or an SVG element's `<title>` child (SVG has no title
+ * attribute). Every label, legend entry, axis title and table cell holding
+ * a name alone goes through here, so a 1 MB name never widens the page.
+ *
+ * @template {Element | null | undefined} N
+ * @param {N} node
+ * @param {unknown} name
+ * @param {string} [text] the label as drawn, when composed of the name and
+ *   more (a legend's "name (n = 40)" built with `isolate`).
+ * @returns {N} `node`, so that a cell can be made and named at once.
+ */
+export function showName(node, name, text = visibleName(name)) {
+  if (!node) return node;
+  const full = String(name);
+  node.textContent = text; // also removes an SVG label's earlier <title>
+  if (node.namespaceURI === SVG_NS) {
+    if (text === full) return node;
+    const title = node.ownerDocument.createElementNS(SVG_NS, "title");
+    title.textContent = full;
+    node.append(title);
+  } else if (text === full) node.removeAttribute("title");
+  else node.setAttribute("title", full);
+  return node;
+}
+
+/**
+ * A menu's `<option>` for `name` (a model, scorer, column or class): its
+ * value the whole name, its text cut (`showName`), the whole name on hover.
+ * A menu is as wide as its widest option: a 1 MB model name made the
+ * reviewed-model menu millions of pixels wide.
+ *
+ * @param {unknown} name
+ * @param {string} [value] the option's value, when not the name itself.
+ * @returns {HTMLOptionElement}
+ */
+export function nameOption(name, value = String(name)) {
+  const option = document.createElement("option");
+  option.value = value;
+  showName(option, name);
+  return option;
+}
+
 /**
  * `name` (a column, category, class or model name) set apart for the
  * bidirectional algorithm, to be put inside a longer text: between U+2068

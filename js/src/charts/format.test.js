@@ -8,6 +8,8 @@ import {
   formatSeconds,
   isolate,
   isolateWhole,
+  nameOption,
+  showName,
   visibleName,
 } from "./format.js";
 
@@ -107,6 +109,63 @@ describe("cutName", () => {
     expect(isolate(huge)).toHaveLength(MAX_NAME_CHARS + 2);
     // Escapes count after the cut: a long name of zero-width joiners.
     expect(visibleName("\u200d".repeat(10_000))).toHaveLength(MAX_NAME_CHARS);
+  });
+});
+
+describe("showName", () => {
+  const huge = "n".repeat(1_000_000);
+
+  it("draws an HTML label cut, the whole name in its title", () => {
+    const span = document.createElement("span");
+    showName(span, huge);
+    expect(span.textContent).toBe(visibleName(huge));
+    expect(span.getAttribute("title")).toBe(huge);
+    // A short name drawn as itself has no title to add; an earlier one goes.
+    showName(span, "age");
+    expect(span.textContent).toBe("age");
+    expect(span.hasAttribute("title")).toBe(false);
+  });
+
+  it("gives an SVG label a <title> child (SVG has no title attribute)", () => {
+    const ns = "http://www.w3.org/2000/svg";
+    const text = document.createElementNS(ns, "text");
+    showName(text, huge);
+    showName(text, `${huge}m`); // redrawn: one title, the new name's
+    const titles = text.querySelectorAll("title");
+    expect(titles).toHaveLength(1);
+    expect(titles[0].textContent).toBe(`${huge}m`);
+    expect(text.firstChild?.nodeValue).toBe(visibleName(huge));
+    expect(text.hasAttribute("title")).toBe(false);
+    showName(text, "age");
+    expect(text.textContent).toBe("age");
+    expect(text.querySelector("title")).toBeNull();
+  });
+
+  it("draws a composed label as given, the name whole on hover", () => {
+    const span = document.createElement("span");
+    showName(span, huge, `${isolate(huge)} (n = 40)`);
+    expect(span.textContent).toBe(`${isolate(huge)} (n = 40)`);
+    expect(span.title).toBe(huge);
+    showName(null, huge); // a node not drawn yet: nothing to do
+    // A hover title composed of the name and more holds it whole.
+    expect(isolateWhole(huge)).toBe(`\u2068${huge}\u2069`);
+  });
+});
+
+describe("nameOption", () => {
+  it("keeps the whole name as the value, draws it cut, whole on hover", () => {
+    const huge = "m".repeat(1_000_000);
+    const option = nameOption(huge);
+    expect(option.value).toBe(huge);
+    expect(option.textContent).toBe(visibleName(huge));
+    expect(option.title).toBe(huge);
+    const menu = document.createElement("select");
+    menu.append(nameOption("r2"), option);
+    menu.value = huge;
+    expect(menu.selectedIndex).toBe(1);
+    // A short name as itself; a label apart from its value (a menu of keys).
+    expect(nameOption("r2").outerHTML).toBe('<option value="r2">r2</option>');
+    expect(nameOption("Gini importance", "mdi").value).toBe("mdi");
   });
 });
 

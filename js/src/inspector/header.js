@@ -4,7 +4,7 @@
 // model barely beats it, and the rows Effects and Comparison use; of
 // several models, a menu choosing the reviewed one (the `reviewed` trait).
 
-import { columnFormat, isolate } from "../charts/format.js";
+import { columnFormat, isolate, nameOption, showName } from "../charts/format.js";
 import { integerInput } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 
@@ -95,7 +95,7 @@ function reviewedMenu({ model, binding, dom }) {
       if (String(choices) !== String(shown)) {
         shown = choices;
         select.replaceChildren(
-          ...choices.map((name) => h("option", { text: name, attrs: { value: name } })),
+          ...choices.map((name) => nameOption(name)),
         );
       }
       field.hidden = choices.length === 0;
@@ -223,7 +223,7 @@ export function createHeader(context) {
               attrs: { "data-scorer": s.scorer },
             },
             [
-              h("td", { text: s.scorer }),
+              showName(h("td", {}), s.scorer),
               h("td", {
                 text: s.model === null ? unscoredText(header) : format(s.model),
               }),

@@ -17,7 +17,7 @@ import {
   themeAxis,
   wrapLabel,
 } from "../charts/chart_base.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, showName } from "../charts/format.js";
 import { uniqueId } from "../ui/ids.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { columnRange, finiteExtent } from "./pd_data.js";
@@ -175,7 +175,7 @@ export function createOneWayFrame(container, { svgTestid }) {
     frame.xTitle
       .attr("x", left + plotW / 2)
       .attr("y", height - 4)
-      .text(curve.feature);
+      .call((/** @type {import("../charts/chart_base.js").AnySelection} */ t) => showName(t.node(), curve.feature));
     frame.yTitle
       .attr(
         "transform",

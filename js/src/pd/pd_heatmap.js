@@ -25,7 +25,7 @@ import {
   truncateTicks,
 } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
-import { formatNumber, isolate } from "../charts/format.js";
+import { formatNumber, isolate, showName } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { heatContours } from "./pd_contours.js";
 import { drawableSurface, finiteExtent } from "./pd_data.js";
@@ -256,13 +256,12 @@ export function createPdHeatmap(container, { tooltip }) {
       yAxisG.call(axisLeft(gy.scale).ticks(6).tickFormat(tickText));
     }
     themeAxis(yAxisG);
-    xTitle
-      .attr("x", left + plotW / 2)
-      .attr("y", height - 4)
-      .text(curve.features[0]);
-    yTitle
-      .attr("transform", `translate(12,${top + plotH / 2}) rotate(-90)`)
-      .text(curve.features[1]);
+    const [xName, yName] = curve.features;
+    showName(xTitle.attr("x", left + plotW / 2).attr("y", height - 4).node(), xName);
+    showName(
+      yTitle.attr("transform", `translate(12,${top + plotH / 2}) rotate(-90)`).node(),
+      yName,
+    );
     overlay
       .attr("x", left)
       .attr("y", top)

@@ -6,6 +6,7 @@
 // the widget places them.
 
 import { h } from "./dom.js";
+import { nameOption } from "../charts/format.js";
 
 /**
  * Call `commit` when Enter is pressed in `input`. Enter's keydown stops
@@ -214,9 +215,7 @@ export function fillSelect(select, options, value) {
       ? options
       : [...options, [value, value]];
   select.replaceChildren(
-    ...all.map(([v, label]) =>
-      h("option", { text: label, attrs: { value: v } }),
-    ),
+    ...all.map(([v, label]) => nameOption(label, v)),
   );
   select.value = value ?? "";
 }

@@ -29,9 +29,15 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import check_cohorts, level_summary, rule_name
+from ..inspection._core import (
+    check_cohorts,
+    level_summary,
+    rule_name,
+    rule_naming_only,
+)
 from ._effect_groups import COHORT_SPLIT, cohort_order
 from ._inspector_models import cohort_scores
+from ._options import split_column
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -190,10 +196,12 @@ class InspectorCohorts(traitlets.HasTraits):
                 child._set_cohorts(cohorts)
 
     def _cohorts_to_header(self, cohorts, labels):
-        """Each cohort's rows in the header, its scores to come."""
+        """Each cohort's rows in the header, its scores to come; its rule as
+        a page may show it (`rule_naming_only`: no value of an ID's or an
+        e-mail's that `level_summary` does not name)."""
         entries = []
         names = cohort_order(cohorts)
-        rules = [c.rule for c in cohorts] + [""]
+        rules = [self._shown_rule(c.rule) for c in cohorts] + [""]
         for name, rule in zip(names, rules, strict=True) if cohorts else ():
             size = int(np.sum(labels == name))
             entries.append({"name": name, "rule": rule, "size": size, "scores": None})
@@ -204,6 +212,11 @@ class InspectorCohorts(traitlets.HasTraits):
             entries = [{**e, "scores": scored[e["name"]]} for e in entries]
         with self._lock:
             self._header = {**self._header, "cohorts": entries}
+
+    def _shown_rule(self, rule):
+        return rule_naming_only(
+            rule, self._names, lambda name: split_column(self._X, self._names, name)
+        )
 
     def _cohort_scores(self, change):
         # From the held-out Importance run's thread: its subgroups' baseline

@@ -11,10 +11,13 @@ its charts draw and nothing of the author's machine (#49).
   absolute path, POSIX or Windows, ``<path>`` before its last name; the
   login and host names ``<user>`` and ``<host>``.
 - Nothing the page cannot show: the cohort form's suggestions (values of the
-  text columns) are hidden without a kernel, so they are left out.
+  text columns) and the cohorts as written (the header shows their rules,
+  without an ID's values: `rule_naming_only`) are hidden without a kernel,
+  so they are left out.
 - With ``category_labels=False``, no category either: each category label
   is written ``category 1``, ``category 2``..., one number per label across
-  the page.
+  the page, in the rules too (a cohort's, an ICE cluster's, a conditional
+  importance's subgroups, a split by a rule): ``plan == 'category 2'``.
 """
 
 from __future__ import annotations
@@ -30,17 +33,26 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..inspection._core import replace_text_values
+
 # Synced traits that stay on the author's machine: the traceback (with its
 # absolute paths and user name) behind the live widget's "details".
 _NOT_SHARED = ("error_details",)
 
 # Synced traits a page without a kernel never shows: the cohort form (and its
-# suggestions, values of every text column) is hidden there.
-_NOT_SHOWN = ("_cohort_fields",)
+# suggestions, values of every text column) is hidden there; so are the
+# cohorts' rules as written (the header shows them, `rule_naming_only`).
+_NOT_SHOWN = ("_cohort_fields", "cohorts")
 
 # Keys whose list holds category labels (a PD grid's, a distribution's, a
 # split's subgroups); an overview panel's "x" when it is categorical.
 _CATEGORY_KEYS = ("grid_labels", "grid_y_labels", "labels")
+
+# Keys whose text is a rule, its text values categories: a cohort's and an
+# ICE cluster's "rule", a split by a rule; and "subgroups", a conditional
+# importance's {feature: [[rule, size], ...]}.
+_RULE_KEYS = ("rule", "split_by")
+_SUBGROUPS_KEY = "subgroups"
 
 # Account names that identify nobody, and are words of their own ("root" in
 # "root depth"): replaced only where text says it is a user (``user=root``).
@@ -129,10 +141,16 @@ def _without_machine_names(text):
 
 def shareable_state(node: Any, *, category_labels: bool = True) -> Any:
     """A copy of widget state `node` fit to send (see the module's
-    docstring): no `_NOT_SHARED` nor `_NOT_SHOWN` trait, no local path, user
+    docstring): no `_NOT_SHARED` value at any depth nor `_NOT_SHOWN` trait
+    (of `node`'s own), no local path, user
     or host name in any string at any depth, and with `category_labels`
     False no category label."""
     labels: dict[str, str] | None = None if category_labels else {}
+    if isinstance(node, dict):  # a widget's traits; the header's "cohorts" stay
+        node = {
+            key: type(value)() if key in _NOT_SHOWN else value
+            for key, value in node.items()
+        }
     return _shared(node, labels)
 
 
@@ -147,10 +165,22 @@ def _shared(node, labels):
     for key, value in node.items():
         if key in _NOT_SHARED and isinstance(value, str):
             value = ""
-        elif key in _NOT_SHOWN:
-            value = type(value)()
         elif labels is not None and _holds_categories(node, key, value):
             value = [_category(label, labels) for label in value]
+        elif labels is not None and key in _RULE_KEYS and isinstance(value, str):
+            value = _rule_without_labels(value, labels)
+        elif labels is not None and key == _SUBGROUPS_KEY and isinstance(value, dict):
+            value = {
+                feature: [
+                    [_rule_without_labels(group[0], labels), *group[1:]]
+                    if isinstance(group, list) and group and isinstance(group[0], str)
+                    else group
+                    for group in groups
+                ]
+                if isinstance(groups, list)
+                else groups
+                for feature, groups in value.items()
+            }
         name = without_local_paths(key) if isinstance(key, str) else key
         shared[name] = _shared(value, labels)
     return shared
@@ -165,3 +195,9 @@ def _holds_categories(node, key, value):
 def _category(label, labels):
     """`label`'s stand-in, the same for the same label across the page."""
     return labels.setdefault(label, f"category {len(labels) + 1}")
+
+
+def _rule_without_labels(rule, labels):
+    """`rule` with each text value (a category) its stand-in, quoted as the
+    rule language quotes a text: ``plan == 'category 2'``."""
+    return replace_text_values(rule, lambda label: repr(_category(label, labels)))

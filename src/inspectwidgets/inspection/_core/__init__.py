@@ -20,7 +20,13 @@ from .hints import (
     RandomState,
     Scoring,
 )
-from .levels import LevelSummary, level_summary
+from .levels import (
+    MIN_ROWS,
+    LevelSummary,
+    level_summary,
+    replace_text_values,
+    rule_naming_only,
+)
 from .parallel import (
     WithCallersConfig,
     chunk_progress,
@@ -78,6 +84,11 @@ INTERNAL_API = [
     # values a chart or the cohort form may name
     "level_summary",
     "LevelSummary",
+    "MIN_ROWS",
+    # rules as a page may show them: no such value named (rule_naming_only),
+    # their text values rewritten (a saved page's category stand-ins)
+    "rule_naming_only",
+    "replace_text_values",
     # the inspector's cohorts checked, and its rows in no cohort
     "check_cohorts",
     "REST",

@@ -11,17 +11,27 @@ region), or whose every value is held by `MIN_ROWS` rows or more (fifty
 states over thousands of rows: no value picks out a person), is listed
 whole, as scikit-learn lists it.
 
-The one place this is decided: the overview's grid, the PD widget's grid and
-the cohort form all ask `level_summary`.
+The one place this is decided: the overview's grid, the PD widget's grid,
+the cohort form, the categories a rule tree may split on (ICE clusters,
+conditional importance: rule_inputs.py), the ALE (refused) and the cohort
+rules shown (`rule_naming_only`) all ask `level_summary`.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+from .cohort_rules import Condition, parse_rule
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_LEVELS = 20
 """A text column with more distinct values than this is summarised: a chart
@@ -110,3 +120,73 @@ def level_summary(values: object) -> LevelSummary | None:
         n_other_values=len(counts) - len(frequent),
         n_other_rows=int(counts.sum() - frequent.sum()),
     )
+
+
+UNNAMED_VALUE = f"<a value in fewer than {MIN_ROWS} rows>"
+"""What a rule shows in place of a value `level_summary` does not name."""
+
+# A name in backticks (kept whole: it may hold quotes), or a text value of the
+# rule language (cohort_rules.py): 'text' or "text", backslash escapes.
+_NAME_OR_TEXT = re.compile(r"`(?:[^`]|``)*`|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def replace_text_values(rule: str, replace: Callable[[str], str | None]) -> str:
+    """`rule` (cohort_rules.py's language) with each quoted text value
+    ``'pro'`` written ``replace('pro')``, or kept where that is None.
+    Column names (in backticks, or as written) are left alone."""
+
+    def one(match: re.Match) -> str:
+        token = match.group()
+        if token.startswith("`"):
+            return token
+        try:
+            value = ast.literal_eval(token)
+        except (ValueError, SyntaxError):  # quotes in a bare name ("it's")
+            return token
+        shown = replace(value)
+        return token if shown is None else shown
+
+    return _NAME_OR_TEXT.sub(one, rule)
+
+
+def rule_naming_only(
+    rule: str, names: list[str], column: Callable[[str], object]
+) -> str:
+    """`rule` as a page may show it: each text value it compares a column
+    with nearly one value per row to (``email == 'a@b.c'``), where
+    `level_summary` does not name that value, written `UNNAMED_VALUE`.
+    `column(name)` gives a column's values; a rule that does not parse is
+    returned as it is (it was refused before it was shown).
+
+    >>> ids = {"email": [f"p{i}@x.org" for i in range(30)]}
+    >>> rule_naming_only("email == 'p3@x.org'", ["email"], ids.get)
+    'email == <a value in fewer than 5 rows>'
+    """
+    try:
+        tree = parse_rule(rule, names)
+    except ValueError:
+        return rule
+    hidden: set[str] = set()
+    for condition in _conditions(tree):
+        values = (
+            condition.value
+            if isinstance(condition.value, tuple)
+            else (condition.value,)
+        )
+        texts = {v for v in values if isinstance(v, str)}
+        if not texts:
+            continue
+        summary = level_summary(column(condition.name))
+        if summary is not None:
+            hidden |= texts - {str(v) for v in summary.named}
+    if not hidden:
+        return rule
+    return replace_text_values(rule, lambda v: UNNAMED_VALUE if v in hidden else None)
+
+
+def _conditions(tree):
+    if isinstance(tree, Condition):
+        yield tree
+        return
+    for part in tree.parts:
+        yield from _conditions(part)
