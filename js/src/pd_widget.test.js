@@ -510,7 +510,7 @@ describe("PartialDependenceWidget: controls", () => {
 
   it("in a saved page the class menu is disabled, saying it needs a kernel (#52)", () => {
     // Before: it changed, while the chart and captions stayed on the first class.
-    mount(
+    const model = mount(
       makeModel({
         _target_options: ["setosa", "versicolor"],
         target: "setosa",
@@ -521,6 +521,11 @@ describe("PartialDependenceWidget: controls", () => {
     expect(select.disabled).toBe(true);
     expect(select.value).toBe("setosa");
     expect(select.title).toMatch(/class setosa; another class needs a kernel/);
+    // A change forced past the disabled menu is put back: the menu keeps
+    // naming the class the chart shows.
+    change(select, "versicolor");
+    expect(select.value).toBe("setosa");
+    expect(model.get("target")).toBe("setosa");
   });
 
   it("run and stop increment their counters", () => {

@@ -1,8 +1,11 @@
 """What #52 found drawn wrong, drawn right: the second-order ALE's and H²'s
-colour scales (item 3). Light and dark screenshots under
-tests/output/browser/issue52_*."""
+colour scales (item 3); a saved page's Class menu (item 2); the scorers
+chosen in the inspector's held-out Importance view (item 6). Screenshots
+under tests/output/browser/issue52_* (light and dark where the page has a
+dark theme: a saved page has none)."""
 
 import pytest
+from conftest import OUTPUT_DIR, isolated, open_on_demand
 
 try:
     from playwright.sync_api import expect
@@ -66,3 +69,124 @@ def test_a_negligible_second_order_effect_is_drawn_pale(open_notebook):
     h2_ticks = root.get_by_test_id("iaw-legend").evaluate(TICKS_JS)
     assert max(h2_ticks) >= min(float(top), 1) - 1e-6, (h2_ticks, top)
     _shoot(nb, nb.page.locator(".jp-Cell").filter(has=root), "item3_scales")
+
+
+# --- Item 2: a saved page's Class menu ---------------------------------------
+
+
+# Penguin-like, three species named by strings: NaN in a measure, an
+# integer-valued year, an island as a category.
+def _penguins():
+    import numpy as np
+    import pandas as pd
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rng = np.random.default_rng(0)
+    n = 300
+    species = rng.integers(0, 3, n)
+    flipper = np.round(185 + 12 * species + rng.normal(0, 6, n))
+    flipper[rng.random(n) < 0.05] = np.nan
+    X = pd.DataFrame(
+        {
+            "flipper_length_mm": flipper,
+            "bill_depth_mm": 17 + rng.normal(0, 2, n) - species,
+            "year": rng.integers(2007, 2010, n).astype(float),
+            "island": pd.Categorical(
+                np.where(species == 2, "Biscoe", rng.choice(["Dream", "Torgersen"], n))
+            ),
+        }
+    )
+    y = np.asarray(["Adelie", "Chinstrap", "Gentoo"])[species]
+    model = HistGradientBoostingClassifier(
+        max_iter=20, categorical_features="from_dtype", random_state=0
+    ).fit(X, y)
+    return model, X, y
+
+
+@pytest.fixture(scope="module")
+def saved_multiclass_pages(tmp_path_factory, chromium_path):
+    """A multiclass inspector and a PD widget (showing Chinstrap), each
+    saved as a standalone page."""
+    from inspectwidgets import ModelInspector, PartialDependenceWidget
+    from inspectwidgets.widgets._standalone import save_html
+
+    model, X, y = _penguins()
+    folder = tmp_path_factory.mktemp("saved52")
+    mi = ModelInspector(model, X, y, random_state=0, n_repeats=3)
+    mi.wait(120)
+    pd_widget = PartialDependenceWidget(
+        model, X, features="flipper_length_mm", grid_resolution=10
+    )
+    pd_widget.wait(60)
+    pd_widget.target = "Chinstrap"
+    pd_widget.wait(60)
+    try:
+        yield {
+            "inspector": mi.save_html(folder / "review.html"),
+            "pd": save_html(pd_widget, folder / "pd.html"),
+        }
+    finally:
+        mi.close()
+        pd_widget.close()
+
+
+# The class each drawn 1-way chart names in its y title ("... of class X").
+Y_TITLE_JS = """
+(root) => [...root.querySelectorAll('.pdw-y-title')]
+  .filter((t) => t.getBoundingClientRect().height > 0)
+  .map((t) => t.querySelector('title')?.textContent ?? t.textContent)
+"""
+
+
+@pytest.mark.parametrize(
+    ("page_name", "root_testid", "shown"),
+    [("pd", "pdw-root", "Chinstrap"), ("inspector", "mi-root", None)],
+)
+def test_a_saved_pages_class_menu_is_disabled_and_the_chart_stays_on_its_class(
+    browser, saved_multiclass_pages, page_name, root_testid, shown
+):
+    context = browser.new_context(viewport={"width": 1200, "height": 1200})
+    errors = []
+    try:
+        context.route(lambda url: url.startswith("http"), lambda r: r.abort())
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(saved_multiclass_pages[page_name].as_uri())
+        root = page.get_by_test_id(root_testid).first
+        expect(root).to_be_visible(timeout=RUN_TIMEOUT)
+        if root_testid == "mi-root":
+            open_on_demand(root, "mi-settings")
+            scope = root.get_by_test_id("mi-panel-effects")
+        else:
+            scope = root
+        menu = scope.get_by_test_id("pdw-target").first
+        expect(menu).to_be_visible()
+        expect(menu).to_be_disabled()
+        shown = shown or menu.input_value()
+        assert shown in ("Adelie", "Chinstrap", "Gentoo"), shown
+        expect(menu).to_have_value(shown)
+        # Its note: which class is drawn, and that another needs a kernel.
+        note = menu.get_attribute("title")
+        assert f"class {shown}" in note and "kernel" in note, note
+        titles = scope.evaluate(Y_TITLE_JS)
+        assert titles and all(f"class {isolated(shown)}" in t for t in titles), titles
+        # Even a change forced past the disabled menu leaves the chart, and
+        # the menu, on the class the page holds.
+        other = next(c for c in ("Adelie", "Gentoo") if c != shown)
+        menu.evaluate(
+            """(select, value) => {
+                 select.value = value;
+                 select.dispatchEvent(new Event('change', {bubbles: true}));
+               }""",
+            other,
+        )
+        page.wait_for_timeout(300)  # a redraw, were there one, is a frame away
+        assert scope.evaluate(Y_TITLE_JS) == titles
+        expect(menu).to_have_value(shown)
+        assert not errors, errors
+        nb_path = OUTPUT_DIR / f"issue52_item2_saved_{page_name}_light.png"
+        OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+        menu.hover()
+        root.screenshot(path=str(nb_path), animations="disabled")
+    finally:
+        context.close()
