@@ -190,3 +190,94 @@ def test_a_saved_pages_class_menu_is_disabled_and_the_chart_stays_on_its_class(
         root.screenshot(path=str(nb_path), animations="disabled")
     finally:
         context.close()
+
+
+# --- Item 6: scorers chosen in the held-out Importance view ------------------
+
+REVIEW = """\
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.model_selection import train_test_split
+from inspectwidgets import ModelInspector
+
+rng = np.random.default_rng(0)
+n = 400
+species = rng.integers(0, 3, n)
+flipper = np.round(185 + 12 * species + rng.normal(0, 6, n))
+flipper[rng.random(n) < 0.05] = np.nan
+X = pd.DataFrame({
+    "flipper_length_mm": flipper,
+    "bill_depth_mm": 17 + rng.normal(0, 2, n) - species,
+    "year": rng.integers(2007, 2010, n).astype(float),
+    "island": pd.Categorical(
+        np.where(species == 2, "Biscoe", rng.choice(["Dream", "Torgersen"], n))),
+})
+y = np.asarray(["Adelie", "Chinstrap", "Gentoo"])[species]
+X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+model = HistGradientBoostingClassifier(
+    max_iter=20, categorical_features="from_dtype", random_state=0
+).fit(X_train, y_train)
+mi = ModelInspector(model, X_test, y_test, random_state=0, n_repeats=3)
+mi
+"""
+
+CHOSEN = ["accuracy", "neg_log_loss", "f1_macro"]
+
+
+def test_scorers_chosen_apply_when_the_list_is_left_and_the_header_follows(
+    open_notebook, require_bundle
+):
+    require_bundle("inspector_widget.js", "mi-root")
+    nb = open_notebook(
+        "issue52_scorers.ipynb", [REVIEW], viewport={"width": 1280, "height": 1600}
+    )
+    nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    nb.run_all()
+    root = nb.page.get_by_test_id("mi-root")
+    importance = root.get_by_test_id("mi-panel-importance")
+    expect(importance.get_by_test_id("piw-root")).to_have_attribute(
+        "data-status", "done", timeout=RUN_TIMEOUT
+    )
+    expect(root.get_by_test_id("mi-score")).to_have_count(1)
+    open_on_demand(root, "mi-settings")
+
+    # The Top box has a label of its own, seen and read aloud.
+    top_k = importance.get_by_test_id("piw-top-k")
+    expect(top_k).to_be_visible()
+    label = importance.locator('label:has([data-testid="piw-top-k"])')
+    expect(label).to_be_visible()
+    expect(label).to_contain_text("k")
+    assert "Top" in (top_k.get_attribute("aria-label") or ""), top_k.get_attribute(
+        "aria-label"
+    )
+
+    # Two more scorers ticked, then the list left (a click elsewhere): the
+    # run starts without Apply.
+    for name in CHOSEN[1:]:
+        importance.locator(
+            f'[data-testid="piw-scorer-option"][data-scorer="{name}"]'
+        ).check()
+    apply = importance.get_by_test_id("piw-apply")
+    expect(apply).to_be_enabled()  # staged, not yet sent
+    root.get_by_test_id("mi-title").click()
+    nb.eventually_prints(
+        "print(sorted(mi.views['importance'].scoring))", str(sorted(CHOSEN)), timeout=30
+    )
+    # Run with them (Apply never clicked): the result holds the three.
+    nb.eventually_prints(
+        "v = mi.views['importance']; print(v.wait(60), sorted(v.result.scorer_names))",
+        f"done {sorted(CHOSEN)}",
+        timeout=60,
+    )
+    expect(apply).to_be_disabled()
+
+    # The header's score table lists the three, in the chosen order.
+    rows = root.get_by_test_id("mi-score")
+    expect(rows).to_have_count(3, timeout=RUN_TIMEOUT)
+    scorers = [row.get_attribute("data-scorer") for row in rows.all()]
+    assert sorted(scorers) == sorted(CHOSEN), scorers
+    for theme, suffix in [("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")]:
+        nb.set_theme(theme)
+        nb.screenshot(root, f"issue52_item6_scorers_{suffix}.png")
+    nb.set_theme("JupyterLab Light")
