@@ -38,6 +38,18 @@ TICKS_JS = """
 """
 
 
+# Tick labels of a legend drawn (partly) outside its svg's box: px over.
+LABELS_OUTSIDE_JS = """
+(legend) => {
+  const box = legend.getBoundingClientRect();
+  return [...legend.querySelectorAll('.iw-axis text')].map((t) => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: box.left - r.left, right: r.right - box.right};
+  }).filter((s) => s.left > 0.5 || s.right > 0.5);
+}
+"""
+
+
 def _shoot(nb, locator, name):
     for theme, suffix in [("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")]:
         nb.set_theme(theme)
@@ -64,6 +76,10 @@ def test_a_negligible_second_order_effect_is_drawn_pale(open_notebook):
     ticks = legend.evaluate(TICKS_JS)
     # The colours span at least ±0.01 (one percentage point), not ±spread.
     assert max(abs(t) for t in ticks) >= 0.01, ticks
+    # Every tick label inside the legend's own box: "−0.010" at the left end
+    # was cut by the page's edge.
+    spill = legend.evaluate(LABELS_OUTSIDE_JS)
+    assert not spill, spill
     # H²'s legend reaches past 1 when a pair's H² does.
     _, top = nb.run_code("print(w.to_frame().h_squared.max())")
     h2_ticks = root.get_by_test_id("iaw-legend").evaluate(TICKS_JS)
