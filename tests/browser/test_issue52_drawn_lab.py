@@ -297,3 +297,73 @@ def test_scorers_chosen_apply_when_the_list_is_left_and_the_header_follows(
         nb.set_theme(theme)
         nb.screenshot(root, f"issue52_item6_scorers_{suffix}.png")
     nb.set_theme("JupyterLab Light")
+
+
+# --- The toolbar at a 790-px widget --------------------------------------------
+
+DIABETES_REVIEW = """\
+from sklearn.datasets import load_diabetes
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import train_test_split
+from inspectwidgets import ModelInspector
+
+X, y = load_diabetes(return_X_y=True, as_frame=True)
+X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+model = RandomForestRegressor(n_estimators=30, random_state=0).fit(X_train, y_train)
+mi = ModelInspector(model, X_test, y_test, X_train=X_train, y_train=y_train,
+                    random_state=0)
+mi
+"""
+
+# The top of each visible child of the toolbar, and where the selection is.
+TOOLBAR_JS = """
+(root) => {
+  const top = (el) => Math.round(el.getBoundingClientRect().top);
+  const shown = (el) => el.getBoundingClientRect().height > 0;
+  const bar = root.querySelector('.mi-tabs');
+  const selection = root.querySelector('[data-testid="mi-selection"]');
+  const status = root.querySelector('[data-testid="mi-status"]');
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  return {
+    width: Math.round(root.getBoundingClientRect().width),
+    toolbar: [...bar.children].filter(shown).map(top),
+    selection: box(selection), status: box(status), root: box(root),
+    clear: box(root.querySelector('[data-testid="mi-clear"]')),
+  };
+}
+"""
+
+
+def test_the_selection_shares_the_status_line_at_790_px(open_notebook, require_bundle):
+    require_bundle("inspector_widget.js", "mi-root")
+    # A 970-px window, the file browser folded: the widget is 790 px wide.
+    nb = open_notebook(
+        "issue52_toolbar.ipynb",
+        [DIABETES_REVIEW],
+        viewport={"width": 970, "height": 1400},
+    )
+    nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    nb.run_all()
+    root = nb.page.get_by_test_id("mi-root")
+    expect(root.get_by_test_id("mi-selection")).to_have_text(
+        f"Selected: {isolated('bmi')}", timeout=RUN_TIMEOUT
+    )
+    places = root.evaluate(TOOLBAR_JS)
+    assert places["width"] == 790, places
+    # The toolbar on one line; the selection and Clear on the status's line,
+    # at its right end, inside the widget (before: "Selected: bmi" began a
+    # second toolbar line of its own).
+    assert len(set(places["toolbar"])) == 1, places
+    selection, status, clear = places["selection"], places["status"], places["clear"]
+    assert selection["top"] < status["bottom"] and status["top"] < selection["bottom"]
+    assert status["right"] <= selection["left"], places
+    assert clear["right"] <= places["root"]["right"] + 0.5, places
+    for theme, suffix in [("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")]:
+        nb.set_theme(theme)
+        nb.screenshot(root, f"issue52_toolbar_790_{suffix}.png")
+    nb.set_theme("JupyterLab Light")
+    # Clear still clears, from its new place.
+    root.get_by_test_id("mi-clear").click()
+    nb.eventually_prints("print(mi.selected_features)", "[]")
+    expect(root.get_by_test_id("mi-clear")).to_be_hidden()
