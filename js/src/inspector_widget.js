@@ -247,11 +247,18 @@ function render({ model, el }) {
       rows.node,
       settings.button,
       cohortsToggle.button,
-      selection,
-      clear,
     ]),
     cohortEditor.node,
-    status,
+    // What is shown, under the controls that choose it: the views' status
+    // and the selection. In the toolbar the selection wrapped to a line of
+    // its own below 890 px (#52); here it shares the status's line.
+    h("div", { className: "mi-shown" }, [
+      status,
+      h("span", { className: "mi-selected", testid: "mi-selected" }, [
+        selection,
+        clear,
+      ]),
+    ]),
     guard.node,
     // Side by side where the output is wide enough (inspector_widget.css):
     // the view shown, and the selected feature's effects.

@@ -86,6 +86,19 @@ describe("PartialDependenceWidget: 1-way numeric", () => {
     expect(deciles.map((d) => Number(d.getAttribute("data-value")))).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8, 9,
     ]);
+    // The rug lies in the gap between the plot and the strip, not over the
+    // strip's bars (#52 item 5).
+    const plot = el.querySelector(".pdw-overlay");
+    const plotBottom =
+      Number(plot.getAttribute("y")) + Number(plot.getAttribute("height"));
+    const stripTop = Number(
+      /,([-\d.]+)\)/.exec(el.querySelector(".pdw-dist").firstChild.getAttribute("transform"))[1],
+    );
+    for (const rug of deciles) {
+      const [y1, y2] = ["y1", "y2"].map((a) => Number(rug.getAttribute(a)));
+      expect(Math.min(y1, y2)).toBeGreaterThan(plotBottom);
+      expect(Math.max(y1, y2)).toBeLessThan(stripTop);
+    }
     // Rare regions: before the first and after the last decile.
     const rare = [...el.querySelectorAll(".pdw-rare-region")];
     expect(rare.map((r) => r.getAttribute("data-side"))).toEqual([
@@ -498,7 +511,7 @@ describe("PartialDependenceWidget: controls", () => {
 
   it("in a saved page the class menu is disabled, saying it needs a kernel (#52)", () => {
     // Before: it changed, while the chart and captions stayed on the first class.
-    mount(
+    const model = mount(
       makeModel({
         _target_options: ["setosa", "versicolor"],
         target: "setosa",
@@ -509,6 +522,11 @@ describe("PartialDependenceWidget: controls", () => {
     expect(select.disabled).toBe(true);
     expect(select.value).toBe("setosa");
     expect(select.title).toMatch(/class setosa; another class needs a kernel/);
+    // A change forced past the disabled menu is put back: the menu keeps
+    // naming the class the chart shows.
+    change(select, "versicolor");
+    expect(select.value).toBe("setosa");
+    expect(model.get("target")).toBe("setosa");
   });
 
   it("run and stop increment their counters", () => {

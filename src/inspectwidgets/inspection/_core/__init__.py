@@ -33,6 +33,7 @@ from .parallel import (
     remote_config,
     step_progress,
 )
+from .responses import output_quantity
 from .signature import bind_arguments
 from .validation import (
     check_columns,
@@ -70,6 +71,8 @@ INTERNAL_API = [
     # names in error messages, quoted as the engines quote them
     "quoted",
     "quoted_names",
+    # what an effect's values are (a class's probability...), for a label
+    "output_quantity",
     # integer features as floats, as the effect engines draw them
     "float_features",
     # a widget's progress, the remote joblib backend it runs under, and the
