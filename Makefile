@@ -100,10 +100,12 @@ TEST_TARGETS := test test-fast test-py test-notebooks test-docs-site test-wheel 
 $(TEST_TARGETS): export OMP_NUM_THREADS := 1
 
 # The inner loop: every pytest test but the `slow` groups (browser, notebooks,
-# scale, drop-in; marked by folder in tests/conftest.py). Not part of `test`,
-# which runs them all.
-test-fast: venv
+# scale, drop-in; marked by folder in tests/conftest.py), then vitest (the JS
+# half of every payload: a change on one side shows here, not only in the
+# slow browser tests). Not part of `test`, which runs them all.
+test-fast: venv $(JS_STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider $(XDIST_FAST) -m "not slow" $(PYTEST_ARGS)
+	cd js && npm test --silent
 
 # The Examples sections of the public docstrings, run as doctests.
 doctest: venv

@@ -23,6 +23,14 @@ our generic path, side by side (``_timing.time_side_by_side``: warm-up,
 alternating order). Our permutation importances and partial dependences must
 equal scikit-learn's bit for bit, the exact H² the generic path's within
 float32 sums (tests/numerics.py); a difference exits 1.
+
+CatBoost (``catboost_*``; ``--case catboost`` runs it alone): a 200-tree
+CatBoostRegressor on 10,000 x 20 numeric columns (NaN in one) and a 200-tree
+binary CatBoostClassifier ending a pipeline that one-hot encodes the
+customers table's string columns; scikit-learn's ``permutation_importance``
+(5 repeats, a named scorer) and ``partial_dependence`` (kind="both", one
+1-way PD per feature) against ours under "auto", which must walk; the
+results must equal scikit-learn's bit for bit (a difference exits 1).
 """
 
 import functools
@@ -339,6 +347,119 @@ def run_xgboost(rows, runs):
     return agreement
 
 
+# --- CatBoost: its own section (200 oblivious trees, numeric and one-hot) ---
+
+
+def catboost_numeric(n_rows):
+    """A 200-tree CatBoostRegressor (depth 6, CatBoost's default) on
+    10,000 x 20 numeric columns, NaN in one, inspected on 10,000 other rows."""
+    import catboost
+
+    X, y = _lightgbm_data(n_rows)
+    X[np.random.RandomState(RANDOM_STATE).rand(len(X)) < 0.1, 0] = np.nan
+    model = catboost.CatBoostRegressor(
+        iterations=200, random_seed=RANDOM_STATE, verbose=0, allow_writing_files=False
+    ).fit(X[:n_rows], y[:n_rows])
+    return model, X[n_rows:], y[n_rows:]
+
+
+def catboost_one_hot(n_rows):
+    """The house's customers table, its string columns one-hot encoded by a
+    ColumnTransformer, into a 200-tree binary CatBoostClassifier."""
+    import catboost
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    X, y = make_customers(2 * n_rows, RANDOM_STATE, noise_columns=True)
+    encode = make_column_transformer(
+        (OneHotEncoder(sparse_output=False), ["region", "plan", "store"]),
+        remainder="passthrough",
+    )
+    model = make_pipeline(
+        encode,
+        catboost.CatBoostClassifier(iterations=200, random_seed=RANDOM_STATE,
+                                    verbose=0, allow_writing_files=False),
+    ).fit(X.iloc[:n_rows], y[:n_rows])  # fmt: skip
+    return model, X.iloc[n_rows:], y[n_rows:]
+
+
+def catboost_contenders(model, X, y, features, scoring, agreement):
+    """``{case: (contenders, check)}`` as :func:`xgboost_contenders`: ours
+    under "auto" (which must take the walk) against scikit-learn's."""
+    importance = dict(n_repeats=5, random_state=RANDOM_STATE, scoring=scoring)
+    dependence = dict(method="brute", kind="both", grid_resolution=50)
+
+    def check_importance(results):
+        ours, theirs = results["ours"], results["sklearn"]
+        if ours.algorithm != "tree":
+            agreement.mismatches.append(f"importance took {ours.algorithm}")
+        agreement.require_identical(
+            "permutation", ours.importances(), theirs.importances
+        )
+
+    def check_dependence(results):
+        for ours, theirs in zip(results["ours"], results["sklearn"], strict=True):
+            if ours.algorithm != "tree":
+                agreement.mismatches.append(f"PD took {ours.algorithm}")
+            for key in ("average", "individual"):
+                agreement.require_identical(
+                    f"PD {key}", getattr(ours, key), theirs[key]
+                )
+
+    return {
+        f"permutation importance (5 repeats, {scoring})": (
+            {
+                "sklearn": lambda: sklearn_importance(model, X, y, **importance),
+                "ours": lambda: permutation_importance(
+                    model, X, y, return_result=True, **importance
+                ),
+            },
+            check_importance,
+        ),
+        f"PD + ICE ({len(features)} features, 50 points)": (
+            {
+                "sklearn": lambda: [
+                    sklearn_partial_dependence(model, X, [f], **dependence)
+                    for f in features
+                ],
+                "ours": lambda: [
+                    partial_dependence(model, X, [f], return_result=True, **dependence)
+                    for f in features
+                ],
+            },
+            check_dependence,
+        ),
+    }
+
+
+def run_catboost(rows, runs):
+    """The two CatBoost models' rows, each with a named scorer (the default,
+    CatBoost's own score, is replayed too: docs/other_libraries.md)."""
+    agreement = _agreement.Agreement()
+    cases = [
+        ("CatBoostRegressor, 200 trees, 20 numeric", catboost_numeric, [1, 2, 3],
+         "r2"),
+        ("CatBoostClassifier, 200 trees, one-hot pipeline", catboost_one_hot,
+         ["income", "tenure", "region"], "neg_log_loss"),
+    ]  # fmt: skip
+    print(f"CatBoost: {rows:,} rows, {runs} runs")
+    print(f"{'case':52} {'job':42} {'theirs s':>9} {'ours s':>8} {'ratio':>7}")
+    for name, build, features, scoring in cases:
+        model, X, y = build(rows)
+        contenders = catboost_contenders(model, X, y, features, scoring, agreement)
+        for job, (timed, check) in contenders.items():
+            print(f"  load {os.getloadavg()[0]:.1f}", file=sys.stderr)
+            seconds, results = _timing.time_side_by_side(timed, runs)
+            check(results)
+            theirs = seconds["sklearn"]
+            print(
+                f"{name:52} {job:42} {theirs:9.2f} {seconds['ours']:8.2f} "
+                f"{theirs / seconds['ours']:6.1f}x"
+            )
+    return agreement
+
+
 def main():
     def add_rows(parser):
         parser.add_argument(
@@ -363,13 +484,18 @@ def main():
     print(_timing.describe_method(runs, args.quick, "reference, generic and walk"))
     print()
     started = time.perf_counter()
-    if "xgboost" not in args.case.lower():
+    case = args.case.lower()
+    if "xgboost" not in case and "catboost" not in case:
         print("LightGBM")
         print(lightgbm_table(n_rows, runs, agreement, args.case))
-    if not args.case or "xgboost" in args.case.lower():
+    if not case or "xgboost" in case:
         print()
         print(f"load {os.getloadavg()[0]:.1f}")
         agreement.mismatches.extend(run_xgboost(n_rows, runs).mismatches)
+    if not case or "catboost" in case:
+        print()
+        print(f"load {os.getloadavg()[0]:.1f}")
+        agreement.mismatches.extend(run_catboost(n_rows, runs).mismatches)
     print(f"(total {time.perf_counter() - started:.0f} s)")
     agreement.exit_if_any()
 

@@ -1,17 +1,20 @@
 """ModelInspector: from its creation to the first importance bars, kernel side.
 
     python benchmarks/inspector_first_bars.py [--quick] [--runs N]
+        [--model forest|lightgbm]
 
 Issue 33's case: a random forest of 100 trees, 20,000 held-out rows x 20
 features, 3 repeats (the inspector's held-out interval resamples them: 200
-resamples up to 20,000 rows). Timed from the call to the first non-empty
-chart of the Importance view, beside `PermutationImportanceWidget` alone on
-the same inputs (the floor: the inspector adds its header, the dummy and
-the other views) and scikit-learn's `permutation_importance` of one repeat
-(what a first round costs it). The held-out rows ride the Importance run's
-first walk, which gives the header its scores too. Alternating order after
-a warm-up; never asserted. The header's scores and the finished importances
-must equal scikit-learn's (else exit 1).
+resamples up to 20,000 rows); with ``--model lightgbm``, issue 48's: an
+LGBMClassifier of 200 trees (its default 31 leaves) on the same rows. Timed
+from the call to the first non-empty chart of the Importance view, beside
+`PermutationImportanceWidget` alone on the same inputs (the floor: the
+inspector adds its header, the dummy and the other views) and scikit-learn's
+`permutation_importance` of one repeat (what a first round costs it). The
+held-out rows ride the Importance run's first walk, which gives the header
+its scores too. Alternating order after a warm-up; never asserted. The
+header's scores and the finished importances must equal scikit-learn's (else
+exit 1).
 """
 
 import statistics
@@ -45,6 +48,22 @@ def forest():
     return model.fit(X_train, y_train), X_test, y_test
 
 
+def lightgbm():
+    import lightgbm
+
+    X, y = make_classification(
+        n_samples=2 * N_ROWS, n_features=N_FEATURES, n_informative=6, random_state=0
+    )
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=N_ROWS, random_state=0
+    )
+    model = lightgbm.LGBMClassifier(n_estimators=200, random_state=0, verbose=-1)
+    return model.fit(X_train, y_train), X_test, y_test
+
+
+MODELS = {"forest": forest, "lightgbm": lightgbm}
+
+
 def first_bars(make):
     """Seconds from calling `make` to the Importance view's first chart; the
     widget, once its run is done."""
@@ -70,11 +89,16 @@ def first_bars(make):
 
 
 def main():
-    _, runs = _timing.parse_runs(__doc__.splitlines()[0], "smoke test: 1 run")
-    model, X, y = forest()
+    def add_model(parser):
+        parser.add_argument("--model", choices=sorted(MODELS), default="forest")
+
+    args, runs = _timing.parse_runs(
+        __doc__.splitlines()[0], "smoke test: 1 run", add_model
+    )
+    model, X, y = MODELS[args.model]()
     print(_timing.describe_environment([np, sklearn, inspectwidgets]))
     print(
-        f"RandomForestClassifier(100 trees), {N_ROWS:,} held-out rows x "
+        f"{type(model).__name__}, {N_ROWS:,} held-out rows x "
         f"{N_FEATURES} features, n_repeats={N_REPEATS}; median of {runs} run(s) "
         "after a warm-up, alternating order."
     )

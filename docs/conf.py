@@ -158,6 +158,10 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
     state = json.loads(kwargs["body"])
     bundles = {path.read_text(): path.stem for path in BUNDLES.glob("*.js")}
     for model in state["state"].values():
+        # The bundle's text is code, not data: kept out of the scrubbing of
+        # paths (a minified regex such as d3-format's `/[%p]/` reads as one).
+        module = model["state"].pop("_esm", None)
+        model["state"].pop("_css", None)
         # What save_html keeps from a widget's state is what the site shows.
         widget = model["state"] = shareable_state(model["state"])
         # nbclient keeps every buffer it was sent, by path; one whose parent
@@ -167,15 +171,14 @@ def _embed_widgets(app, pagename, templatename, context, doctree):
             for buffer in model.get("buffers", [])
             if _resolves(widget, buffer["path"][:-1])
         ]
-        if "_esm" not in widget:
+        if module is None:
             continue
-        if widget["_esm"] not in bundles:
+        if module not in bundles:
             raise RuntimeError(
                 f"{pagename}: a widget's module is none of the bundles in "
                 f"{BUNDLES} (rebuild them: make js)"
             )
-        widget["_module"] = bundles[widget.pop("_esm")]
-        widget.pop("_css", None)
+        widget["_module"] = bundles[module]
         # As in save_html's pages: the front end runs without a kernel.
         widget["_standalone"] = True
     # The one escaping of state put into a page, save_html's.

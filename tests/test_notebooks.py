@@ -87,7 +87,25 @@ def test_notebook_runs(path):
         if EXECUTED:
             Path(EXECUTED).mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, Path(EXECUTED) / path.name)
+        unpictured = _widgets_without_picture(nb)
+        assert not unpictured, (
+            f"{path.name}: the widget output of cell(s) {unpictured} holds no PNG: "
+            "a reader without a kernel (GitHub, nbviewer, nbconvert's HTML) sees "
+            "nothing there. A later cell must end after the widget's run (wait())."
+        )
         return
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
     pytest.fail(f"{path.name} failed:\n{error}", pytrace=False)
+
+
+def _widgets_without_picture(nb):
+    """The numbers of the code cells that show a widget with no PNG beside it."""
+    code_cells = [cell for cell in nb.cells if cell.cell_type == "code"]
+    return [
+        number
+        for number, cell in enumerate(code_cells, 1)
+        for output in cell.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in output.get("data", {})
+        and "image/png" not in output["data"]
+    ]

@@ -44,6 +44,7 @@ import { createStatus, errorMessage, statusText } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
 import { createTooltip } from "./ui/tooltip.js";
 import "./comparison_widget.css";
+import { nameOption } from "./charts/format.js";
 
 /** @type {[string, string][]} */
 const VIEWS = [
@@ -185,9 +186,7 @@ function render({ model, el }) {
         ? options
         : [...options, current];
     scoring.replaceChildren(
-      ...names.map((name) =>
-        h("option", { text: name, attrs: { value: name } }),
-      ),
+      ...names.map((name) => nameOption(name)),
     );
     scoring.value = current;
     scoring.disabled = names.length < 2;

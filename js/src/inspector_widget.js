@@ -21,7 +21,7 @@ import modelsImportance from "./inspector/models_importance.js";
 import { subModel } from "./inspector/sub_model.js";
 import pdWidget from "./pd_widget.js";
 import permutationWidget from "./permutation_widget.js";
-import { segmentedSwitch } from "./ui/controls.js";
+import { disclosureButton, segmentedSwitch } from "./ui/controls.js";
 import { h, listenerBag } from "./ui/dom.js";
 import { frameScheduler } from "./ui/frame.js";
 import { createViewGuard, guardRender } from "./ui/guard.js";
@@ -203,6 +203,23 @@ function render({ model, el }) {
     text: "Clear",
     attrs: { type: "button", "aria-label": "Clear the selection" },
   });
+  // The first screen is the verdict, the bars and the selected feature's
+  // effect (#52): the settings (every view's controls, the rows used) and
+  // the cohort form open on demand.
+  const settings = disclosureButton(
+    "mi-settings",
+    "Settings",
+    "Features, scorers, repeats, the effects' settings and the rows used",
+    dom,
+    (open) => root.classList.toggle("mi-settings-open", open),
+  );
+  const cohortsToggle = disclosureButton(
+    "mi-cohorts-toggle",
+    "Cohorts",
+    "Define cohorts: named rules on the rows, scored and split by in every view",
+    dom,
+    (open) => root.classList.toggle("mi-cohorts-open", open),
+  );
   const status = h("div", {
     className: "mi-status",
     testid: "mi-status",
@@ -225,19 +242,41 @@ function render({ model, el }) {
   });
   const root = h("div", { className: "inspectwidgets iw-inspector", testid: "mi-root" }, [
     header.node,
+    h("div", { className: "mi-tabs" }, [
+      tabs.node,
+      rows.node,
+      settings.button,
+      cohortsToggle.button,
+    ]),
     cohortEditor.node,
-    status,
+    // What is shown, under the controls that choose it: the views' status
+    // and the selection. In the toolbar the selection wrapped to a line of
+    // its own below 890 px (#52); here it shares the status's line.
+    h("div", { className: "mi-shown" }, [
+      status,
+      h("span", { className: "mi-selected", testid: "mi-selected" }, [
+        selection,
+        clear,
+      ]),
+    ]),
     guard.node,
-    h("div", { className: "mi-tabs" }, [tabs.node, rows.node, selection, clear]),
-    hosts.importance,
-    hosts.importance_train,
-    hosts.importance_cv,
-    hosts.importance_oob,
-    hosts.comparison,
-    effectsTitle,
-    effectsHint,
-    hosts.effects,
-    hosts.effects_models,
+    // Side by side where the output is wide enough (inspector_widget.css):
+    // the view shown, and the selected feature's effects.
+    h("div", { className: "mi-body" }, [
+      h("div", { className: "mi-main" }, [
+        hosts.importance,
+        hosts.importance_train,
+        hosts.importance_cv,
+        hosts.importance_oob,
+        hosts.comparison,
+      ]),
+      h("div", { className: "mi-effects", testid: "mi-effects" }, [
+        effectsTitle,
+        effectsHint,
+        hosts.effects,
+        hosts.effects_models,
+      ]),
+    ]),
   ]);
   guard.attach({ root, statusBar: status });
   el.append(root);
@@ -316,6 +355,8 @@ function render({ model, el }) {
       Boolean(model.get("_standalone")),
     );
     effectsHint.hidden = selected.length > 0;
+    // A saved page cannot add cohorts (no kernel checks their rules).
+    cohortsToggle.button.hidden = Boolean(model.get("_standalone"));
     header.update(model.get("_header"));
     cohortEditor.update();
     /** @type {[string, Record<string, unknown>][]} */

@@ -10,12 +10,10 @@
 
 import "./ui/theme.css";
 
-import { scaleSequential } from "d3-scale";
-import { interpolateViridis } from "d3-scale-chromatic";
 
 import { observeResize } from "./charts/chart_base.js";
 import { createColorLegend } from "./charts/color_legend.js";
-import { formatNumber, isolate } from "./charts/format.js";
+import { formatNumber, isolate, nameOption } from "./charts/format.js";
 import { createHeatmap } from "./charts/heatmap.js";
 import {
   describeCell,
@@ -23,6 +21,7 @@ import {
   selectedCell,
 } from "./interaction/interaction_data.js";
 import { curveResult, isEmptyCurve } from "./pd/pd_data.js";
+import { h2Scale } from "./pd/pd_heat_scales.js";
 import { createPdHeatmap } from "./pd/pd_heatmap.js";
 import {
   bindRunStop,
@@ -52,9 +51,6 @@ const SCALES = [
   ["log_odds", "log-odds"],
 ];
 const NO_PAIR_COLOR = "rgba(128, 128, 128, 0.15)";
-const h2Color = scaleSequential(interpolateViridis).domain([0, 1]).clamp(true);
-/** @param {number} v */
-const cellColor = (v) => (Number.isFinite(v) ? h2Color(v) : NO_PAIR_COLOR);
 
 const LIVE_TRAITS = [
   "status",
@@ -157,12 +153,13 @@ function render({ model, el }) {
   el.append(root);
 
   const legend = createColorLegend(legendHost, { testid: "iaw-legend" });
-  legend.update({
-    color: h2Color,
-    domain: [0, 1],
-    ticks: [0, 0.5, 1],
-    title: "Friedman's H² of the pair",
-  });
+  /** @param {ArrayLike<number>} values the H² matrix (NaN: no pair). */
+  function updateLegend(values) {
+    const scale = h2Scale(values);
+    legend.update({ ...scale, title: "Friedman's H² of the pair" });
+    return scale;
+  }
+  updateLegend([]);
   /** @type {import("./interaction/interaction_data.js").H2 | null} */
   let h2 = null;
   const heatmap = createHeatmap(heatmapHost, {
@@ -184,7 +181,7 @@ function render({ model, el }) {
     scale.select.value = String(model.get("scale") ?? "probability");
     const classes = binding.list("_target_options");
     target.select.replaceChildren(
-      ...classes.map((c) => h("option", { text: c, attrs: { value: c } })),
+      ...classes.map((c) => nameOption(c)),
     );
     target.select.value = String(model.get("target") ?? "");
     target.field.hidden = classes.length === 0;
@@ -217,12 +214,14 @@ function render({ model, el }) {
     stop.disabled = state !== "running";
     if (decoded) {
       const shown = decoded;
+      // Above 1 (effects that nearly cancel) the scale goes on: not clamped.
+      const { color } = updateLegend(shown.matrix);
       guard.run("the H² heatmap", () =>
         heatmap.update({
           rows: shown.features,
           cols: shown.features,
           values: shown.matrix,
-          color: cellColor,
+          color: (v) => (Number.isFinite(v) ? color(v) : NO_PAIR_COLOR),
           describe: (i, j) => describeCell(shown, i, j),
           selected: selectedCell(shown, pair),
           maxCell: 56,

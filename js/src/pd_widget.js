@@ -319,7 +319,14 @@ function render({ model, el }) {
       classes.map((c) => [c, c]),
       classifier ? shown : undefined,
     );
-    target.select.disabled = !classifier;
+    // A saved page holds the shown class's curve only: another class needs
+    // a kernel to compute, so the menu is disabled there and says so (#52).
+    const saved = Boolean(model.get("_standalone"));
+    target.select.disabled = !classifier || saved;
+    target.select.title =
+      classifier && saved
+        ? `Drawn for class ${shown}; another class needs a kernel to compute (this is a saved page).`
+        : "";
     target.field.hidden = !classifier;
     fillSelect(
       scale.select,
@@ -504,6 +511,13 @@ function render({ model, el }) {
   saveOnChange(overviewToggle, "overview", context);
   saveOnChange(centered, "centered", context);
   saveOnChange(iceSteps, "ice_steps", context);
+  // A saved page holds one class's curve: a change forced past the disabled
+  // menu (a script, a browser that ignores `disabled`) is put back, so the
+  // menu never names a class the chart does not show (#52 item 2).
+  dom.on(target.select, "change", () => {
+    if (model.get("_standalone"))
+      target.select.value = String(model.get("target") ?? "");
+  });
   saveOnChange(target.select, "target", context);
   saveOnChange(iceMode.select, "ice_mode", context);
   dom.on(splitBy.select, "change", () => {

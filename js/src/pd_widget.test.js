@@ -18,6 +18,7 @@ import {
   queryTestId,
   stubAnimationFrames,
   checkRedrawGuard,
+  longestDrawnText,
 } from "./test_helpers.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
@@ -85,6 +86,19 @@ describe("PartialDependenceWidget: 1-way numeric", () => {
     expect(deciles.map((d) => Number(d.getAttribute("data-value")))).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8, 9,
     ]);
+    // The rug lies in the gap between the plot and the strip, not over the
+    // strip's bars (#52 item 5).
+    const plot = el.querySelector(".pdw-overlay");
+    const plotBottom =
+      Number(plot.getAttribute("y")) + Number(plot.getAttribute("height"));
+    const stripTop = Number(
+      /,([-\d.]+)\)/.exec(el.querySelector(".pdw-dist").firstChild.getAttribute("transform"))[1],
+    );
+    for (const rug of deciles) {
+      const [y1, y2] = ["y1", "y2"].map((a) => Number(rug.getAttribute(a)));
+      expect(Math.min(y1, y2)).toBeGreaterThan(plotBottom);
+      expect(Math.max(y1, y2)).toBeLessThan(stripTop);
+    }
     // Rare regions: before the first and after the last decile.
     const rare = [...el.querySelectorAll(".pdw-rare-region")];
     expect(rare.map((r) => r.getAttribute("data-side"))).toEqual([
@@ -495,6 +509,26 @@ describe("PartialDependenceWidget: controls", () => {
     expect(lastSave(regressor).scale).toBe("log_odds");
   });
 
+  it("in a saved page the class menu is disabled, saying it needs a kernel (#52)", () => {
+    // Before: it changed, while the chart and captions stayed on the first class.
+    const model = mount(
+      makeModel({
+        _target_options: ["setosa", "versicolor"],
+        target: "setosa",
+        _standalone: true,
+      }),
+    );
+    const select = byTestId("pdw-target");
+    expect(select.disabled).toBe(true);
+    expect(select.value).toBe("setosa");
+    expect(select.title).toMatch(/class setosa; another class needs a kernel/);
+    // A change forced past the disabled menu is put back: the menu keeps
+    // naming the class the chart shows.
+    change(select, "versicolor");
+    expect(select.value).toBe("setosa");
+    expect(model.get("target")).toBe("setosa");
+  });
+
   it("run and stop increment their counters", () => {
     const model = mount(makeModel({ status: "running" }));
     byTestId("pdw-run").click();
@@ -516,6 +550,34 @@ describe("PartialDependenceWidget: text, errors, cleanup", () => {
     partner,
     rho,
     message: `Feature '${feature}' is strongly correlated with '${partner}'.`,
+  });
+
+  it("cuts 1 MB names in the axis titles, menu and warning, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const model = mount(
+      makeModel({
+        features: [huge("f")],
+        _feature_options: [huge("f"), huge("g")],
+        _curve: numericCurve(payloadPacker(), {
+          feature: huge("f"),
+          correlated: [correlation(huge("f"), huge("g"), 0.93)],
+        }),
+      }),
+    );
+    const root = byTestId("pdw-root");
+    expect(longestDrawnText(root).length).toBeLessThan(300);
+    const titles = [...root.querySelectorAll("svg title")].map((t) => t.textContent);
+    expect(titles).toContain(huge("f"));
+    expect(byTestId("pdw-feature").value).toBe(huge("f"));
+    // A surface: both axis titles.
+    const surface = twoWayCurve(payloadPacker());
+    surface.features = [huge("f"), huge("g")];
+    model.set("features", surface.features);
+    model.set("_curve", surface);
+    flushFrames();
+    expect(longestDrawnText(root).length).toBeLessThan(300);
+    const surfaceTitles = [...root.querySelectorAll(".iw-axis-title title")].map((t) => t.textContent);
+    expect(surfaceTitles).toEqual(expect.arrayContaining([huge("f"), huge("g")]));
   });
 
   it("keeps feature names and the warning as literal text", () => {

@@ -38,6 +38,7 @@ import { bindModel } from "./ui/model.js";
 import { createStatus, errorMessage } from "./ui/status.js";
 import { createWorkload } from "./ui/workload.js";
 import "./permutation_widget.css";
+import { nameOption } from "./charts/format.js";
 
 /** Traits that change the progress line, the status and the chart. */
 const LIVE_TRAITS = [
@@ -105,9 +106,7 @@ function render({ model, el }) {
         ? scoring
         : [...scoring, current];
     controls.scorer.replaceChildren(
-      ...names.map((name) =>
-        h("option", { text: name, attrs: { value: name } }),
-      ),
+      ...names.map((name) => nameOption(name)),
     );
     controls.scorer.value = current;
     controls.scorer.disabled = names.length < 2;
@@ -257,6 +256,24 @@ function render({ model, el }) {
     const value = controls.splitBy.select.value;
     save({ split_by: value === NONE ? null : value });
   });
+  // One rule for every setting that starts work (docs/model_inspector.md):
+  // it applies when you leave it. A box (Repeats) on Enter or when the focus
+  // leaves it; a list of checkboxes likewise, so several clicks in it make
+  // one choice; a menu or a switch when chosen. Apply applies the lists now.
+  for (const group of [controls.featureGroup, controls.scorerGroup]) {
+    dom.on(group, "focusout", (event) => {
+      const next = /** @type {FocusEvent} */ (event).relatedTarget;
+      if (!(next instanceof Node && group.contains(next))) selection.apply();
+    });
+    dom.on(group, "keydown", (event) => {
+      const { key, target } = /** @type {KeyboardEvent} */ (event);
+      if (key !== "Enter" || !(target instanceof HTMLInputElement)) return;
+      if (target.type !== "checkbox") return; // the filter and k have their own
+      event.preventDefault();
+      event.stopPropagation();
+      selection.apply();
+    });
+  }
   dom.on(controls.apply, "click", selection.apply);
   dom.on(controls.run, "click", () => {
     if (selection.problems().length > 0) return; // never run on an empty list

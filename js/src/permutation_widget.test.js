@@ -14,6 +14,7 @@ import {
   splitChart,
   stubAnimationFrames,
   checkRedrawGuard,
+  longestDrawnText,
   pressEnter,
 } from "./test_helpers.js";
 
@@ -571,6 +572,31 @@ describe("PermutationImportanceWidget front end", () => {
     expect(count.textContent).toBe("3 of 3");
   });
 
+  it("cuts a 1 MB feature and scorer in the bars, table and menu, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const features = [huge("f"), "s5", "bp"];
+    const model = mount(
+      makeModel({
+        _feature_options: features,
+        _scorer_options: [huge("s"), "r2"],
+        scoring: [huge("s"), "r2"],
+        scorer: huge("s"),
+        _chart: makeChart({ [huge("s")]: { ...R2, features }, r2: { ...R2, features } }),
+      }),
+    );
+    expect(barFeatures()).toContain(huge("f"));
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const menu = byTestId("piw-scorer");
+    expect(menu.value).toBe(huge("s"));
+    expect(menu.options[0].title).toBe(huge("s"));
+    // The table: each feature's row cut, the whole name on hover.
+    model.set("kind", "table");
+    flushFrames();
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const rows = [...byTestId("piw-table").querySelectorAll("tbody th")];
+    expect(rows.map((r) => r.title)).toContain(huge("f"));
+  });
+
   it("writes each table column, and the tooltip, in one number notation", () => {
     const small = {
       features: ["a", "b", "c", "d"],
@@ -771,5 +797,41 @@ describe("split by", () => {
     expect(byTestId("piw-method-conditional").disabled).toBe(false);
     model.set("method", "conditional");
     expect(byTestId("piw-split-by").disabled).toBe(true);
+  });
+});
+
+describe("one rule for settings that start work (#52 item 6)", () => {
+  /** @param {Element} from @param {Element | null} to */
+  const leave = (from, to) =>
+    from.dispatchEvent(new FocusEvent("focusout", { bubbles: true, relatedTarget: to }));
+
+  it("a list of checkboxes applies when the focus leaves it, as Repeats does", () => {
+    const model = mount(makeModel());
+    toggle(featureBox("age"));
+    // Within the list: still one choice in the making.
+    leave(featureBox("age"), featureBox("bp"));
+    toggle(featureBox("bp"));
+    expect(model.saves).toHaveLength(0);
+    // Out of it (to the scorers): applied, in one save.
+    leave(featureBox("bp"), scorerBox(model.get("scoring")[0]));
+    expect(model.saves).toHaveLength(1);
+    expect(model.get("features")).toEqual(["bmi", "s5"]);
+    // Scorers alike; Enter on a checkbox applies too.
+    const before = model.saves.length;
+    const box = scorerBox("explained_variance");
+    toggle(box);
+    expect(model.saves.length).toBe(before);
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    expect(model.saves.length).toBe(before + 1);
+    expect(model.get("scoring")).toEqual(["r2", "neg_mean_squared_error", "explained_variance"]);
+  });
+
+  it("the Top box has a visible label", () => {
+    mount(makeModel());
+    const k = byTestId("piw-top-k");
+    const label = k.closest("label");
+    expect(label).not.toBeNull();
+    expect(label.textContent.trim()).toBe("k");
+    expect(k.getAttribute("aria-label")).toMatch(/how many features Top selects/);
   });
 });

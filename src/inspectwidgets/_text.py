@@ -29,6 +29,14 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # A space at either end: drawn as nothing. U+2423 OPEN BOX is the usual mark.
 _EDGE_SPACES = re.compile(r"^ +| +$")
 OPEN_BOX = "\u2423"
+# A name longer than this is cut, with "…", wherever it is drawn: a 1 MB name
+# made a figure (and a page) millions of pixels wide. The front end cuts at
+# the same length (MAX_NAME_CHARS in js/src/charts/format.js), and shows the
+# whole name on hover.
+MAX_NAME_CHARS = 40
+# A line of text for a figure (a title, a note holding names) is cut too.
+MAX_LINE_CHARS = 120
+ELLIPSIS = "\u2026"
 # Scripts whose letters look like Latin ones ("а" is CYRILLIC SMALL LETTER A).
 # Not Greek: μ, σ and α sit beside Latin letters in many honest names.
 _LOOKALIKE_SCRIPTS = ("CYRILLIC",)
@@ -55,7 +63,8 @@ def visible(name: Any) -> str:
     a space at the start or end is drawn as ``␣``; in a name that holds
     Latin letters, each Cyrillic letter (``а``, U+0430, beside
     ``a``) is escaped the same way. Anything else is unchanged, so a plain
-    name is drawn as itself.
+    name is drawn as itself; a name longer than `MAX_NAME_CHARS` is cut,
+    ending with "…".
 
     >>> visible("age ")
     'age␣'
@@ -66,7 +75,7 @@ def visible(name: Any) -> str:
     """
     text = str(name)
     if text.isprintable() and not _EDGE_SPACES.search(text) and text.isascii():
-        return text
+        return cut(text, MAX_NAME_CHARS)
     scripts = {_script(c) for c in text}
     mixed = "LATIN" in scripts and any(s in scripts for s in _LOOKALIKE_SCRIPTS)
     out = []
@@ -76,7 +85,13 @@ def visible(name: Any) -> str:
         else:
             out.append(char)
     shown = "".join(out)
-    return _EDGE_SPACES.sub(lambda match: OPEN_BOX * len(match.group()), shown)
+    shown = _EDGE_SPACES.sub(lambda match: OPEN_BOX * len(match.group()), shown)
+    return cut(shown, MAX_NAME_CHARS)
+
+
+def cut(text: str, limit: int) -> str:
+    """`text`, or its first ``limit - 1`` characters and "…" when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
 def mpl_text(text: Any) -> str:
@@ -92,11 +107,17 @@ def mpl_text(text: Any) -> str:
     Text: tick labels are made when the figure is drawn, maybe later, with
     the settings in force then. (Where a user turned ``text.parse_math``
     off, the escape shows as ``\\$``.)
+    A line longer than `MAX_LINE_CHARS` is cut, ending
+    with "…": a 1 MB name in a title made the figure millions of pixels
+    wide.
     """
     text = str(text)
-    if not text.isprintable():
+    if not text.isprintable() or len(text) > MAX_LINE_CHARS:
         text = "\n".join(
-            "".join(c if c.isprintable() else _escape(c) for c in line)
+            cut(
+                "".join(c if c.isprintable() else _escape(c) for c in line),
+                MAX_LINE_CHARS,
+            )
             for line in text.split("\n")
         )
     return text.replace("$", r"\$")
@@ -115,8 +136,10 @@ def isolate(name: Any) -> str:
     sentences composed there: a right-to-left override in the name ends
     with it and cannot reverse the rest ("class \u2068...\u2069, change
     from the first grid value"). For the page only: matplotlib draws these
-    characters as boxes."""
-    return f"\u2068{name}\u2069"
+    characters as boxes. A name longer than `MAX_NAME_CHARS` is cut, as
+    ``visibleName`` cuts it there (its other characters are left to the
+    page, which shows them)."""
+    return f"\u2068{cut(str(name), MAX_NAME_CHARS)}\u2069"
 
 
 def sendable(value: Any, sent_as: dict[str, str]) -> Any:

@@ -71,6 +71,18 @@ def _missing(reason):
     pytest.skip(reason)
 
 
+def open_on_demand(root, testid):
+    """Open the inspector's part behind the button `testid` (``mi-settings``:
+    every view's controls and the rows used; ``mi-cohorts-toggle``: the
+    cohort form), which its first screen keeps closed (#52)."""
+    button = root.get_by_test_id(testid)
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    from playwright.sync_api import expect
+
+    expect(button).to_have_attribute("aria-expanded", "true")
+
+
 @pytest.fixture(scope="session")
 def require_bundle():
     """``require_bundle(module, root_testid)``: fail unless the widget's

@@ -4,7 +4,7 @@ bar's tooltip lists the feature's subgroups as the kernel computed them.
 Screenshots of the tooltip in the light and dark themes."""
 
 import pytest
-from conftest import OUTPUT_DIR, contrast, isolated
+from conftest import OUTPUT_DIR, contrast, isolated, open_on_demand
 
 try:
     from playwright.sync_api import expect
@@ -169,7 +169,9 @@ def test_the_inspectors_importance_switch_and_comparison_box(
     page = nb.page
     panel = page.get_by_test_id("mi-panel-importance")
     nb.eventually_prints("print(mi.views['importance'].wait(120))", "done", timeout=120)
-    # The switch is the permutation widget's own, drawn in the view.
+    # The switch is the permutation widget's own, drawn in the view (among
+    # the settings, opened on demand).
+    open_on_demand(page.get_by_test_id("mi-root"), "mi-settings")
     conditional = panel.get_by_test_id("piw-method-conditional")
     expect(conditional).to_be_visible()
     conditional.click()

@@ -6,6 +6,7 @@ curve under Effects; a bad rule is shown, the cohorts in force kept; an ICE
 cluster's rule made a cohort with "+ cohort". Light and dark screenshots."""
 
 import pytest
+from conftest import open_on_demand
 
 try:
     from playwright.sync_api import expect
@@ -55,7 +56,12 @@ def test_a_cohort_built_in_the_header_is_drawn_in_every_view(open_notebook):
     nb.run_all()
     page = nb.page
     root = page.get_by_test_id("mi-root")
-    expect(root.get_by_test_id("mi-cohort-editor")).to_be_visible(timeout=RUN_TIMEOUT)
+    expect(root.get_by_test_id("mi-title")).to_be_visible(timeout=RUN_TIMEOUT)
+    # The form opens on demand (#52); the views' settings too, for the
+    # split-by menus checked below.
+    open_on_demand(root, "mi-cohorts-toggle")
+    open_on_demand(root, "mi-settings")
+    expect(root.get_by_test_id("mi-cohort-editor")).to_be_visible()
     cell = page.locator(".jp-Cell").filter(has=root)
 
     # age < 40 and plan == 'pro', named, from the form.
@@ -159,3 +165,51 @@ def test_a_cohort_built_in_the_header_is_drawn_in_every_view(open_notebook):
     expect(view.get_by_test_id("piw-split-by")).to_have_value("")
     expect(effects.get_by_test_id("pdw-split-by")).to_have_value("")
     nb.eventually_prints("print(mi.views['effects'].split_by)", "None")
+
+
+IDS = """\
+import numpy as np
+import pandas as pd
+from sklearn.compose import make_column_transformer
+from sklearn.linear_model import Ridge
+from sklearn.pipeline import make_pipeline
+from inspectwidgets import ModelInspector
+
+rng = np.random.default_rng(0)
+n = 200
+X = pd.DataFrame({
+    "age": rng.integers(18, 80, n).astype(float),
+    "email": [f"person{i:03d}@example.org" for i in range(n)],
+    "tenure": rng.uniform(0, 60, n),
+})
+y = X.age / 30 + X.tenure / 20 + rng.normal(0, 0.2, n)
+model = make_pipeline(
+    make_column_transformer(("drop", ["email"]), remainder="passthrough"), Ridge()
+).fit(X, y)
+mi = ModelInspector(model, X, y, random_state=0, n_repeats=2,
+                    selected_features=["age"])
+mi
+"""
+
+
+def test_the_form_says_why_an_id_column_suggests_no_value(open_notebook):
+    """#49 item 2: the form's suggestions of an e-mail column are left out
+    (level_summary); the note under the form says why."""
+    nb = open_notebook(
+        "inspector_cohort_ids.ipynb", [IDS], viewport={"width": 1280, "height": 1400}
+    )
+    nb.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+    nb.run_all()
+    root = nb.page.get_by_test_id("mi-root")
+    expect(root.get_by_test_id("mi-title")).to_be_visible(timeout=RUN_TIMEOUT)
+    open_on_demand(root, "mi-cohorts-toggle")
+    note = root.get_by_test_id("mi-cohort-note")
+    root.get_by_test_id("mi-cohort-field").select_option("age")
+    expect(note).to_be_hidden()
+    root.get_by_test_id("mi-cohort-field").select_option("email")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("200 distinct values, none in 5 rows or more")
+    suggested = root.locator("datalist option")
+    expect(suggested).to_have_count(0)
+    cell = nb.page.locator(".jp-Cell").filter(has=root)
+    nb.screenshot(cell, "inspector_cohort_id_note.png")

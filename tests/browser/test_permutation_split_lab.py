@@ -4,7 +4,7 @@ subgroups' sizes and the small one greyed, in the page and in Python; "none"
 brings the bars back."""
 
 import pytest
-from conftest import isolated
+from conftest import isolated, open_on_demand
 
 try:
     from playwright.sync_api import expect
@@ -121,6 +121,7 @@ def test_the_inspectors_held_out_view_splits_and_the_cv_view_offers_none(
     root = page.get_by_test_id("mi-root")
     panel = page.get_by_test_id("mi-panel-importance")
     expect(panel.get_by_test_id("piw-bar")).to_have_count(4, timeout=RUN_TIMEOUT)
+    open_on_demand(root, "mi-settings")
     panel.get_by_test_id("piw-split-by").select_option("plan")
     nb.eventually_prints("print(mi.views['importance'].split_by)", "plan")
     expect(panel.get_by_test_id("piw-grouped").get_by_test_id("icw-dot")).to_have_count(

@@ -328,8 +328,12 @@ def test_stop_cancels_a_long_run(open_notebook):
     nb.run_all()
     root = widget_root(nb)
     wait_status(nb, "running")
-    # At least one repeat in, so the partial result is not empty.
-    expect(root).to_have_attribute("data-repeats-done", re.compile(r"^[1-9]\d*$"))
+    # At least one repeat in, so the partial result is not empty. One repeat
+    # of this forest took over the 5 s default on a loaded machine (two
+    # cores, six test sessions): the run's own timeout, the same condition.
+    expect(root).to_have_attribute(
+        "data-repeats-done", re.compile(r"^[1-9]\d*$"), timeout=RUN_TIMEOUT
+    )
     stop = root.get_by_test_id("piw-stop")
     expect(stop).to_be_enabled()
     stop.click()

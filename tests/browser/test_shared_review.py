@@ -211,3 +211,56 @@ def test_dollar_and_look_alike_names_are_drawn_as_text_and_apart(
     assert set(titles) == set(TEXT_NAMES)
     page.screenshot(path=str(OUTPUT_DIR / "shared_review_text_names.png"))
     assert errors == []
+
+
+def test_megabyte_names_keep_the_page_narrow(open_offline, tmp_path):
+    """#49 item 9: 1 MB names (two models, a column, a category, a cohort)
+    made the saved page 11 million pixels wide; cut to 40 characters, the
+    page stays within the window, the whole name on hover."""
+    import numpy as np
+    import pandas as pd
+    from sklearn.tree import DecisionTreeRegressor
+
+    import inspectwidgets as iw
+
+    long, other = "n" * 10**6, "m" * 10**6
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(80, 2)), columns=[long, "b"])
+    X["kind"] = np.where(np.arange(80) % 2, 1.0, 0.0)
+    y = 2 * X[long] + X["b"]
+    models = {
+        long: DecisionTreeRegressor(max_depth=3, random_state=0).fit(X, y),
+        other: DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y),
+    }
+    review = iw.ModelInspector(
+        models, X, y, n_repeats=2, random_state=0, selected_features=[long],
+        cohorts={other: "b > 0"},
+    )  # fmt: skip
+    try:
+        for _ in range(3):
+            review.wait(120)
+        path = save_html(review, tmp_path / "long.html")
+    finally:
+        review.close()
+    page, _, errors = open_offline(path)
+    page.wait_for_selector("body[data-rendered='true']", timeout=DRAW_TIMEOUT)
+    page.wait_for_timeout(1500)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    page.screenshot(path=str(OUTPUT_DIR / "shared_review_megabyte_names.png"))
+    assert width <= 1200, width  # the window's: no horizontal scroll
+    titles = page.locator("th[title]").evaluate_all("(a) => a.map((e) => e.title)")
+    assert long in titles
+    # The legends (models, cohorts) and the axis titles: cut, each the whole
+    # name on hover; so is the reviewed-model menu's option.
+    legend = page.locator(".icw-legend-label[title]").evaluate_all(
+        "(a) => a.map((e) => [e.textContent.length, e.title])"
+    )
+    assert {whole for _, whole in legend} == {long, other}
+    assert max(shown for shown, _ in legend) <= 42  # 40 and the isolates
+    axis_titles = page.locator("text.iw-axis-title > title").all_text_contents()
+    assert long in axis_titles
+    options = page.locator("option[title]").evaluate_all(
+        "(a) => a.map((e) => [e.textContent.length, e.title])"
+    )
+    assert [40, long] in options
+    assert errors == []

@@ -66,3 +66,31 @@ def test_only_permutation_measures_without_trees():
     hollow = display.within_noise_
     assert [len(hollow[key].get_xdata()) for key in hollow] == [10, 10]
     plt.close(display.figure_)
+
+
+def test_within_noise_is_drawn_hollow_and_the_legend_hides_no_point():
+    X_train, X_test, y_train, y_test = split()
+    forest = RandomForestRegressor(n_estimators=10, random_state=0).fit(
+        X_train, y_train
+    )
+    display = ImportanceComparisonDisplay.from_estimator(
+        forest, X_train, y_train, X_test, y_test, n_repeats=10, random_state=0
+    )
+    figure = display.figure_
+    figure.canvas.draw()
+    # The hollow marker is drawn after (above) the filled one of its measure:
+    # under it, every point within noise looked as solid as a signal.
+    filled = display.ax_.containers[3].lines[0]
+    hollow = display.within_noise_["permutation_test"]
+    assert hollow.get_zorder() > filled.get_zorder()
+    # The legend sits beside the axes: it covers none of their points.
+    renderer = figure.canvas.get_renderer()
+    legend = display.ax_.get_legend().get_window_extent(renderer)
+    axes = display.ax_.get_window_extent(renderer)
+    assert legend.x0 >= axes.x1
+    # Every text stays inside the figure (the axis label was cut at its left).
+    inside = figure.bbox
+    for text in (display.ax_.xaxis.label, display.ax_.title):
+        box = text.get_window_extent(renderer)
+        assert inside.x0 <= box.x0 and box.x1 <= inside.x1
+    plt.close(figure)

@@ -840,3 +840,29 @@ def test_wait_returns_once_the_effects_overview_is_drawn(regression):
     assert effects.overview and effects.overview_result.complete
     assert effects._overview["status"] == "done"
     inspector.close()
+
+
+def test_scorers_chosen_in_the_importance_view_are_the_headers(pipeline):
+    # #52 item 6: after adding neg_log_loss and f1_macro in the Importance
+    # view's checklist, the header's score table listed accuracy alone.
+    model, X_train, y_train, X_test, y_test = pipeline
+    inspector = make(pipeline, scoring="accuracy")
+    settle(inspector)
+    chosen = ["accuracy", "neg_log_loss", "f1_macro"]
+    inspector._on_message(
+        inspector, {"view": "importance", "set": {"scoring": chosen}}, []
+    )
+    settle(inspector)
+    rows = {row["scorer"]: row for row in inspector._header["scores"]}
+    assert list(rows) == chosen
+    dummy = DummyClassifier(strategy="prior").fit(X_train, y_train)
+    for name in chosen:
+        scorer = get_scorer(name)
+        assert_allclose(rows[name]["model"], scorer(model, X_test, y_test))
+        assert_allclose(rows[name]["dummy"], scorer(dummy, X_test, y_test))
+    assert list(inspector.to_frame("header")["scorer"]) == chosen
+    # The training rows' view, shown next, scores the same ones.
+    inspector.importance_on = "train"
+    settle(inspector)
+    assert list(inspector.views["importance_train"].scoring) == chosen
+    inspector.close()

@@ -18,7 +18,8 @@ from sklearn.base import BaseEstimator, RegressorMixin
 
 import inspectwidgets as iw
 from inspectwidgets._text import sendable
-from inspectwidgets.widgets import _standalone
+from inspectwidgets.widgets import _file_writing, _standalone
+from inspectwidgets.widgets._page_state import without_local_paths
 from inspectwidgets.widgets._standalone import save_html, script_json
 
 from hostile import HOSTILE, build_widgets
@@ -189,10 +190,11 @@ def test_saved_page_carries_the_message_not_the_traceback(kind, tmp_path):
 
 def test_local_folders_become_placeholders():
     home, tmp = str(Path.home()), tempfile.gettempdir()
-    text = _standalone._without_local_paths(
+    text = without_local_paths(
         f"read {home}/a.csv, then {tmp}/b in {home}. Not {home}fs/c."
     )
-    assert text == f"read ~/a.csv, then <tmp>/b in ~. Not {home}fs/c."
+    # A folder beside home is not home: it is another absolute path.
+    assert text == "read ~/a.csv, then <tmp>/b in ~. Not <path>/c."
 
 
 # Writing ------------------------------------------------------------------
@@ -252,7 +254,7 @@ def _fail_mid_write(monkeypatch):
         file.write = write
         return file
 
-    monkeypatch.setattr(_standalone.os, "fdopen", fdopen)
+    monkeypatch.setattr(_file_writing.os, "fdopen", fdopen)
 
 
 def _fail_encoding(monkeypatch):
@@ -266,7 +268,7 @@ def _fail_rename(monkeypatch):
     def replace(source, target):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
-    monkeypatch.setattr(_standalone.os, "replace", replace)
+    monkeypatch.setattr(_file_writing.os, "replace", replace)
 
 
 @pytest.mark.parametrize(

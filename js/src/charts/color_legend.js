@@ -9,12 +9,33 @@ import { select } from "d3-selection";
 import "./color_legend.css";
 
 import { uniqueId } from "../ui/ids.js";
-import { themeAxis } from "./chart_base.js";
+import { CHAR_WIDTH, themeAxis } from "./chart_base.js";
 
 const WIDTH = 180;
 const BAR_HEIGHT = 10;
 const MARGIN = { top: 16, right: 12, bottom: 20, left: 12 };
 const STOPS = 11;
+
+/**
+ * The left and right margins (px) that hold the end ticks' labels: a label
+ * centred on a tick at the bar's end overhangs it by half its width, and
+ * "−0.010" at the left end was cut by the edge of the page (#52). Text is
+ * not measured: CHAR_WIDTH per character, as the other chart labels.
+ *
+ * @param {{offset: number, label: string}[]} ticks `offset`: px from the
+ *   bar's left end.
+ * @returns {{left: number, right: number}}
+ */
+export function legendMargins(ticks) {
+  let left = MARGIN.left;
+  let right = MARGIN.right;
+  for (const { offset, label } of ticks) {
+    const half = (label.length * CHAR_WIDTH) / 2 + 1;
+    left = Math.max(left, half - offset);
+    right = Math.max(right, half - (WIDTH - offset));
+  }
+  return { left: Math.ceil(left), right: Math.ceil(right) };
+}
 
 /**
  * Create a legend inside `container`.
@@ -43,12 +64,10 @@ export function createColorLegend(container, { testid } = {}) {
   const title = svg
     .append("text")
     .attr("class", "iw-legend-title")
-    .attr("x", MARGIN.left)
     .attr("y", MARGIN.top - 5);
-  svg
+  const bar = svg
     .append("rect")
     .attr("class", "iw-legend-bar")
-    .attr("x", MARGIN.left)
     .attr("y", MARGIN.top)
     .attr("width", WIDTH)
     .attr("height", BAR_HEIGHT)
@@ -67,14 +86,25 @@ export function createColorLegend(container, { testid } = {}) {
         .join("stop")
         .attr("offset", (t) => `${t * 100}%`)
         .attr("stop-color", (t) => color(lo + t * (hi - lo)));
-      title.text(text);
-      const x = scaleLinear()
-        .domain([lo, hi])
-        .range([MARGIN.left, MARGIN.left + WIDTH]);
-      const axis = axisBottom(x).tickSize(4).tickSizeOuter(0);
-      if (ticks) axis.tickValues(ticks);
-      else axis.ticks(5);
-      axisG.call(axis);
+      const x = scaleLinear().domain([lo, hi]).range([0, WIDTH]);
+      // The labels d3-axis would write (its default format for these ticks),
+      // written explicitly so that the margins are sized for them.
+      const values = ticks ?? x.ticks(5);
+      const format = ticks ? x.tickFormat() : x.tickFormat(5);
+      const { left, right } = legendMargins(
+        values.map((v) => ({ offset: x(v), label: format(v) })),
+      );
+      x.range([left, left + WIDTH]);
+      svg.attr("width", left + WIDTH + right);
+      title.attr("x", left).text(text);
+      bar.attr("x", left);
+      axisG.call(
+        axisBottom(x)
+          .tickSize(4)
+          .tickSizeOuter(0)
+          .tickValues(values)
+          .tickFormat(format),
+      );
       themeAxis(axisG);
     },
     destroy() {

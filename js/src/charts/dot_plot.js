@@ -34,7 +34,7 @@ import {
   sizeRowChart,
   zeroBasedDomain,
 } from "./chart_base.js";
-import { columnFormat } from "./format.js";
+import { columnFormat, showName } from "./format.js";
 
 export const DOT_RADIUS = 4.5;
 /** Height of one feature row, in px: room to offset the measures' dots. */
@@ -205,7 +205,9 @@ function buildRow(g) {
  * the normalized scale, drawn as the whisker instead of ± std) and
  * `withinNoise` (1 where the dot is within noise), and its own `color`
  * (else one of the known measures' or the others' colours) and `muted`
- * (its legend entry greyed: a small subgroup's).
+ * (its legend entry greyed: a small subgroup's). `label` is drawn as given
+ * (cut by its maker: `visibleName`, `isolate`); `name`, the whole model or
+ * subgroup name it holds, is shown on hover.
  *
  * @typedef {import("../codecs.js").TypedArray | number[]} Numbers
  * @typedef {{key: string, label: string, values: Numbers,
@@ -214,7 +216,7 @@ function buildRow(g) {
  *   low?: Numbers | null, high?: Numbers | null,
  *   normalizedLow?: Numbers | null, normalizedHigh?: Numbers | null,
  *   withinNoise?: Numbers | null, color?: string,
- *   muted?: boolean}} DotMeasure
+ *   muted?: boolean, name?: string}} DotMeasure
  */
 export function createDotPlot(
   container,
@@ -286,7 +288,9 @@ export function createDotPlot(
         "background",
         (/** @type {DotMeasure} */ m) => colors.get(m.key) ?? null,
       );
-    items.select(".icw-legend-label").text((m) => m.label);
+    items.select(".icw-legend-label").each(function (m) {
+      showName(/** @type {Element} */ (this), m.name ?? m.label, m.label);
+    });
     items.order();
     const key = noiseKey.node();
     if (key) legend.node()?.append(key); // after the measures

@@ -105,22 +105,110 @@ function escapeChar(char) {
 }
 
 /**
+ * A name longer than this is cut, ending with "…", wherever it is drawn
+ * (`visibleName`, and so `isolate`, `truncate` and the ticks): 1 MB names
+ * made a saved page millions of pixels wide. The figures cut at the same
+ * length (MAX_NAME_CHARS in src/inspectwidgets/_text.py). The whole name is
+ * in the label's title, shown on hover.
+ */
+export const MAX_NAME_CHARS = 40;
+
+/**
+ * `text`, or its first `limit - 1` characters and "…" when longer; counted
+ * in code points, so a character outside the BMP is never cut in half.
+ *
+ * @param {string} text
+ * @param {number} [limit]
+ * @returns {string}
+ */
+export function cutName(text, limit = MAX_NAME_CHARS) {
+  if (text.length <= limit) return text; // UTF-16 units ≥ code points
+  const chars = Array.from(text.slice(0, 2 * limit));
+  if (chars.length <= limit && text.length <= 2 * limit) return text;
+  return `${chars.slice(0, Math.max(1, limit - 1)).join("")}…`;
+}
+
+/**
  * `name` (a column, category, class or model name) as a label draws it, so
  * that names differing invisibly are drawn apart, as the figures draw them
  * (`visible` in src/inspectwidgets/_text.py): a character a reader cannot
  * see (U+200D, U+00A0, NUL) written as Python's repr writes it ("\\u200d"),
  * a space at either end as "␣", and in a name holding Latin letters each
  * Cyrillic letter escaped ("\\u0430ge" for "аge"). Anything else is
- * unchanged. The full name goes in the label's title, shown on hover.
+ * unchanged; a name longer than MAX_NAME_CHARS is cut (`cutName`). The full
+ * name goes in the label's title, shown on hover (`isolateWhole`).
  *
  * @param {unknown} name
  * @returns {string}
  */
 export function visibleName(name) {
+  return shownName(name, MAX_NAME_CHARS);
+}
+
+/**
+ * @param {unknown} name
+ * @param {number} limit
+ * @returns {string}
+ */
+function shownName(name, limit) {
   let text = String(name);
+  // Cut before escaping: a 1 MB name is not scanned whole (escapes only
+  // lengthen it, so what is cut here would be cut below anyway).
+  if (text.length > 4 * limit) text = text.slice(0, 4 * limit);
   text = text.replace(HIDDEN, escapeChar);
   if (LATIN.test(text)) text = text.replace(CYRILLIC, escapeChar);
-  return text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length));
+  return cutName(
+    text.replace(EDGE_SPACES, (spaces) => "\u2423".repeat(spaces.length)),
+    limit,
+  );
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Show `name` in `node` (an HTML or SVG element) as a label draws it:
+ * `text` (by default `visibleName(name)`, cut to MAX_NAME_CHARS) as its
+ * text, and the whole name on hover when the two differ: an HTML element's
+ * title attribute, or an SVG element's `<title>` child (SVG has no title
+ * attribute). Every label, legend entry, axis title and table cell holding
+ * a name alone goes through here, so a 1 MB name never widens the page.
+ *
+ * @template {Element | null | undefined} N
+ * @param {N} node
+ * @param {unknown} name
+ * @param {string} [text] the label as drawn, when composed of the name and
+ *   more (a legend's "name (n = 40)" built with `isolate`).
+ * @returns {N} `node`, so that a cell can be made and named at once.
+ */
+export function showName(node, name, text = visibleName(name)) {
+  if (!node) return node;
+  const full = String(name);
+  node.textContent = text; // also removes an SVG label's earlier <title>
+  if (node.namespaceURI === SVG_NS) {
+    if (text === full) return node;
+    const title = node.ownerDocument.createElementNS(SVG_NS, "title");
+    title.textContent = full;
+    node.append(title);
+  } else if (text === full) node.removeAttribute("title");
+  else node.setAttribute("title", full);
+  return node;
+}
+
+/**
+ * A menu's `<option>` for `name` (a model, scorer, column or class): its
+ * value the whole name, its text cut (`showName`), the whole name on hover.
+ * A menu is as wide as its widest option: a 1 MB model name made the
+ * reviewed-model menu millions of pixels wide.
+ *
+ * @param {unknown} name
+ * @param {string} [value] the option's value, when not the name itself.
+ * @returns {HTMLOptionElement}
+ */
+export function nameOption(name, value = String(name)) {
+  const option = document.createElement("option");
+  option.value = value;
+  showName(option, name);
+  return option;
 }
 
 /**
@@ -140,4 +228,15 @@ export function visibleName(name) {
  */
 export function isolate(name) {
   return `\u2068${visibleName(name)}\u2069`;
+}
+
+/**
+ * `isolate` without the cut: for a label's title, shown on hover, which
+ * holds the whole name (a title takes no room in the page).
+ *
+ * @param {unknown} name
+ * @returns {string}
+ */
+export function isolateWhole(name) {
+  return `\u2068${shownName(name, Infinity)}\u2069`;
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 
-import { columnFormat, formatNumber, formatSeconds, isolate, visibleName } from "./format.js";
+import {
+  MAX_NAME_CHARS,
+  columnFormat,
+  cutName,
+  formatNumber,
+  formatSeconds,
+  isolate,
+  isolateWhole,
+  nameOption,
+  showName,
+  visibleName,
+} from "./format.js";
 
 describe("helpers", () => {
   it("formatNumber and formatSeconds are short and readable", () => {
@@ -71,5 +82,98 @@ describe("visibleName", () => {
 
   it("is what isolate() and truncate() draw", () => {
     expect(isolate("age ")).toBe("\u2068age\u2423\u2069");
+  });
+});
+
+describe("cutName", () => {
+  it("cuts a long name to MAX_NAME_CHARS, ending with an ellipsis", () => {
+    expect(cutName("age")).toBe("age");
+    const exact = "x".repeat(MAX_NAME_CHARS);
+    expect(cutName(exact)).toBe(exact);
+    const cut = cutName(`${exact}y`);
+    expect(cut).toBe(`${"x".repeat(MAX_NAME_CHARS - 1)}…`);
+    expect(cutName("abcdef", 4)).toBe("abc…");
+  });
+
+  it("never cuts a character outside the BMP in half", () => {
+    const faces = "😀".repeat(MAX_NAME_CHARS); // 2 UTF-16 units each
+    expect(cutName(faces)).toBe(faces);
+    const cut = cutName(`${faces}😀`);
+    expect(Array.from(cut)).toHaveLength(MAX_NAME_CHARS);
+    expect(cut.endsWith("😀…")).toBe(true);
+  });
+
+  it("bounds every label: a 1 MB name, as visibleName, isolate and a truncated tick draw it", () => {
+    const huge = "n".repeat(1_000_000);
+    expect(visibleName(huge)).toHaveLength(MAX_NAME_CHARS);
+    expect(isolate(huge)).toHaveLength(MAX_NAME_CHARS + 2);
+    // Escapes count after the cut: a long name of zero-width joiners.
+    expect(visibleName("\u200d".repeat(10_000))).toHaveLength(MAX_NAME_CHARS);
+  });
+});
+
+describe("showName", () => {
+  const huge = "n".repeat(1_000_000);
+
+  it("draws an HTML label cut, the whole name in its title", () => {
+    const span = document.createElement("span");
+    showName(span, huge);
+    expect(span.textContent).toBe(visibleName(huge));
+    expect(span.getAttribute("title")).toBe(huge);
+    // A short name drawn as itself has no title to add; an earlier one goes.
+    showName(span, "age");
+    expect(span.textContent).toBe("age");
+    expect(span.hasAttribute("title")).toBe(false);
+  });
+
+  it("gives an SVG label a <title> child (SVG has no title attribute)", () => {
+    const ns = "http://www.w3.org/2000/svg";
+    const text = document.createElementNS(ns, "text");
+    showName(text, huge);
+    showName(text, `${huge}m`); // redrawn: one title, the new name's
+    const titles = text.querySelectorAll("title");
+    expect(titles).toHaveLength(1);
+    expect(titles[0].textContent).toBe(`${huge}m`);
+    expect(text.firstChild?.nodeValue).toBe(visibleName(huge));
+    expect(text.hasAttribute("title")).toBe(false);
+    showName(text, "age");
+    expect(text.textContent).toBe("age");
+    expect(text.querySelector("title")).toBeNull();
+  });
+
+  it("draws a composed label as given, the name whole on hover", () => {
+    const span = document.createElement("span");
+    showName(span, huge, `${isolate(huge)} (n = 40)`);
+    expect(span.textContent).toBe(`${isolate(huge)} (n = 40)`);
+    expect(span.title).toBe(huge);
+    showName(null, huge); // a node not drawn yet: nothing to do
+    // A hover title composed of the name and more holds it whole.
+    expect(isolateWhole(huge)).toBe(`\u2068${huge}\u2069`);
+  });
+});
+
+describe("nameOption", () => {
+  it("keeps the whole name as the value, draws it cut, whole on hover", () => {
+    const huge = "m".repeat(1_000_000);
+    const option = nameOption(huge);
+    expect(option.value).toBe(huge);
+    expect(option.textContent).toBe(visibleName(huge));
+    expect(option.title).toBe(huge);
+    const menu = document.createElement("select");
+    menu.append(nameOption("r2"), option);
+    menu.value = huge;
+    expect(menu.selectedIndex).toBe(1);
+    // A short name as itself; a label apart from its value (a menu of keys).
+    expect(nameOption("r2").outerHTML).toBe('<option value="r2">r2</option>');
+    expect(nameOption("Gini importance", "mdi").value).toBe("mdi");
+  });
+});
+
+describe("isolateWhole", () => {
+  it("keeps the whole name, for a title shown on hover", () => {
+    const long = "a".repeat(MAX_NAME_CHARS + 5);
+    expect(isolateWhole(long)).toBe(`\u2068${long}\u2069`);
+    expect(isolate(long)).toBe(`\u2068${"a".repeat(MAX_NAME_CHARS - 1)}…\u2069`);
+    expect(isolateWhole("age ")).toBe("\u2068age␣\u2069");
   });
 });

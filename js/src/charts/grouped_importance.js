@@ -12,7 +12,7 @@ import { schemeTableau10 } from "d3-scale-chromatic";
 
 import { h } from "../ui/dom.js";
 import { createDotPlot } from "./dot_plot.js";
-import { formatNumber } from "./format.js";
+import { formatNumber, visibleName } from "./format.js";
 
 /** A small group's colour: grey, legible on light and dark backgrounds. */
 export const SMALL_GROUP_COLOR = "#999999";
@@ -49,7 +49,7 @@ export function groupColor(group, index) {
  */
 export function groupLegend(group) {
   const rows = `n = ${formatNumber(group.size)}`;
-  return `${group.label} (${rows}${group.small ? ", few rows" : ""})`;
+  return `${visibleName(group.label)} (${rows}${group.small ? ", few rows" : ""})`;
 }
 
 /**
@@ -70,6 +70,7 @@ export function groupMeasures(data) {
     return {
       key: `group:${g}:${group.label}`,
       label: groupLegend(group),
+      name: group.label,
       values: mean,
       std,
       normalized: mean,

@@ -102,6 +102,16 @@ describe("createGroupedImportance", () => {
     expect(container.querySelector('[data-testid="iw-grouped"]')).toBeNull();
   });
 
+  it("cuts a 1 MB subgroup name in the legend, its size kept, the whole name on hover (#49 item 9)", () => {
+    const huge = "s".repeat(1_000_000);
+    const chart = createGroupedImportance(container, { tooltip, duration: 0 });
+    chart.update({ ...data(), groups: [{ label: huge, size: 50, small: false }, ...GROUPS.slice(1)] });
+    const label = container.querySelector(".icw-legend-label");
+    expect(label.textContent).toBe(`${"s".repeat(39)}… (n = 50)`);
+    expect(label.getAttribute("title")).toBe(huge);
+    chart.destroy();
+  });
+
   it("moves the same dots on a live update (joined by feature and group)", () => {
     const chart = createGroupedImportance(container, { tooltip, duration: 0 });
     chart.update(data());

@@ -37,6 +37,7 @@ import {
   rowLayout,
   sizeRowChart,
 } from "./chart_base.js";
+import { visibleName } from "./format.js";
 import { appendBars, drawBars } from "./importance_bars.js";
 import { appendBoxPlot, drawBoxes } from "./importance_boxes.js";
 import {
@@ -265,7 +266,7 @@ export function createImportanceChart(
         x,
         layout,
         margin: MARGIN,
-        title: `importance (decrease in ${data.scorer || "score"})`,
+        title: `importance (decrease in ${data.scorer ? visibleName(data.scorer) : "score"})`,
         tr,
       },
     );

@@ -17,7 +17,7 @@ import { interpolateRdBu } from "d3-scale-chromatic";
 import { observeResize } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
 import { createDendrogram, cutTree } from "../charts/dendrogram.js";
-import { formatNumber, isolate } from "../charts/format.js";
+import { formatNumber, isolate, visibleName } from "../charts/format.js";
 import { createHeatmap } from "../charts/heatmap.js";
 import { createImportanceChart } from "../charts/importance_chart.js";
 import { h, listenerBag } from "../ui/dom.js";
@@ -217,7 +217,7 @@ export function createCorrelationView({ tooltip, onThreshold }) {
     ];
     if (groups.scorer && Number.isFinite(groups.baseline))
       parts.push(
-        `baseline ${groups.scorer} = ${formatNumber(groups.baseline)}`,
+        `baseline ${visibleName(groups.scorer)} = ${formatNumber(groups.baseline)}`,
       );
     groupsCaption.textContent = parts.join(" · ");
     groupsChart.update({

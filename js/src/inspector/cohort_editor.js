@@ -6,7 +6,7 @@
 // list goes to Python (`set_cohorts`), which checks the rule; a refused one
 // comes back as `_cohorts_error`, shown here, the cohorts in force kept.
 
-import { columnFormat, isolate, visibleName } from "../charts/format.js";
+import { columnFormat, isolate, nameOption, showName } from "../charts/format.js";
 import { commitOnEnter } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 import { cohortColor, conditionText, operatorsFor } from "./cohort_data.js";
@@ -14,7 +14,9 @@ import { cohortColor, conditionText, operatorsFor } from "./cohort_data.js";
 /**
  * @typedef {{name: string, rule: string, size: number, small?: boolean,
  *   scores: Record<string, number> | null}} CohortEntry
- * @typedef {{name: string, kind: string, values: string[]}} Field
+ * @typedef {{name: string, kind: string, values: string[], note?: string}} Field
+ *   `note`: why a text column's suggestions are few (an ID's or an e-mail's
+ *   values in fewer than 5 rows are never suggested: Python's level_summary).
  */
 
 /**
@@ -85,6 +87,9 @@ export function createCohortEditor({ model, dom }) {
     testid: "mi-cohort-error",
     attrs: { role: "alert" },
   });
+  // Under the form: why the chosen column suggests few values, or none.
+  const fieldNote = h("div", { className: "mi-line mi-small", testid: "mi-cohort-note" });
+  fieldNote.hidden = true;
   const form = h("div", { className: "mi-line mi-cohort-form", testid: "mi-cohort-form" }, [
     h("span", { className: "mi-small", text: "Cohort:" }),
     field,
@@ -99,6 +104,7 @@ export function createCohortEditor({ model, dom }) {
   const node = h("div", { className: "mi-cohort-editor", testid: "mi-cohort-editor" }, [
     table,
     form,
+    fieldNote,
     error,
   ]);
 
@@ -123,12 +129,15 @@ export function createCohortEditor({ model, dom }) {
     const choices = current?.kind === "bool" ? ["True", "False"] : (current?.values ?? []);
     values.replaceChildren(...choices.map((v) => h("option", { attrs: { value: v } })));
     value.hidden = op.value.startsWith("is ");
+    fieldNote.textContent = current?.note ? `${isolate(current.name)}: ${current.note}` : "";
+    fieldNote.hidden = fieldNote.textContent === "" || form.hidden;
   }
 
   /** The condition the selects and value make. */
   const condition = () => {
     const current = chosen();
-    return current ? conditionText(current, op.value, value.value) : "";
+    const names = fields().map((f) => f.name);
+    return current ? conditionText(current, op.value, value.value, names) : "";
   };
 
   /** @param {{name: string, rule: string}[]} list */
@@ -172,7 +181,7 @@ export function createCohortEditor({ model, dom }) {
       if (key !== shownFields) {
         shownFields = key;
         field.replaceChildren(
-          ...list.map((f) => h("option", { text: f.name, attrs: { value: f.name } })),
+          ...list.map((f) => nameOption(f.name)),
         );
         fillOperators();
       }
@@ -186,7 +195,7 @@ export function createCohortEditor({ model, dom }) {
           h("th", { text: "cohort" }),
           h("th", { text: "rule" }),
           h("th", { text: "rows" }),
-          ...scorers.map((/** @type {string} */ s) => h("th", { text: s })),
+          ...scorers.map((/** @type {string} */ s) => showName(h("th", {}), s)),
           h("th", {}),
         ]),
         ...lines.map((line, i) => {
@@ -207,8 +216,8 @@ export function createCohortEditor({ model, dom }) {
               attrs: { "data-cohort": line.name },
             },
             [
-              h("td", {}, [swatch, ` ${isolate(line.name)}`]),
-              h("td", { text: visibleName(line.rule), className: "mi-cohort-rule" }),
+              h("td", { attrs: { title: line.name } }, [swatch, ` ${isolate(line.name)}`]),
+              showName(h("td", { className: "mi-cohort-rule" }), line.rule),
               h("td", { text: line.rows }),
               ...line.scores.map((text) => h("td", { text })),
               h("td", {}, [remove]),
@@ -218,6 +227,7 @@ export function createCohortEditor({ model, dom }) {
       );
       // A saved page has no kernel to check a rule: the list, no form.
       form.hidden = Boolean(model.get("_standalone"));
+      fieldNote.hidden = form.hidden || fieldNote.textContent === "";
       const refused = String(model.get("_cohorts_error") ?? "");
       error.textContent = refused;
       error.hidden = refused === "";

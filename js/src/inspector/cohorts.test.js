@@ -16,6 +16,7 @@ import {
   attachedElement,
   change,
   click,
+  longestDrawnText,
   pressEnter,
   queryAllTestId,
   queryTestId,
@@ -40,6 +41,19 @@ describe("the rule text the form writes", () => {
     expect(ruleValue("thirty", "number")).toBe("'thirty'");
     expect(ruleValue("true", "bool")).toBe("True");
     expect(ruleValue("it's", "text")).toBe("'it\\'s'");
+    expect(ruleValue("a\nb\x00", "text")).toBe("'a\\x0ab\\x00'");
+  });
+
+  it("quotes a name so that it reads back as that column only (#49 item 7)", () => {
+    // A backtick is doubled: this name wrote `score` > 0 or `score` < -100.
+    expect(ruleName("score` > 0 or `score")).toBe("`score`` > 0 or ``score`");
+    expect(ruleName("`")).toBe("````");
+    expect(ruleName("")).toBe("``");
+    expect(ruleName("line\nend $x$")).toBe("`line\nend $x$`");
+    // Plain, unless another column goes on from it.
+    expect(ruleName("age", ["age", "age_group"])).toBe("age");
+    expect(ruleName("age", ["age", "age > 0 or x"])).toBe("`age`");
+    expect(conditionText({ name: "a`b", kind: "number" }, "<", "3", ["a`b"])).toBe("`a``b` < 3");
     expect(conditionText({ name: "plan", kind: "text" }, "==", "pro")).toBe("plan == 'pro'");
     expect(conditionText({ name: "age", kind: "number" }, "is missing", "x")).toBe(
       "age is missing",
@@ -128,6 +142,69 @@ describe("the inspector's cohorts", () => {
     });
     cleanup();
     expect(model.listenerCount()).toBe(0);
+  });
+
+  it("cuts 1 MB names in the header, the cohort table and the form, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const rule = `${huge("c")} > 0`;
+    const model = makeInspector({
+      cohorts: [{ name: huge("k"), rule }],
+      _cohort_fields: [{ name: huge("c"), kind: "number", values: [] }],
+    });
+    model.set("_header", {
+      ...model.get("_header"),
+      model_name: huge("m"),
+      models: [huge("m"), huge("n")],
+      other_models: [{ name: huge("n"), scores: { [huge("s")]: 0.5 } }],
+      scores: [{ scorer: huge("s"), model: 0.7, dummy: 0 }],
+      cohorts: [{ name: huge("k"), rule, size: 200, scores: { [huge("s")]: 0.3 } }],
+    });
+    const el = attachedElement();
+    const cleanup = inspector.render({ model, el });
+    frames.flush();
+    expect(queryAllTestId(el, "mi-cohort")).toHaveLength(1);
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const hover = [...el.querySelectorAll("[title]")].map((n) => n.getAttribute("title"));
+    // The reviewed-model menu, the score table's columns and scorer, the
+    // cohort's name and rule, the form's column menu.
+    for (const whole of [huge("m"), huge("n"), huge("s"), huge("k"), rule, huge("c")])
+      expect(hover.includes(whole)).toBe(true);
+    cleanup();
+  });
+
+  it("says under the form why an ID-like column suggests few values (#49 item 2)", () => {
+    const note = "200 distinct values, none in 5 rows or more: no value is named (an ID or an e-mail names a person).";
+    const model = makeInspector({
+      _cohort_fields: [
+        { name: "age", kind: "number", values: [] },
+        { name: "email", kind: "text", values: [], note },
+        { name: "plan", kind: "text", values: ["pro", "free"], note: "" },
+      ],
+    });
+    const el = attachedElement();
+    const cleanup = inspector.render({ model, el });
+    frames.flush();
+    const shown = queryTestId(el, "mi-cohort-note");
+    expect(shown.hidden).toBe(true); // age: a number, nothing to say
+    change(queryTestId(el, "mi-cohort-field"), "email");
+    expect(shown.hidden).toBe(false);
+    expect(shown.textContent).toBe(`\u2068email\u2069: ${note}`);
+    expect(el.querySelector("datalist").children).toHaveLength(0);
+    change(queryTestId(el, "mi-cohort-field"), "plan");
+    expect(shown.hidden).toBe(true);
+    expect(el.querySelector("datalist").children).toHaveLength(2);
+    cleanup();
+    // A saved page: no form, no note.
+    const saved = makeInspector({
+      _standalone: true,
+      _cohort_fields: [{ name: "email", kind: "text", values: [], note }],
+    });
+    const page = attachedElement();
+    const cleanupSaved = inspector.render({ model: saved, el: page });
+    frames.flush();
+    expect(queryTestId(page, "mi-cohort-form").hidden).toBe(true);
+    expect(queryTestId(page, "mi-cohort-note").hidden).toBe(true);
+    cleanupSaved();
   });
 
   it("lists the cohorts with their rows, removes one, shows a refusal", () => {

@@ -4,7 +4,7 @@
 // model barely beats it, and the rows Effects and Comparison use; of
 // several models, a menu choosing the reviewed one (the `reviewed` trait).
 
-import { columnFormat, isolate } from "../charts/format.js";
+import { columnFormat, isolate, nameOption, showName } from "../charts/format.js";
 import { integerInput } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 
@@ -20,6 +20,19 @@ import { h } from "../ui/dom.js";
  *   model_name?: string | null, models?: string[],
  *   other_models?: {name: string, scores: Record<string, number>}[]}} Header
  */
+
+/**
+ * The whole names of the score columns (`scoreColumns` cuts them), for
+ * their titles.
+ *
+ * @param {Header} header
+ * @returns {string[]}
+ */
+export function scoreColumnTitles(header) {
+  const others = header.other_models ?? [];
+  const names = others.map((other) => String(other.name));
+  return [header.model_name || "model", ...names, header.dummy ?? "dummy"];
+}
 
 /**
  * The score table's column titles after the scorer's: the reviewed model
@@ -82,7 +95,7 @@ function reviewedMenu({ model, binding, dom }) {
       if (String(choices) !== String(shown)) {
         shown = choices;
         select.replaceChildren(
-          ...choices.map((name) => h("option", { text: name, attrs: { value: name } })),
+          ...choices.map((name) => nameOption(name)),
         );
       }
       field.hidden = choices.length === 0;
@@ -192,10 +205,14 @@ export function createHeader(context) {
           s.dummy ?? NaN,
         ]),
       );
+      // A long model name is cut (`isolate`); the whole one on hover.
+      const titles = scoreColumnTitles(header);
       table.replaceChildren(
         h("tr", {}, [
           h("th", { text: "held-out score" }),
-          ...scoreColumns(header).map((text) => h("th", { text })),
+          ...scoreColumns(header).map((text, i) =>
+            h("th", { text, attrs: { title: titles[i] } }),
+          ),
         ]),
         ...scores.map((s) =>
           h(
@@ -206,7 +223,7 @@ export function createHeader(context) {
               attrs: { "data-scorer": s.scorer },
             },
             [
-              h("td", { text: s.scorer }),
+              showName(h("td", {}), s.scorer),
               h("td", {
                 text: s.model === null ? unscoredText(header) : format(s.model),
               }),

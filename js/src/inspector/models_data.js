@@ -8,7 +8,7 @@
 // 0, and the flag's tooltip gives that interval.
 
 import { decodeArray, row } from "../codecs.js";
-import { columnFormat, isolate } from "../charts/format.js";
+import { columnFormat, isolate, visibleName } from "../charts/format.js";
 
 /**
  * @typedef {object} ModelsChart
@@ -60,7 +60,8 @@ export function modelsChart(chart) {
     const spread = row(std, m);
     return {
       key: `model-${m}`,
-      label: model,
+      label: visibleName(model),
+      name: model,
       values,
       std: spread,
       normalized: values,

@@ -23,7 +23,8 @@ import { bindModel } from "../ui/model.js";
 import { createStatus, errorMessage, statusText } from "../ui/status.js";
 import { modelsEffects } from "./models_effects_data.js";
 import { createIcePanels, createSurfacePanels } from "./models_effects_panels.js";
-import { isolate } from "../charts/format.js";
+import { truncateTicks } from "../charts/chart_base.js";
+import { MAX_NAME_CHARS, isolate, showName } from "../charts/format.js";
 
 const WIDTH = 560;
 const HEIGHT = 240;
@@ -176,7 +177,7 @@ function render({ model, el }) {
         swatch.style.background = colorOf(m);
         return h("span", { className: "icw-legend-item", testid: "mme-legend-item" }, [
           swatch,
-          h("span", { className: "icw-legend-label", text: name }),
+          showName(h("span", { className: "icw-legend-label" }), name),
         ]);
       }),
     );
@@ -206,10 +207,11 @@ function render({ model, el }) {
       const scale = scalePoint().domain(curves.x.map(String)).range([0, innerWidth]).padding(0.5);
       x = (v) => scale(String(v)) ?? 0;
       xAxis.call(axisBottom(scale));
+      truncateTicks(xAxis, MAX_NAME_CHARS); // categories: cut, whole on hover
     }
     xAxis.attr("transform", `translate(0,${innerHeight})`);
     yAxis.call(axisLeft(y).ticks(5));
-    xTitle.attr("x", innerWidth / 2).attr("y", innerHeight + 34).text(features[0]);
+    showName(xTitle.attr("x", innerWidth / 2).attr("y", innerHeight + 34).node(), features[0]);
     yTitle
       .attr("x", -innerHeight / 2)
       .attr("y", -44)

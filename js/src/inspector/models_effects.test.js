@@ -6,6 +6,7 @@ import {
   DONE_RUN_TRAITS,
   FakeModel,
   attachedElement,
+  longestDrawnText,
   payloadPacker,
   queryAllTestId,
   queryTestId,
@@ -218,6 +219,44 @@ describe("the several-model Effects panel", () => {
     expect(queryAllTestId(el, "mme-curve")).toHaveLength(2);
     cleanup();
     expect(model.listenerCount()).toBe(0);
+  });
+
+  it("cuts 1 MB model, feature and category names, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const curves = makeCurves({ feature: huge("f"), labels: [huge("a"), "b", "c"], ice: true });
+    curves.models = [huge("m"), "ridge"];
+    const model = new FakeModel({
+      ...DONE_RUN_TRAITS,
+      features: [huge("f")],
+      ice: true,
+      _models_curves: curves,
+    });
+    const el = attachedElement();
+    const cleanup = effectsWidget.render({ model, el });
+    frames.flush();
+    expect(queryAllTestId(el, "mme-curve")).toHaveLength(2);
+    expect(longestDrawnText(el).length).toBeLessThan(200);
+    // The legend, the ICE panels' titles: the whole model name on hover.
+    const [item] = queryAllTestId(el, "mme-legend-item");
+    expect(item.querySelector(".icw-legend-label").title).toBe(huge("m"));
+    const [panel] = queryAllTestId(el, "mme-ice-panel");
+    expect(panel.querySelector(".mme-panel-title").title).toBe(huge("m"));
+    // The axis titles and a category's tick: an SVG <title>.
+    const titles = [...el.querySelectorAll("svg title")].map((t) => t.textContent);
+    expect(titles).toContain(huge("f"));
+    expect(titles).toContain(huge("a"));
+    // A pair's surfaces: both axis titles cut the same way.
+    const surfaces = makeSurfaces();
+    surfaces.features = [huge("f"), huge("g")];
+    surfaces.labels_y = [huge("p"), "pro"];
+    model.set("features", surfaces.features);
+    model.set("_models_curves", surfaces);
+    frames.flush();
+    expect(queryAllTestId(el, "mme-surface-panel")).toHaveLength(2);
+    expect(longestDrawnText(el).length).toBeLessThan(200);
+    const surfaceTitles = [...el.querySelectorAll(".mme-panel-svg title")].map((t) => t.textContent);
+    expect(surfaceTitles).toEqual(expect.arrayContaining([huge("f"), huge("g"), huge("p")]));
+    cleanup();
   });
 
   it("switches PD and ALE, hiding the toggles of partial dependence", () => {

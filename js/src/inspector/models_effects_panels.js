@@ -20,7 +20,8 @@ import {
 } from "../pd/pd_canvas.js";
 import { finiteExtent } from "../pd/pd_data.js";
 import { axisGeometry, heatColor } from "../pd/pd_heat_scales.js";
-import { isolate } from "../charts/format.js";
+import { truncateTicks } from "../charts/chart_base.js";
+import { MAX_NAME_CHARS, isolate, showName } from "../charts/format.js";
 
 const PANEL = { width: 250, height: 200 };
 const MARGIN = { top: 8, right: 10, bottom: 34, left: 46 };
@@ -32,7 +33,7 @@ const MARGIN = { top: 8, right: 10, bottom: 34, left: 46 };
  * @param {string} testid
  */
 function panel(name, testid) {
-  const title = h("div", { className: "icw-caption mme-panel-title", text: name });
+  const title = showName(h("div", { className: "icw-caption mme-panel-title" }), name);
   const node = h("div", { className: "mme-panel", testid }, [title]);
   node.setAttribute("data-model", name);
   const plot = h("div", { className: "mme-plot" });
@@ -131,6 +132,8 @@ export function createIcePanels(container) {
           }
           const axes = svg.append("g").attr("class", "iw-axis");
           axes.attr("transform", `translate(0,${MARGIN.top + inner.height})`).call(x.axis);
+          // Categories cut, the whole one on hover (numbers keep their format).
+          if (!curves.numeric) truncateTicks(axes, MAX_NAME_CHARS);
           svg.append("g").attr("class", "iw-axis").attr("transform", `translate(${MARGIN.left},0)`).call(axisLeft(y).ticks(4));
           svg
             .append("text")
@@ -138,7 +141,7 @@ export function createIcePanels(container) {
             .attr("text-anchor", "middle")
             .attr("x", MARGIN.left + inner.width / 2)
             .attr("y", PANEL.height - 4)
-            .text(curves.features[0]);
+            .call((t) => showName(t.node(), curves.features[0]));
           const average = line()
             .defined(([j, v]) => j < x.n && Number.isFinite(v))
             .x(([j]) => x.at(j))
@@ -234,19 +237,21 @@ export function createSurfacePanels(container) {
             .append("g")
             .attr("class", "iw-axis")
             .attr("transform", `translate(0,${MARGIN.top + inner.height})`)
-            .call(axisBottom(/** @type {any} */ (gx.scale)).ticks(4));
+            .call(axisBottom(/** @type {any} */ (gx.scale)).ticks(4))
+            .call((/** @type {any} */ g) => surfaces.x.categorical && truncateTicks(g, MAX_NAME_CHARS));
           svg
             .append("g")
             .attr("class", "iw-axis")
             .attr("transform", `translate(${MARGIN.left},0)`)
-            .call(axisLeft(/** @type {any} */ (gy.scale)).ticks(4));
+            .call(axisLeft(/** @type {any} */ (gy.scale)).ticks(4))
+            .call((/** @type {any} */ g) => surfaces.y.categorical && truncateTicks(g, MAX_NAME_CHARS));
           svg
             .append("text")
             .attr("class", "iw-axis-title")
             .attr("text-anchor", "middle")
             .attr("x", MARGIN.left + inner.width / 2)
             .attr("y", PANEL.height - 4)
-            .text(surfaces.features[0]);
+            .call((t) => showName(t.node(), surfaces.features[0]));
           svg
             .append("text")
             .attr("class", "iw-axis-title")
@@ -254,7 +259,7 @@ export function createSurfacePanels(container) {
             .attr("transform", "rotate(-90)")
             .attr("x", -(MARGIN.top + inner.height / 2))
             .attr("y", 12)
-            .text(surfaces.features[1]);
+            .call((t) => showName(t.node(), surfaces.features[1]));
           svg.attr("aria-label", `${isolate(name)}: partial dependence on ${surfaces.features.map(isolate).join(" and ")}`);
           return node;
         }),

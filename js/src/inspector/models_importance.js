@@ -17,6 +17,7 @@ import { bindModel } from "../ui/model.js";
 import { createStatus, errorMessage, statusText } from "../ui/status.js";
 import { createTooltip } from "../ui/tooltip.js";
 import { modelsChart } from "./models_data.js";
+import { nameOption, visibleName } from "../charts/format.js";
 
 const LIVE_TRAITS = [
   "status",
@@ -40,7 +41,7 @@ const LIVE_TRAITS = [
 export function captionText(chart) {
   const parts = [
     `${chart.models.length} models on the same permuted copies of the held-out rows`,
-    `dot: mean importance (${chart.scorer}), whisker ± std over ${chart.repeatsDone} of ${chart.nRepeats} repeats`,
+    `dot: mean importance (${visibleName(chart.scorer)}), whisker ± std over ${chart.repeatsDone} of ${chart.nRepeats} repeats`,
   ];
   if (chart.nHidden > 0) parts.push(`${chart.nHidden} less important features not drawn`);
   if (chart.nPending > 0) parts.push(`${chart.nPending} features not permuted yet`);
@@ -107,7 +108,7 @@ function render({ model, el }) {
     const names = drawn?.scorers ?? [];
     if (scorer.options.length !== names.length)
       scorer.replaceChildren(
-        ...names.map((name) => h("option", { text: name, attrs: { value: name } })),
+        ...names.map((name) => nameOption(name)),
       );
     scorer.value = drawn?.scorer ?? "";
     scorer.hidden = names.length < 2;
@@ -121,7 +122,7 @@ function render({ model, el }) {
         measures: drawn.measures,
         flags: drawn.flags,
         evidence: drawn.evidence,
-        axisTitle: `importance: drop in ${drawn.scorer}`,
+        axisTitle: `importance: drop in ${visibleName(drawn.scorer)}`,
       });
     picked.mark();
   }

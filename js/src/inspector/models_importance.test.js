@@ -9,6 +9,7 @@ import {
   FakeModel,
   attachedElement,
   click,
+  longestDrawnText,
   payloadPacker,
   queryAllTestId,
   queryTestId,
@@ -65,7 +66,9 @@ describe("modelsChart", () => {
   it("decodes one measure per model, in the models' order", () => {
     const chart = modelsChart(makeModelsChart());
     expect(chart.models).toEqual(["forest", "<i>ridge</i>"]);
+    // Each model's legend text (cut), its whole name shown on hover.
     expect(chart.measures.map((m) => m.label)).toEqual(chart.models);
+    expect(chart.measures.map((m) => m.name)).toEqual(chart.models);
     expect([...chart.measures[1].values].map((v) => Number(v.toFixed(2)))).toEqual([0.1, 0.12, 0.01]);
     expect([...chart.measures[0].std].map((v) => Number(v.toFixed(2)))).toEqual([0.02, 0.01, 0]);
     expect(chart.nHidden).toBe(2);
@@ -184,5 +187,35 @@ describe("the several-model Importance view", () => {
     cleanup();
     expect(el.childElementCount).toBe(0);
     expect(model.listenerCount()).toBe(0);
+  });
+
+  it("cuts 1 MB model and scorer names in the legend, flags and menu, each whole on hover (#49 item 9)", () => {
+    const huge = (c) => c.repeat(1_000_000);
+    const chart = makeModelsChart();
+    chart.models = [huge("m"), huge("n")];
+    chart.differences[0].first = huge("m");
+    chart.differences[0].second = huge("n");
+    chart.reviewed = huge("m");
+    chart.scorers = [huge("s"), "r2"];
+    chart.scorer = huge("s");
+    chart.features = [huge("f"), "s5", "bp"];
+    const model = new FakeModel({
+      ...DONE_RUN_TRAITS,
+      scorer: huge("s"),
+      selected_features: [],
+      _models_chart: chart,
+    });
+    const el = attachedElement();
+    const cleanup = modelsWidget.render({ model, el });
+    frames.flush();
+    expect(queryAllTestId(el, "icw-dot")).toHaveLength(6);
+    expect(longestDrawnText(el).length).toBeLessThan(300);
+    const labels = [...el.querySelectorAll(".icw-legend-label")];
+    expect(labels.map((l) => l.title)).toEqual([huge("m"), huge("n")]);
+    const menu = queryTestId(el, "mmi-scorer");
+    expect([...menu.options].map((o) => o.value)).toEqual([huge("s"), "r2"]);
+    expect(menu.options[0].title).toBe(huge("s"));
+    expect(menu.value).toBe(huge("s"));
+    cleanup();
   });
 });

@@ -3,7 +3,7 @@
 // (marks per category) over its band (the rows' changes' spread within each
 // bin, its width set by the bin count, not a confidence band), and, when partial
 // dependence is drawn on the same axis (kind "average_and_ale"), a legend
-// naming the two. Python computes the values and the band's bounds; this
+// naming the two, in rows above the plot. Python computes the values and the band's bounds; this
 // only places them. The elements are kept between updates, so a streaming
 // run only moves them.
 
@@ -29,10 +29,18 @@ const aleBand = area(
  * @typedef {import("d3-scale").ScaleLinear<number, number>} ScaleLinear
  * @typedef {import("d3-scale").ScaleBand<string>} ScaleBand
  * @typedef {{curve: import("./pd_data.js").Curve1d, y: ScaleLinear,
- *   box: {left: number, top: number, distTop: number, distHeight: number}}}
+ *   box: {left: number, top: number, legendTop: number, distTop: number,
+ *   distHeight: number}}}
  *   DrawOptions
  * @typedef {{key: string, text: string, className: string}} LegendEntry
  */
+
+/**
+ * Height (px) of a legend row. The legend takes rows of its own above the
+ * plot (the frame's layout makes room): drawn inside it, it lay on the
+ * curves (#52 item 5).
+ */
+export const LEGEND_ROW = 16;
 
 /** @type {LegendEntry[]} */
 const LEGEND = [
@@ -88,7 +96,7 @@ export function createAleLayer(plot) {
    */
   function drawLegend(curve, box) {
     legend
-      .attr("transform", `translate(${box.left + 8},${box.top + 4})`)
+      .attr("transform", `translate(${box.left},${box.legendTop})`)
       .selectAll("g.pdw-legend-item")
       .data(legendEntries(curve), (/** @type {LegendEntry} */ d) => d.key)
       .join((/** @type {AnySelection} */ enter) => {
@@ -99,7 +107,10 @@ export function createAleLayer(plot) {
       })
       .attr("data-testid", "pdw-legend-item")
       .attr("data-key", (d) => d.key)
-      .attr("transform", (_, i) => `translate(0,${8 + i * 16})`)
+      .attr(
+        "transform",
+        (_, i) => `translate(0,${LEGEND_ROW / 2 + i * LEGEND_ROW})`,
+      )
       .call((/** @type {AnySelection} */ item) => {
         item
           .select("line")

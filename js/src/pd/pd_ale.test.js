@@ -14,7 +14,8 @@ import {
   stubAnimationFrames,
   pdWidgetTraits,
 } from "../test_helpers.js";
-import { legendEntries } from "./pd_ale.js";
+import { LEGEND_ROW, legendEntries } from "./pd_ale.js";
+import { MARGIN } from "./pd_frame.js";
 import { aleResult, curveResult } from "./pd_data.js";
 import { warningActions } from "./pd_warning.js";
 
@@ -145,6 +146,29 @@ describe("PartialDependenceWidget: accumulated local effects", () => {
     const items = queryAllTestId(el, "pdw-legend-item");
     expect(items.map((i) => i.getAttribute("data-key"))).toEqual(["pd", "ale"]);
     expect(items[0].textContent).toBe("partial dependence");
+    // In rows of their own above the plot, not on the curves (#52 item 5).
+    const plotTop = Number(
+      el.querySelector(".pdw-overlay").getAttribute("y"),
+    );
+    const rows = items.map((i) =>
+      Number(/translate\(0,([-\d.]+)\)/.exec(i.getAttribute("transform"))[1]),
+    );
+    const legendTop = Number(
+      /,([-\d.]+)\)/.exec(
+        el.querySelector("g.pdw-legend").getAttribute("transform"),
+      )[1],
+    );
+    // Each row's text is centred on its y (dy 0.32em): half a row each side.
+    expect(legendTop + Math.max(...rows) + LEGEND_ROW / 2).toBeLessThanOrEqual(
+      plotTop,
+    );
+  });
+
+  it("keeps the plot at the top without a legend", () => {
+    mount(aleCurve(payloadPacker()));
+    expect(Number(el.querySelector(".pdw-overlay").getAttribute("y"))).toBe(
+      MARGIN.top,
+    );
   });
 
   it("switches kind from the correlation banner's buttons", () => {

@@ -1,7 +1,8 @@
 // @ts-check
 // 1-way partial dependence of a numeric feature: ICE curves painted on a
 // canvas (thin, translucent), the PDP as a bold svg line on top, and under
-// them, on the same x scale, the feature's histogram with a decile rug.
+// them, on the same x scale, the feature's histogram, with a decile rug in
+// the gap between the two.
 // Regions beyond the first and last decile are shaded: data is rare there.
 //
 // Updates reuse every element, so a streaming run (grid_done growing) only
@@ -21,11 +22,16 @@ import {
   paintIce,
 } from "./pd_canvas.js";
 import { createAleLayer } from "./pd_ale.js";
-import { MISSING_GUTTER, createMissingLayer } from "./pd_missing.js";
+import {
+  MISSING_GUTTER,
+  createMissingLayer,
+  ticksClearOfMissing,
+} from "./pd_missing.js";
 import { nearestIndex } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
 import { createSummaryLayer } from "./pd_summaries.js";
 import {
+  DIST_GAP,
   DIST_HEIGHT,
   createOneWayFrame,
   curveValueLines,
@@ -170,8 +176,8 @@ export function createPdCurve(container, { tooltip }) {
       .attr("data-value", (v) => v)
       .attr("x1", clampX)
       .attr("x2", clampX)
-      .attr("y1", distTop + DIST_HEIGHT - 8)
-      .attr("y2", distTop + DIST_HEIGHT);
+      .attr("y1", distTop - DIST_GAP + 2)
+      .attr("y2", distTop - 2);
     const regions =
       deciles.length >= 2
         ? [
@@ -196,10 +202,15 @@ export function createPdCurve(container, { tooltip }) {
       .attr("y", box.top)
       .attr("height", distTop + DIST_HEIGHT - box.top);
 
+    /** @param {number | {valueOf(): number}} v */
+    const tickLabel = (v) => formatNumber(Number(v));
+    const ticks = x.ticks(Math.max(2, Math.floor(plotW / 80)));
     frame.xAxis.call(
       axisBottom(x)
-        .ticks(Math.max(2, Math.floor(plotW / 80)))
-        .tickFormat((v) => formatNumber(Number(v))),
+        .tickValues(
+          curve.missing ? ticksClearOfMissing(ticks, x, tickLabel, box) : ticks,
+        )
+        .tickFormat(tickLabel),
     );
     themeAxis(frame.xAxis);
     frame.svg.attr("data-settled", "true");

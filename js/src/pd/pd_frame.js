@@ -17,15 +17,18 @@ import {
   themeAxis,
   wrapLabel,
 } from "../charts/chart_base.js";
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, showName } from "../charts/format.js";
 import { uniqueId } from "../ui/ids.js";
+import { LEGEND_ROW, legendEntries } from "./pd_ale.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { columnRange, finiteExtent } from "./pd_data.js";
 import { summaryValues } from "./pd_summaries.js";
 
 export const MARGIN = { top: 8, right: 16, bottom: 38, left: 64 };
 export const PLOT_HEIGHT = 240;
-export const DIST_GAP = 6;
+// The gap between the plot and the distribution strip holds the decile rug:
+// drawn on the strip, its ticks lay over the bars (#52 item 5).
+export const DIST_GAP = 10;
 export const DIST_HEIGHT = 44;
 const MAX_WIDTH = 760;
 // The y title: lines along the plot's height, each further line 15 px to
@@ -131,7 +134,9 @@ export function createOneWayFrame(container, { svgTestid }) {
     const left = MARGIN.left + Math.max(0, yLines.length - 1) * Y_TITLE_LINE;
     const width = Math.min(MAX_WIDTH, measureWidth(container));
     const plotW = Math.max(120, width - left - MARGIN.right);
-    const distTop = MARGIN.top + PLOT_HEIGHT + DIST_GAP;
+    // A legend takes rows of its own above the plot (pd_ale.js).
+    const top = MARGIN.top + legendEntries(curve).length * LEGEND_ROW;
+    const distTop = top + PLOT_HEIGHT + DIST_GAP;
     const height = distTop + DIST_HEIGHT + MARGIN.bottom;
     const y = scaleLinear()
       .domain(
@@ -149,7 +154,7 @@ export function createOneWayFrame(container, { svgTestid }) {
           ]),
         ),
       )
-      .range([MARGIN.top + PLOT_HEIGHT, MARGIN.top]);
+      .range([top + PLOT_HEIGHT, top]);
     svg
       .attr("width", width)
       .attr("height", height)
@@ -175,11 +180,11 @@ export function createOneWayFrame(container, { svgTestid }) {
     frame.xTitle
       .attr("x", left + plotW / 2)
       .attr("y", height - 4)
-      .text(curve.feature);
+      .call((/** @type {import("../charts/chart_base.js").AnySelection} */ t) => showName(t.node(), curve.feature));
     frame.yTitle
       .attr(
         "transform",
-        `translate(${Y_TITLE_X},${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)`,
+        `translate(${Y_TITLE_X},${top + PLOT_HEIGHT / 2}) rotate(-90)`,
       )
       .call((/** @type {import("../charts/chart_base.js").AnySelection} */ t) => {
         // Wrapped to the plot's height, one tspan per line; the whole label
@@ -194,7 +199,7 @@ export function createOneWayFrame(container, { svgTestid }) {
       });
     frame.overlay
       .attr("x", left)
-      .attr("y", MARGIN.top)
+      .attr("y", top)
       .attr("width", plotW)
       .attr("height", PLOT_HEIGHT);
     return {
@@ -205,8 +210,9 @@ export function createOneWayFrame(container, { svgTestid }) {
       y,
       left,
       right: left + plotW,
-      top: MARGIN.top,
-      bottom: MARGIN.top + PLOT_HEIGHT,
+      top,
+      bottom: top + PLOT_HEIGHT,
+      legendTop: MARGIN.top,
     };
   };
 

@@ -35,20 +35,70 @@ export function cellEdges(grid) {
 }
 
 /**
- * Diverging around 0 when the values straddle it, else sequential.
+ * The smallest half-range a centred effect's colours span (#52): a
+ * negligible surface (a second-order ALE of ±0.00002 in probability) drawn
+ * at full red and blue looked as strong as a real interaction. Below this,
+ * a value is drawn pale, its colour saying how small it is; in the
+ * response's units, so only for the scales whose unit is known.
+ */
+export const MINIMUM_EFFECT_RANGE = {
+  probability: 0.01, // one percentage point
+  "log-odds": 0.05,
+};
+
+/**
+ * The stated minimum half-range of a surface from its label (the payload's
+ * `y_label`, which names the scale), or 0 when its unit is the target's own.
+ *
+ * @param {string} yLabel
+ * @returns {number}
+ */
+export function minimumEffectRange(yLabel) {
+  const label = String(yLabel ?? "");
+  if (label.includes("log-odds")) return MINIMUM_EFFECT_RANGE["log-odds"];
+  if (label.includes("probability")) return MINIMUM_EFFECT_RANGE.probability;
+  return 0;
+}
+
+/**
+ * Diverging around 0 when the values straddle it, else sequential. A
+ * diverging scale spans at least ±`minimum` (minimumEffectRange), so its
+ * colours show magnitude, not only sign.
  *
  * @param {[number, number] | null | undefined} extent
+ * @param {{minimum?: number}} [options]
  */
-export function heatColor(extent) {
+export function heatColor(extent, { minimum = 0 } = {}) {
   if (!extent) return scaleSequential(interpolateViridis).domain([0, 1]);
   const [lo, hi] = extent;
   if (lo < 0 && hi > 0) {
-    const m = Math.max(-lo, hi);
+    const m = Math.max(-lo, hi, minimum);
     return scaleDiverging((t) => interpolateRdBu(1 - t)).domain([-m, 0, m]);
   }
   return scaleSequential(interpolateViridis).domain(
     lo === hi ? [lo - 1, hi + 1] : [lo, hi],
   );
+}
+
+/**
+ * The colours of Friedman's H²: 0 to 1, and on to the largest value when
+ * one exceeds 1 (an H² above 1 happens where the pair's effects nearly
+ * cancel; clamped at 1, it looked like 1).
+ *
+ * @param {ArrayLike<number>} values the matrix's cells (NaN: no pair).
+ * @returns {{color: (value: number) => string, domain: [number, number],
+ *   ticks: number[]}}
+ */
+export function h2Scale(values) {
+  let top = 1;
+  for (let k = 0; k < values.length; k += 1)
+    if (Number.isFinite(values[k]) && values[k] > top) top = values[k];
+  const scale = scaleSequential(interpolateViridis).domain([0, top]);
+  return {
+    color: (value) => scale(Math.max(0, value)),
+    domain: [0, top],
+    ticks: top > 1 ? [0, 0.5, 1, top] : [0, 0.5, 1],
+  };
 }
 
 /**

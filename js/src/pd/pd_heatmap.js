@@ -25,12 +25,12 @@ import {
   truncateTicks,
 } from "../charts/chart_base.js";
 import { createColorLegend } from "../charts/color_legend.js";
-import { formatNumber, isolate } from "../charts/format.js";
+import { formatNumber, isolate, showName } from "../charts/format.js";
 import { prepareCanvas } from "./pd_canvas.js";
 import { heatContours } from "./pd_contours.js";
 import { drawableSurface, finiteExtent } from "./pd_data.js";
 import { drawDistribution } from "./pd_distribution.js";
-import { axisGeometry, heatColor } from "./pd_heat_scales.js";
+import { axisGeometry, heatColor, minimumEffectRange } from "./pd_heat_scales.js";
 
 const MARGIN = { top: 8, right: 12, bottom: 40, left: 72 };
 // Extra left margin for category labels on the y axis, and the room the
@@ -168,7 +168,11 @@ export function createPdHeatmap(container, { tooltip }) {
     // Colour: over the computed cells only.
     const done = average.subarray(0, gridDone * gb);
     const extent = finiteExtent([done]);
-    const color = heatColor(extent);
+    // A second-order ALE is centred on 0: its colours span at least the
+    // stated minimum, so a negligible surface is drawn pale (#52).
+    const color = heatColor(extent, {
+      minimum: curve.effect === "ale" ? minimumEffectRange(curve.yLabel) : 0,
+    });
     if (extent) {
       const ends = color.domain();
       /** @type {[number, number]} */
@@ -252,13 +256,12 @@ export function createPdHeatmap(container, { tooltip }) {
       yAxisG.call(axisLeft(gy.scale).ticks(6).tickFormat(tickText));
     }
     themeAxis(yAxisG);
-    xTitle
-      .attr("x", left + plotW / 2)
-      .attr("y", height - 4)
-      .text(curve.features[0]);
-    yTitle
-      .attr("transform", `translate(12,${top + plotH / 2}) rotate(-90)`)
-      .text(curve.features[1]);
+    const [xName, yName] = curve.features;
+    showName(xTitle.attr("x", left + plotW / 2).attr("y", height - 4).node(), xName);
+    showName(
+      yTitle.attr("transform", `translate(12,${top + plotH / 2}) rotate(-90)`).node(),
+      yName,
+    );
     overlay
       .attr("x", left)
       .attr("y", top)

@@ -8,13 +8,47 @@
 
 import { symbol, symbolDiamond } from "d3-shape";
 
-import { setShown } from "../charts/chart_base.js";
+import { CHAR_WIDTH, setShown } from "../charts/chart_base.js";
 import { isolate } from "../charts/format.js";
 
 /** Width (px) taken from the plot's right for the missing value's column. */
 export const MISSING_GUTTER = 44;
 export const MISSING_LABEL = "missing";
 const diamond = symbol(symbolDiamond, 64);
+
+// d3-axis's bottom tick labels: 6 px of tick and 3 of padding below the
+// axis, then hung from the top (0.71em). The "missing" label sits alike.
+const TICK_LABEL_Y = 9;
+// The least room (px) between an axis tick label and the "missing" label.
+const LABEL_GAP = 6;
+
+/**
+ * The x of the left end of the "missing" label under a chart whose plot
+ * ends at `box.right` (text is not measured: CHAR_WIDTH per character, as
+ * the other chart labels are sized).
+ *
+ * @param {{right: number}} box
+ */
+export function missingLabelLeft(box) {
+  return box.right - MISSING_GUTTER / 2 - (MISSING_LABEL.length * CHAR_WIDTH) / 2;
+}
+
+/**
+ * The `ticks` of the x axis whose labels (`format`) end clear of the
+ * "missing" label: a tick at the axis's end ran into it (#52 item 5).
+ *
+ * @param {number[]} ticks
+ * @param {(value: number) => number} scale
+ * @param {(value: number) => string} format
+ * @param {{right: number}} box
+ * @returns {number[]}
+ */
+export function ticksClearOfMissing(ticks, scale, format, box) {
+  const limit = missingLabelLeft(box) - LABEL_GAP;
+  return ticks.filter(
+    (v) => scale(v) + (format(v).length * CHAR_WIDTH) / 2 <= limit,
+  );
+}
 
 /**
  * @typedef {{curve: NonNullable<ReturnType<
@@ -52,6 +86,7 @@ export function createMissingLayer(svg) {
     .attr("class", "pdw-missing-label")
     .attr("data-testid", "pdw-missing-label")
     .attr("text-anchor", "middle")
+    .attr("dy", "0.71em")
     .text(MISSING_LABEL);
 
   /** @param {DrawOptions} options */
@@ -93,7 +128,7 @@ export function createMissingLayer(svg) {
       .attr("width", 12)
       .attr("y", distTop + distHeight - depth)
       .attr("height", depth);
-    label.attr("x", cx).attr("y", distTop + distHeight + 14);
+    label.attr("x", cx).attr("y", distTop + distHeight + TICK_LABEL_Y);
     const share = missing.nRows > 0 ? missing.nMissing / missing.nRows : 0;
     const note = missing.note ? ` ${missing.note}` : "";
     title.text(

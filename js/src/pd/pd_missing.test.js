@@ -14,6 +14,8 @@ import {
   stubAnimationFrames,
 } from "../test_helpers.js";
 import { curveResult } from "./pd_data.js";
+import { missingLabelLeft, ticksClearOfMissing } from "./pd_missing.js";
+import { CHAR_WIDTH } from "../charts/chart_base.js";
 
 const EVIL = "<img src=x onerror=alert(1)>";
 
@@ -102,6 +104,36 @@ describe("the missing value's point beside a numeric curve", () => {
     expect(queryAllTestId(el, "pdw-missing-dot")).toHaveLength(0);
     expect(queryTestId(el, "pdw-missing-title").textContent).toContain(EVIL);
     expect(el.querySelector("img")).toBeNull();
+  });
+
+  it("drops an axis tick whose label would run into the 'missing' label", () => {
+    const box = { right: 500 };
+    const end = box.right - 44; // the axis ends where the missing column starts
+    const scale = (v) => (v / 100) * end;
+    const ticks = ticksClearOfMissing([0, 50, 80, 100], scale, String, box);
+    // "100" centred at the axis's end would overlap "missing" (#52 item 5).
+    expect(ticks).toEqual([0, 50, 80]);
+    expect(scale(80) + 1.5 * CHAR_WIDTH).toBeLessThan(missingLabelLeft(box));
+  });
+
+  it("draws no x tick label into the 'missing' label", () => {
+    mount(withMissing(payloadPacker()));
+    const label = queryTestId(el, "pdw-missing-label");
+    const left =
+      Number(label.getAttribute("x")) - (label.textContent.length * CHAR_WIDTH) / 2;
+    const ticks = [...el.querySelectorAll(".pdw-x-axis .tick")];
+    expect(ticks.length).toBeGreaterThan(1);
+    for (const tick of ticks) {
+      const x = Number(/translate\(([-\d.]+),/.exec(tick.getAttribute("transform"))[1]);
+      const text = tick.querySelector("text").textContent;
+      expect(x + (text.length * CHAR_WIDTH) / 2).toBeLessThan(left);
+    }
+    // On the tick labels' line: 9 px under the axis, hung from the top.
+    const axisY = Number(
+      /,([-\d.]+)\)/.exec(el.querySelector(".pdw-x-axis").getAttribute("transform"))[1],
+    );
+    expect(Number(label.getAttribute("y"))).toBe(axisY + 9);
+    expect(label.getAttribute("dy")).toBe("0.71em");
   });
 
   it("hides the layer for a feature without missing values", () => {

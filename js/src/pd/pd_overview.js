@@ -12,7 +12,7 @@ import { select } from "d3-selection";
 import { line, symbol, symbolDiamond } from "d3-shape";
 
 import { observeResize, truncate } from "../charts/chart_base.js";
-import { formatNumber, isolate } from "../charts/format.js";
+import { formatNumber, isolate, isolateWhole } from "../charts/format.js";
 import { h, listenerBag } from "../ui/dom.js";
 import {
   PANEL_HEIGHT,
@@ -116,7 +116,7 @@ export function createPdOverview(host, { onSelect }) {
     const title = h("div", {
       className: "pdw-ov-title",
       text: truncate(panel.feature, TITLE_CHARS),
-      attrs: { title: `${isolate(panel.feature)}${importance}` },
+      attrs: { title: `${isolateWhole(panel.feature)}${importance}` },
     });
     const node = h(
       "div",

@@ -311,13 +311,7 @@ export function createSummaryPanel(
     legend.replaceChildren(
       ...all,
       ...curves.map((c) =>
-        h("li", { testid: "pdw-legend-item" }, [
-          h("span", {
-            className: "pdw-swatch",
-            attrs: { style: `background: ${c.color}` },
-          }),
-          h("span", { text: c.text }),
-        ]),
+        h("li", { testid: "pdw-legend-item" }, [swatch(c.color), h("span", { text: c.text })]),
       ),
     );
     const text = smallNote(summaries?.groups ?? null);
@@ -398,4 +392,16 @@ export function summaryCaption(summaries, nRows, splitBy) {
       `split by ${isolate(splitBy)}: ${summaries.groups.labels.length} groups, each the mean of its rows' ICE curves`,
     );
   return parts.join(" · ");
+}
+
+/**
+ * A legend's colour swatch, coloured through the CSSOM: a saved page's
+ * Content-Security-Policy refuses a `style` attribute (#49 item 13).
+ *
+ * @param {string} color
+ */
+function swatch(color) {
+  const node = h("span", { className: "pdw-swatch" });
+  node.style.background = color;
+  return node;
 }

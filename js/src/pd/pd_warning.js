@@ -5,7 +5,7 @@
 // effects, or partial dependence and ALE on one axis.
 
 import { h } from "../ui/dom.js";
-import { isolate } from "../charts/format.js";
+import { isolate, visibleName } from "../charts/format.js";
 
 /**
  * The banner's content for the correlation warnings: one lead line, then one
@@ -40,8 +40,8 @@ export function warningContent(correlated) {
   /** @param {{feature: string, partner: string, rho: number}} c */
   const label = (c) =>
     features.length === 1
-      ? `${c.partner} ${rho(c)}`
-      : `${c.feature} with ${c.partner} ${rho(c)}`;
+      ? `${visibleName(c.partner)} ${rho(c)}`
+      : `${visibleName(c.feature)} with ${visibleName(c.partner)} ${rho(c)}`;
   return [
     h("p", { className: "pdw-warning-lead", text: lead }),
     h(

@@ -79,9 +79,15 @@ export function buildControls(context) {
       min: 1,
       step: 1,
       value: DEFAULT_TOP_K,
-      "aria-label": "k",
+      "aria-label": "k: how many features Top selects",
+      title: "How many features Top selects",
     },
   });
+  // The box's own visible label (#52: it had none).
+  const topK = h("label", { className: "iw-field piw-top-k-field" }, [
+    h("span", { text: "k" }),
+    ui.topK,
+  ]);
   ui.featureList = h("div", { className: "piw-list-host" });
   const features = h("section", { className: "piw-group piw-group-features" }, [
     h("div", { className: "piw-group-title" }, [
@@ -93,7 +99,7 @@ export function buildControls(context) {
       ui.all,
       ui.none,
       ui.top,
-      ui.topK,
+      topK,
     ]),
     ui.featureList,
   ]);
@@ -159,6 +165,12 @@ export function buildControls(context) {
     ]),
     ui.hint,
   ]);
+  // Focusable (not in the tab order) so that a click on a list's label keeps
+  // the focus inside its group: leaving the group is what applies it.
+  features.tabIndex = -1;
+  scorers.tabIndex = -1;
+  ui.featureGroup = features;
+  ui.scorerGroup = scorers;
   ui.node = h("div", { className: "piw-controls" }, [features, scorers, run]);
   return ui;
 }

@@ -5,7 +5,7 @@
 // there is no result. A split (`split_by`) draws one dot per subgroup for
 // each feature instead (charts/grouped_importance.js), whatever the kind.
 
-import { formatNumber } from "../charts/format.js";
+import { formatNumber, visibleName } from "../charts/format.js";
 import { createGroupedImportance } from "../charts/grouped_importance.js";
 import { createImportanceChart } from "../charts/importance_chart.js";
 import { h } from "../ui/dom.js";
@@ -108,7 +108,7 @@ export function createOutputPanel() {
       mean: split.mean,
       std: split.std,
       minSize: split.minSize,
-      axisTitle: `importance within each subgroup: drop in ${scorer} (dot: mean, whisker: ± std over ${split.repeatsDone} repeats)`,
+      axisTitle: `importance within each subgroup: drop in ${visibleName(scorer)} (dot: mean, whisker: ± std over ${split.repeatsDone} repeats)`,
     });
     let note = "";
     for (let i = 0; i < split.mean.length; i += 1)
@@ -153,7 +153,7 @@ export function createOutputPanel() {
           ? " · conditional: each feature permuted within its subgroups (hover a feature)"
           : "";
       baseline.textContent = result
-        ? `baseline ${scorer} = ${formatNumber(result.baseline)}${what}${method}`
+        ? `baseline ${visibleName(scorer)} = ${formatNumber(result.baseline)}${what}${method}`
         : "";
       chartHost.hidden = kind === "table" || features.length === 0;
       table.hidden = kind !== "table" || features.length === 0;

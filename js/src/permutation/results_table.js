@@ -2,7 +2,7 @@
 // The permutation widget's table: one row per feature of the displayed
 // scorer's result.
 
-import { columnFormat } from "../charts/format.js";
+import { columnFormat, visibleName } from "../charts/format.js";
 import { h } from "../ui/dom.js";
 
 /**
@@ -24,8 +24,8 @@ export function fillTable(table, result, scorer) {
       h("th", { text: "Feature", attrs: { scope: "col" } }),
       h("th", { text: "Mean importance", attrs: { scope: "col" } }),
       h("th", { text: "Std", attrs: { scope: "col" } }),
-      h("th", { text: `Permuted ${scorer}`, attrs: { scope: "col" } }),
-      h("th", { text: `Baseline ${scorer}`, attrs: { scope: "col" } }),
+      h("th", { text: `Permuted ${visibleName(scorer)}`, attrs: { scope: "col", title: scorer } }),
+      h("th", { text: `Baseline ${visibleName(scorer)}`, attrs: { scope: "col", title: scorer } }),
     ]),
   ]);
   const body = h(
@@ -34,11 +34,12 @@ export function fillTable(table, result, scorer) {
     result.features.map((feature, i) =>
       h("tr", { className: result.mean[i] < 0 ? "piw-negative" : "" }, [
         h("th", {
-          text: feature,
-          // A conditional result's subgroups, on hover as in the chart.
+          text: visibleName(feature),
+          // A conditional result's subgroups, on hover as in the chart;
+          // else the whole name (cut when drawn).
           attrs: result.details[i]?.length
             ? { scope: "row", title: result.details[i].join("\n") }
-            : { scope: "row" },
+            : { scope: "row", title: feature },
         }),
         h("td", { text: mean(result.mean[i]) }),
         h("td", { text: std(result.std[i]) }),

@@ -89,7 +89,7 @@ export function createSelection(ui, { model, binding }) {
       problems.length > 0
         ? problems.join(" ")
         : changed
-          ? "Changes not applied yet: Apply or Run."
+          ? "Not applied yet: applies when you leave the list (or Apply, Run)."
           : "";
     ui.hint.classList.toggle("piw-hint-problem", problems.length > 0);
   }

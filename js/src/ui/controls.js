@@ -6,6 +6,7 @@
 // the widget places them.
 
 import { h } from "./dom.js";
+import { nameOption } from "../charts/format.js";
 
 /**
  * Call `commit` when Enter is pressed in `input`. Enter's keydown stops
@@ -214,9 +215,35 @@ export function fillSelect(select, options, value) {
       ? options
       : [...options, [value, value]];
   select.replaceChildren(
-    ...all.map(([v, label]) =>
-      h("option", { text: label, attrs: { value: v } }),
-    ),
+    ...all.map(([v, label]) => nameOption(label, v)),
   );
   select.value = value ?? "";
+}
+
+/**
+ * A button that opens and closes part of a widget on demand (the
+ * inspector's settings and cohort form): `aria-expanded` says which, for
+ * screen readers and for the CSS that hides the part. A button, not a
+ * `<details>`: what it opens lies inside the views, not beside it.
+ *
+ * @param {string} testid
+ * @param {string} label
+ * @param {string} title
+ * @param {ReturnType<typeof import("./dom.js").listenerBag>} dom
+ * @param {(open: boolean) => void} onToggle
+ * @returns {{button: HTMLButtonElement, isOpen: () => boolean}}
+ */
+export function disclosureButton(testid, label, title, dom, onToggle) {
+  const button = h("button", {
+    className: "iw-disclosure",
+    testid,
+    text: label,
+    attrs: { type: "button", "aria-expanded": "false", title },
+  });
+  const isOpen = () => button.getAttribute("aria-expanded") === "true";
+  dom.on(button, "click", () => {
+    button.setAttribute("aria-expanded", String(!isOpen()));
+    onToggle(isOpen());
+  });
+  return { button, isOpen };
 }

@@ -128,7 +128,9 @@ export function createViewGuard(prefix) {
 export function guardRender(render) {
   return (props) => {
     try {
-      return render(props);
+      const cleanup = render(props);
+      countView(props.model);
+      return cleanup;
     } catch (err) {
       console.error("inspectwidgets: could not show the widget", err);
       const box = h("div", {
@@ -145,4 +147,17 @@ export function guardRender(render) {
       return () => box.remove();
     }
   };
+}
+
+/**
+ * Tell the kernel a front end drew a view (`_views_rendered`): a widget no
+ * front end drew adds its chart's PNG to the notebook's output when its run
+ * ends (widgets/_figures.py, `NotebookPicture`), which here would make the
+ * output area draw the whole view again.
+ *
+ * @param {ViewProps["model"]} model
+ */
+function countView(model) {
+  model.set("_views_rendered", (Number(model.get("_views_rendered")) || 0) + 1);
+  model.save_changes();
 }

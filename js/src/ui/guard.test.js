@@ -71,6 +71,36 @@ describe("guardRender", () => {
     cleanup();
     expect(el.children).toHaveLength(0);
     const ok = vi.fn(() => "cleanup");
-    expect(guardRender(ok)({ model: {}, el })).toBe("cleanup");
+    const model = fakeModel();
+    expect(guardRender(ok)({ model, el })).toBe("cleanup");
+  });
+
+  it("tells the kernel each view it drew, and not one that failed", () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const model = fakeModel();
+    const render = guardRender(() => () => {});
+    render({ model, el: h("div") });
+    render({ model, el: h("div") });
+    expect(model.get("_views_rendered")).toBe(2);
+    expect(model.save_changes).toHaveBeenCalledTimes(2);
+    guardRender(() => {
+      throw new Error("no");
+    })({ model, el: h("div") });
+    expect(model.get("_views_rendered")).toBe(2);
   });
 });
+
+function fakeModel() {
+  /** @type {Record<string, unknown>} */
+  const traits = {};
+  return {
+    get: (/** @type {string} */ name) => traits[name],
+    set: (/** @type {string} */ name, /** @type {unknown} */ value) => {
+      traits[name] = value;
+    },
+    save_changes: vi.fn(),
+    on() {},
+    off() {},
+    send() {},
+  };
+}

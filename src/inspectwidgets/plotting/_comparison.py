@@ -64,7 +64,9 @@ class ImportanceComparisonDisplay:
         frame = self.frame
         if ax is None:
             _, ax = plt.subplots(
-                figsize=(7, 1.4 + 0.35 * len(frame)), layout="constrained"
+                # Wider than the chart: the legend sits beside it.
+                figsize=(8.5, 1.6 + 0.35 * len(frame)),
+                layout="constrained",
             )
         rows = np.arange(len(frame))[::-1]
         measures = normalized_measures(frame)
@@ -83,7 +85,7 @@ class ImportanceComparisonDisplay:
         ax.set_yticks(rows, labels=flagged)
         ax.axvline(0, color="0.3", linewidth=0.8, linestyle="--")
         ax.set_xlabel(
-            "importance / largest importance of that measure "
+            "importance / largest importance of that measure\n"
             "(whiskers: mean ± 2 std over repeats)"
         )
         handles, labels = ax.get_legend_handles_labels()
@@ -93,7 +95,16 @@ class ImportanceComparisonDisplay:
             )
             handles.append(proxy)
             labels.append("within noise (interval includes 0)")
-        ax.legend(handles, labels, loc="lower right", fontsize="small")
+        # Beside the axes, never over them: inside, it hid the very points a
+        # reader is asked to compare (the lower rows, where features cancel).
+        ax.legend(
+            handles,
+            labels,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            fontsize="small",
+            frameon=False,
+        )
         title = "Importance measures compared"
         if frame["notes"].astype(bool).any():
             title += " (* flagged: see the table's notes)"
@@ -126,8 +137,10 @@ def _draw_measure(ax, measure, rows):
     )
     if measure.within_noise is None or not measure.within_noise.any():
         return None
-    # Hollow over the filled dot: on one normalized scale, noise would
-    # otherwise look as large as the top feature.
+    # Hollow over the filled dot (above it: errorbar lifts its markers over
+    # the default zorder, which had hidden the hollow ones under them): on
+    # one normalized scale, noise would otherwise look as large as the top
+    # feature.
     (hollow,) = ax.plot(
         measure.normalized[measure.within_noise],
         rows[measure.within_noise],
@@ -136,5 +149,6 @@ def _draw_measure(ax, measure, rows):
         markerfacecolor=ax.get_facecolor(),
         markeredgecolor=drawn.lines[0].get_color(),
         linestyle="none",
+        zorder=drawn.lines[0].get_zorder() + 0.1,
     )
     return hollow

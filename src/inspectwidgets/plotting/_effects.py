@@ -22,11 +22,15 @@ from ..inspection._core import Column, Data, Estimator, float_features
 from ..inspection._effects import pair_matrix, select_output
 from ..inspection._partial_dependence import value_label
 from ._ice_summaries import draw_subgroup_effects
-from ._partial_dependence import output_index
+from ._partial_dependence import output_index, y_label
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.lines import Line2D
+
+# The rows-per-bin strip under an ALE curve, and the gap above it, as
+# fractions of the curve's axes.
+STRIP_HEIGHT, STRIP_GAP = 0.16, 0.03
 
 # Arguments of `accumulated_local_effects` that the partial dependence of the
 # overlay takes too, so both describe the same model output.
@@ -48,7 +52,7 @@ class AccumulatedLocalEffectsDisplay:
     dependence computed at its edges); :meth:`from_estimator` computes them;
     :meth:`plot` draws: the centred ALE as a line over a band of plus or minus
     the standard deviation of the rows' local effects in each bin, the rows
-    per bin as bars at the bottom, and the partial dependence centred as the
+    per bin as bars in a strip below, and the partial dependence centred as the
     ALE is (:meth:`AccumulatedLocalEffectsResult.center`), so the two compare
     like with like. A pair: filled contours of the second-order effect.
 
@@ -74,7 +78,9 @@ class AccumulatedLocalEffectsDisplay:
         within each bin, whose width is set by the bin count; not a
         confidence band.
     bars_ : BarContainer or None
-        Rows per bin, on a second y axis (``bars_ax_``).
+        Rows per bin, in a strip of their own under the curve (``bars_ax_``,
+        a child of ``ax_`` sharing its x axis; the figure's layout must leave
+        room below the axes, as a constrained layout does).
     contours_ : QuadContourSet or None
         The second-order effect of a pair.
     subgroup_lines_ : list of Line2D
@@ -201,7 +207,9 @@ class AccumulatedLocalEffectsDisplay:
             self.contours_ = ax.contourf(
                 xs, ys, result.centered[output].T, levels=12, cmap="viridis"
             )
-            ax.figure.colorbar(self.contours_, ax=ax, label="second-order ALE")
+            ax.figure.colorbar(
+                self.contours_, ax=ax, label=y_label(result, output, "second-order ALE")
+            )
             ax.set_xlabel(mpl_name(result.feature_names[0]))
             ax.set_ylabel(mpl_name(result.feature_names[1]))
         else:
@@ -238,23 +246,27 @@ class AccumulatedLocalEffectsDisplay:
                 label="partial dependence (centred alike)",
                 **style,
             )
-        # Rows per bin at the bottom fifth, on their own scale.
-        self.bars_ax_ = bars_ax = ax.twinx()
+        # Rows per bin in a strip of their own under the curve, sharing its x
+        # axis: drawn inside the axes they lay under the legend and the band
+        # (#52 item 4). A child of `ax`, so a constrained layout makes room.
+        self.bars_ax_ = bars_ax = ax.inset_axes(
+            [0, -STRIP_HEIGHT - STRIP_GAP, 1, STRIP_HEIGHT], sharex=ax
+        )
         counts = np.asarray(result.bin_counts, dtype=float)
         if categorical:
-            self.bars_ = bars_ax.bar(x, counts, width=0.6, color="gray", alpha=0.3)
+            self.bars_ = bars_ax.bar(x, counts, width=0.6, color="gray", alpha=0.5)
             ax.set_xticks(x, labels=[mpl_name(value_label(c)) for c in edges])
         else:
             self.bars_ = bars_ax.bar(
-                x[:-1], counts, width=np.diff(x), align="edge", color="gray", alpha=0.3
+                x[:-1], counts, width=np.diff(x), align="edge", color="gray", alpha=0.5
             )
-        bars_ax.set_ylim(0, 5 * max(counts.max(), 1))
-        bars_ax.set_ylabel("rows per bin")
-        bars_ax.set_yticks([])
-        ax.set_zorder(bars_ax.get_zorder() + 1)
-        ax.patch.set_visible(False)
-        ax.set_xlabel(mpl_name(result.feature_names[0]))
-        ax.set_ylabel("accumulated local effect (centred)")
+        bars_ax.set_ylim(0, max(counts.max(), 1))
+        bars_ax.set_yticks([max(counts.max(), 1)])
+        bars_ax.tick_params(axis="y", labelsize="small")
+        bars_ax.set_ylabel("rows per bin", rotation=0, ha="right", va="center")
+        ax.tick_params(axis="x", labelbottom=False)
+        bars_ax.set_xlabel(mpl_name(result.feature_names[0]))
+        ax.set_ylabel(y_label(result, output, "accumulated local effect (centred)"))
         ax.legend(loc="best", fontsize="small")
 
 

@@ -114,7 +114,7 @@ def draw_subgroup_effects(ax, groups, target):
     SubgroupAccumulatedLocalEffects), labelled with its size; small ones
     dashed grey; a subgroup without an ALE named in the legend. Returns the
     lines."""
-    from ._partial_dependence import output_index
+    from ._partial_dependence import output_index, y_label
 
     lines = []
     computed = [r for r in groups.results if r is not None]
@@ -146,8 +146,12 @@ def draw_subgroup_effects(ax, groups, target):
         )  # fmt: skip
         if categorical:
             ax.set_xticks(x, labels=[mpl_name(c) for c in edges])
+    what = "accumulated local effect (centred), by subgroup"
     if computed:
-        ax.set_xlabel(mpl_name(computed[0].feature_names[0]))
-    ax.set_ylabel("accumulated local effect (centred), by subgroup")
+        first = computed[0]
+        ax.set_xlabel(mpl_name(first.feature_names[0]))
+        output = output_index(first, target, first.centered.shape[0])
+        what = y_label(first, output, what)
+    ax.set_ylabel(what)
     ax.legend(loc="best", fontsize="small")
     return lines

@@ -17,7 +17,13 @@ from ..inspection import (
     ice_percentiles,
     partial_dependence,
 )
-from ..inspection._core import Column, Data, Estimator, column_position
+from ..inspection._core import (
+    Column,
+    Data,
+    Estimator,
+    column_position,
+    output_quantity,
+)
 from ..inspection._partial_dependence import MISSING_LABEL, value_label
 from ._ice_summaries import draw_bands, draw_clusters, draw_subgroups
 
@@ -263,9 +269,9 @@ class PartialDependenceDisplay:
             draw_subgroups(self, ax, x, done, output, keep, missing_at, categorical)
         if self._subgroups is not None or self._ice != "lines":
             ax.legend(fontsize="small")
-        self._curve_axes(ax, x, grid, categorical)
+        self._curve_axes(ax, x, grid, categorical, output)
 
-    def _curve_axes(self, ax, x, grid, categorical):
+    def _curve_axes(self, ax, x, grid, categorical, output):
         """A curve's x ticks (the categories, or the deciles as scikit-learn
         draws them) and labels."""
         result = self.result
@@ -283,7 +289,11 @@ class PartialDependenceDisplay:
         ax.set_xlabel(names_label(result.feature_names[0], result.warnings))
         centered = result.centered or self._ice == "clusters"
         ax.set_ylabel(
-            "centered partial dependence" if centered else "partial dependence"
+            y_label(
+                result,
+                output,
+                "centered partial dependence" if centered else "partial dependence",
+            )
         )
 
     def _missing_point(self, ax, observed, average, ice):
@@ -350,7 +360,9 @@ class PartialDependenceDisplay:
             surface = self.contours_ = ax.contourf(
                 xs, ys, values, levels=12, cmap="viridis"
             )
-        ax.figure.colorbar(surface, ax=ax, label="partial dependence")
+        ax.figure.colorbar(
+            surface, ax=ax, label=y_label(result, output, "partial dependence")
+        )
         ax.set_xlabel(mpl_name(result.feature_names[0]))
         ax.set_ylabel(mpl_name(result.feature_names[1]))
 
@@ -382,6 +394,15 @@ def output_index(result, target, n_outputs=None):
         "target must be one of the result's classes "
         f"{np.asarray(labels).tolist()} (or its str); got {target!r}."
     )
+
+
+def y_label(result, output, what):
+    """`what` the values are ("partial dependence"), and for a classifier,
+    on a second line, the class they are of (its probability, log-odds or
+    decision function): a figure of one class among several said which
+    nowhere (#52 item 4)."""
+    quantity = output_quantity(result, output, visible)
+    return mpl_text(what if quantity is None else f"{what}\n{quantity}")
 
 
 def column_of(X, column, argument):

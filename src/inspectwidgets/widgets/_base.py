@@ -36,8 +36,7 @@ from ..inspection._core import (
     step_progress,
 )
 from ..inspection._shortcuts import load_walks, walks_needed
-from ._figures import with_png
-from ._messages import GuardedWidget
+from ._figures import NotebookPicture
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -64,7 +63,7 @@ def format_traceback(exc):
     return "".join(traceback.format_exception(exc))
 
 
-class ComputationWidget(GuardedWidget):
+class ComputationWidget(NotebookPicture):
     """An anywidget whose computation runs on a background thread.
 
     Subclasses implement ``_stream(cancel)`` (validate and return an iterator
@@ -383,9 +382,8 @@ class ComputationWidget(GuardedWidget):
 
     # Static output -------------------------------------------------------------
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        return with_png(bundle, self.figure if self.result is not None else None)
+    def _picture_result(self):
+        return None if self.status == "running" else self.result
 
     # Subclass hooks -----------------------------------------------------------
 

@@ -8,6 +8,7 @@ go as float32 buffers (`binary_array`).
 import numpy as np
 
 from .._text import isolate
+from ..inspection._core import output_quantity
 from ..inspection._partial_dependence import value_label
 from ._serialization import binary_array
 
@@ -22,13 +23,7 @@ def output_index(result, target):
 def _quantity(result, target):
     """What the values are: the class's probability, log-odds or decision
     function; None for a regressor's prediction."""
-    if result.output_names is None:
-        return None
-    if result.scale == "log_odds":
-        return f"centered log-odds of class {isolate(target)}"
-    if result.response_method == "decision_function":
-        return f"decision function, class {isolate(target)}"
-    return f"probability of class {isolate(target)}"
+    return output_quantity(result, output_index(result, target), isolate)
 
 
 def _y_label(result, target):

@@ -11,8 +11,9 @@ from ..inspection import (
     iter_partial_dependence,
     split_grid,
 )
-from ..inspection._core import float_features
+from ..inspection._core import MIN_ROWS, float_features, level_summary, quoted
 from ._effect_parts import PD_KINDS, chain_parts
+from ._options import split_column
 
 
 class EffectStreams:
@@ -38,6 +39,7 @@ class EffectStreams:
         ale = settings["ale"]
         ale_stream = None
         if "ale" not in held:
+            self._check_ale_categories(ale.features)
             ale_stream = iter_accumulated_local_effects(
                 self._estimator,
                 self._X,
@@ -77,9 +79,7 @@ class EffectStreams:
                 # kind or the number of features changes.
                 method="brute",
                 grid_resolution=settings.grid_resolution,
-                custom_values=(
-                    None if custom_edges is None else {columns[0]: custom_edges}
-                ),
+                custom_values=self._custom_values(columns, custom_edges),
                 kind=settings.kind,
                 centered=settings.centered,
                 scale=settings.scale,
@@ -90,6 +90,51 @@ class EffectStreams:
                 missing="observed",
                 **self._engine_kwargs,
             )
+
+    def _custom_values(self, columns, custom_edges):
+        """The grids the widget sets: the first feature's `custom_edges`
+        (the ALE's edges, a tree's steps), and of a text column with nearly
+        one value per row (an ID, an e-mail) only the values `level_summary`
+        names: the chart, and a saved page, never list them all. None
+        named: refused, in a sentence the widget shows."""
+        custom = {} if custom_edges is None else {columns[0]: custom_edges}
+        categorical = self._engine_kwargs["categorical_features"] or ()
+        for column in columns:
+            if column not in categorical:
+                continue
+            name = self._names[column]
+            summary = level_summary(split_column(self._X, self._names, name))
+            if summary is None:
+                continue
+            if not summary.named:
+                raise ValueError(
+                    f"{quoted(name)}: {summary.note} Group its values into a "
+                    "coarser column to see their partial dependence."
+                )
+            custom[column] = list(summary.named)
+        return custom or None
+
+    def _check_ale_categories(self, features):
+        """Refuse, in a sentence the widget shows, an ALE of a text column
+        with nearly one value per row (an ID, an e-mail: `level_summary`):
+        each of its categories is a bin of the ALE, so the chart, and a
+        saved page, would name every one, where partial dependence names
+        only its values in `MIN_ROWS` rows or more."""
+        categorical = self._engine_kwargs["categorical_features"] or ()
+        for name in features:
+            if self._names.index(name) not in categorical:
+                continue
+            summary = level_summary(split_column(self._X, self._names, name))
+            if summary is not None:
+                raise ValueError(
+                    f"{quoted(name)}: {summary.n_values:,} distinct values, "
+                    f"{summary.n_other_values:,} of them in fewer than {MIN_ROWS} "
+                    "rows; an ALE draws each category as a bin and would name "
+                    "every one (an ID or an e-mail names a person). Group its "
+                    "values into a coarser column, or see its partial "
+                    "dependence (kind='average'), which names only the values "
+                    f"in {MIN_ROWS} rows or more."
+                )
 
     def _numeric_X(self, columns):
         """The rows, with the integer features among `columns` (not listed as

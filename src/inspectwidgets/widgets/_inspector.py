@@ -58,12 +58,12 @@ from ..inspection._core import (
     quoted_names,
 )
 from ._embedding import PERMUTATION_VIEWS
+from ._figures import NotebookPicture
 from ._inspector_cohorts import InspectorCohorts
 from ._inspector_models import check_other_models, split_models
 from ._inspector_results import InspectorResults
 from ._inspector_reviewed import check_reviewed, review
 from ._inspector_views import IMPORTANCE_ON, InspectorViews, check_review_arguments
-from ._messages import GuardedWidget
 from ._options import STATIC
 from ._shared import SharedPermutations
 from ._workload import MAX_ROWS
@@ -72,7 +72,9 @@ if TYPE_CHECKING:
     from ._base import ComputationWidget
 
 
-class ModelInspector(InspectorCohorts, InspectorResults, InspectorViews, GuardedWidget):
+class ModelInspector(
+    InspectorCohorts, InspectorResults, InspectorViews, NotebookPicture
+):
     """A linked review of a fitted model: header, importance, comparison, effects.
 
     Parameters

@@ -29,9 +29,15 @@ import traitlets
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from ..inspection import cohort_labels
-from ..inspection._core import check_cohorts
+from ..inspection._core import (
+    check_cohorts,
+    level_summary,
+    rule_name,
+    rule_naming_only,
+)
 from ._effect_groups import COHORT_SPLIT, cohort_order
 from ._inspector_models import cohort_scores
+from ._options import split_column
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -46,9 +52,6 @@ COHORT_VIEWS = ("importance", "importance_train", "effects")
 _GONE = {"cohort_importance": "importance", "cohort_effects": "effects"}
 """The cohorts' own tables before they were the views' split (#34)."""
 
-# Values of a text column the header's form offers (the most frequent).
-MAX_FIELD_VALUES = 30
-
 
 def cohort_fields(X, names):
     """What the header's form offers per column: its name, its kind
@@ -62,10 +65,19 @@ def cohort_fields(X, names):
         elif is_numeric_dtype(column.dtype) or _numbers(column):
             fields.append({"name": name, "kind": "number", "values": []})
         else:
-            counts = column.dropna().astype(str).value_counts(sort=True)
-            values = list(counts.index[:MAX_FIELD_VALUES])
-            fields.append({"name": name, "kind": "text", "values": values})
+            fields.append({"name": name, "kind": "text", **_suggestions(column)})
     return fields
+
+
+def _suggestions(column):
+    """The values the form suggests for a text column, most frequent first:
+    every one, or of an ID's or an e-mail's only those `level_summary`
+    names, and its note (the suggestions are in a saved page's state)."""
+    summary = level_summary(column)
+    if summary is None:
+        counts = column.dropna().astype(str).value_counts(sort=True)
+        return {"values": list(counts.index), "note": ""}
+    return {"values": [str(v) for v in summary.named], "note": summary.note}
 
 
 def _numbers(column):
@@ -120,6 +132,7 @@ class InspectorCohorts(traitlets.HasTraits):
     _header: dict
     _refresh: Callable[[], None]
     _tab: Callable[[], str]
+    _sent_as: dict[str, str]
 
     def _init_cohorts(self, cohorts):
         """The form's columns, the header's messages, and `cohorts` set."""
@@ -161,9 +174,21 @@ class InspectorCohorts(traitlets.HasTraits):
         if not isinstance(content, dict) or "set_cohorts" not in content:
             return
         try:
-            self.cohorts = list(content["set_cohorts"] or [])
-        except (traitlets.TraitError, TypeError) as error:
+            self.cohorts = [self._as_named(c) for c in content["set_cohorts"] or []]
+        except (traitlets.TraitError, TypeError, ValueError) as error:
             self._cohorts_error = str(error)
+
+    def _as_named(self, cohort):
+        """A cohort from the form with each column the page knew by its
+        escape (a lone surrogate, `sendable`) named as X names it: the form
+        quotes the name it was shown, which only the page held."""
+        rule = cohort.get("rule") if isinstance(cohort, dict) else None
+        if not isinstance(rule, str):
+            return cohort  # check_cohorts says what is wrong
+        for shown, original in self._sent_as.items():
+            if original in self._names:
+                rule = rule.replace(rule_name(shown, ()), rule_name(original, ()))
+        return {**cohort, "rule": rule}
 
     def _build_subsampled(self, every_model=True):
         super()._build_subsampled(every_model)
@@ -188,10 +213,12 @@ class InspectorCohorts(traitlets.HasTraits):
                 child._set_cohorts(cohorts)
 
     def _cohorts_to_header(self, cohorts, labels):
-        """Each cohort's rows in the header, its scores to come."""
+        """Each cohort's rows in the header, its scores to come; its rule as
+        a page may show it (`rule_naming_only`: no value of an ID's or an
+        e-mail's that `level_summary` does not name)."""
         entries = []
         names = cohort_order(cohorts)
-        rules = [c.rule for c in cohorts] + [""]
+        rules = [self._shown_rule(c.rule) for c in cohorts] + [""]
         for name, rule in zip(names, rules, strict=True) if cohorts else ():
             size = int(np.sum(labels == name))
             entries.append({"name": name, "rule": rule, "size": size, "scores": None})
@@ -214,6 +241,11 @@ class InspectorCohorts(traitlets.HasTraits):
             self._estimator, self._X, self._y, labels, names, self._scoring
         )
         return [{**e, "scores": scored[e["name"]]} for e in entries]
+
+    def _shown_rule(self, rule):
+        return rule_naming_only(
+            rule, self._names, lambda name: split_column(self._X, self._names, name)
+        )
 
     def _cohort_scores(self, change):
         # From the held-out Importance run's thread: its subgroups' baseline

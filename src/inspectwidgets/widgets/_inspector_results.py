@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._embedding import VIEW_CLASSES
-from ._figures import new_figure, with_png
+from ._figures import new_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,10 +71,10 @@ class InspectorResults:
             )
         return self._children[view].figure()
 
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
+    def _picture_result(self):
+        """The shown view's finished result (the tab's figure is drawn)."""
         shown = self._children.get(self._tab())
-        return with_png(bundle, self.figure if shown and shown.result else None)
+        return None if shown is None else shown._picture_result()
 
     def save_html(
         self,
@@ -82,13 +82,26 @@ class InspectorResults:
         *,
         title: str = "Model review",
         overwrite: bool = True,
+        category_labels: bool = True,
+        overwrite_read_only: bool = False,
     ) -> Path:
         """Write the review as one standalone HTML file (no kernel, no
         network), safe to send: written whole or not at all, with errors'
-        messages but no traceback nor local path. `overwrite` (default True,
-        as ``to_csv`` and ``savefig``) replaces a file at `path`; a folder or
-        a symbolic link there is refused. See
+        messages but no traceback, local path, user or host name, and no
+        value of an ID-like text column. `overwrite` (default True, as
+        ``to_csv`` and ``savefig``) replaces a regular file at `path`, and a
+        read-only one only with `overwrite_read_only` (its mode kept); a
+        folder, a path ending in a separator, a symbolic link, a FIFO or a
+        device there is refused. `category_labels` False writes each
+        category ``category 1``, ``category 2``... See
         :func:`inspectwidgets.widgets._standalone.save_html`."""
         from ._standalone import save_html
 
-        return save_html(self, path, title=title, overwrite=overwrite)
+        return save_html(
+            self,
+            path,
+            title=title,
+            overwrite=overwrite,
+            category_labels=category_labels,
+            overwrite_read_only=overwrite_read_only,
+        )

@@ -2,6 +2,7 @@
 dummy's, taken from the held-out Importance run's baseline where that run
 starts as the inspector opens (its first walk of X), else scored here."""
 
+from ._embedding import PERMUTATION_VIEWS
 from ._inspector_models import (
     add_other_columns,
     header_of_models,
@@ -28,6 +29,32 @@ class InspectorScores:
         scored = self._header.get("model_scores") == "done"  # every model's kept
         if not (scored or (run and self._tab() == "importance")):
             self._score_header_now()
+
+    def _follow_scoring(self, scoring):
+        """The held-out Importance view's scorers were chosen in its
+        checklist: every view listing scorers follows them (#52), the
+        header's score table (scored with that view's next baseline) and
+        the other Importance views (when next shown)."""
+        scoring = list(scoring)
+        if scoring == self._scoring or self._other_models:
+            return
+        self._scoring = scoring
+        for key in PERMUTATION_VIEWS:
+            child = self._children.get(key)
+            if key == "importance" or child is None:
+                continue
+            # The Comparison view measures with the first scorer alone.
+            value = scoring if isinstance(child.scoring, list) else scoring[0]
+            if child.scoring != value:
+                with self._quietly(key):
+                    child.scoring = value
+        header = self._header_content()
+        with self._lock:  # the cohorts' lines kept: rescored with the view
+            cohorts = self._header.get("cohorts")
+            self._header = header if cohorts is None else {**header, "cohorts": cohorts}
+        self._shared.when_baseline(
+            "test", self._estimator, self._held_out_scoring(), self._score_header
+        )
 
     def _header_after_importance(self, status):
         """Scores for a header still without them once the held-out run

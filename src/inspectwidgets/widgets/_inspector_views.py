@@ -376,3 +376,6 @@ class InspectorViews(InspectorScores):
                 setattr(self if shared else child, name, value)
             except traitlets.TraitError:
                 self._publish(content["view"], {name: getattr(child, name)})
+                continue
+            if name == "scoring" and view == "importance":
+                self._follow_scoring(child.scoring)

@@ -13,25 +13,24 @@ page (the displayed scorer, the tab, sort order, selection) stay in the page;
 what needs Python (a rerun) does nothing.
 
 A saved page is meant to be mailed, so it holds whatever strings the data
-holds without breaking (`script_json`), carries no traceback nor local path
-(`shareable_state`), and is written whole or not at all (`_write_atomically`).
+holds without breaking (`script_json`), carries no traceback, local path,
+user or host name, nor what its charts do not draw (`shareable_state`, in
+widgets/_page_state.py), and is written whole or not at all, over nothing
+but a regular file (`_file_writing.py`).
 """
 
 import base64
-import contextlib
+import hashlib
 import html
 import json
-import os
 import re
-import secrets
-import stat
-import sys
-import tempfile
 from pathlib import Path
 
 from ipywidgets.widgets.widget import _remove_buffers
 
 from .. import __version__
+from ._file_writing import check_target, write_whole
+from ._page_state import shareable_state, without_local_paths
 
 # Traits the page carries otherwise (the module and CSS inlined once) or that
 # mean nothing without a kernel.
@@ -41,25 +40,26 @@ _PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="inspectwidgets {version}">
 <title>{title}</title>
-<style>
-body {{ margin: 16px; background: #fff; }}
-/* No kernel: nothing can be computed again. */
-.iw-static .iw-run, .iw-static .iw-stop {{ display: none !important; }}
-{css}
-</style>
+<style>{style}</style>
 </head>
 <body class="iw-static">
 <div id="widget"></div>
 <script type="application/json" id="widget-state">{state}</script>
 <script type="application/json" id="widget-module">{module}</script>
-<script type="module">
-{loader}
-</script>
+<script type="module">{loader}</script>
 </body>
 </html>
+"""
+
+# The page's own style, before the widget's CSS.
+_PAGE_STYLE = """
+body { margin: 16px; background: #fff; }
+/* No kernel: nothing can be computed again. */
+.iw-static .iw-run, .iw-static .iw-stop { display: none !important; }
 """
 
 # The model shim, the one place it is written: `putBuffers` mirrors ipywidgets'
@@ -158,59 +158,6 @@ def _plain_text(text):
     return html.escape(re.sub("[\ud800-\udfff\x00]", "\ufffd", str(text)))
 
 
-# Where a message may name the author's machine, longest first; each becomes
-# a placeholder (the first named wins where two are one folder). "/" and other
-# one-character paths are not worth replacing.
-def _local_prefixes():
-    places = {
-        str(Path.home()): "~",
-        tempfile.gettempdir(): "<tmp>",
-        sys.prefix: "<python>",
-        sys.base_prefix: "<python>",
-    }
-    with contextlib.suppress(OSError):  # a working folder deleted meanwhile
-        places[os.getcwd()] = "<cwd>"
-    found = {}
-    for place, placeholder in places.items():
-        for spelling in {place, os.path.realpath(place)}:
-            if len(spelling) > 1:
-                found.setdefault(spelling.rstrip(os.sep), placeholder)
-    return sorted(found.items(), key=lambda item: -len(item[0]))
-
-
-def _without_local_paths(text):
-    """`text` with the home, working, temporary and Python folders replaced
-    by ``~``, ``<cwd>``, ``<tmp>`` and ``<python>``."""
-    for place, placeholder in _local_prefixes():
-        # The whole folder name only: "/home/al" is not replaced in "/home/alice".
-        pattern = re.escape(place) + r"(?![\w-])"
-        text = re.sub(pattern, placeholder, text)  # placeholders hold no "\\"
-    return text
-
-
-# Synced traits that stay on the author's machine: the traceback (with its
-# absolute paths and user name) behind the live widget's "details".
-_NOT_SHARED = ("error_details",)
-
-
-def shareable_state(node):
-    """A copy of widget state `node` fit to send: no `_NOT_SHARED` trait and
-    no local path in an ``error``, at any depth (ModelInspector holds its
-    views' states inside its own)."""
-    if isinstance(node, dict):
-        shared = {}
-        for key, value in node.items():
-            if key in _NOT_SHARED and isinstance(value, str):
-                value = ""
-            elif key == "error" and isinstance(value, str):
-                value = _without_local_paths(value)
-            shared[key] = shareable_state(value)
-        return shared
-    if isinstance(node, list | tuple):
-        return [shareable_state(value) for value in node]
-    return node
-
-
 def _source(value):
     """An anywidget `_esm`/`_css` value: file contents, or a path to read."""
     text = str(value)
@@ -220,14 +167,16 @@ def _source(value):
     return text
 
 
-def standalone_html(widget, *, title="Widget"):
-    """The HTML page of `widget` (an anywidget) with its current state."""
+def standalone_html(widget, *, title="Widget", category_labels=True):
+    """The HTML page of `widget` (an anywidget) with its current state, as
+    `shareable_state` keeps it."""
     state = shareable_state(
         {
             name: value
             for name, value in widget.get_state().items()
             if name not in _NOT_EMBEDDED
-        }
+        },
+        category_labels=category_labels,
     )
     # Tells the front end it runs without a kernel (what needs one can say so).
     state["_standalone"] = True
@@ -238,35 +187,87 @@ def standalone_html(widget, *, title="Widget"):
         "buffers": [base64.b64encode(bytes(b)).decode("ascii") for b in buffers],
     }
     css = _source(widget._css).replace("</style", "<\\/style")
+    # As the HTML parser reads it (its line ends), so that its hash holds.
+    css = css.replace("\r\n", "\n").replace("\r", "\n")
+    style = f"{_PAGE_STYLE}{css}\n"
+    loader = f"\n{MODEL_JS.strip()}\n{_LOADER.strip()}\n"
     return _PAGE.format(
+        policy=content_security_policy(loader, style),
         version=__version__,
-        title=_plain_text(title),
-        css=css,
+        title=_plain_text(without_local_paths(str(title))),
+        style=style,
         state=script_json(payload),
         module=script_json(_source(widget._esm)),
-        loader=MODEL_JS.strip() + "\n" + _LOADER.strip(),
+        loader=loader,
     )
 
 
-def save_html(widget, path, *, title="Widget", overwrite=True):
+def content_security_policy(loader, style):
+    """The page's Content-Security-Policy (a ``<meta>`` before anything it
+    governs, #49 item 13): nothing from anywhere, no request at all, only
+    what the page itself runs. Its one inline script (`loader`) and its one
+    inline style (`style`) are allowed by their SHA-256, so an injected
+    ``<script>``, ``<style>``, event handler or ``style`` attribute does not
+    apply; the widget's module is the loader's ``import()`` of a ``blob:``
+    URL, allowed as ``blob:`` (only a running script can make one). The
+    widget's own styling goes through the CSSOM (``el.style``), which a
+    policy does not govern. No image, font, fetch, frame or form target."""
+    return "; ".join(
+        (
+            "default-src 'none'",
+            f"script-src {_source_hash(loader)} blob:",
+            f"style-src {_source_hash(style)}",
+            "base-uri 'none'",
+            "form-action 'none'",
+        )
+    )
+
+
+def _source_hash(text):
+    """A CSP hash source of an inline element's text, as the browser hashes
+    it (its UTF-8 bytes)."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def save_html(
+    widget,
+    path,
+    *,
+    title="Widget",
+    overwrite=True,
+    category_labels=True,
+    overwrite_read_only=False,
+):
     """Write `widget` as one standalone HTML file at `path`; return the path.
 
     The page needs no kernel and no network: its charts draw from the
     embedded state and the controls that live in the front end work. It
-    carries each error's message but not its traceback, and names no folder
-    of this machine (see "Sharing" in docs/reliability.md).
+    carries each error's message but not its traceback, names no folder,
+    user or host of this machine, and lists no value of a text column with
+    nearly one value per row (an ID, an e-mail). What a page holds, exactly:
+    "What a saved page contains" in docs/reliability.md.
 
     Parameters
     ----------
     widget : anywidget.AnyWidget
     path : str or os.PathLike
-        The file to write. Its folder must exist.
+        The file to write: a regular file, or nothing yet. Its folder must
+        exist.
     title : str, default="Widget"
         The page's title.
     overwrite : bool, default=True
         Replace a file already at `path`, as ``DataFrame.to_csv`` and
         ``Figure.savefig`` do: a notebook run again saves its review again.
         With False, a file at `path` raises FileExistsError.
+    category_labels : bool, default=True
+        With False, no category of the data is in the page: each label (a
+        grid's, a distribution's, a subgroup's) is written ``category 1``,
+        ``category 2``..., the same label the same number across the page.
+    overwrite_read_only : bool, default=False
+        Replace a read-only file at `path` (one this user may not write, or
+        with no write permission for anyone) too; its mode is kept. Without
+        it, such a file raises PermissionError.
 
     Returns
     -------
@@ -275,93 +276,34 @@ def save_html(widget, path, *, title="Widget", overwrite=True):
     Raises
     ------
     IsADirectoryError
-        If `path` is a folder.
+        If `path` is a folder, or ends in a separator (``"newdir/"``).
     FileExistsError
         If `path` is a symbolic link (its target is never written through,
         nor the link replaced: pass the target's path, or remove the link),
-        or if a file is there and `overwrite` is False.
+        anything but a regular file (a FIFO, a device node, a socket), or a
+        file while `overwrite` is False.
+    PermissionError
+        If `path` is a read-only file and `overwrite_read_only` is False.
     OSError
         If the page cannot be written (no space, no permission); the file
         at `path`, if any, is then unchanged and no temporary file is left.
 
     Notes
     -----
-    The page is written to a temporary file in the same folder, then renamed
-    over `path` (``os.replace``, atomic): a reader, or a failure mid-write,
-    never sees half a page, and a failure keeps the earlier file.
+    The page is written to a temporary file in the same folder (its name
+    no longer than `path`'s), then renamed over `path` (``os.replace``,
+    atomic): a reader, or a failure mid-write, never sees half a page, and a
+    failure keeps the earlier file. The new file keeps the earlier one's
+    mode, owner and group. A file with other hard links, or whose owner a
+    new file cannot be given, is written in place instead (its links and
+    owner kept, not atomically): see ``widgets/_file_writing.py``.
     """
-    path = Path(path)
-    if path.is_symlink():
-        raise FileExistsError(
-            f"{path} is a symbolic link (to {os.readlink(path)}); save_html "
-            "neither writes through a link nor replaces it. Pass the target's "
-            "path, or remove the link first."
-        )
-    if path.is_dir():
-        raise IsADirectoryError(f"{path} is a folder; pass the path of a file.")
-    if not overwrite and path.exists():
-        raise FileExistsError(
-            f"{path} exists; pass overwrite=True to replace it, or another path."
-        )
-    # Encoded first: nothing is touched if the page cannot be.
-    data = standalone_html(widget, title=title).encode("utf-8")
-    _write_atomically(path, data, overwrite=overwrite)
-    return path
-
-
-def _write_atomically(path, data, *, overwrite):
-    """Write `data` to a temporary file beside `path`, then rename it to
-    `path`; on any failure the temporary file is removed and `path` is left
-    as it was. The rename replaces a link at `path` itself, never its target
-    (save_html refuses links before this, but one may appear meanwhile)."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        # 0o666 less the umask, as for a file open() creates; an existing
-        # file's permissions are kept.
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except OSError as exc:
-        raise _save_error(path, exc) from exc
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        if overwrite:
-            with contextlib.suppress(FileNotFoundError):
-                os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
-            os.replace(temporary, path)
-        else:
-            _create(temporary, path)
-    except FileExistsError as exc:
-        raise FileExistsError(
-            f"{path} exists; pass overwrite=True to replace it, or another path."
-        ) from exc
-    except OSError as exc:
-        raise _save_error(path, exc) from exc
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-
-
-def _create(temporary, path):
-    """Rename `temporary` to `path` unless a file is there: a hard link
-    fails if `path` exists, even one created meanwhile."""
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        raise
-    except OSError:  # a folder without hard links (FAT, some network shares)
-        if os.path.lexists(path):
-            raise FileExistsError(path) from None
-        os.replace(temporary, path)
-
-
-def _save_error(path, exc):
-    """An OSError of `exc`'s kind (OSError picks the subclass from the
-    errno) saying what failed and what is left."""
-    before = "the file there is unchanged" if path.exists() else "nothing was written"
-    message = (
-        f"could not save the page to {path} ({exc.strerror or exc}); {before} "
-        "and no temporary file is left"
+    path = check_target(
+        path, overwrite=overwrite, overwrite_read_only=overwrite_read_only
     )
-    return OSError(exc.errno, message) if exc.errno else OSError(message)
+    # Encoded first: nothing is touched if the page cannot be.
+    data = standalone_html(widget, title=title, category_labels=category_labels).encode(
+        "utf-8"
+    )
+    write_whole(path, data, overwrite=overwrite)
+    return path

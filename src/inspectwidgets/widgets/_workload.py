@@ -18,9 +18,9 @@ from sklearn.utils import _safe_indexing, check_random_state
 
 LARGE_INPUT_CELLS = 1_000_000
 """Rows x features above which a widget subsamples by default and describes
-its work. Partial dependence of HistGB on 10,000 x 20 (200,000 cells) takes
-0.4-3.6 s on 2 busy cores (docs/large_data.md); five times as many cells
-would take 2-18 s, past what one waits for without being told."""
+its work: five times the cells of a 10,000 x 20 table, whose partial
+dependence already takes seconds on 2 cores (docs/large_data.md), is past
+what one waits for without being told."""
 
 DEFAULT_MAX_ROWS = 10_000
 """Rows of the default subsample: a PD/ICE curve of 10,000 rows is as smooth
@@ -35,8 +35,8 @@ at most `HELD_OUT_MAX_ROWS`."""
 HELD_OUT_MAX_ROWS = 20_000
 """Above this many held-out rows the inspector computes no interval by
 itself: each chunk reads the rows x resamples counts, which on 100,000 rows
-added 19 to 29 s to runs of 2 to 11 s, against under 1.6 s on 10,000
-(benchmarks/results/permutation.md, "The held-out interval")."""
+costs more than the run itself (benchmarks/results/permutation.md, "The
+held-out interval")."""
 
 MAX_ROWS = 5_000
 """ModelInspector's default `max_rows`: Effects and Comparison predict every

@@ -45,9 +45,8 @@ class ChunkSchedule:
     `cap` allows, and at least `shares` (one per worker). For jobs whose
     results only show when their whole block is done (the tree walk's
     blocks of rounds), where a chunk costs a fixed part whatever its size (a
-    walk follows every row's path): a 100-tree forest's block of 120 copies
-    on 20,000 rows took 4.9 s as chunks of 30, 60 and 30, 4.2 s as two of
-    60.
+    walk follows every row's path; benchmarks/results/trees.md, "Chunks
+    within a block of rounds").
     """
 
     def __init__(

@@ -16,10 +16,23 @@ Grammar (keywords in any case)::
     value     := number | 'text' | "text" | True | False
 
 A name is a column's name as written (the longest column name that the text
-starts with, so names with spaces need no quotes) or quoted in backticks. This
-is exactly what tree_rules.py writes of a tree's leaf ("0.5 < age <= 30 and
-plan = 'pro'", "(tenure <= 14 or tenure is missing)", "plan not in {'a',
-'b'}", "all rows"), so a cluster's rule can be made a cohort as it reads.
+starts with, so names with spaces need no quotes) or quoted in backticks, a
+backtick inside written twice (```a``b``` is the column "a`b"): inside the
+backticks nothing else is special, so any name (quotes, ``$``, backslashes,
+line ends) is written exactly. `rule_name` writes a name so that it reads
+back as that column and no other; tree_rules.py and the inspector's form
+(``ruleName`` in js/src/inspector/cohort_data.js, the same rule) write names
+with it, so a column named ``score` > 0 or `score`` cannot inject a
+condition (#49 item 7). This is exactly what tree_rules.py writes of a
+tree's leaf ("0.5 < age <= 30 and plan = 'pro'", "(tenure <= 14 or tenure
+is missing)", "plan not in {'a', 'b'}", "all rows"), so a cluster's rule can
+be made a cohort as it reads.
+
+A rule is at most `MAX_RULE_LENGTH` characters, `MAX_CONDITIONS` conditions
+and `MAX_DEPTH` parentheses deep, and every way it can be wrong is a
+ValueError naming what was found and what was expected (#49 item 8: 400
+parentheses raised RecursionError, a bad escape SyntaxError, and a 20 MB rule
+ran for minutes).
 """
 
 from __future__ import annotations
@@ -35,6 +48,23 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?inf\b", re
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _WORD = re.compile(r"[^\s()\[\]{},<>=!]+")
 _CLOSING = {"[": "]", "{": "}", "(": ")"}
+# A name the form and the trees may leave unquoted: it cannot be read as
+# anything but a column (rule_name also checks no other column goes on).
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_NAME_CHARACTER = re.compile(r"[A-Za-z0-9_.]")
+
+MAX_RULE_LENGTH = 1_000_000
+"""The longest rule read, in characters: room for any column's name (a
+100,000-character one included) and long ``in`` lists; read in about half a
+second. 20 MB of rule ran for minutes."""
+
+MAX_CONDITIONS = 1_000
+"""The most conditions a rule holds (an ``in`` list is one): each costs a
+pass over X's rows, the cost a 20 MB rule of short conditions made endless."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of parentheses read (each level is a few frames of
+Python's stack: 400 levels raised RecursionError)."""
 
 
 @dataclass(frozen=True)
@@ -65,17 +95,46 @@ class Both:
 EVERY_ROW = Both(())
 
 
+def rule_name(name, names):
+    """Column `name` as a rule writes it: as is when it is a plain word
+    (letters, digits, ``_`` and ``.``, not starting with a digit) that no
+    other column of `names` goes on from ("age" beside "age > 3 or x" is
+    not), else in backticks with each backtick doubled, which reads back as
+    exactly `name` whatever it holds.
+
+    >>> rule_name("age", ["age", "age_group"])
+    'age'
+    >>> rule_name("score` > 0 or `score", ["score"])
+    '`score`` > 0 or ``score`'
+    """
+    if _PLAIN_NAME.fullmatch(name) and not any(
+        other != name
+        and other.startswith(name)
+        and not _NAME_CHARACTER.match(other, len(name))
+        for other in names
+    ):
+        return name
+    return "`" + name.replace("`", "``") + "`"
+
+
 def parse_rule(rule, names):
     """The tree (Condition, Both, Either) of `rule`, over columns `names`;
     a ValueError naming the token that is wrong and what was expected."""
     if not isinstance(rule, str):
         raise TypeError(f'cohort rule: a str like "age < 30"; got {quoted(rule)}.')
+    if len(rule) > MAX_RULE_LENGTH:
+        raise ValueError(
+            f"cohort rule {quoted(rule)}: {len(rule):,} characters; a rule "
+            f"holds at most {MAX_RULE_LENGTH:,}. Split it into several cohorts, "
+            "or test a column of its own."
+        )
     return _Parser(rule, list(names)).parse()
 
 
 class _Parser:
     def __init__(self, text, names):
         self.text, self.names, self.pos = text, names, 0
+        self.depth = self.conditions = 0
         # Longest first: "plan type" is read before "plan".
         self.by_length = sorted(names, key=len, reverse=True)
 
@@ -106,13 +165,20 @@ class _Parser:
 
     def _factor(self):
         if self._symbol("("):
+            if self.depth == MAX_DEPTH:
+                self._fail("(", f"at most {MAX_DEPTH} parentheses one inside another")
+            self.depth += 1
             tree = self._either()
             if not self._symbol(")"):
                 self._fail(self._token(), '")" closing the "("')
+            self.depth -= 1
             return tree
         return self._condition()
 
     def _condition(self):
+        self.conditions += 1
+        if self.conditions > MAX_CONDITIONS:
+            self._fail(self._token(), f"at most {MAX_CONDITIONS:,} conditions")
         name = self._name(required=False)
         if name is None:  # a value first: "0.5 < age <= 30"
             return self._between()
@@ -149,13 +215,10 @@ class _Parser:
     def _name(self, required):
         self._skip()
         if self.text.startswith("`", self.pos):
-            end = self.text.find("`", self.pos + 1)
-            if end < 0:
-                self._fail("`", "a closing backtick")
-            name = self.text[self.pos + 1 : end]
+            name, end = self._backticked()
             if name not in self.names:
                 self._unknown(name)
-            self.pos = end + 1
+            self.pos = end
             return name
         for name in self.by_length:
             if name and self.text.startswith(name, self.pos):
@@ -175,6 +238,19 @@ class _Parser:
         if word.lower() in ("true", "false") and not required:
             return None
         self._unknown(word)
+
+    def _backticked(self):
+        """The name in backticks at the cursor (a doubled backtick is one
+        of the name's) and where its closing backtick ends."""
+        parts, start = [], self.pos + 1
+        while True:
+            end = self.text.find("`", start)
+            if end < 0:
+                self._fail("`", "a closing backtick")
+            parts.append(self.text[start:end])
+            if not self.text.startswith("``", end):
+                return "`".join(parts), end + 1
+            start = end + 2
 
     def _comparison(self):
         self._skip()
@@ -208,13 +284,25 @@ class _Parser:
         self._skip()
         string = _STRING.match(self.text, self.pos)
         if string:
+            try:
+                value = ast.literal_eval(string.group())  # a literal only
+            except (SyntaxError, ValueError) as error:  # "\\N", "\\x1"
+                reason = getattr(error, "msg", str(error))
+                self._fail(string.group(), f"a text with valid escapes: {reason}")
             self.pos = string.end()
-            return ast.literal_eval(string.group())  # a literal only
+            return value
         number = _NUMBER.match(self.text, self.pos)
         if number:
-            self.pos = number.end()
             text = number.group()
-            return float(text) if re.search(r"[.eEiInN]", text) else int(text)
+            if re.search(r"[.eEiInN]", text):
+                self.pos = number.end()
+                return float(text)
+            try:
+                value = int(text)
+            except ValueError:  # beyond Python's 4,300 digits
+                self._fail(text, "a number of fewer digits")
+            self.pos = number.end()
+            return value
         word = self._token()
         if word.lower() in ("true", "false"):
             self.pos += len(word)
@@ -269,7 +357,8 @@ class _Parser:
         raise ValueError(
             f"cohort rule {quoted(self.text)}: {quoted(name)} is not a column of "
             f"X; columns are {quoted_names(self.names)} (quote a name in "
-            "backticks, `like this`, if it clashes with the rule's words)."
+            "backticks, `like this`, if it clashes with the rule's words; a "
+            "backtick in a name is written twice)."
         )
 
     def _fail(self, token, expected):

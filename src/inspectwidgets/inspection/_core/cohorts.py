@@ -57,8 +57,11 @@ class Cohort:
         (``or`` and parentheses too): ``op`` is one of ``<``, ``<=``, ``>``,
         ``>=``, ``==`` (or ``=``), ``!=``, ``in [...]``, ``not in [...]``,
         ``is missing`` or ``is not missing``; a value is a number, a quoted
-        text, True or False; a name is written as is, or in backticks.
-        ``"all rows"`` is every row. A missing value meets no comparison.
+        text, True or False; a name is written as is, or in backticks (a
+        backtick inside written twice). ``"all rows"`` is every row. A
+        missing value meets no comparison. A rule longer than 1,000,000
+        characters, of more than 1,000 conditions or 32 parentheses deep
+        is refused.
 
     Examples
     --------

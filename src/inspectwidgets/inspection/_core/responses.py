@@ -18,6 +18,27 @@ def centered_log_odds(proba):
     return log_p - log_p.mean(axis=1, keepdims=True)
 
 
+def output_quantity(result, output, name=str):
+    """What a result's values of output `output` are, for a label: the
+    class's probability, centered log-odds or decision function; None for a
+    regressor's prediction (its unit is the target's own).
+
+    `result` is a partial dependence or accumulated local effects result
+    (``output_names``, ``scale``, ``response_method``); `name` writes the
+    class label for the medium (``isolate`` in the page, ``visible`` in a
+    figure). One sentence for the widget's axis and the figure's, so the two
+    name the class alike (#52 item 4).
+    """
+    if result.output_names is None:
+        return None
+    label = name(result.output_names[output])
+    if result.scale == "log_odds":
+        return f"centered log-odds of class {label}"
+    if result.response_method == "decision_function":
+        return f"decision function, class {label}"
+    return f"probability of class {label}"
+
+
 class Responses:
     """What the values are: the model's method, the scale and the output
     columns (classes) kept."""

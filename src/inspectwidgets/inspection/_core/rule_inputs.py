@@ -30,6 +30,7 @@ import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from .._core.dtypes import float_column
+from .levels import level_summary
 
 # Categories of a string column the trees can tell apart (the most frequent).
 MAX_INDICATORS = 30
@@ -155,10 +156,18 @@ def _objects(X, position):
 
 def _frequent_categories(values):
     """The `MAX_INDICATORS` most frequent non-missing values, most frequent
-    first, ties by their text (so the same data give the same columns)."""
+    first, ties by their text (so the same data give the same columns). Of a
+    column with nearly one value per row (an ID, an e-mail), only the values
+    `level_summary` names: a rule ("email = 'a@b.c'") is shown, and saved
+    in a page, where a value held by fewer than `MIN_ROWS` rows would name
+    a person."""
     present = values[~pd.isna(values)]
     uniques, counts = np.unique(present.astype(str), return_counts=True)
     order = sorted(range(len(uniques)), key=lambda i: (-counts[i], uniques[i]))
+    summary = level_summary(values)
+    if summary is not None:
+        nameable = {str(value) for value in summary.named}
+        order = [i for i in order if uniques[i] in nameable]
     return [str(uniques[i]) for i in order[:MAX_INDICATORS]]
 
 

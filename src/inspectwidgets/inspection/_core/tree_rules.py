@@ -24,6 +24,8 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import numpy as np
 
+from .cohort_rules import rule_name
+
 
 class RuleValues:
     """The values the rules of trees fitted on `coding`'s inputs must be
@@ -111,7 +113,7 @@ def leaf_rule(nodes, leaf, inputs, values):
             entry["out"].append(column.category)
         else:
             entry["in"] = column.category
-    parts = [_condition(entry) for entry in bounds.values()]
+    parts = [_condition(entry, values.coding.names) for entry in bounds.values()]
     return " and ".join(parts) if parts else "all rows"
 
 
@@ -191,9 +193,10 @@ def _text(multiple, digit):
     return scientific if len(scientific) < len(plain) else plain
 
 
-def _condition(entry):
+def _condition(entry, names):
     column = entry["column"]
-    name = column.name
+    # Quoted unless plain: a name holding "` > 0 or `" reads back as itself.
+    name = rule_name(column.name, names)
     if entry.get("only missing"):
         return f"{name} is missing"
     missing = (

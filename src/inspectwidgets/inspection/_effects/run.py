@@ -339,12 +339,11 @@ def _walk_or_predict(algorithm, estimator):
     """The algorithm ALE takes: under "auto", the tree shortcut only for
     histogram gradient boosting and LightGBM. With 2 to 4 copies there is
     little to share on a row's walk, and scikit-learn's own tree-by-tree predict of the
-    stacked copies is faster for its trees, forests and gradient boosting
-    (10,000 rows, 1-way: RandomForest 50 trees 0.08 s against the walk's
-    0.12 s, GradientBoosting 0.026 s against 0.042 s), while histogram
-    gradient boosting's predict is 3x slower than the walk (0.21 s against
-    0.07 s; 0.93 s against 0.11 s for a pair); LightGBM's predict is
-    slower than the walk too (benchmarks/results/boosting_libraries.md)."""
+    stacked copies is faster for its trees, forests and gradient boosting,
+    while histogram gradient boosting's and LightGBM's predicts are slower
+    than the walk, and CatBoost's predict of the two copies is faster than
+    its walk: predicted (benchmarks/results/trees.md, "Walks with few
+    copies")."""
     if algorithm != "auto":
         return algorithm
     hist = (HistGradientBoostingClassifier, HistGradientBoostingRegressor)

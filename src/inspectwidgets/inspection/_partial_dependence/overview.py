@@ -21,11 +21,17 @@ from .._core.effect_params import (
     resolve_pd_features,
 )
 from .._core.hints import Algorithm, Cancel, Column, Data, Estimator, ResponseMethod
+from .._core.levels import level_summary
 from .._core.parallel import ChunkRunner
 from .._core.signature import adopt_parameters, bind_arguments, streaming_signature
 from .._core.validation import check_cancel, check_columns
 from .chunks import predict_chunk
-from .grid import check_grid_resolution, check_missing, check_percentiles
+from .grid import (
+    check_grid_resolution,
+    check_missing,
+    check_percentiles,
+    feature_column,
+)
 from .overview_plan import plan_overview
 from .overview_result import (
     OverviewPanel,
@@ -216,8 +222,11 @@ class OverviewRun:
         X = float_features(X, [c for c, cat in pairs if not cat])
         shared = {k: a[k] for k in _RUN_ARGUMENTS}
         self.runs, self.notes = [], []
-        for column in self.columns:
-            run, note = _feature_run(estimator, X, names[column], shared)
+        for column, is_categorical in zip(self.columns, categorical, strict=True):
+            summary = (
+                level_summary(feature_column(X, column)) if is_categorical else None
+            )
+            run, note = _feature_run(estimator, X, names[column], shared, summary)
             self.runs.append(run)
             self.notes.append(note)
         valid = [r for r in self.runs if r is not None]
@@ -317,15 +326,22 @@ _RUN_ARGUMENTS = ("categorical_features", "feature_names", "response_method",
                   "max_memory", "algorithm")  # fmt: skip
 
 
-def _feature_run(estimator, X, column, shared):
-    """One feature's validated run, or None and the one-sentence reason."""
+def _feature_run(estimator, X, column, shared, summary=None):
+    """One feature's validated run, or None and the one-sentence reason.
+    A text column `summary` summarises (an ID, an e-mail) is drawn at the
+    values it names only, with its note; none named, not drawn."""
     from .functions import RUN_SIGNATURE
 
-    arguments = bind_arguments(
-        RUN_SIGNATURE, (estimator, X, [column]), {**shared, "method": "brute"}
-    )
+    params = {**shared, "method": "brute"}
+    if summary is not None:
+        if not summary.named:
+            return None, summary.note
+        params["custom_values"] = {column: list(summary.named)}
+    arguments = bind_arguments(RUN_SIGNATURE, (estimator, X, [column]), params)
     try:
-        return PartialDependenceRun(**arguments), ""
+        return PartialDependenceRun(
+            **arguments
+        ), "" if summary is None else summary.note
     except (ValueError, TypeError) as exc:
         return None, str(exc)
 

@@ -10,7 +10,9 @@ the others: the numbers are those of predicting every point, for less work.
 
 The comparisons are replayed as the models make them: scikit-learn's trees
 (decision trees, forests, gradient boosting) compare float32 values, histogram
-gradient boosting compares float64 values; missing values follow a learned
+gradient boosting compares float64 values, CatBoost's oblivious trees
+float32 values (``x > border``, read by the tree shortcut); missing values
+follow a learned
 direction, so they are never grouped with numbers. Categorical splits of
 histogram gradient boosting test set membership, so each category stays alone.
 Any other model, or one whose structure is not the expected one, is predicted
@@ -36,6 +38,7 @@ from .._core.grid_rows import grid_rows
 from .._core.hints import Column, Data, Estimator
 from .._core.pipeline import columnwise_view
 from .._core.validation import quoted
+from .._shortcuts.trees import split_thresholds as other_library_splits
 
 # The cell of a missing value: its own, whatever the thresholds.
 MISSING_CELL = -1
@@ -109,6 +112,9 @@ def grid_cells(rows, columns, thresholds, dtype=np.float64):
 def _split_thresholds(model):
     """``({column: sorted thresholds}, compared dtype)`` over every split of
     the ensemble, or None if not a supported tree model."""
+    found = other_library_splits(model)
+    if found is not None:  # CatBoost's borders
+        return found
     try:
         if isinstance(model, BaseHistGradientBoosting):
             return _histogram_boosting_splits(model)

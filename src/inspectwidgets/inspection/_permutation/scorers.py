@@ -6,6 +6,7 @@ import difflib
 import functools
 from dataclasses import dataclass
 
+import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin, is_regressor
 from sklearn.metrics import (
     accuracy_score,
@@ -50,14 +51,68 @@ class PlannedScorer:
 
 
 def _score_is_builtin(estimator):
-    """The metric behind ``estimator.score`` when it is scikit-learn's default."""
+    """The metric behind ``estimator.score`` when it is scikit-learn's default
+    (or CatBoost's own, replayed: :func:`_catboost_score`)."""
     final = final_estimator(estimator)
     score_method = getattr(type(final), "score", None)
     if score_method is RegressorMixin.score:
         return r2_score
     if score_method is ClassifierMixin.score:
         return accuracy_score
+    return _catboost_score(final)
+
+
+def _catboost_score(model):
+    """CatBoost's own ``score`` as a metric of its predictions, for
+    CatBoostClassifier and CatBoostRegressor themselves (their ``score`` is
+    not scikit-learn's mixins'); None for any other model, or a regressor
+    whose predict is not one value a row. So the default scoring replays it
+    from the predictions (walked, where the tree shortcut takes the model),
+    with CatBoost's own numbers."""
+    kind = type(model)
+    if kind.__module__ != "catboost.core":
+        return None
+    if kind.__name__ == "CatBoostClassifier":
+        return catboost_accuracy
+    if kind.__name__ == "CatBoostRegressor":
+        loss = str(model.get_params().get("loss_function") or "RMSE")
+        if loss.split(":")[0] in ("RMSEWithUncertainty", "MultiRMSE"):
+            return None
+        return catboost_r2
     return None
+
+
+def catboost_accuracy(y_true, y_pred):
+    """``CatBoostClassifier.score`` from its predicted classes, step by step
+    (CatBoost 1.2): its checks of y's type against the classes' (its own
+    error), then the share of predicted classes equal to y."""
+    predicted, y = np.asarray(y_pred).reshape(-1), np.array(y_true)
+    if predicted.dtype.kind in "biuf":  # numbers or booleans
+        mismatch = np.issubdtype(y.dtype, np.character)
+    else:
+        mismatch = np.issubdtype(y.dtype, np.number) or y.dtype == np.bool_
+    if mismatch:
+        from catboost import CatBoostError
+
+        raise CatBoostError(
+            f"predicted classes have type {predicted.dtype} but specified y "
+            f"has type {y.dtype}"
+        )
+    return np.mean(predicted == y)
+
+
+def catboost_r2(y_true, y_pred):
+    """``CatBoostRegressor.score`` from its predictions, step by step
+    (CatBoost 1.2): R² as ``1 - rss / tss``, numpy's sums."""
+    y = np.array(y_true, dtype=np.float64)
+    if y_pred.size != y.size:
+        raise ValueError(
+            f"y has {y.size} values, the model's predictions {y_pred.size}"
+        )
+    y = y.reshape(y_pred.shape)
+    total_sum_of_squares = np.sum((y - y.mean(axis=0)) ** 2)
+    residual_sum_of_squares = np.sum((y - y_pred) ** 2)
+    return 1 - residual_sum_of_squares / total_sum_of_squares
 
 
 def builtin_score_name(estimator):

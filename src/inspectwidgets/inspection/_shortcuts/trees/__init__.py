@@ -8,7 +8,12 @@ engines choose a shortcut through ``_shortcuts`` (``choice``).
 """
 
 from .choice import check, detour_share, predicts_faster, take
-from .kinds import GRADIENT_BOOSTING, HIST_GRADIENT_BOOSTING, unsupported
+from .kinds import (
+    GRADIENT_BOOSTING,
+    HIST_GRADIENT_BOOSTING,
+    split_thresholds,
+    unsupported,
+)
 from .lightgbm import is_lightgbm
 from .models import TreeModel
 from .replay import row_blocks, walk_block_bytes
@@ -26,6 +31,9 @@ INTERNAL_API = [
     # LightGBM's (ALE walks it under "auto")
     "unsupported",
     "is_lightgbm",
+    # the thresholds another library's trees compare each column with
+    # (CatBoost's borders): partial dependence's grid groups
+    "split_thresholds",
     # a walk's block of rows under max_memory, and the blocks
     "walk_block_bytes",
     "row_blocks",

@@ -5,7 +5,6 @@ tree shortcut's row in ``_shortcuts.choice``."""
 import numpy as np
 
 from ..._core.pipeline import columnwise_view
-from .from_xgboost import tree_shapes
 from .kinds import FORESTS, GRADIENT_BOOSTING, SINGLE_TREES, other_library, unsupported
 from .lightgbm import LightGBMTrees, is_lightgbm
 from .models import TreeModel
@@ -22,8 +21,9 @@ def predicts_faster(model, algorithm="auto", columns=None, n_repeats=1):
     if algorithm != "auto" or columns is None:
         return False
     kind = type(model)
-    if other_library(model):
-        shapes = tree_shapes(model)
+    reader = other_library(model)
+    if reader is not None:
+        shapes = reader.tree_shapes(model)
         if shapes is None:
             return False
     elif kind in FORESTS:

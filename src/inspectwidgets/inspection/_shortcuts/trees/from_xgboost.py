@@ -41,14 +41,13 @@ devices) is refused by :func:`unsupported`, with the reason.
 import json
 import os
 import weakref
-from collections import namedtuple
 from fractions import Fraction
 
 import numpy as np
 from scipy import sparse
 
 from .models import TreeModel
-from .nodes import _Nodes
+from .nodes import TreeShape, _Nodes
 
 # objective -> what the wrapper's predict_proba/predict make of the margins.
 _OBJECTIVES = {
@@ -251,19 +250,15 @@ class XGBoostTrees(TreeModel):
         )
 
 
-# What ``choice.detour_share`` reads of a tree, as scikit-learn's ``tree_``
-# holds it: XGBoost's cover (its hessian sums) stands for the rows reaching
-# a node.
-TreeShape = namedtuple(
-    "TreeShape",
-    ["node_count", "children_left", "children_right", "feature",
-     "weighted_n_node_samples"],
-)  # fmt: skip
+# The walk's reading of these models (``kinds.other_library``).
+TREES = XGBoostTrees
+SUMS_DTYPE = "float32"  # its predictor's sums
 
 
 def tree_shapes(model):
-    """The XGBoost `model`'s trees as :data:`TreeShape`, or None where the
-    walk does not read them."""
+    """The XGBoost `model`'s trees as ``nodes.TreeShape`` (XGBoost's cover,
+    its hessian sums, stands for the rows reaching a node), or None where
+    the walk does not read them."""
     if unsupported(model, None, ()) is not None:
         return None
     return _reading(model)["shapes"]

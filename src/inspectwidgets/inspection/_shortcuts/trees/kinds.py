@@ -2,10 +2,13 @@
 
 scikit-learn's: exact types only (a subclass may predict otherwise),
 single-output classifiers and any regressor, on dense input. LightGBM's
-LGBMClassifier and LGBMRegressor (``lightgbm`` says which) and XGBoost's
-XGBClassifier and XGBRegressor (``from_xgboost`` says which). Anything else
-takes the generic path.
+LGBMClassifier and LGBMRegressor (``lightgbm`` says which), XGBoost's
+XGBClassifier and XGBRegressor (``from_xgboost`` says which) and CatBoost's
+CatBoostClassifier and CatBoostRegressor (``from_catboost`` says which).
+Anything else takes the generic path.
 """
+
+import importlib
 
 from scipy import sparse
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -72,13 +75,45 @@ def _methods_of(model):
     return {m for m in _METHODS if hasattr(model, m)}
 
 
+# Other libraries' estimators read through a module of their own, by
+# (package, class): each module gives ``unsupported``, ``tree_shapes``,
+# ``TREES`` (its TreeModel subclass) and ``SUMS_DTYPE`` (the walks' sums);
+# ``split_thresholds`` where it can say so.
+_OTHER_LIBRARIES = {
+    ("xgboost", "XGBClassifier"): "from_xgboost",
+    ("xgboost", "XGBRegressor"): "from_xgboost",
+    ("catboost", "CatBoostClassifier"): "catboost",
+    ("catboost", "CatBoostRegressor"): "catboost",
+}
+
+
 def other_library(model):
-    """Whether `model` is another library's tree model the shortcut reads
-    (XGBoost's), told without importing that library."""
+    """The module reading `model` where it is another library's tree model
+    the shortcut reads (XGBoost's, CatBoost's), else None; told without
+    importing that library."""
     kind = type(model)
-    return kind.__module__.split(".")[0] == "xgboost" and kind.__name__ in (
-        "XGBClassifier",
-        "XGBRegressor",
+    name = _OTHER_LIBRARIES.get((kind.__module__.split(".")[0], kind.__name__))
+    if name is None:
+        return None
+    # Imported here: these modules build on models, which imports this one.
+    return importlib.import_module(f".{name}", __package__)
+
+
+def split_thresholds(model):
+    """``({column: sorted thresholds}, dtype compared)`` of another
+    library's model whose reading module gives them (CatBoost's borders), or
+    None: partial dependence groups the grid points they send alike."""
+    reader = other_library(model)
+    found = getattr(reader, "split_thresholds", None)
+    return None if found is None else found(model)
+
+
+def is_catboost(model):
+    """Whether `model` is CatBoost's CatBoostClassifier or CatBoostRegressor
+    itself (a subclass may predict otherwise), without importing CatBoost."""
+    kind = type(model)
+    return _OTHER_LIBRARIES.get((kind.__module__.split(".")[0], kind.__name__)) == (
+        "catboost"
     )
 
 
@@ -88,18 +123,16 @@ def unsupported(model, X, methods):
     kind = type(model)
     if lightgbm.is_lightgbm(model):
         return lightgbm.unsupported(model, X, methods)
-    if other_library(model):
-        # Imported here: from_xgboost builds on models, which imports this.
-        from .from_xgboost import unsupported as xgboost_unsupported
-
-        return xgboost_unsupported(model, X, methods)
+    reader = other_library(model)
+    if reader is not None:
+        return reader.unsupported(model, X, methods)
     if kind not in SUPPORTED:
         return (
             f"{kind.__name__} is not one of the tree models the walk reads "
             "(scikit-learn's DecisionTree*, ExtraTree*, RandomForest*, "
             "ExtraTrees*, GradientBoosting*, HistGradientBoosting*; LightGBM's "
             "LGBMClassifier, LGBMRegressor; XGBoost's XGBClassifier, "
-            "XGBRegressor)"
+            "XGBRegressor; CatBoost's CatBoostClassifier, CatBoostRegressor)"
         )
     if kind in CLASSIFIERS and getattr(model, "n_outputs_", 1) != 1:
         return "a multi-output classifier takes the generic path"

@@ -101,11 +101,9 @@ class TreeModel:
         (:func:`unsupported` says why) or where the model's private
         attributes are not what the shortcut reads (a scikit-learn that moved
         or reshaped them): the generic path then predicts it."""
-        if other_library(model):
-            # Imported here: from_xgboost builds on this module.
-            from .from_xgboost import XGBoostTrees
-
-            return XGBoostTrees.of(model, X, methods)
+        reader = other_library(model)
+        if reader is not None:  # XGBoost's, CatBoost's: their own subclass
+            return reader.TREES.of(model, X, methods)
         if unsupported(model, X, methods) is not None:
             return None
         try:

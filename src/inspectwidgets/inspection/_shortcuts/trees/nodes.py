@@ -45,6 +45,16 @@ WalkTrees = namedtuple(
     ["roots", "outputs", "nodes", "bitsets", "leaf_value", "max_depth"],
 )
 
+# What ``choice.detour_share`` reads of a tree, as scikit-learn's ``tree_``
+# holds it, for other libraries' trees (``from_xgboost``, ``from_catboost``):
+# node count, children, split features, and the weight of the training rows
+# reaching each node.
+TreeShape = namedtuple(
+    "TreeShape",
+    ["node_count", "children_left", "children_right", "feature",
+     "weighted_n_node_samples"],
+)  # fmt: skip
+
 # Where each copy's values are, for ``route_copies`` (see there).
 CopyLayout = namedtuple(
     "CopyLayout",

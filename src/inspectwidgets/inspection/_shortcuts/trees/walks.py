@@ -6,7 +6,7 @@ import numpy as np
 
 from ..._core.pipeline import final_estimator
 from ..kernels import load, loaded
-from .kinds import SUPPORTED, other_library
+from .kinds import SUPPORTED, is_catboost, other_library
 from .lightgbm import is_lightgbm
 from .nodes import N_NODE_COLUMNS, CopyLayout, WalkTrees
 
@@ -19,12 +19,18 @@ def walks_needed(estimator):
     model = final_estimator(estimator)
     if (
         type(model) not in SUPPORTED
-        and not other_library(model)
+        and other_library(model) is None
         and not is_lightgbm(model)
     ):
         return False
     # The module may be half imported by another thread: then the walks are
     # needed, and load_walks waits for that import.
+    if is_catboost(model):  # its own walk (``oblivious``)
+        module = loaded("trees.oblivious")
+        return not all(
+            getattr(module, name, None) is not None and getattr(module, name).signatures
+            for name in ("leaf_indices", "add_copy", "add_grid")
+        )
     module = loaded("trees.routing")
     walks = [getattr(module, name, None) for name in _WALKS]
     sums = _sums_dtype(model)
@@ -40,8 +46,10 @@ _WALKS = ("route_copies", "route_queries", "route_grid")
 
 def _sums_dtype(model):
     """The dtype the walks sum `model`'s leaves in: float32 for XGBoost's
-    trees (its predictor's), float64 for scikit-learn's."""
-    return "float32" if other_library(model) else "float64"
+    trees (its predictor's), float64 for scikit-learn's, LightGBM's and
+    CatBoost's."""
+    reader = other_library(model)
+    return "float64" if reader is None else reader.SUMS_DTYPE
 
 
 def routing():
@@ -60,6 +68,8 @@ def load_walks(estimator=None):
     types the shortcut passes (float32 and float64 input, float64 sums; for
     an XGBoost `estimator`, float32 input, leaves and sums), so that its
     first real call starts at once."""
+    if is_catboost(final_estimator(estimator)):
+        _load_oblivious()
     walks = routing()
     route_copies, route_queries = walks.route_copies, walks.route_queries
 
@@ -84,10 +94,30 @@ def load_walks(estimator=None):
         route_copies(
             X, copies, trees, np.array([0, 1]), 0, 2, np.zeros((2, 1, 1), sums)
         )
-    if estimator is None or is_lightgbm(final_estimator(estimator)):
-        # LightGBM's links (its probabilities and exp-link predictions).
+    model = final_estimator(estimator)
+    if estimator is None or is_lightgbm(model) or is_catboost(model):
+        # LightGBM's links (its probabilities and exp-link predictions;
+        # CatBoost's sigmoid and softmax).
         links = load("trees.links")
         raw = np.zeros((2, 2))
         links.sigmoid(raw, 1.0)
         links.softmax(raw)
         links.exponential(raw[0])
+
+
+def _load_oblivious():
+    """Compile (or load) CatBoost's oblivious walk on arrays of the types
+    ``catboost.CatBoostTrees.predict`` passes (one tree of depth 1)."""
+    kernels = load("trees.oblivious")
+    start, feature = np.array([0, 1]), np.zeros(1, dtype=np.int64)
+    border, nan_right = np.zeros(1), np.zeros(1, dtype=np.bool_)
+    leaf_start, leaf_value = np.zeros(1, dtype=np.int64), np.zeros((1, 2))
+    Xt = np.zeros((1, 2), dtype=np.float32)
+    base = np.zeros((1, 2), dtype=np.int32)
+    kernels.leaf_indices(Xt, start, feature, border, nan_right, base)
+    changed = (np.zeros(2, dtype=np.int64), feature, feature, border, nan_right)
+    raw = np.zeros((1, 1, 2))
+    kernels.add_copy(base, Xt, changed, start, leaf_start, leaf_value,
+                     np.zeros(2, dtype=np.int32), raw[0, :, 0:2])  # fmt: skip
+    keep, bits = np.full(1, -1, dtype=np.int32), np.zeros((1, 1), dtype=np.int32)
+    kernels.add_grid(base, keep, bits, start, leaf_start, leaf_value, raw)
