@@ -97,6 +97,27 @@ describe("PermutationImportanceWidget front end", () => {
     expect(byTestId("piw-error").hidden).toBe(true);
   });
 
+  it("says the inspector's bad-model warning above the chart when Python sends it", () => {
+    const warning = "The model barely beats a dummy baseline. (test)";
+    const model = mount(makeModel());
+    expect(byTestId("piw-warning").hidden).toBe(true);
+    model.set("_chart", {
+      ...makeChart({ r2: R2, neg_mean_squared_error: MSE }),
+      warning,
+    });
+    flushFrames();
+    const shown = byTestId("piw-warning");
+    expect(shown.hidden).toBe(false);
+    expect(shown.textContent).toBe(warning);
+    // Before the baseline and the bars, as the inspector's header is.
+    const output = shown.parentElement;
+    expect(output.firstElementChild).toBe(shown);
+    expect(barFeatures()).toEqual(["bmi", "s5", "bp"]);
+    model.set("_chart", makeChart({ r2: R2, neg_mean_squared_error: MSE }));
+    flushFrames();
+    expect(byTestId("piw-warning").hidden).toBe(true);
+  });
+
   it("switches the displayed scorer from the model without Python", () => {
     const model = mount(makeModel());
     model.set("scorer", "neg_mean_squared_error");

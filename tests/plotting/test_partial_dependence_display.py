@@ -276,3 +276,38 @@ def test_subgroups_draw_each_groups_partial_dependence(with_missing):
     with pytest.raises(ValueError, match='ice must be "lines", "bands" or "clusters"'):
         PartialDependenceDisplay(display.result).plot(ice="band")
     plt.close("all")
+
+
+def test_from_estimator_draws_the_missing_point_as_the_widget_does():
+    """Issue #52, item 9: `missing="observed"` unless given, as the widget
+    computes; the missing point is the model's predictions with the feature
+    missing, averaged over X's rows."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "charges": rng.uniform(20, 120, n),
+            "seats": rng.integers(1, 6, n).astype(float),
+            "plan": pd.Categorical(rng.choice(["basic", "pro", None], n)),
+        }
+    )
+    X.loc[rng.random(n) < 0.1, "charges"] = np.nan
+    y = X["charges"].fillna(200) / 10 + X["seats"] + rng.normal(size=n)
+    model = HistGradientBoostingRegressor(
+        categorical_features="from_dtype", random_state=0
+    ).fit(X, y)
+    display = PartialDependenceDisplay.from_estimator(
+        model, X, "charges", grid_resolution=10
+    )
+    assert display.result.missing == (True,)
+    [diamond] = [line for line in display.missing_lines_ if line.get_marker() == "D"]
+    expected = model.predict(X.assign(charges=np.nan)).mean()
+    np.testing.assert_allclose(diamond.get_ydata(), [expected])
+    labels = [t.get_text() for t in display.ax_.get_xticklabels()]
+    assert labels[-1] == "missing"
+    # A category's missing value is a category, ticked "missing".
+    display = PartialDependenceDisplay.from_estimator(model, X, "plan")
+    labels = [t.get_text() for t in display.ax_.get_xticklabels()]
+    assert labels == ["basic", "pro", "missing"]

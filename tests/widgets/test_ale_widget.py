@@ -318,3 +318,37 @@ def test_random_changes_end_in_the_engines_result_for_the_final_settings(
             rtol=1e-5,
             atol=1e-6,
         )
+
+
+def test_a_categorical_feature_with_missing_values_gets_a_missing_category():
+    """Issue #52, item 9: the widget refused it; now its missing values are
+    the category "missing", as partial dependence's."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    rng = np.random.default_rng(0)
+    n = 300
+    X = pd.DataFrame(
+        {
+            "tenure": rng.integers(0, 72, n).astype(float),
+            "plan": pd.Series(rng.choice(["basic", "pro", None], n)),
+        }
+    )
+    y = X["tenure"] / 10 + 3 * (X["plan"] == "pro") + 5 * X["plan"].isna()
+    plan = make_pipeline(
+        SimpleImputer(strategy="constant", fill_value="zz"), OneHotEncoder()
+    )
+    model = make_pipeline(
+        make_column_transformer((plan, ["plan"]), remainder="passthrough"), Ridge()
+    ).fit(X, y)
+    w = PartialDependenceWidget(
+        model, X, features="plan", kind="ale", categorical_features=["plan"]
+    )
+    assert w.wait(60) == "done", w.error
+    assert sorted(w._curve["grid_labels"]) == ["basic", "missing", "pro"]
+    frame = w.to_frame()
+    assert frame["plan"].isna().sum() == 1  # the missing category's row
+    w.close()

@@ -349,10 +349,12 @@ def test_every_models_partial_dependence_on_one_grid(classification):
         assert_allclose(rows["b"], expected["grid_values"][0])
         assert_allclose(rows["average"], expected["average"][0], rtol=1e-10)
     # The reviewed model's line is the Effects view's average.
+    # (Its to_frame has every curve it draws, the average's first.)
     effects = inspector.to_frame("effects")
+    effects = effects[effects["curve"] == "average"]
     forest = frame[frame["model"] == "forest"]
     assert_allclose(forest["b"], effects["b"].astype(float))
-    assert_allclose(forest["average"], effects["average"])
+    assert_allclose(forest["average"], effects["value"])
     # One feature again: its curves.
     inspector.selected_features = ["c"]
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"

@@ -63,25 +63,21 @@ def test_ice_per_model_on_demand_equals_scikit_learn(classification, counted):
         models, X, y, n_repeats=2, random_state=0, selected_features=["b"]
     )
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
-    # Nothing of ICE until asked: each model's average, once.
-    assert counted == [
-        ("RandomForestClassifier", "average"),
-        ("LogisticRegression", "average"),
-    ]
+    # Nothing of ICE until asked: each model's average, once; the reviewed
+    # forest's is the Effects view's curve (its run, with ICE), not again.
+    assert counted == [("LogisticRegression", "average")]
     assert inspector._effects_models["state"]["_models_curves"]["individual"] is None
     _ask(inspector, ice=True)
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
-    # Asked: each model predicted once more, for its average and ICE together.
-    assert counted[2:] == [
-        ("RandomForestClassifier", "both"),
-        ("LogisticRegression", "both"),
-    ]
+    # Asked: each other model predicted once more, for its average and ICE
+    # together; the forest's are the Effects view's (the same 100 rows).
+    assert counted[1:] == [("LogisticRegression", "both")]
     view = inspector.views["effects_models"]
     frame = view.to_frame()
     assert list(frame.columns) == ["model", "row", "b", "individual", "average"]
     rows = {name: r for name, r in frame.groupby("model", sort=False)}
     drawn = [np.unique(r["row"]) for r in rows.values()]
-    assert len(drawn[0]) == _inspector_effects.N_ICE
+    assert len(drawn[0]) == view.n_ice == inspector.views["effects"].n_ice
     assert_array_equal(drawn[0], drawn[1])  # the same rows for every model
     for name, model in models.items():
         expected = partial_dependence(
@@ -96,7 +92,7 @@ def test_ice_per_model_on_demand_equals_scikit_learn(classification, counted):
     # What is drawn is what the frame holds: (models, rows, grid).
     curves = inspector._effects_models["state"]["_models_curves"]
     ice = decode_binary_array(curves["individual"])
-    assert ice.shape == (2, _inspector_effects.N_ICE, 50)
+    assert ice.shape == (2, view.n_ice, 50)
     np.testing.assert_allclose(
         ice[1], rows["logistic"]["individual"].to_numpy().reshape(-1, 50), rtol=1e-6
     )
@@ -122,8 +118,66 @@ def test_ice_per_model_on_demand_equals_scikit_learn(classification, counted):
     assert inspector._effects_models["state"]["_models_curves"]["individual"] is None
     _ask(inspector, ice=True)
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
-    assert len(counted) == 4
+    assert len(counted) == 2
     inspector.figure("effects_models")
+    inspector.close()
+
+
+def test_the_reviewed_models_partial_dependence_is_computed_once(
+    classification, monkeypatch
+):
+    """Issue #52, item 9: the Effects view and every model's panel each ran
+    the engine for the reviewed model; now the panel takes the view's."""
+    from inspectwidgets.widgets import _effect_streams
+
+    runs = []
+    for module in (_effect_streams, _inspector_effects):
+        original = module.iter_partial_dependence
+
+        def count(model, *args, _original=original, **kwargs):
+            runs.append(type(model).__name__)
+            return _original(model, *args, **kwargs)
+
+        monkeypatch.setattr(module, "iter_partial_dependence", count)
+    models, X, y = classification
+    inspector = ModelInspector(
+        models, X, y, n_repeats=2, random_state=0, selected_features=["b"]
+    )
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    assert sorted(runs) == ["LogisticRegression", "RandomForestClassifier"]
+    # The panel's forest line is the view's average, exactly.
+    frame = inspector.to_frame("effects_models")
+    effects = inspector.to_frame("effects")
+    effects = effects[effects["curve"] == "average"]
+    assert_array_equal(frame[frame["model"] == "forest"]["average"], effects["value"])
+    _ask(inspector, ice=True)
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    assert sorted(runs) == ["LogisticRegression"] * 2 + ["RandomForestClassifier"]
+    inspector.close()
+
+
+def test_every_models_ice_follows_the_effects_views_rows(classification, counted):
+    """Issue #52, item 9: the panel drew 100 rows' ICE whatever the Effects
+    view's `n_ice`; now it follows it, the same rows as the view draws."""
+    from inspectwidgets.widgets._effect_groups import drawn_rows
+
+    models, X, y = classification
+    inspector = ModelInspector(
+        models, X, y, n_repeats=2, random_state=0, selected_features=["b"]
+    )
+    _ask(inspector, ice=True)
+    effects = inspector.views["effects"]
+    effects.n_ice = 30
+    inspector._refresh()
+    assert inspector.wait(TIMEOUT)["effects_models"] == "done"
+    view = inspector.views["effects_models"]
+    assert view.n_ice == 30
+    frame = view.to_frame()
+    for _, rows in frame.groupby("model", sort=False):
+        drawn = np.unique(rows["row"])
+        assert_array_equal(drawn, drawn_rows(len(X), 30, 0))
+    curves = inspector._effects_models["state"]["_models_curves"]
+    assert decode_binary_array(curves["individual"]).shape == (2, 30, 50)
     inspector.close()
 
 
@@ -136,7 +190,8 @@ def test_every_models_surface_of_a_pair_equals_scikit_learn(classification, coun
     # ICE asked for a pair changes nothing: it is a one-feature drawing.
     _ask(inspector, ice=True)
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
-    assert [kind for _, kind in counted] == ["average", "average"]
+    # The reviewed forest's surface is the Effects view's.
+    assert counted == [("LogisticRegression", "average")]
     curves = inspector._effects_models["state"]["_models_curves"]
     assert curves["kind"] == "surface" and curves["features"] == ["a", "n"]
     surfaces = decode_binary_array(curves["average"])
@@ -262,7 +317,7 @@ def test_every_models_ale_equals_its_own_run(classification, counted):
     # PD again: what was computed before is redrawn, not predicted again.
     _ask(inspector, effect="pd")
     assert inspector.wait(TIMEOUT)["effects_models"] == "done"
-    assert [kind for _, kind in counted] == ["average", "average"]
+    assert counted == [("LogisticRegression", "average")]  # the forest's: the view's
     assert inspector._effects_models["state"]["_models_curves"]["effect"] == "pd"
     # A pair: each model's second-order ALE, on the same edges.
     _ask(inspector, effect="ale")

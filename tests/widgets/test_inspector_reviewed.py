@@ -165,8 +165,9 @@ def test_the_single_model_views_and_the_header_review_it(three_models):
     assert selected == ["b"] and inspector.views["effects"].features == selected
     statuses = inspector.wait(TIMEOUT)
     assert statuses["effects"] == "done"
-    average = inspector.to_frame("effects")["average"].to_numpy()
-    grid = inspector.to_frame("effects")[selected[0]].to_numpy()
+    effects = inspector.to_frame("effects")  # every curve drawn, the average first
+    effects = effects[effects["curve"] == "average"]
+    average, grid = effects["value"].to_numpy(), effects[selected[0]].to_numpy()
     expected = partial_dependence(
         models["boosting"], X_test, selected, kind="average",
         custom_values={selected[0]: grid}, method="brute",

@@ -53,7 +53,10 @@ def test_curve_equals_the_engine_and_streams_to_completion(diabetes):
     assert decode_binary_array(curve["individual"]).shape == (30, 20)
     assert curve["distribution"]["kind"] == "histogram"
     assert decode_binary_array(curve["distribution"]["deciles"]).shape == (9,)
-    assert w.to_frame().shape[0] == 20
+    # What the chart draws: the average's curve and the 30 ICE curves.
+    frame = w.to_frame()
+    assert frame.shape[0] == 20 * 31
+    assert_allclose(frame["value"], expected.to_frame(ice=True)["value"], rtol=1e-5)
     assert w.figure().axes
 
 

@@ -46,6 +46,13 @@ const NEGATIVE_BOX_NOTE =
  * @property {string} [splitBy] the `split_by` trait.
  */
 export function createOutputPanel() {
+  // Above the chart, as the inspector's header says it above its views.
+  const warning = h("div", {
+    className: "piw-warning",
+    testid: "piw-warning",
+    attrs: { role: "note" },
+  });
+  warning.hidden = true;
   const baseline = h("div", {
     className: "piw-baseline",
     testid: "piw-baseline",
@@ -61,6 +68,7 @@ export function createOutputPanel() {
   const hidden = h("p", { className: "iw-note", testid: "piw-hidden" });
   const empty = h("p", { className: "iw-note piw-empty", testid: "piw-empty" });
   const node = h("div", { className: "piw-output" }, [
+    warning,
     baseline,
     chartHost,
     table,
@@ -89,6 +97,7 @@ export function createOutputPanel() {
    * @param {unknown} maxFeatures
    */
   function drawSplit(split, scorer, splitBy, maxFeatures) {
+    warning.hidden = true;
     chartHost.hidden = true;
     table.hidden = true;
     groupedHost.hidden = split.features.length === 0;
@@ -135,6 +144,8 @@ export function createOutputPanel() {
         return;
       }
       groupedHost.hidden = true;
+      warning.textContent = result?.warning ?? "";
+      warning.hidden = warning.textContent === "";
       const features = result?.features ?? [];
       const what = result?.baselineNote ? ` (${result.baselineNote})` : "";
       const method =

@@ -21,7 +21,7 @@ import { isolate } from "../charts/format.js";
  *   nFeatures: number, spread: number, spreadLabel: string,
  *   baselineNote: string, intervalLow: TypedArray | null,
  *   intervalHigh: TypedArray | null, intervalLabel: string,
- *   method: string, details: string[][]} | null} `null`
+ *   method: string, details: string[][], warning: string} | null} `null`
  *   when `chart` holds no result for `scorer`. `spread` is how many std the
  *   error bars span (1.96 across the folds of a cross-validated result),
  *   `spreadLabel` says so; `baselineNote` what the baseline is when not
@@ -29,7 +29,9 @@ import { isolate } from "../charts/format.js";
  *   `intervalHigh` the held-out interval's ends where the result has one
  *   (`intervalLabel` says what it covers), else null. `method` is
  *   "marginal" or "conditional"; `details` each feature's subgroup lines
- *   (see `subgroupLines`).
+ *   (see `subgroupLines`); `warning` the inspector header's warning that
+ *   the model barely beats a dummy, said by a widget shown on its own
+ *   ("" when it does not apply).
  * @throws {TypeError | RangeError} when an array is malformed (see
  *   `decodeArray`) or its length differs from the number of features.
  */
@@ -78,6 +80,7 @@ export function scorerResult(chart, scorer) {
     intervalLabel: String(chart.interval_label ?? ""),
     method: String(chart.method ?? "marginal"),
     details: subgroupLines(chart.subgroups, features),
+    warning: String(chart.warning ?? ""),
   };
 }
 

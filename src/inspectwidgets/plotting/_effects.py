@@ -20,6 +20,7 @@ from ..inspection import (
 )
 from ..inspection._core import Column, Data, Estimator, float_features
 from ..inspection._effects import pair_matrix, select_output
+from ..inspection._partial_dependence import value_label
 from ._ice_summaries import draw_subgroup_effects
 from ._partial_dependence import output_index, y_label
 
@@ -254,7 +255,7 @@ class AccumulatedLocalEffectsDisplay:
         counts = np.asarray(result.bin_counts, dtype=float)
         if categorical:
             self.bars_ = bars_ax.bar(x, counts, width=0.6, color="gray", alpha=0.5)
-            ax.set_xticks(x, labels=[mpl_name(c) for c in edges])
+            ax.set_xticks(x, labels=[mpl_name(value_label(c)) for c in edges])
         else:
             self.bars_ = bars_ax.bar(
                 x[:-1], counts, width=np.diff(x), align="edge", color="gray", alpha=0.5

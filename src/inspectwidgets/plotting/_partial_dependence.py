@@ -104,8 +104,13 @@ class PartialDependenceDisplay:
         (:func:`~inspectwidgets.ice_clusters`, `n_clusters` of them, or
         chosen) come with their rules on X. The correlation check is on
         (``correlation_threshold=DEFAULT_CORRELATION_THRESHOLD``) unless
-        `correlation_threshold` says otherwise."""
+        `correlation_threshold` says otherwise. `missing` defaults to
+        "observed", as in the widget: a feature's missing value is its own
+        point, drawn beside the curve (or its own category), where
+        scikit-learn's grid would be NaN; a column without missing values
+        gets scikit-learn's grid either way."""
         kwargs.setdefault("correlation_threshold", DEFAULT_CORRELATION_THRESHOLD)
+        kwargs.setdefault("missing", "observed")
         if ice != "lines" or subgroups is not None:
             kwargs.setdefault("kind", "both")
         result = partial_dependence(

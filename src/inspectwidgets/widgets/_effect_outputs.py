@@ -74,8 +74,11 @@ class EffectOutputs:
         ``output``, ``average``), the ICE curves' percentiles with
         ``ice_mode="bands"``, each cluster's mean curve with
         ``ice_mode="clusters"`` (:meth:`IceClusters.to_frame`; their rules:
-        ``IceClusters.rules_to_frame``), else the average over the grid
-        (the ALE for the ALE kinds)."""
+        ``IceClusters.rules_to_frame``), with the ICE lines drawn (kind
+        "individual" or "both") the average's and the drawn rows' curves
+        (``PartialDependenceResult.to_frame(ice=True)``: ``curve``, ``row``,
+        ``value``), else the average over the grid (the ALE for the ALE
+        kinds)."""
         result = self._require_result()
         shown = self._shown_summary()
         if shown == "split":
@@ -88,7 +91,26 @@ class EffectOutputs:
             return ice_percentiles(result).to_frame()
         if shown == "clusters":
             return self._clusters[1].to_frame()
+        lines = self._drawn_lines(shown)
+        if (
+            lines is not None
+            and lines.individual is not None
+            and self.kind != "average"
+        ):
+            return lines.to_frame(ice=True)
         return result.to_frame()
+
+    def _drawn_lines(self, shown):
+        """The one-way partial dependence with the ICE curves the chart
+        draws as thin lines (`n_ice` rows'; every row's curve is kept while
+        a summary was on), or None where it draws none of its own."""
+        result = self._snapshot.pd
+        if shown is not None or self._snapshot.ale is not None:
+            return None
+        if result is None or len(result.feature_names) != 1:
+            return None
+        rows = drawn_rows(len(self._X), self.n_ice, self._engine_kwargs["random_state"])
+        return with_drawn_curves(result, rows)
 
     def figure(self) -> Figure:
         """A matplotlib Figure of the current curve or surface, as the chart
@@ -123,13 +145,6 @@ class EffectOutputs:
             options = dict(ice="bands")
         elif shown == "clusters":
             options = dict(ice="clusters", clusters=self._clusters[1])
-        result = snapshot.pd
-        if shown is None and result is not None and len(result.feature_names) == 1:
-            # The thin lines the chart draws: `n_ice` rows' (every row's
-            # curve is kept while a summary was on).
-            rows = drawn_rows(
-                len(self._X), self.n_ice, self._engine_kwargs["random_state"]
-            )
-            result = with_drawn_curves(result, rows)
+        result = self._drawn_lines(shown) or snapshot.pd
         PartialDependenceDisplay(result).plot(ax=ax, target=target, **options)
         return figure

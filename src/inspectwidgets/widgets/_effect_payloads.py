@@ -181,7 +181,8 @@ def _ale_axis(ale, axis):
     """Edges of a numeric feature, or 0..K-1 with the ordered categories."""
     edges = ale.edges[axis]
     if ale.categorical[axis]:
-        return np.arange(len(edges), dtype=float), [str(c) for c in edges]
+        # A missing value's category is "missing", as partial dependence's.
+        return np.arange(len(edges), dtype=float), [value_label(c) for c in edges]
     return np.asarray(edges, dtype=float), []
 
 

@@ -93,11 +93,28 @@ def as_trait(cohorts):
     return [{"name": c.name, "rule": c.rule} for c in check_cohorts(cohorts)]
 
 
+class CohortsTrait(traitlets.TraitType):
+    """Cohorts as ModelInspector takes them (a dict {name: rule}, a list of
+    Cohort or of {"name", "rule"} dicts), held as the list of dicts the
+    header's form sends: ``mi.cohorts = {...}`` works as the argument does."""
+
+    info_text = 'a dict {name: rule} or a list of Cohort or {"name", "rule"} dicts'
+
+    def make_dynamic_default(self):
+        return []
+
+    def validate(self, obj, value):
+        try:
+            return as_trait(value)
+        except (TypeError, ValueError) as error:
+            raise traitlets.TraitError(str(error)) from None
+
+
 class InspectorCohorts(traitlets.HasTraits):
     """The `cohorts` trait of ModelInspector and what it sets in every view
     (the views are InspectorViews' children)."""
 
-    cohorts = traitlets.List(traitlets.Dict()).tag(sync=True)
+    cohorts = CohortsTrait().tag(sync=True)
     """The cohorts: ``[{"name": ..., "rule": ...}]`` (see
     :class:`~inspectwidgets.Cohort`); empty for none."""
 
@@ -205,13 +222,25 @@ class InspectorCohorts(traitlets.HasTraits):
         for name, rule in zip(names, rules, strict=True) if cohorts else ():
             size = int(np.sum(labels == name))
             entries.append({"name": name, "rule": rule, "size": size, "scores": None})
-        if cohorts and not hasattr(self._children["importance"], "_set_cohorts"):
-            scored = cohort_scores(
-                self._estimator, self._X, self._y, labels, names, self._scoring
-            )
-            entries = [{**e, "scores": scored[e["name"]]} for e in entries]
+        splits = hasattr(self._children["importance"], "_set_cohorts")
+        # The held-out run's split (not several models') scores them when it
+        # runs, that is when shown; else they are scored here.
+        hidden = self._started and "importance" not in self._shown()
+        if cohorts and (not splits or hidden):
+            entries = self._scored(entries, labels)
         with self._lock:
             self._header = {**self._header, "cohorts": entries}
+
+    def _scored(self, entries, labels=None):
+        """`entries` with each cohort's scores, from one prediction of the
+        held-out rows (:func:`cohort_scores`)."""
+        if labels is None:
+            labels = cohort_labels(self._X, check_cohorts(self.cohorts), self._names)
+        names = [entry["name"] for entry in entries]
+        scored = cohort_scores(
+            self._estimator, self._X, self._y, labels, names, self._scoring
+        )
+        return [{**e, "scores": scored[e["name"]]} for e in entries]
 
     def _shown_rule(self, rule):
         return rule_naming_only(
@@ -250,6 +279,14 @@ class InspectorCohorts(traitlets.HasTraits):
         entries = self._header.get("cohorts") or []
         if not entries:
             return frame
+        if any(entry["scores"] is None for entry in entries):
+            # The held-out run has not split them yet (not shown): now.
+            entries = self._scored(entries)
+            with self._lock:
+                if self._header.get("cohorts") and all(
+                    e["scores"] is None for e in self._header["cohorts"]
+                ):
+                    self._header = {**self._header, "cohorts": entries}
         frame.insert(0, "cohort", "all rows")
         frame.insert(1, "n_rows", len(self._y))
         rows = [

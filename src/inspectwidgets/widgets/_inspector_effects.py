@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from typing import TYPE_CHECKING, Literal
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 import traitlets
 
@@ -47,9 +49,6 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-N_ICE = 100
-"""ICE curves drawn per model, as the Effects view draws by default."""
-
 
 @dataclasses.dataclass(frozen=True)
 class CurvesKey:
@@ -59,6 +58,7 @@ class CurvesKey:
     grid_resolution: int
     individual: bool
     effect: str = "pd"
+    n_ice: int | None = None  # the ICE rows drawn, with `individual`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,11 +91,18 @@ class ModelsEffects(ComputationWidget):
     ice = traitlets.Bool(False).tag(sync=True)
     """Draw each model's ICE curves of the same rows (one feature)."""
 
+    n_ice = traitlets.Int(100, min=1).tag(sync=True)
+    """ICE curves drawn per model: the Effects view's `n_ice`, the same rows."""
+
     centered = traitlets.Bool(False).tag(sync=True)
     """Draw every curve as its change from the first grid value."""
 
     _models_curves = traitlets.Dict().tag(sync=True)
     """What is drawn (widgets/_inspector_effects_payloads.py)."""
+
+    effects_view: Callable[[], Any] | None = None
+    """The inspector's Effects view (a callable giving it), whose partial
+    dependence of the reviewed model this panel takes (`shown_curve`)."""
 
     def __init__(
         self,
@@ -107,6 +114,7 @@ class ModelsEffects(ComputationWidget):
         target: str = "",
         effect: Literal["pd", "ale"] = "pd",
         ice: bool = False,
+        n_ice: int = 100,
         centered: bool = False,
         random_state: int = 0,
         run: bool = True,
@@ -129,6 +137,7 @@ class ModelsEffects(ComputationWidget):
             target=target,
             effect=effect,
             ice=ice,
+            n_ice=n_ice,
             centered=centered,
         )
         self._ready = True
@@ -138,9 +147,13 @@ class ModelsEffects(ComputationWidget):
     def _key(self):
         """What the settings ask to compute (ICE: partial dependence's, of
         one feature)."""
-        one_pd = self.effect == "pd" and len(self.features) == 1
+        individual = self.effect == "pd" and len(self.features) == 1 and self.ice
         return CurvesKey(
-            tuple(self.features), self.grid_resolution, one_pd and self.ice, self.effect
+            tuple(self.features),
+            self.grid_resolution,
+            individual,
+            self.effect,
+            self.n_ice if individual else None,
         )
 
     def _stream(self, cancel):
@@ -171,6 +184,12 @@ class ModelsEffects(ComputationWidget):
                 results[name] = last
                 yield self._kept(ModelsCurves(key, dict(results)))
                 continue
+            view = None if self.effects_view is None else self.effects_view()
+            shown = shown_curve(view, model, self._X, key, cancel)
+            if shown is not None:  # the reviewed model's: not computed again
+                results[name] = shown
+                yield self._kept(ModelsCurves(key, dict(results)))
+                continue
             stream = iter_partial_dependence(
                 model,
                 X,
@@ -182,7 +201,7 @@ class ModelsEffects(ComputationWidget):
                 method="brute",
                 categorical_features=self._categorical or None,
                 missing="observed",
-                n_ice=N_ICE if key.individual else None,
+                n_ice=key.n_ice,
                 random_state=self._random_state,
                 cancel=cancel,
             )
@@ -251,7 +270,7 @@ class ModelsEffects(ComputationWidget):
             return
         key = self._key()
         # ICE curves computed hold the average too.
-        keys = (key, dataclasses.replace(key, individual=True))
+        keys = (key, dataclasses.replace(key, individual=True, n_ice=self.n_ice))
         with self._lock:
             shown = self.result
             if shown is not None and shown.key in keys:
@@ -334,3 +353,37 @@ class ModelsEffects(ComputationWidget):
             centered=self.centered,
             ale=curves.key.effect == "ale",
         )
+
+
+def shown_curve(effects, model, X, key, cancel):
+    """The Effects view's partial dependence of `model` on the rows `X` for
+    `key`, which every model's panel would otherwise compute again (the same
+    rows, method, grid and ICE rows: the reviewed model's curve); waited for
+    while the view computes; None where the view holds no such curve."""
+    if effects is None or effects._estimator is not model or effects._X is not X:
+        return None
+    while True:
+        with effects._lock:
+            settings, result = effects._held.get("pd", (None, None))
+        if settings is not None and _same_curve(settings, key):
+            if key.individual:
+                return result
+            return dataclasses.replace(result, individual=None, ice_rows=None)
+        if effects.status != "running" or (cancel is not None and cancel.is_set()):
+            return None
+        time.sleep(0.02)  # the view's run, started first, is computing it
+
+
+def _same_curve(settings, key):
+    """Whether the Effects view's partial dependence part (`settings`, a
+    PartSettings) is what `key` asks of the reviewed model."""
+    kinds = ("both",) if key.individual else ("average", "both")
+    return (
+        tuple(settings.features) == key.features
+        and settings.grid_resolution == key.grid_resolution
+        and settings.kind in kinds
+        and settings.scale == "probability"
+        and not settings.centered
+        and not settings.at_ale_edges
+        and (not key.individual or settings.n_ice == key.n_ice)
+    )

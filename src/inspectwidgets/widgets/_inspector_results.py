@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._embedding import VIEW_CLASSES
+from ._figures import new_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,6 +24,7 @@ class InspectorResults:
     ModelInspector, over its children (`_children`) and its header."""
 
     _children: dict[str, ComputationWidget]
+    _header: dict
     _header_frame: Callable[[], pd.DataFrame]
     _tab: Callable[[], str]
 
@@ -51,8 +53,18 @@ class InspectorResults:
 
     def figure(self, view: str | None = None) -> Figure:
         """A matplotlib Figure of `view` (a key of :attr:`views`; the shown
-        tab when None), drawn by its Display."""
+        tab when None), drawn by its Display; "header" draws what
+        ``to_frame("header")`` holds: per scorer, the model's held-out score
+        beside the dummy's (the other models' and the cohorts' too), the
+        header's warning as the title."""
         view = view or self._tab()
+        if view == "header":  # what to_frame("header") holds, drawn
+            from ..plotting._scores import draw_header_scores
+
+            frame = self._header_frame()
+            figure = new_figure((max(6.4, 3.2 * frame["scorer"].nunique() + 1.5), 3.8))
+            draw_header_scores(figure, frame, self._header.get("warning", ""))
+            return figure
         if view not in self._children:
             raise ValueError(
                 f"view: expected one of {list(self._children)}; got {view!r}."

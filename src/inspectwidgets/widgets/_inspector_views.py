@@ -111,6 +111,8 @@ class InspectorViews(InspectorScores):
             old.unobserve_all()  # nothing of it reaches the mirror any more
             old.close()
         child = (cls or VIEW_CLASSES[key])(*args, run=False, **kwargs)
+        if hasattr(child, "_bad_model"):
+            child._bad_model = None  # the inspector's header warns
         self._children[key] = child
         names = mirrored(child)
         self._publish(key, {name: getattr(child, name) for name in names})
@@ -205,18 +207,22 @@ class InspectorViews(InspectorScores):
             old = self._children.get("effects_models")
             shown = ("effect", "ice", "centered")
             if every_model or old is None:
-                self._child(
+                panel = self._child(
                     "effects_models",
                     self._models,
                     X,
                     features=first,
                     grid_resolution=effects.grid_resolution,
                     target=effects.target,
+                    n_ice=effects.n_ice,
                     random_state=self._random_state,
                     **({k: getattr(old, k) for k in shown} if old else {}),
                 )
+                # The reviewed model's curve is the Effects view's: taken.
+                panel.effects_view = lambda: self._children.get("effects")
             effects.observe(
-                self._on_effects_settings, names=["grid_resolution", "target"]
+                self._on_effects_settings,
+                names=["grid_resolution", "target", "n_ice"],
             )
         X_train, y_train = self._train
         if X_train is not None:
@@ -300,7 +306,8 @@ class InspectorViews(InspectorScores):
 
     def _follow_effects(self):
         """Every model's curves follow the Effects view: its feature (or
-        pair), its grid resolution and class; marked to run when next shown."""
+        pair), its grid resolution, class and ICE rows; marked to run when
+        next shown."""
         child = self._children.get("effects_models")
         effects = self._children["effects"]
         if child is None or not effects.features:
@@ -309,6 +316,7 @@ class InspectorViews(InspectorScores):
             "features": list(effects.features),
             "grid_resolution": effects.grid_resolution,
             "target": effects.target,
+            "n_ice": effects.n_ice,
         }
         if all(getattr(child, k) == v for k, v in settings.items()):
             return

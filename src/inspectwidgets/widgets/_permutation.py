@@ -37,6 +37,7 @@ from ._importance_method import (
 from ._importance_split import ImportanceSplit, split_figure
 from ._options import OWN_SCORE, STATIC, scorer_options
 from ._permutation_payloads import chart_payload, subgroup_chart_payload
+from ._review_header import BadModelCheck
 from ._selection import FeatureSelection
 from ._workload import Workload, is_large, rows_text, workload_text
 
@@ -206,6 +207,8 @@ class PermutationImportanceWidget(
             n_jobs=n_jobs, sample_weight=sample_weight, max_samples=max_samples
         )
         self._n_bootstrap = n_bootstrap
+        # The inspector's warning, said here too (None in an inspector's child).
+        self._bad_model = BadModelCheck(estimator, X, y)
         split_options = self._init_split(X, all_labels)
         self._ready = False
         super().__init__(
@@ -358,12 +361,13 @@ class PermutationImportanceWidget(
     }
 
     def _chart_of(self, result):
-        if isinstance(result, SubgroupImportanceResult):
-            return {
-                **subgroup_chart_payload(result, self.max_features),
-                **self._chart_extras,
-            }
-        return {**chart_payload(result, self.max_features), **self._chart_extras}
+        split = isinstance(result, SubgroupImportanceResult)
+        payload = (subgroup_chart_payload if split else chart_payload)(
+            result, self.max_features
+        )
+        check = None if split else self._bad_model
+        warning = "" if check is None else check.warning(result.baseline_scores)
+        return {**payload, **self._chart_extras, "warning": warning}
 
     def _progress_of(self, result):
         return result.rounds_done, result.n_repeats

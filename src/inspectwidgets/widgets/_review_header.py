@@ -141,6 +141,34 @@ def with_model_scores(header, model_scores):
     }
 
 
+class BadModelCheck:
+    """The header's check for an Importance view shown on its own (the
+    standalone PermutationImportanceWidget, where no inspector's header
+    says it): the same dummy, threshold and warning, the dummy fitted and
+    scored on the view's rows (it has no training rows). Each set of
+    scorers' dummy scores is computed once."""
+
+    def __init__(self, estimator, X, y):
+        self.estimator, self.X, self.y = estimator, X, y
+        self._headers = {}
+
+    def warning(self, model_scores):
+        """:data:`BAD_MODEL_WARNING` if the model's score of some scorer
+        (`model_scores`, by name) barely beats the dummy's, else ""."""
+        names = tuple(model_scores)
+        if names not in self._headers:
+            self._headers[names] = review_header(
+                self.estimator,
+                self.X,
+                self.y,
+                X_train=None,
+                y_train=None,
+                scorers=names,
+                n_rows_views=self.X.shape[0],
+            )
+        return with_model_scores(self._headers[names], model_scores)["warning"]
+
+
 def scores_frame(header):
     """The header's scores as a DataFrame: scorer, model, dummy, barely."""
     frame = pd.DataFrame(

@@ -37,18 +37,47 @@ def _sklearn_copies(X, columns, n_repeats, random_state):
     return copies
 
 
-def _by_hand(model, X, y, scoring, columns, n_repeats, random_state, counts, sw):
-    """Importance under resample b, from scikit-learn's scorer called on each
-    permuted copy with the pair weights (bootstrap.py's module docstring):
-    mean over repeats of (baseline_b - permuted_b)."""
-    scorer = get_scorer(scoring)
+def _change_weights(counts, donors, sw):
+    """A permuted row's change of loss weighs c_i + c_j - 1 (j its donor),
+    times the user's weight (bootstrap.py's module doc)."""
+    return (counts + counts[donors] - 1) * (1.0 if sw is None else sw)
+
+
+def _drop_by_hand(scorer, model, X, copy, y, counts, donors, sw, squares=None):
+    """A copy's drop of score under one resample, from scikit-learn's scorer
+    called on X and on the copy with the rows' change weights w: for a mean
+    of row losses, the w-weighted mean change times sum(w) over the
+    resample's weight sum(c * sw); for r2, the w-weighted change of the
+    squared errors over the resample's sum of squares (`squares`: y's
+    weighted sum of squares under w, then under c)."""
     user = 1.0 if sw is None else sw
-    baseline = scorer(model, X, y, sample_weight=counts * user)
-    permuted = [
-        scorer(model, copy, y, sample_weight=(counts + counts[donors] - 1) * user)
+    w = _change_weights(counts, donors, sw)
+    drop = scorer(model, X, y, sample_weight=w) - scorer(
+        model, copy, y, sample_weight=w
+    )
+    if squares is None:
+        return drop * np.sum(w) / np.sum(counts * user)
+    return drop * squares(w) / squares(counts * user)
+
+
+def _sum_of_squares(y):
+    y = np.asarray(y, dtype=float)
+
+    def squares(w):
+        return np.sum(w * (y - np.sum(w * y) / np.sum(w)) ** 2)
+
+    return squares
+
+
+def _by_hand(model, X, y, scoring, columns, n_repeats, random_state, counts, sw):
+    """Importance under resample b, from scikit-learn's scorer called by hand
+    on each permuted copy: mean over repeats of the copy's drop."""
+    scorer = get_scorer(scoring)
+    drops = [
+        _drop_by_hand(scorer, model, X, copy, y, counts, donors, sw)
         for copy, donors in _sklearn_copies(X, columns, n_repeats, random_state)
     ]
-    return np.mean(baseline - np.asarray(permuted))
+    return np.mean(drops)
 
 
 @pytest.fixture(scope="module")
@@ -132,15 +161,18 @@ def test_r2_resamples_equal_sklearn_by_hand_on_a_frame_with_nan_and_a_category()
             shuffling, composed = np.arange(n), np.arange(n)
             permuted = X.copy()
             values = []
-            base = scorer(model, X, y, sample_weight=counts[b])
             for _ in range(2):
                 rng_b.shuffle(shuffling)
                 column = permuted.iloc[shuffling, f]
                 column.index = permuted.index
                 permuted[permuted.columns[f]] = column
                 composed = composed[shuffling]
-                weight = counts[b] + counts[b][composed] - 1
-                values.append(base - scorer(model, permuted, y, sample_weight=weight))
+                values.append(
+                    _drop_by_hand(
+                        scorer, model, X, permuted, y, counts[b], composed, None,
+                        _sum_of_squares(y),
+                    )
+                )  # fmt: skip
             assert_blas_close(walked.importances_bootstrap[f, b], np.mean(values))
 
 
@@ -267,9 +299,9 @@ def test_streamed_intervals_follow_the_repeats(diabetes):
     for r in rounds:
         values = r.bootstrap_importances()
         # Each snapshot's resampled importances average only its repeats.
-        expected = r.bootstrap_baseline_scores["score"] - r.bootstrap_permuted_scores[
-            "score"
-        ].mean(axis=1)
+        expected = (
+            r.bootstrap_baseline_scores["score"] - r.bootstrap_permuted_scores["score"]
+        ).mean(axis=1)
         assert_array_equal(values, expected)
         assert_allclose(r.interval(), np.percentile(values, [10, 90], axis=1).T)
     full = permutation_importance(model, X, y, return_result=True, **kwargs)

@@ -11,7 +11,8 @@ the order of the first coordinate of a classical multidimensional scaling of
 their dissimilarity, the sum over the other features of the distance between
 the feature's distribution within the two categories (Kolmogorov-Smirnov for
 numeric features, total variation for categorical ones), as Apley & Zhu
-suggest (section 5.3) and Molnar's iml package does.
+suggest (section 5.3) and Molnar's iml package does. Missing values are one
+more category (see `category_order`).
 """
 
 import numpy as np
@@ -56,13 +57,10 @@ def category_order(X, position, names, categorical):
     `categorical` marks the other columns taken as categorical.
     """
     column = pd.Series(np.asarray(_column(X, position), dtype=object))
-    if column.isna().any():
-        raise ValueError(
-            f"X: column {quoted(names[position])} holds {int(column.isna().sum())} "
-            "missing value(s), which a categorical ALE cannot order among the "
-            "categories; give them a category of their own, or drop those rows."
-        )
-    codes, categories = pd.factorize(column, sort=True)
+    # A missing value (NaN, None, pd.NA) is a category of its own, ordered
+    # among the others as they are, as partial dependence's "missing"
+    # category; the model predicts its rows with the feature missing.
+    codes, categories = pd.factorize(column, sort=True, use_na_sentinel=False)
     k = len(categories)
     if k < 2:
         raise ValueError(

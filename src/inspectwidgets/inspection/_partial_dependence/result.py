@@ -198,26 +198,65 @@ class PartialDependenceResult:
             bunch["individual"] = self.individual
         return bunch
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self, ice: bool = False) -> pd.DataFrame:
         """Tidy DataFrame of the average: one row per grid point and output,
-        with a column per feature, ``output``, ``average`` and ``done``."""
+        with a column per feature, ``output``, ``average`` and ``done``.
+
+        With `ice` (a result with `individual`), every curve instead, one
+        row per grid point, output and curve: a column per feature,
+        ``output``, ``curve`` ("average", then "ice"), ``row`` (the position
+        in X of an ICE curve's row, <NA> for the average), ``value`` and
+        ``done``.
+        """
         import pandas as pd
 
         shape = self.done.shape
         index = np.indices(shape).reshape(len(shape), -1)
         n_outputs = self.average.shape[0]
-        columns = {
-            name: np.tile(np.asarray(values, dtype=object)[ix], n_outputs)
+        outputs = np.asarray(
+            list(
+                self.output_names if self.output_names is not None else range(n_outputs)
+            ),
+            dtype=object,
+        )
+        if not ice or self.individual is None:
+            columns = self._grid_columns(index, n_outputs)
+            columns["output"] = np.repeat(outputs, index.shape[1])
+            columns["average"] = self.average.reshape(n_outputs, -1).ravel()
+            columns["done"] = np.tile(self.done.ravel(), n_outputs)
+            return pd.DataFrame(columns)
+        # Curves: the average's, then each ICE row's; per curve, outputs x grid.
+        n_rows = self.individual.shape[1]
+        rows = np.arange(n_rows) if self.ice_rows is None else self.ice_rows
+        n_points = index.shape[1]
+        values = np.concatenate(
+            [
+                self.average.reshape(1, n_outputs, n_points),
+                self.individual.reshape(n_outputs, n_rows, n_points).transpose(1, 0, 2),
+            ]
+        )
+        n_curves = n_rows + 1
+        columns = self._grid_columns(index, n_outputs * n_curves)
+        columns["output"] = np.tile(np.repeat(outputs, n_points), n_curves)
+        columns["curve"] = np.repeat(
+            np.asarray(["average"] + ["ice"] * n_rows, dtype=object),
+            n_outputs * n_points,
+        )
+        columns["row"] = pd.array(
+            np.repeat(np.concatenate([[-1], rows]), n_outputs * n_points),
+            dtype="Int64",
+        )
+        columns["row"][: n_outputs * n_points] = pd.NA
+        columns["value"] = values.ravel()
+        columns["done"] = np.tile(self.done.ravel(), n_outputs * n_curves)
+        return pd.DataFrame(columns)
+
+    def _grid_columns(self, index, n_repeats):
+        """Each feature's grid value at the flattened grid points `index`,
+        repeated `n_repeats` times."""
+        return {
+            name: np.tile(np.asarray(values, dtype=object)[ix], n_repeats)
             for name, values, ix in zip(
                 self.feature_names, self.grid_values, index, strict=True
             )
         }
-        outputs = (
-            self.output_names if self.output_names is not None else range(n_outputs)
-        )
-        columns["output"] = np.repeat(
-            np.asarray(list(outputs), dtype=object), index.shape[1]
-        )
-        columns["average"] = self.average.reshape(n_outputs, -1).ravel()
-        columns["done"] = np.tile(self.done.ravel(), n_outputs)
-        return pd.DataFrame(columns)

@@ -12,17 +12,31 @@ again.
 The baseline's row i weighs ``c_i * sample_weight[i]``. A row of a permuted
 copy pairs row i (its target and other features) with the permuted
 feature's value from its donor row ``j = permutation[i]``, so a resample
-changes its weight through both rows: it weighs ``(c_i + c_j - 1) *
-sample_weight[i]``, the first-order (linear) effect of both counts; it can
-be negative. Every row thus moves the importance as a target and as a
-donor, as it does across held-out samples. Weighting a copy's row by ``c_i``
-alone treats the donors as fixed and misses much of the sampling variance;
-weighting it by ``c_i * c_j`` (a resample's count of such pairs) adds a
-second-order term as large as the whole loss's variance. In a simulation of
-a known process (95 % intervals over fresh held-out sets, the model fixed)
-``c_i`` covered 64 to 93 %, ``c_i * c_j`` 87 to 99 % with intervals too wide
-where the rows' losses are noisy, ``c_i + c_j - 1`` 85 to 98 %
-(tests/engine/permutation/test_heldout_bootstrap.py keeps one of these).
+moves the copy's importance through both rows. The copy's score under a
+resample is the baseline's plus the resampled sum of its rows' *changes*
+of loss (permuted minus unpermuted), row i's change weighing ``(c_i + c_j -
+1) * sample_weight[i]``: the first-order (linear) effect of both counts on
+the change, which can be negative. Every row thus moves the importance as
+a target and as a donor, as it does across held-out samples, and only
+through what the permutation changed: a copy whose predictions are the
+baseline's scores as the baseline under every resample, so a feature the
+model ignores has the interval [0, 0].
+
+Weighting the copy's whole loss by ``c_i + c_j - 1`` (as before issue #52)
+also credited the donor with its target's unpermuted loss, noise the size
+of the loss's own spread (over sqrt(n_repeats)), which gave an ignored
+feature [-0.014, 0.016]. Weighting a copy's row by ``c_i`` alone treats the
+donors as fixed and misses much of the sampling variance; by ``c_i * c_j``
+(a resample's count of such pairs) adds a second-order term as large as the
+whole loss's variance. In a simulation of a known process (95 % intervals
+over fresh held-out sets, the model fixed) ``c_i`` covered 64 to 93 %,
+``c_i * c_j`` 87 to 99 % with intervals too wide where the rows' losses are
+noisy (tests/engine/permutation/test_heldout_bootstrap.py keeps one such
+simulation). Against the bootstrap it stands for (each resample's
+importance by scikit-learn, the model predicting every resampled copy:
+tests/engine/permutation/test_bootstrap_by_resampling.py) the interval
+agrees within a quarter of its width with 5 repeats; with one repeat it is
+wider, by the changes' pair-to-pair noise that the repeats average.
 
 The weights being linear in the counts, each score is a ratio of weighted
 sums over rows, and ``sum_i c_{p(i)} a_i = sum_j c_j a_{p^-1(j)}``: every
@@ -30,7 +44,9 @@ resample of every copy comes from one matrix product of row sums (copies x
 rows) with the counts (rows x resamples). Hence only metrics that are
 weighted means of per-row losses are resampled (r2, a ratio of two): mean
 squared, root mean squared, absolute and absolute percentage errors,
-accuracy and log loss.
+accuracy and log loss. The copies' sums start from the baseline's row
+losses: where X's predictions ride the first chunk, the copies are scored
+under the resamples once X's are in (``chunks.LaterResamples``).
 """
 
 import numbers
@@ -102,16 +118,6 @@ class HeldoutBootstrap:
     @property
     def n_bootstrap(self):
         return self.draw.n_bootstrap
-
-    def weights(self, b, donors=None):
-        """The weights of resample `b` over every row: the baseline's, or
-        with `donors` (a copy's permutation) a permuted copy's."""
-        w = self.counts[:, b].astype(np.float64)
-        if donors is not None:
-            w += w[donors] - 1
-        if self.sample_weight is not None:
-            w *= np.asarray(self.sample_weight, dtype=np.float64)
-        return w
 
     def resampled_sums(self, sums):
         """``sums @ counts``, shape (k, n_bootstrap), for `sums` of shape
@@ -229,100 +235,122 @@ def _draw_counts(draw):
     return counts
 
 
-def bootstrap_scores(plan, outputs, n_blocks, y, bootstrap, donors=None):
-    """Every scorer's scores of `n_blocks` equal blocks of prediction
-    `outputs` (as :meth:`~.scoring.ScoringPlan.score_blocks` takes them) under
-    each resample: a dict of arrays of shape (n_blocks, n_bootstrap), NaN
-    where a metric's inputs are outside what it reproduces. `donors` holds
-    each block's permutation (None for the baseline's)."""
+@dataclass(frozen=True)
+class ResampledLoss:
+    """One scorer's baseline under the resamples, as its copies' resampled
+    scores start from it: the rows' losses (None where the metric's inputs
+    are outside what it reproduces) and, per resample, the weighted sum of
+    the losses, of the weights and (r2) of y's squared deviations."""
+
+    how: str  # "mean", "sqrt" or "r2"
+    sign: float  # the scorer's: -1 for an error, 1 for a score
+    row_losses: np.ndarray | None
+    total: np.ndarray | None  # (n_bootstrap,)
+    weight: np.ndarray | None
+    squares: np.ndarray | None  # r2's denominator
+
+    def scores(self, changes=0.0):
+        """The scores under each resample of rows whose summed losses moved
+        by `changes` (0 for the baseline itself; (copies, n_bootstrap) for
+        permuted copies): NaN without row losses."""
+        if self.row_losses is None:
+            return np.full(np.shape(changes) or np.shape(self.weight), np.nan)
+        total = self.total + changes
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if self.how != "r2":
+                mean = total / self.weight
+                return self.sign * (np.sqrt(mean) if self.how == "sqrt" else mean)
+            r2 = 1 - total / self.squares
+        # scikit-learn's force_finite
+        r2 = np.where(self.squares == 0, np.where(total == 0, 1.0, 0.0), r2)
+        return self.sign * r2
+
+
+def resampled_baseline(plan, outputs, y, bootstrap):
+    """Each scorer's :class:`ResampledLoss` of the unpermuted rows'
+    predictions `outputs` (as :meth:`~.scoring.ScoringPlan.score_blocks`
+    takes them): row i weighs ``c_i * sample_weight[i]``."""
+    y = np.asarray(y)
+    weight = _user_weight(bootstrap, y.shape[0])
+    blocked = {method: value[np.newaxis] for method, value in outputs.items()}
+    y_centred = y.astype(float) - y.mean() if y.dtype.kind in "fiu" else None
+    sums = [weight]
+    if y_centred is not None:  # the weighted sum of squares is shift-free
+        sums += [weight * y_centred, weight * y_centred**2]
+    losses = {}
+    for planned in plan.scorers:
+        how, row_losses = _row_loss(planned)
+        loss = row_losses(y, plan._response(planned, blocked), plan._classes)
+        losses[planned.name or "score"] = (how, planned.scorer._sign, loss)
+        if loss is not None:
+            sums.append(weight * loss[0])
+    resampled = bootstrap.resampled_sums(np.asarray(sums))
+    total_weight = resampled[0]
+    squares = None
+    if y_centred is not None:
+        squares = resampled[2] - resampled[1] ** 2 / total_weight
+    out, next_row = {}, 3 if y_centred is not None else 1
+    for name, (how, sign, loss) in losses.items():
+        if loss is None:
+            out[name] = ResampledLoss(how, sign, None, None, total_weight, None)
+            continue
+        out[name] = ResampledLoss(
+            how, sign, loss[0], resampled[next_row], total_weight, squares
+        )
+        next_row += 1
+    return out
+
+
+def bootstrap_scores(plan, outputs, n_blocks, y, bootstrap, donors, baseline):
+    """Every scorer's scores of `n_blocks` permuted copies, equal blocks of
+    prediction `outputs` (as :meth:`~.scoring.ScoringPlan.score_blocks` takes
+    them), under each resample: a dict of arrays of shape (n_blocks,
+    n_bootstrap), NaN where a metric's inputs are outside what it
+    reproduces. `donors` holds each block's permutation, `baseline` each
+    scorer's :class:`ResampledLoss` of the unpermuted rows.
+
+    A copy's score under a resample is its baseline's plus the resampled
+    sum of its rows' changes of loss, row i's change weighing ``c_i + c_j -
+    1`` (j its donor; see the module doc): a copy whose predictions are the
+    baseline's changes nothing, under every resample."""
     blocked = {
         method: value.reshape((n_blocks, -1) + value.shape[1:])
         for method, value in outputs.items()
     }
     y = np.asarray(y)
-    n_rows = y.shape[0]
-    weight = (
-        np.ones(n_rows)
-        if bootstrap.sample_weight is None
-        else np.asarray(bootstrap.sample_weight, dtype=np.float64)
-    )
-    donors = [None] * n_blocks if donors is None else donors
-    inverses = {id(p): None if p is None else np.argsort(p) for p in donors}
-    # Row sums to resample, as rows of one matrix: per scorer its blocks'
-    # weighted losses, and per permutation the weights and (for r2) y's
-    # moments about its mean (the weighted sum of squares is shift-free).
-    sums, where = [], {}
-
-    def add(key, rows):
-        where[key] = slice(len(sums), len(sums) + len(rows))
-        sums.extend(rows)
-
-    y_centred = y.astype(float) - y.mean() if y.dtype.kind in "fiu" else None
-    for key in inverses:  # one permutation's id
-        add(("weight", key), [weight])
-        if y_centred is not None:
-            add(("y", key), [weight * y_centred, weight * y_centred**2])
-    losses = {}
+    weight = _user_weight(bootstrap, y.shape[0])
+    inverses = [np.argsort(p) for p in donors]
+    rows, offsets, spans = [], [], {}
     for planned in plan.scorers:
-        how, row_losses = _row_loss(planned)
+        name = planned.name or "score"
+        _, row_losses = _row_loss(planned)
         loss = row_losses(y, plan._response(planned, blocked), plan._classes)
-        losses[planned.name or "score"] = (how, loss, planned.scorer._sign)
-        if loss is not None:
-            add(planned.name or "score", list(weight * loss))
-    resampled = _linear_sums(np.asarray(sums), where, donors, inverses, bootstrap)
+        if loss is None or baseline[name].row_losses is None:
+            continue
+        # Exactly 0 wherever a copy's prediction is the baseline's.
+        changes = weight * (loss - baseline[name].row_losses)
+        spans[name] = slice(len(rows), len(rows) + n_blocks)
+        for b, inverse in enumerate(inverses):
+            # sum_i (c_i + c_p(i) - 1) d_i = sum_j c_j (d_j + d_p^-1(j)) - sum d
+            rows.append(changes[b] + changes[b, inverse])
+            offsets.append(changes[b].sum())
+    if rows:
+        resampled = bootstrap.resampled_sums(np.asarray(rows))
+        resampled -= np.asarray(offsets)[:, np.newaxis]
     return {
-        name: sign * _scores(how, resampled, name, donors)
-        if loss is not None
-        else np.full((n_blocks, bootstrap.n_bootstrap), np.nan)
-        for name, (how, loss, sign) in losses.items()
+        name: baseline[name].scores(
+            resampled[spans[name]]
+            if name in spans
+            else np.full((n_blocks, bootstrap.n_bootstrap), np.nan)
+        )
+        for name in baseline
     }
 
 
-def _linear_sums(sums, where, donors, inverses, bootstrap):
-    """Each row sum of `sums` under each resample's weights, as
-    ``{key: (rows, n_bootstrap)}``: ``sum_i c_i a_i`` for the baseline,
-    ``sum_i (c_i + c_{p(i)} - 1) a_i`` for a copy permuted by p, which is
-    ``sum_j c_j (a_j + a_{p^-1(j)}) - sum_i a_i``."""
-    rows, offsets = [], []
-    for key, span in where.items():
-        block = sums[span]
-        if isinstance(key, tuple):  # one permutation's own rows
-            inverse = inverses[key[1]]
-            rows.append(block if inverse is None else block + block[:, inverse])
-            offsets.append(0 if inverse is None else block.sum(axis=1))
-            continue
-        # A scorer's blocks, each with its own permutation.
-        paired = np.empty_like(block)
-        offset = np.zeros(len(block))
-        for b, p in enumerate(donors):
-            inverse = inverses[id(p)]
-            paired[b] = block[b] if inverse is None else block[b] + block[b, inverse]
-            offset[b] = 0 if inverse is None else block[b].sum()
-        rows.append(paired)
-        offsets.append(offset)
-    total = bootstrap.resampled_sums(np.concatenate(rows))
-    out, start = {}, 0
-    for (key, span), offset in zip(where.items(), offsets, strict=True):
-        n = span.stop - span.start
-        out[key] = total[start : start + n] - np.asarray(offset)[..., None]
-        start += n
-    return out
-
-
-def _scores(how, resampled, name, donors):
-    """One scorer's (block, resample) scores from the resampled sums."""
-    total = resampled[name]
-    weight = np.stack([resampled[("weight", id(p))][0] for p in donors])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if how != "r2":
-            mean = total / weight
-            return np.sqrt(mean) if how == "sqrt" else mean
-        first = np.stack([resampled[("y", id(p))][0] for p in donors])
-        second = np.stack([resampled[("y", id(p))][1] for p in donors])
-        denominator = second - first**2 / weight
-        r2 = 1 - total / denominator
-    # scikit-learn's force_finite
-    return np.where(denominator == 0, np.where(total == 0, 1.0, 0.0), r2)
+def _user_weight(bootstrap, n_rows):
+    if bootstrap.sample_weight is None:
+        return np.ones(n_rows)
+    return np.asarray(bootstrap.sample_weight, dtype=np.float64)
 
 
 def _squared(y, predictions, classes):

@@ -29,8 +29,12 @@ class PermutedChunks:
     walk_block_bytes: int
     n_threads: int
     bootstrap: object = None  # the held-out resamples (bootstrap.py), or None
+    # X's scores under them, which the copies' start from (by name,
+    # bootstrap.ResampledLoss); None where X rides the first chunk: every
+    # chunk then leaves its resamples to the run (LaterResamples).
+    resampled_baseline: dict | None = None
     # Whether the first chunk, X's riding, leaves its scores under the
-    # resamples for later (LaterResamples): a widget's first bars.
+    # resamples for after its results are shown: a widget's first bars.
     resample_first_later: bool = False
     # A conditional run's subgroups: per feature, None (one subgroup: the
     # repeat's permutation) or its rows' codes and the rows sorted by them.
@@ -109,7 +113,11 @@ def _resampled(c, outputs, copies):
     if c.bootstrap is None:
         return None
     donors = [permutation for permutation, _ in copies]
-    return bootstrap_scores(c.plan, outputs, len(copies), c.y, c.bootstrap, donors)
+    if c.resampled_baseline is None:
+        return LaterResamples(c.plan, c.y, c.bootstrap, outputs, donors)
+    return bootstrap_scores(
+        c.plan, outputs, len(copies), c.y, c.bootstrap, donors, c.resampled_baseline
+    )
 
 
 def _walk(c, copies, rides):
@@ -130,7 +138,6 @@ def _walk(c, copies, rides):
         block_bytes=c.walk_block_bytes,
     )
     baseline = None
-    later = rides and c.bootstrap is not None and c.resample_first_later
     if rides:  # scored first, as when predicted before the run
         n_rows = len(c.shortcut_rows)
         baseline = c.plan.baseline_of(
@@ -138,28 +145,20 @@ def _walk(c, copies, rides):
             c.shortcut_rows,
             c.y,
             c.sample_weight,
-            None if later else c.bootstrap,
         )
         outputs = {m: v[n_rows:] for m, v in outputs.items()}
     copies = copies[1:] if rides else copies
     scores = c.plan.score_blocks(outputs, len(copies), c.y, c.sample_weight, None)
-    if later:
-        donors = [permutation for permutation, _ in copies]
-        return (
-            scores,
-            LaterResamples(c.plan, c.y, c.bootstrap, outputs, donors),
-            baseline,
-        )
     return scores, _resampled(c, outputs, copies), baseline
 
 
 @dataclass(frozen=True)
 class LaterResamples:
-    """What the first chunk's scores under the held-out resamples take,
-    scored once its results are shown (``PermutationRun.stream``): the
-    resamples' draw and scores delayed a forest's first bars (timed in
-    benchmarks/results/inspector.md). The same calls on the same
-    predictions as in the chunk: the same numbers, bit for bit."""
+    """What a chunk's scores under the held-out resamples take, where X's
+    predictions ride the first chunk: the copies' scores start from X's
+    (bootstrap.bootstrap_scores), so they are scored once X's are, by the
+    run (`later_resamples_scored`). The same calls on the same predictions
+    as in a chunk: the same numbers, bit for bit."""
 
     plan: ScoringPlan
     y: object
@@ -167,31 +166,65 @@ class LaterResamples:
     outputs: dict  # the copies' predictions
     donors: list  # each copy's permutation
 
+    def resampled_baseline(self, baseline):
+        """`baseline` (X's, from the first chunk) also scored under the
+        resamples."""
+        if baseline.bootstrap_losses is not None:
+            return baseline
+        return self.plan.resample_baseline(baseline, self.y, self.bootstrap)
+
     def scores(self, baseline):
         """The copies' scores under the resamples (as `score_chunk` returns
-        them), and `baseline` (X's, from the chunk) scored under them too."""
-        n_copies = len(self.donors)
-        copies = bootstrap_scores(
-            self.plan, self.outputs, n_copies, self.y, self.bootstrap, self.donors
+        them), from `baseline` scored under them."""
+        return bootstrap_scores(
+            self.plan,
+            self.outputs,
+            len(self.donors),
+            self.y,
+            self.bootstrap,
+            self.donors,
+            baseline.bootstrap_losses,
         )
-        return copies, self.plan.resample_baseline(baseline, self.y, self.bootstrap)
 
 
-def later_resamples_scored(results, run, job_order, resampled):
-    """The runner's chunk `results`, as they come, with each chunk's
-    LaterResamples scored once the run has yielded what the chunk brought
-    (when it asks for the next chunk), unless no chunk is left: into
+def later_resamples_scored(results, run, job_order, resampled, first_later):
+    """The runner's chunk `results`, as they come, with their LaterResamples
+    scored once X's baseline is (the first chunk brings it): the first
+    chunk's, if `first_later` and chunks are left, once the run has yielded
+    what it brought (when it asks for the next chunk; a widget's first
+    bars, timed in benchmarks/results/inspector.md), else at once; the
+    others' as they come, or with the first if they come before it. Into
     `resampled` (each scorer's (job, resample) scores) and `run.baseline`."""
     n_jobs, arrived = len(job_order), 0
+    waiting = []  # the chunks that came before X's
+
+    def store(start, stop, later, baseline):
+        for name, values in later.scores(baseline).items():
+            resampled[name][job_order[start:stop]] = values
+
     for start, stop, (scores, chunk_resampled, baseline) in results:
         arrived += stop - start
-        later = chunk_resampled if isinstance(chunk_resampled, LaterResamples) else None
-        if later is None or arrived == n_jobs:
-            if later is not None:
-                chunk_resampled, baseline = later.scores(baseline)
+        if not isinstance(chunk_resampled, LaterResamples):
             yield start, stop, (scores, chunk_resampled, baseline)
             continue
-        yield start, stop, (scores, None, baseline)
-        copies, run.baseline = later.scores(run.baseline)
-        for name, values in copies.items():
-            resampled[name][job_order[start:stop]] = values
+        later = chunk_resampled
+        if baseline is None:  # X does not ride this chunk
+            known = run.baseline
+            if known is None or known.bootstrap_losses is None:
+                waiting.append((start, stop, later))
+                yield start, stop, (scores, None, None)
+            else:
+                yield start, stop, (scores, later.scores(known), None)
+            continue
+        if first_later and arrived < n_jobs:
+            yield start, stop, (scores, None, baseline)
+            baseline = run.baseline = later.resampled_baseline(run.baseline)
+            store(start, stop, later, baseline)
+        else:
+            baseline = later.resampled_baseline(baseline)
+            chunk_resampled = later.scores(baseline)
+        for chunk in waiting:
+            store(*chunk, baseline)
+        waiting.clear()
+        if not (first_later and arrived < n_jobs):
+            yield start, stop, (scores, chunk_resampled, baseline)

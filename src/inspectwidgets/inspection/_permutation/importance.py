@@ -198,7 +198,11 @@ class PermutationRun:
             run_plan.schedule, score_chunk, run_plan.chunks, self._cancelled
         )
         chunks = later_resamples_scored(
-            chunks, self, run_plan.chunks.job_order, rounds.resampled
+            chunks,
+            self,
+            run_plan.chunks.job_order,
+            rounds.resampled,
+            run_plan.chunks.resample_first_later,
         )
         for start, stop, result in chunks:
             yield from rounds.add(start, stop, result)

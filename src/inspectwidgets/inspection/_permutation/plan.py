@@ -126,6 +126,7 @@ def plan_run(run):
             else prediction.shortcut.predict_threads(runner.n_workers)
         ),
         bootstrap=run.bootstrap,
+        resampled_baseline=None if rides else run.baseline.bootstrap_losses,
         resample_first_later=run.watched,
         subgroups=run.subgroup_orders,
         error_sum_scoring=error_sum_scoring,

@@ -66,7 +66,9 @@ class PermutationImportanceResult:
     bootstrap_permuted_scores : dict of str to ndarray of shape \
 (n_features, n_repeats_done, n_bootstrap) or None
         With ``n_bootstrap``: the permuted scores under each resample, from
-        the same predictions; else None.
+        the same predictions (the resample's baseline score plus the
+        copy's resampled changes of loss; see the held-out interval in
+        docs/permutation_importance.md); else None.
     confidence_level : float
         The coverage the held-out interval aims at (see :meth:`interval`).
     subgroups : dict of str to tuple of Subgroup, or None
@@ -151,7 +153,10 @@ class PermutationImportanceResult:
         permuted = self.bootstrap_permuted_scores[scorer]  # type: ignore[index]
         if permuted.shape[1] == 0:
             return np.full((permuted.shape[0], permuted.shape[2]), np.nan)
-        return self.bootstrap_baseline_scores[scorer] - permuted.mean(axis=1)
+        # The mean of the differences, not the difference of the means: a
+        # copy scored as the baseline then gives exactly 0.
+        baseline = self.bootstrap_baseline_scores[scorer]
+        return (baseline - permuted).mean(axis=1)
 
     def interval(self, scorer: str | None = None) -> np.ndarray:
         """The held-out interval of each feature's importance, shape

@@ -28,7 +28,7 @@ from .._core.parallel import report_step
 from .._core.pipeline import final_estimator
 from .._core.predictions import call_model
 from .._core.validation import quoted
-from .bootstrap import bootstrap_scores
+from .bootstrap import resampled_baseline
 from .scorers import (
     PlannedScorer,
     as_replayable,
@@ -90,6 +90,9 @@ class Baseline:
     # resample, by name, and the draw they belong to; else None.
     bootstrap_scores: dict | None = None
     bootstrap_draw: object = None
+    # ... and what the permuted copies' scores under them start from
+    # (bootstrap.ResampledLoss, by name).
+    bootstrap_losses: dict | None = field(default=None, compare=False, repr=False)
     # The predictions of X scored, by method: a run under resamples that
     # reuses this baseline scores them again (never compared).
     outputs: dict | None = field(default=None, compare=False, repr=False)
@@ -363,11 +366,12 @@ class ScoringPlan:
         if rows is not None:
             outputs = {m: v[rows] for m, v in outputs.items()}
             y = None if y is None else _safe_indexing(y, rows)
-        resampled = bootstrap_scores(self, outputs, 1, y, bootstrap)
+        losses = resampled_baseline(self, outputs, y, bootstrap)
         return replace(
             baseline,
-            bootstrap_scores={name: v[0] for name, v in resampled.items()},
+            bootstrap_scores={name: loss.scores() for name, loss in losses.items()},
             bootstrap_draw=bootstrap.draw,
+            bootstrap_losses=losses,
         )
 
 
