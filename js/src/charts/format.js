@@ -231,6 +231,34 @@ export function isolate(name) {
 }
 
 /**
+ * A rule (a cohort's, a subgroup's, an ICE cluster's) is names and
+ * conditions: cut at this many characters, not at a name's length, which
+ * drew two subgroups whose rules share their first 40 characters alike.
+ */
+export const MAX_RULE_CHARS = 240;
+
+/**
+ * `rule` as a label draws it: `visibleName`'s escapes, cut at
+ * MAX_RULE_CHARS.
+ *
+ * @param {unknown} rule
+ * @returns {string}
+ */
+export function visibleRule(rule) {
+  return shownName(rule, MAX_RULE_CHARS);
+}
+
+/**
+ * `rule` set apart inside a longer text, as `isolate` sets a name apart.
+ *
+ * @param {unknown} rule
+ * @returns {string}
+ */
+export function isolateRule(rule) {
+  return `\u2068${visibleRule(rule)}\u2069`;
+}
+
+/**
  * `isolate` without the cut: for a label's title, shown on hover, which
  * holds the whole name (a title takes no room in the page).
  *

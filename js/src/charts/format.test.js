@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 
 import {
   MAX_NAME_CHARS,
+  MAX_RULE_CHARS,
   columnFormat,
   cutName,
   formatNumber,
   formatSeconds,
   isolate,
+  isolateRule,
   isolateWhole,
   nameOption,
   showName,
@@ -175,5 +177,17 @@ describe("isolateWhole", () => {
     expect(isolateWhole(long)).toBe(`\u2068${long}\u2069`);
     expect(isolate(long)).toBe(`\u2068${"a".repeat(MAX_NAME_CHARS - 1)}…\u2069`);
     expect(isolateWhole("age ")).toBe("\u2068age␣\u2069");
+  });
+});
+
+describe("isolateRule", () => {
+  it("cuts a rule at MAX_RULE_CHARS, not at a name's length", () => {
+    const a = "`mean concavity` <= 0.0865 and `mean concave points` <= 0.024";
+    const b = "`mean concavity` <= 0.0865 and `mean concave points` > 0.024";
+    // Cut as names, the two subgroups were drawn alike.
+    expect(isolateRule(a)).toBe(`\u2068${a}\u2069`);
+    expect(isolateRule(a)).not.toBe(isolateRule(b));
+    const long = "x".repeat(MAX_RULE_CHARS + 10);
+    expect(isolateRule(long)).toBe(`\u2068${"x".repeat(MAX_RULE_CHARS - 1)}…\u2069`);
   });
 });

@@ -6,7 +6,7 @@
 // list goes to Python (`set_cohorts`), which checks the rule; a refused one
 // comes back as `_cohorts_error`, shown here, the cohorts in force kept.
 
-import { columnFormat, isolate, nameOption, showName } from "../charts/format.js";
+import { columnFormat, isolate, nameOption, showName, visibleRule } from "../charts/format.js";
 import { commitOnEnter } from "../ui/controls.js";
 import { h } from "../ui/dom.js";
 import { cohortColor, conditionText, operatorsFor } from "./cohort_data.js";
@@ -217,7 +217,7 @@ export function createCohortEditor({ model, dom }) {
             },
             [
               h("td", { attrs: { title: line.name } }, [swatch, ` ${isolate(line.name)}`]),
-              showName(h("td", { className: "mi-cohort-rule" }), line.rule),
+              showName(h("td", { className: "mi-cohort-rule" }), line.rule, visibleRule(line.rule)),
               h("td", { text: line.rows }),
               ...line.scores.map((text) => h("td", { text })),
               h("td", {}, [remove]),

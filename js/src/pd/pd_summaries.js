@@ -10,7 +10,7 @@ import { schemeTableau10 } from "d3-scale-chromatic";
 import { area, line } from "d3-shape";
 
 import { decodeArray } from "../codecs.js";
-import { formatNumber, isolate } from "../charts/format.js";
+import { formatNumber, isolate, isolateRule } from "../charts/format.js";
 import { h } from "../ui/dom.js";
 
 /** The colour of a small group's curve: read as "not an estimate". */
@@ -332,7 +332,7 @@ export function createSummaryPanel(
           const button = h("button", {
             className: "pdw-rule",
             testid: "pdw-rule",
-            text: `cluster ${c + 1}: ${isolate(r.rule)} (${formatNumber(r.size)} row${r.size === 1 ? "" : "s"}, ${Math.round(100 * r.precision)}% in it)`,
+            text: `cluster ${c + 1}: ${isolateRule(r.rule)} (${formatNumber(r.size)} row${r.size === 1 ? "" : "s"}, ${Math.round(100 * r.precision)}% in it)`,
             attrs: { type: "button", "aria-pressed": String(r.rule === splitBy) },
           });
           button.dataset.rule = r.rule;

@@ -4,7 +4,7 @@
 
 import { decodeArray } from "../codecs.js";
 import { statusText } from "../ui/status.js";
-import { isolate } from "../charts/format.js";
+import { isolateRule } from "../charts/format.js";
 
 /** @typedef {import("../codecs.js").TypedArray} TypedArray */
 
@@ -112,12 +112,12 @@ export function subgroupLines(subgroups, features) {
     if (groups.length === 1) {
       const [rule, size] = groups[0];
       return [
-        `1 subgroup: ${isolate(rule)} (${rows(size)}; no other feature predicts it)`,
+        `1 subgroup: ${isolateRule(rule)} (${rows(size)}; no other feature predicts it)`,
       ];
     }
     const shown = groups.slice(0, MAX_SUBGROUP_LINES);
     const lines = [`${groups.length} subgroups:`];
-    for (const [rule, size] of shown) lines.push(`${isolate(rule)} (${rows(size)})`);
+    for (const [rule, size] of shown) lines.push(`${isolateRule(rule)} (${rows(size)})`);
     const more = groups.length - shown.length;
     if (more > 0)
       lines.push(`… ${more} more ${more === 1 ? "subgroup" : "subgroups"}`);
