@@ -16,7 +16,9 @@ with ``n_jobs=1``, as the walk then takes one thread (it takes the model's
 own). See README.md beside this file.
 
 XGBoost (its own functions below, ``xgboost_*``; ``--case xgboost`` runs it
-alone): a 200-tree XGBClassifier on 10,000 x 20 (binary, NaN in one column),
+alone, ``--case "xgboost regressor"`` one model): a 200-tree XGBClassifier
+on 10,000 x 20 (binary, NaN in one column), then an XGBRegressor alike (its
+H² through the trees' structure, the exact path),
 scikit-learn's ``permutation_importance`` (5 repeats) and
 ``partial_dependence`` (kind="both") against ours, and the exact H² against
 our generic path, side by side (``_timing.time_side_by_side``: warm-up,
@@ -252,19 +254,21 @@ def lightgbm_table(n_rows, runs, agreement, only=""):
 # --- XGBoost: its own section (a 200-tree XGBClassifier) ---
 
 
-def xgboost_case(n_rows, n_trees=200, n_features=20):
-    """A fitted XGBClassifier and the rows it is inspected on (NaN in one
-    column: its trees learn where missing values go)."""
+def xgboost_case(n_rows, n_trees=200, n_features=20, regressor=False):
+    """A fitted XGBClassifier (or, with `regressor`, an XGBRegressor, whose
+    H² goes through the trees' structure) and the rows it is inspected on
+    (NaN in one column: its trees learn where missing values go)."""
     import xgboost
 
-    X, y = make_classification(
+    make = make_regression if regressor else make_classification
+    X, y = make(
         n_samples=2 * n_rows, n_features=n_features, n_informative=10,
         random_state=RANDOM_STATE,
     )  # fmt: skip
     X[np.random.RandomState(RANDOM_STATE).rand(len(X)) < 0.1, 0] = np.nan
-    model = xgboost.XGBClassifier(
-        n_estimators=n_trees, max_depth=6, random_state=RANDOM_STATE
-    ).fit(X[:n_rows], y[:n_rows])
+    kind = xgboost.XGBRegressor if regressor else xgboost.XGBClassifier
+    model = kind(n_estimators=n_trees, max_depth=6, random_state=RANDOM_STATE)
+    model.fit(X[:n_rows], y[:n_rows])
     return model, X[n_rows:], y[n_rows:]
 
 
@@ -331,19 +335,24 @@ def xgboost_contenders(model, X, y, agreement):
     }
 
 
-def run_xgboost(rows, runs):
-    model, X, y = xgboost_case(rows)
+def run_xgboost(rows, runs, only=""):
     agreement = _agreement.Agreement()
-    print(f"XGBoost: XGBClassifier, 200 trees of depth 6, {rows:,} x 20, {runs} runs")
-    print(f"{'case':55} {'theirs s':>9} {'ours s':>8} {'ratio':>7}")
-    for case, (contenders, check) in xgboost_contenders(model, X, y, agreement).items():
-        seconds, results = _timing.time_side_by_side(contenders, runs)
-        check(results)
-        theirs = seconds.get("sklearn", seconds.get("generic"))
-        print(
-            f"{case:55} {theirs:9.2f} {seconds['ours']:8.2f} "
-            f"{theirs / seconds['ours']:6.1f}x"
-        )
+    for regressor in (False, True):
+        name = "XGBRegressor" if regressor else "XGBClassifier"
+        if only and only not in name.lower():
+            continue
+        model, X, y = xgboost_case(rows, regressor=regressor)
+        print(f"XGBoost: {name}, 200 trees of depth 6, {rows:,} x 20, {runs} runs")
+        print(f"{'case':55} {'theirs s':>9} {'ours s':>8} {'ratio':>7}")
+        cases = xgboost_contenders(model, X, y, agreement)
+        for case, (contenders, check) in cases.items():
+            seconds, results = _timing.time_side_by_side(contenders, runs)
+            check(results)
+            theirs = seconds.get("sklearn", seconds.get("generic"))
+            print(
+                f"{case:55} {theirs:9.2f} {seconds['ours']:8.2f} "
+                f"{theirs / seconds['ours']:6.1f}x"
+            )
     return agreement
 
 
@@ -491,7 +500,8 @@ def main():
     if not case or "xgboost" in case:
         print()
         print(f"load {os.getloadavg()[0]:.1f}")
-        agreement.mismatches.extend(run_xgboost(n_rows, runs).mismatches)
+        kind = next((k for k in ("regressor", "classifier") if k in case), "")
+        agreement.mismatches.extend(run_xgboost(n_rows, runs, kind).mismatches)
     if not case or "catboost" in case:
         print()
         print(f"load {os.getloadavg()[0]:.1f}")

@@ -156,7 +156,7 @@ class ModelInspector(
     'bmi'
     >>> inspector.selected_features = ["bmi"]  # as a click on its bar does
     >>> inspector.wait()["effects"], list(inspector.to_frame("effects"))
-    ('done', ['bmi', 'output', 'average', 'done'])
+    ('done', ['bmi', 'output', 'curve', 'row', 'value', 'done'])
     """
 
     _esm = STATIC / "inspector_widget.js"
