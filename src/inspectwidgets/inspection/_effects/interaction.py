@@ -127,7 +127,9 @@ def interaction_strength(
         (``n_top * (n_top - 1) / 2`` pairs). Ignored otherwise.
     n_samples : int or None, default=300
         Rows drawn (without replacement) from X as the data points; None or
-        more than X has: every row, undrawn.
+        more than X has: every row, undrawn. A number whose n x n batches
+        would not fit in half the memory available is refused (ValueError
+        naming the largest that fits) before any prediction.
     random_state : int, RandomState instance or None, default=None
         Draws the rows.
     sample_weight : array-like of shape (n_rows,), default=None
