@@ -117,6 +117,8 @@ def accumulated_local_effects(
         unique quantiles at levels ``0, 1/K, ..., 1`` (fewer bins where
         quantiles tie), as Apley & Zhu and alibi take them. Row ``i`` falls
         in bin ``k`` when ``z_{k-1} < x_i <= z_k``, the minimum in the first.
+        A number whose edges and bins would not fit in half the memory
+        available is refused (ValueError naming the largest that fits).
     sample_weight : array-like of shape (n_samples,), default=None
         Weights of the rows in every bin's mean, count and in the centring:
         finite and non-negative, not all zero (a ValueError names the first

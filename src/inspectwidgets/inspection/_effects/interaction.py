@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._core.budget import x_bytes
 from .._core.chunks import DEFAULT_MAX_MEMORY
 from .._core.hints import (
     Algorithm,
@@ -31,9 +32,11 @@ from .._core.hints import (
     Scale,
 )
 from .._core.validation import quoted
+from .._partial_dependence.run import _n_targets
 from .._shortcuts import path_of
 from .copies import CopyPredictor
 from .exact_trees import ExactTreeDependence
+from .footprint import check_n_samples
 from .interaction_params import checked_arguments
 
 # Default pairs: those among `n_top` (5) features with the largest H²_j, as
@@ -124,7 +127,9 @@ def interaction_strength(
         (``n_top * (n_top - 1) / 2`` pairs). Ignored otherwise.
     n_samples : int or None, default=300
         Rows drawn (without replacement) from X as the data points; None or
-        more than X has: every row, undrawn.
+        more than X has: every row, undrawn. A number whose n x n batches
+        would not fit in half the memory available is refused (ValueError
+        naming the largest that fits) before any prediction.
     random_state : int, RandomState instance or None, default=None
         Draws the rows.
     sample_weight : array-like of shape (n_rows,), default=None
@@ -232,6 +237,7 @@ def _dependence_path(a):
     if a.algorithm != "generic":
         exact = ExactTreeDependence.of(generic, responses)
         if isinstance(exact, ExactTreeDependence):
+            _check_size(a, generic, exact=True)
             return (
                 lambda subset: _centred(exact(subset, a.weights), a.weights),
                 "exact_tree",
@@ -240,10 +246,28 @@ def _dependence_path(a):
     predictor = generic
     if a.algorithm != "generic":
         predictor = CopyPredictor(a.estimator, data, data, (), responses, a.algorithm)
+    _check_size(a, predictor, exact=False)
     path = path_of(predictor.shortcut and predictor.shortcut.model)
     return (
         lambda subset: _dependences(predictor, subset, a.max_memory, a.weights),
         path,
+    )
+
+
+def _check_size(a, predictor, exact):
+    """Refuse an `n_samples` whose run would not fit in the memory budget,
+    before the first subset's dependences (``footprint``)."""
+    n_top = min(a.n_top, len(a.chosen))
+    n_pairs = n_top * (n_top - 1) // 2 if a.wanted is None else len(a.wanted)
+    check_n_samples(
+        a.n_samples,
+        a.X.shape[0],
+        n_outputs=len(a.output_names or ()) or _n_targets(a.estimator),
+        n_subsets=len(a.chosen) + n_pairs,
+        copy_row_bytes=predictor.bytes_per_copy_row,
+        exact=exact,
+        max_memory=a.max_memory,
+        x_bytes=x_bytes(a.X),
     )
 
 

@@ -22,6 +22,7 @@ from sklearn.ensemble import (
 )
 from sklearn.utils.extmath import cartesian
 
+from .._core.budget import x_bytes
 from .._core.chunks import ChunkSchedule
 from .._core.dtypes import float_features
 from .._core.effect_params import (
@@ -49,6 +50,7 @@ from .._core.validation import (
     check_max_memory,
     quoted,
 )
+from .._partial_dependence.run import _n_targets
 from .._shortcuts import check_algorithm_fits
 from .._shortcuts.trees import is_lightgbm
 from .accumulate import (
@@ -65,6 +67,7 @@ from .bins import (
     quantile_edges,
 )
 from .copies import CopyPredictor
+from .footprint import check_bins
 from .result import AccumulatedLocalEffectsResult
 
 # The first streamed chunk holds this fraction of the rows, so an outline
@@ -145,6 +148,16 @@ class AccumulatedLocalEffectsRun:
                 "only; compute the categorical feature's own ALE instead."
             )
         self.positions, self.categorical = positions, categorical
+        if not categorical[0]:  # a category is a bin: its count is X's
+            check_bins(
+                n_bins,
+                n_rows=self.n_rows,
+                n_columns=X.shape[1],
+                n_axes=len(positions),
+                n_outputs=len(self.output_names or ()) or _n_targets(a.estimator),
+                max_memory=self.max_memory,
+                x_bytes=x_bytes(X),
+            )
         self.feature_labels = [str(names[p]) for p in positions]
         edges, index, numeric = [], [], {}
         self.observed = np.ones(self.n_rows, dtype=bool)
