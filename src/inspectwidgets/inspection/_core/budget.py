@@ -1,7 +1,7 @@
 """The memory budget every engine's run is checked against before it starts.
 
 Each engine estimates the peak bytes of a run from its sizes (an upper bound
-of what tracemalloc measures, tested in tests/common/test_memory_budget.py);
+of what tracemalloc measures, tested in tests/common/test_run_size_budget.py);
 a run whose estimate exceeds the budget is refused with the largest value of
 the setting that fits, instead of taking the machine's memory and the kernel
 with it.
