@@ -184,10 +184,11 @@ test-oldest: venv
 	# already built by `venv`.
 	# effector: the published ALE tests/engine/effects compares with; fippy:
 	# the conditional importance tests/engine/permutation compares with;
-	# lightgbm and xgboost-cpu: the tree walk's tests of their models
-	# (tests/engine/shortcuts) run on the oldest scikit-learn too.
+	# lightgbm, xgboost-cpu and catboost: the tree walk's tests of their
+	# models (tests/engine/shortcuts) run on the oldest scikit-learn too.
 	$(UV) pip install --quiet --python $(OLDEST_VENV)/bin/python -e . $(OLDEST_PINS) \
-		pytest pytest-xdist effector fippy "lightgbm>=4.6" "xgboost-cpu>=3.0"
+		pytest pytest-xdist effector fippy "lightgbm>=4.6" "xgboost-cpu>=3.0" \
+		"catboost>=1.2.8"
 	$(UV) pip check --python $(OLDEST_VENV)/bin/python
 	OPENBLAS_CORETYPE=$(BLAS_KERNEL) $(OLDEST_VENV)/bin/python -c "import sklearn, numpy, \
 		scipy, pandas, threadpoolctl; \

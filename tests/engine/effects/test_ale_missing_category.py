@@ -24,7 +24,11 @@ def _churn():
     X = pd.DataFrame(
         {
             "tenure": rng.integers(0, 72, n).astype(float),
-            "plan": pd.Series(rng.choice(["basic", "pro", "team", None], n)),
+            # NaN, not None: pandas 2 keeps None in an object column, where
+            # scikit-learn's imputer does not see it as missing.
+            "plan": pd.Series(rng.choice(["basic", "pro", "team", "?"], n)).replace(
+                "?", np.nan
+            ),
         }
     )
     X.loc[::17, "tenure"] = np.nan
