@@ -18,6 +18,7 @@ from .compat import (
     UNKNOWN_COLUMN_WORDS,
     _check_response_method,
 )
+from .pipeline import final_estimator
 from .validation import check_fitted, check_not_empty, check_X, quoted, quoted_names
 
 
@@ -268,3 +269,14 @@ def hashable(value):
     except TypeError:
         return False
     return True
+
+
+def n_targets(regressor):
+    """How many targets a fitted regressor predicts, as far as its attributes
+    tell before any prediction (an empty result still needs the shape)."""
+    final = final_estimator(regressor)
+    n_outputs = getattr(final, "n_outputs_", None)
+    if n_outputs is None:  # linear models: coef_ is (n_targets, n_features)
+        coef = np.asarray(getattr(final, "coef_", np.zeros(0)))
+        n_outputs = coef.shape[0] if coef.ndim == 2 else 1
+    return int(n_outputs)

@@ -90,3 +90,11 @@ class Responses:
                 "so their averages would not be finite. Check the estimator's "
                 "predictions on X."
             )
+
+
+PROBABILITIES_NOT_AFFINE = (
+    "a boosting classifier's probabilities are its link of the summed leaves, "
+    "and partial dependence averages them row by row"
+)
+"""Why a boosting classifier's probabilities have no exact H² through the
+trees' structure (scikit-learn's, LightGBM's, XGBoost's and CatBoost's)."""

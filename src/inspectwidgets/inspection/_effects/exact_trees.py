@@ -26,6 +26,7 @@ from sklearn.utils import check_array
 
 from .._core.compat import IdentityLink
 from .._core.predictions import call_model
+from .._core.responses import PROBABILITIES_NOT_AFFINE
 from .._shortcuts.trees import (
     GRADIENT_BOOSTING,
     HIST_GRADIENT_BOOSTING,
@@ -112,10 +113,7 @@ def nonlinear_response(trees, responses):
         if kind in GRADIENT_BOOSTING + HIST_GRADIENT_BOOSTING and (
             responses.response_method != "decision_function"
         ):
-            return (
-                "a boosting classifier's probabilities are its link of the "
-                "summed leaves, and partial dependence averages them row by row"
-            )
+            return PROBABILITIES_NOT_AFFINE
         return None
     if kind in HIST_GRADIENT_BOOSTING:
         link = getattr(getattr(trees.model, "_loss", None), "link", None)

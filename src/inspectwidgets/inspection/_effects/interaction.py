@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 
 from .._core.budget import x_bytes
 from .._core.chunks import DEFAULT_MAX_MEMORY
+from .._core.effect_params import n_targets
 from .._core.hints import (
     Algorithm,
     Column,
@@ -32,7 +33,6 @@ from .._core.hints import (
     Scale,
 )
 from .._core.validation import quoted
-from .._partial_dependence.run import _n_targets
 from .._shortcuts import path_of
 from .copies import CopyPredictor
 from .exact_trees import ExactTreeDependence
@@ -262,7 +262,7 @@ def _check_size(a, predictor, exact):
     check_n_samples(
         a.n_samples,
         a.X.shape[0],
-        n_outputs=len(a.output_names or ()) or _n_targets(a.estimator),
+        n_outputs=len(a.output_names or ()) or n_targets(a.estimator),
         n_subsets=len(a.chosen) + n_pairs,
         copy_row_bytes=predictor.bytes_per_copy_row,
         exact=exact,

@@ -31,6 +31,7 @@ from .._core.effect_params import (
     check_pd_X,
     check_response_method,
     column_labels,
+    n_targets,
     resolve_categorical,
     resolve_classes,
     resolve_pd_features,
@@ -50,7 +51,6 @@ from .._core.validation import (
     check_max_memory,
     quoted,
 )
-from .._partial_dependence.run import _n_targets
 from .._shortcuts import check_algorithm_fits
 from .._shortcuts.trees import is_lightgbm
 from .accumulate import (
@@ -154,7 +154,7 @@ class AccumulatedLocalEffectsRun:
                 n_rows=self.n_rows,
                 n_columns=X.shape[1],
                 n_axes=len(positions),
-                n_outputs=len(self.output_names or ()) or _n_targets(a.estimator),
+                n_outputs=len(self.output_names or ()) or n_targets(a.estimator),
                 max_memory=self.max_memory,
                 x_bytes=x_bytes(X),
             )

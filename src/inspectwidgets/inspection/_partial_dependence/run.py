@@ -32,6 +32,7 @@ from .._core.effect_params import (
     check_pd_X,
     check_response_method,
     column_labels,
+    n_targets,
     resolve_categorical,
     resolve_classes,
     resolve_pd_features,
@@ -116,7 +117,7 @@ class PartialDependenceRun:
             self.n_outputs = len(self.output_names)
             self.n_raw_outputs = len(a.estimator.classes_)
         else:
-            self.n_outputs = self.n_raw_outputs = _n_targets(a.estimator)
+            self.n_outputs = self.n_raw_outputs = n_targets(a.estimator)
         self._summarize_features(names, threshold)
         self.rows = None
         if self.method == "brute":
@@ -173,7 +174,7 @@ class PartialDependenceRun:
             n_rows=X.shape[0],
             n_columns=X.shape[1],
             n_axes=len(positions),
-            n_outputs=len(getattr(final, "classes_", ())) or _n_targets(final),
+            n_outputs=len(getattr(final, "classes_", ())) or n_targets(final),
             n_ice_rows=X.shape[0] if n_ice is None else min(n_ice, X.shape[0]),
             max_memory=check_max_memory(a.max_memory),
             x_bytes=x_bytes(X),
@@ -363,14 +364,3 @@ class PartialDependenceRun:
             missing_note=self.missing_note,
             algorithm=getattr(self, "computed_by", "generic"),
         )
-
-
-def _n_targets(regressor):
-    """How many targets a fitted regressor predicts, as far as its attributes
-    tell before any prediction (an empty result still needs the shape)."""
-    final = final_estimator(regressor)
-    n_outputs = getattr(final, "n_outputs_", None)
-    if n_outputs is None:  # linear models: coef_ is (n_targets, n_features)
-        coef = np.asarray(getattr(final, "coef_", np.zeros(0)))
-        n_outputs = coef.shape[0] if coef.ndim == 2 else 1
-    return int(n_outputs)

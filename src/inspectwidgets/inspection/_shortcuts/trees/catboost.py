@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from ..._core.responses import PROBABILITIES_NOT_AFFINE
 from ..kernels import load
 from .from_catboost import reading_of, split_thresholds, tree_shapes, unsupported
 from .models import TreeModel
@@ -48,10 +49,7 @@ class CatBoostTrees(TreeModel):
         self.names = reading.names
         self.scale, self.bias = reading.scale, reading.bias
         if self.classifier:
-            self.bent_link = (
-                "a CatBoost classifier's probabilities are its link of the "
-                "summed leaves, and partial dependence averages them row by row"
-            )
+            self.bent_link = PROBABILITIES_NOT_AFFINE
 
     @classmethod
     def of(cls, model, X, methods):

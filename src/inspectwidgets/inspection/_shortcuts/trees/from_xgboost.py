@@ -46,6 +46,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import sparse
 
+from ..._core.responses import PROBABILITIES_NOT_AFFINE
 from .models import TreeModel
 from .nodes import TreeShape, _Nodes
 
@@ -135,10 +136,7 @@ class XGBoostTrees(TreeModel):
         self.categorical = reading["categorical"]
         self.categories = reading["categories"]
         if self.classifier:
-            self.bent_link = (
-                "an XGBoost classifier's probabilities are its link of the "
-                "summed leaves, and partial dependence averages them row by row"
-            )
+            self.bent_link = PROBABILITIES_NOT_AFFINE
 
     @classmethod
     def of(cls, model, X, methods):

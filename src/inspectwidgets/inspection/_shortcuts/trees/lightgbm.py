@@ -55,6 +55,7 @@ from scipy import sparse
 from sklearn.utils import check_array
 
 from ..._core.compat import _openmp_effective_n_threads
+from ..._core.responses import PROBABILITIES_NOT_AFFINE
 from ..kernels import load
 from .from_lightgbm import (
     _CATEGORICAL_BIT,
@@ -241,10 +242,7 @@ class LightGBMTrees:
         if self.classifier:
             if responses.response_method == "decision_function":
                 return None
-            return (
-                "a boosting classifier's probabilities are its link of the "
-                "summed leaves, and partial dependence averages them row by row"
-            )
+            return PROBABILITIES_NOT_AFFINE
         if self.text.objective not in _IDENTITY:
             return "its objective's inverse link is not the identity"
         return None
