@@ -20,7 +20,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from numpy.testing import assert_array_equal
+from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.inspection import permutation_importance as sklearn_importance
 
 from inspectwidgets import (
@@ -486,6 +486,26 @@ def test_the_default_scoring_is_catboosts_own_score_replayed(labels):
             sklearn_importance(model, X, codes, n_repeats=1)
         with pytest.raises(catboost.CatBoostError, match="type"):
             permutation_importance(model, X, codes, n_repeats=1)
+
+
+@pytest.mark.parametrize("labels", ["regression", "bool"])
+def test_the_held_out_interval_takes_catboosts_own_score(labels):
+    """CatBoost's own score is accuracy (a classifier) or R² (a regressor) by
+    other names: the held-out interval takes it as it takes those (it
+    refused it, and the inspector drew a CatBoost model without interval),
+    with the interval of the scikit-learn scorer it equals."""
+    X, signal = _data(12)
+    if labels == "regression":
+        model, y, same = _fitted("regression", X, signal, iterations=20), signal, "r2"
+    else:
+        y = signal > np.median(signal)
+        model = catboost.CatBoostClassifier(iterations=20, **QUIET).fit(X, y)
+        same = "accuracy"
+    kwargs = dict(n_repeats=3, random_state=0, n_bootstrap=40)
+    default = permutation_importance(model, X, y, **kwargs)
+    named = permutation_importance(model, X, y, scoring=same, **kwargs)
+    assert_allclose(default.interval, named.interval, rtol=0, atol=1e-12)
+    assert_allclose(default.importances, named.importances, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("task", ["multiclass", "regression"])

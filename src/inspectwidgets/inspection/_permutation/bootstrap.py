@@ -44,7 +44,8 @@ resample of every copy comes from one matrix product of row sums (copies x
 rows) with the counts (rows x resamples). Hence only metrics that are
 weighted means of per-row losses are resampled (r2, a ratio of two): mean
 squared, root mean squared, absolute and absolute percentage errors,
-accuracy and log loss. The copies' sums start from the baseline's row
+accuracy and log loss (and CatBoost's own score, accuracy or R² by another
+name). The copies' sums start from the baseline's row
 losses: where X's predictions ride the first chunk, the copies are scored
 under the resamples once X's are in (``chunks.LaterResamples``).
 """
@@ -65,6 +66,7 @@ from sklearn.metrics import (
 )
 
 from .._core.compat import _Scorer, _scorer_accepts_sample_weight, log_loss_logs
+from .scorers import catboost_accuracy, catboost_r2
 from .vectorized_metrics import _labels_match, _numeric
 
 # Rows of the counts made float at once: 8 MiB of float64 whatever the
@@ -184,7 +186,8 @@ def check_bootstrap_scorers(plan):
             raise ValueError(
                 f"n_bootstrap: the scorer {label} is not a mean over rows; the "
                 "held-out interval takes r2, (root) mean squared, absolute and "
-                "absolute percentage errors, accuracy and log loss."
+                "absolute percentage errors, accuracy and log loss (and "
+                "CatBoost's own score)."
             )
         if plan.multimetric and not _scorer_accepts_sample_weight(planned.scorer):
             raise ValueError(
@@ -400,4 +403,8 @@ _ROW_LOSSES = {
     mean_absolute_percentage_error: ("mean", _relative),
     accuracy_score: ("mean", _correct),
     log_loss: ("mean", _log_losses),
+    # CatBoost's own score, the default scoring of its models, replayed
+    # (scorers.py): accuracy and R² by other names.
+    catboost_accuracy: ("mean", _correct),
+    catboost_r2: ("r2", _squared),
 }
