@@ -197,3 +197,24 @@ def test_inspector_reviews_a_lightgbm_model_and_saves_it(tmp_path):
     page = review.save_html(tmp_path / "review.html").read_text(encoding="utf-8")
     assert "mean radius" in page and "Split gain" in page
     review.close()
+
+
+@pytest.mark.parametrize("task", ["binary", "regression"])
+def test_inspector_draws_a_catboost_models_held_out_interval(task):
+    # Its default scoring is CatBoost's own score (accuracy or R² by another
+    # name): the Importance view resamples it as it resamples those; it drew
+    # a CatBoost model without its interval.
+    X, y = TABLE.drop(columns="plan type"), TARGETS[task]
+    model = _model("catboost", task).set_params(cat_features=None).fit(X, y)
+    review = ModelInspector(model, X, y, n_repeats=2, random_state=0)
+    review.wait(120)
+    interval = review.views["importance"].result.interval()
+    assert interval.shape == (X.shape[1], 2) and np.isfinite(interval).all()
+    review.close()
+    # scikit-learn passes a sample_weight to CatBoost's score, which refuses
+    # it; the replay of that score refuses it alike.
+    weights = np.ones(len(y))
+    with pytest.raises(TypeError, match="sample_weight"):
+        sklearn_importance(model, X, y, n_repeats=1, sample_weight=weights)
+    with pytest.raises(TypeError, match="sample_weight"):
+        permutation_importance(model, X, y, n_repeats=1, sample_weight=weights)

@@ -82,10 +82,23 @@ def _catboost_score(model):
     return None
 
 
-def catboost_accuracy(y_true, y_pred):
+def _no_sample_weight(kind, sample_weight):
+    """CatBoost's ``score`` takes no sample_weight: scikit-learn's default
+    scoring passes one to it and fails so; the replay fails alike. Declared
+    all the same, so that a run without weights scores the held-out
+    resamples (which weight the rows through their counts) as it scores
+    accuracy's and R²'s."""
+    if sample_weight is not None:
+        raise TypeError(
+            f"{kind}.score() got an unexpected keyword argument 'sample_weight'"
+        )
+
+
+def catboost_accuracy(y_true, y_pred, sample_weight=None):
     """``CatBoostClassifier.score`` from its predicted classes, step by step
     (CatBoost 1.2): its checks of y's type against the classes' (its own
     error), then the share of predicted classes equal to y."""
+    _no_sample_weight("CatBoostClassifier", sample_weight)
     predicted, y = np.asarray(y_pred).reshape(-1), np.array(y_true)
     if predicted.dtype.kind in "biuf":  # numbers or booleans
         mismatch = np.issubdtype(y.dtype, np.character)
@@ -101,9 +114,10 @@ def catboost_accuracy(y_true, y_pred):
     return np.mean(predicted == y)
 
 
-def catboost_r2(y_true, y_pred):
+def catboost_r2(y_true, y_pred, sample_weight=None):
     """``CatBoostRegressor.score`` from its predictions, step by step
     (CatBoost 1.2): R² as ``1 - rss / tss``, numpy's sums."""
+    _no_sample_weight("CatBoostRegressor", sample_weight)
     y = np.array(y_true, dtype=np.float64)
     if y_pred.size != y.size:
         raise ValueError(
